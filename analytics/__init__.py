@@ -1,0 +1,1 @@
+"""gamerec analytics layer."""

@@ -1,0 +1,166 @@
+"""``gamerec``: simulate, replay, verify, ingest, stats, export, dashboard, bench.
+
+Bad input never shows a traceback: every command turns gamerec's own errors
+into a one-line message naming file, line and event, and a non-zero exit.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+import orjson
+
+from replay.games import GAME_IDS, UnknownGame, get_game
+from replay.record import iter_records, write_records
+from replay.replayer import COMPLETE, DIVERGED, INVALID, Replay, replay_item
+
+RECORDS_PER_FILE = 500
+
+
+def _fail(message: str, code: int = 2) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def _dumps(obj: Any) -> str:
+    return orjson.dumps(obj, default=str).decode()
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="gamerec")
+def main() -> None:
+    """Replay, verify and analyse recorded board games."""
+
+
+# --------------------------------------------------------------------------
+# simulate
+# --------------------------------------------------------------------------
+
+
+@main.command()
+@click.option("--game", "game_id", required=True, type=click.Choice(GAME_IDS), help="Game id.")
+@click.option("--players", type=int, default=None, help="Player count (default: cycle through every allowed count).")
+@click.option("--games", type=int, default=100, show_default=True, help="How many games.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--out", type=click.Path(file_okay=False), required=True, help="Output directory.")
+@click.option("--ruleset", type=click.Choice(["official", "bga"]), default=None)
+@click.option("--observe-every", type=int, default=10, show_default=True,
+              help="Add an observe event every N events (0: only at the end).")
+def simulate(game_id: str, players: int | None, games: int, seed: int, out: str, ruleset: str | None,
+             observe_every: int) -> None:
+    """Play GAMES seeded games with the random and greedy agents and write records."""
+    from rich.progress import Progress
+
+    from replay.simulate import simulate as run
+
+    try:
+        game = get_game(game_id)
+    except UnknownGame as exc:
+        _fail(str(exc))
+    if players is not None and not game.min_players <= players <= game.max_players:
+        _fail(f"{game.title} takes {game.min_players} to {game.max_players} players, not {players}")
+    options = {"ruleset": ruleset} if ruleset else None
+    outdir = Path(out)
+    written = 0
+    with Progress(transient=True, disable=not sys.stderr.isatty()) as progress:
+        task = progress.add_task(f"simulating {game_id}", total=games)
+        for start in range(0, games, RECORDS_PER_FILE):
+            n = min(RECORDS_PER_FILE, games - start)
+
+            def batch(start: int = start, n: int = n) -> Iterator[Any]:
+                for rec in run(game_id, n, seed, players, start=start, observe_every=observe_every,
+                               options=options):
+                    progress.advance(task)
+                    yield rec
+
+            path = outdir / f"{game_id}-s{seed}-{start // RECORDS_PER_FILE:04d}.jsonl.gz"
+            written += write_records(batch(), path)
+    click.echo(f"wrote {written} {game_id} records to {outdir}")
+
+
+# --------------------------------------------------------------------------
+# replay / verify
+# --------------------------------------------------------------------------
+
+
+def _replays(paths: tuple[str, ...], **kw: Any) -> Iterator[Replay]:
+    for item in iter_records(paths or ("-",)):
+        yield replay_item(item, **kw)
+
+
+@main.command("replay")
+@click.argument("paths", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per record.")
+@click.option("--at", "at", type=int, default=None, help="Stop after event SEQ (0-based) and show that state.")
+@click.option("--snapshot", is_flag=True, help="Include the full state snapshot in --json output.")
+def replay_cmd(paths: tuple[str, ...], as_json: bool, at: int | None, snapshot: bool) -> None:
+    """Replay records and show the final (or --at SEQ) state and score breakdown."""
+    bad = 0
+    for r in _replays(paths, until=at):
+        if r.status in (INVALID, DIVERGED):
+            bad += 1
+        if as_json:
+            obj = r.to_json(details=True)
+            if at is not None:
+                obj["at"] = at
+            if snapshot and r.state is not None:
+                obj["snapshot"] = r.state.snapshot()
+            click.echo(_dumps(obj))
+        else:
+            _print_replay(r, at)
+    sys.exit(1 if bad else 0)
+
+
+def _print_replay(r: Replay, at: int | None) -> None:
+    if r.record is None:
+        click.echo(f"{r.source}:{r.line or ''} invalid: {r.error}")
+        return
+    rec = r.record
+    where = f" at event {at}" if at is not None else ""
+    click.echo(f"{rec.id} ({rec.game}, {len(rec.players)} players): {r.status}{where}")
+    for pid, cats in r.score.items():
+        total = sum(cats.values())
+        parts = ", ".join(f"{k} {v}" for k, v in cats.items() if v)
+        rank = f" rank {r.ranking[pid]}" if pid in r.ranking else ""
+        click.echo(f"  {pid}: {total}{rank}" + (f"  ({parts})" if parts else ""))
+    for d in r.divergences:
+        click.echo(f"  event {d.seq}: {d.kind}: {d.message}")
+
+
+@main.command()
+@click.argument("paths", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per record.")
+@click.option("--quiet", "-q", is_flag=True, help="Only the summary and the problems.")
+def verify(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
+    """Check records against the rules; exit 1 if any record diverged or is invalid."""
+    counts: dict[str, int] = {}
+    for r in _replays(paths, keep_frames=False):
+        counts[r.status] = counts.get(r.status, 0) + 1
+        if as_json:
+            click.echo(_dumps(r.to_json(details=False)))
+            continue
+        if r.status == INVALID:
+            click.echo(f"invalid: {r.error}")
+        elif r.status == DIVERGED:
+            assert r.record is not None
+            d = r.divergences[0]
+            more = f" (+{len(r.divergences) - 1} more)" if len(r.divergences) > 1 else ""
+            click.echo(f"diverged: {r.source}:{r.line}: {r.record.id}: event {d.seq}: {d.kind}: {d.message}{more}")
+        elif not quiet and r.status != COMPLETE:
+            assert r.record is not None
+            click.echo(f"{r.status}: {r.source}:{r.line}: {r.record.id}")
+    total = sum(counts.values())
+    if not as_json:
+        summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
+        click.echo(f"{total} records: {summary or 'none found'}", err=as_json)
+    if total == 0:
+        _fail("no records found in " + ", ".join(paths or ("-",)))
+    sys.exit(1 if counts.get(INVALID) or counts.get(DIVERGED) else 0)
+
+
+if __name__ == "__main__":
+    main()

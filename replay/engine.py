@@ -1,0 +1,462 @@
+"""The engine protocol every game implements, and the errors it raises.
+
+A *game* (:class:`Game`) knows its id, its player counts, its move types and
+how to set up an initial :class:`State`.  A *state* is the whole position of
+one game in progress.  It is driven by *events*, exactly the events of a
+``gamerec/1`` record:
+
+* a **move** — a decision of the player whose turn it is.  Moves are
+  :class:`Move` structs (plain, immutable data; one struct class per move
+  type, tagged by its ``type`` field);
+* a **chance outcome** — what randomness revealed (cards drawn, dice rolled,
+  a random first player).  The state never rolls dice itself: when it needs
+  randomness, :meth:`State.turn` returns a :class:`ChanceRequest` describing
+  what is awaited and which outcomes are possible, and the caller (the
+  replayer, from the record; the simulator, from its seeded generator)
+  supplies the outcome.
+
+The base class :class:`State` owns the bookkeeping shared by all games: whose
+turn it is, the checked path for untrusted events (right player, right kind
+of event, legal move) and the fast trusted path, milestones, observations,
+the canonical state hash.  A game writes a handful of methods:
+``turn``, ``legal_moves``, ``_play`` (one move), ``_reveal`` (one chance
+outcome), ``score``, ``snapshot`` and ``observables``.
+
+Failures are precise exceptions: :class:`IllegalMove`,
+:class:`ImpossibleChance`, :class:`WrongPlayer`, :class:`MissingChance`,
+:class:`UnexpectedChance` and :class:`GameOverError`; each carries a message a
+player would understand.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Final, Union
+
+import msgspec
+import orjson
+
+# --------------------------------------------------------------------------
+# Moves and chance outcomes: plain data
+# --------------------------------------------------------------------------
+
+
+class Move(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
+    """Base of every move type.
+
+    A game declares one subclass per move type, with ``tag="<type>"``::
+
+        class TakeCard(Move, tag="take_card"):
+            slot: int
+
+    The ``type`` field of the record selects the class; unknown fields and
+    wrongly typed fields are rejected when the record is read.
+    """
+
+    @property
+    def type(self) -> str:
+        return str(self.__struct_config__.tag)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The move as the plain JSON object a record holds (``type`` first)."""
+        out: dict[str, Any] = msgspec.to_builtins(self)
+        return out
+
+
+Outcome = dict[str, Any]
+"""A chance outcome as a record holds it, e.g. ``{"draw": "deck", "items": ["red"]}``
+or ``{"roll": [3, 5]}`` or ``{"choose": "first_player", "value": "p2"}``."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceRequest:
+    """What randomness the rules await next.
+
+    ``kind`` is one of:
+
+    * ``"draw"`` — ``count`` items drawn without replacement from the named
+      ``deck``; ``pool`` lists the items that may come up, as ``(item,
+      copies)`` pairs in a fixed order.  The outcome is
+      ``{"draw": deck, "items": [...]}``.  A game may allow fewer items than
+      ``count`` when the deck runs out (``min_count``).
+    * ``"roll"`` — ``count`` dice with ``sides`` faces.  The outcome is
+      ``{"roll": [d1, d2, ...]}``.
+    * ``"choose"`` — one of ``options`` picked at random (a random first
+      player, a random seat).  The outcome is ``{"choose": name, "value": v}``.
+
+    ``reason`` says in words why the randomness is needed (for messages).
+    """
+
+    kind: str
+    name: str
+    count: int = 1
+    pool: tuple[tuple[Any, int], ...] = ()
+    sides: int = 6
+    options: tuple[Any, ...] = ()
+    min_count: int | None = None
+    reason: str = ""
+
+    def describe(self) -> str:
+        if self.kind == "draw":
+            what = f"{self.count} card{'s' if self.count != 1 else ''} from the {self.name} deck"
+        elif self.kind == "roll":
+            what = f"a roll of {self.count}d{self.sides}"
+        else:
+            what = f"a random {self.name}"
+        return what + (f" ({self.reason})" if self.reason else "")
+
+
+class _Over:
+    """The sentinel returned by :meth:`State.turn` when the game has ended."""
+
+    _instance: ClassVar[_Over | None] = None
+
+    def __new__(cls) -> _Over:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "OVER"
+
+
+OVER: Final = _Over()
+
+Turn = Union[str, ChanceRequest, _Over]
+"""Whose turn it is: a player id, a chance request, or :data:`OVER`."""
+
+
+# --------------------------------------------------------------------------
+# Errors
+# --------------------------------------------------------------------------
+
+
+class GamerecError(Exception):
+    """Base of every error gamerec raises on purpose."""
+
+
+class RuleViolation(GamerecError):
+    """An event the rules do not allow at this point (the replay stops there).
+
+    ``kind`` is the divergence kind the replayer reports for it.
+    """
+
+    kind: ClassVar[str] = "illegal_move"
+
+
+class IllegalMove(RuleViolation):
+    """A move that breaks a rule ("p2 cannot build ...: needs 4 red cards, has 3")."""
+
+    kind = "illegal_move"
+
+
+class WrongPlayer(RuleViolation):
+    """A move by a player whose turn it is not."""
+
+    kind = "wrong_player"
+
+
+class ImpossibleChance(RuleViolation):
+    """A chance outcome that cannot happen (a card no longer in the deck, a 7 on a d6)."""
+
+    kind = "impossible_chance"
+
+
+class MissingChance(RuleViolation):
+    """A move arrived while the rules await randomness (a draw, a roll)."""
+
+    kind = "missing_chance"
+
+
+class UnexpectedChance(RuleViolation):
+    """A chance outcome arrived while the rules await a player's decision."""
+
+    kind = "impossible_chance"
+
+
+class GameOverError(RuleViolation):
+    """An event after the game has ended."""
+
+    kind = "events_after_end"
+
+
+# --------------------------------------------------------------------------
+# Milestones
+# --------------------------------------------------------------------------
+
+
+def milestone(type_: str, seq: int, **fields: Any) -> dict[str, Any]:
+    """A milestone record: ``type``, ``seq`` and the fields of its table row."""
+    out: dict[str, Any] = {"type": type_, "seq": seq}
+    out.update(fields)
+    return out
+
+
+# --------------------------------------------------------------------------
+# Game and State
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game title: identity, player counts, move types, and its setup.
+
+    ``moves`` lists the game's :class:`Move` subclasses; the record reader
+    uses them to validate move objects.  ``state_class`` builds the initial
+    state: ``state_class(players, options)``.  ``rulesets`` names the allowed
+    values of ``options["ruleset"]`` (the first is the default).
+    ``observable_keys`` documents the keys an ``observe`` event may carry.
+    """
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    moves: tuple[type[Move], ...]
+    state_class: type[State]
+    rulesets: tuple[str, ...] = ("official", "bga")
+    observable_keys: tuple[str, ...] = ("score", "legal_count", "state_hash")
+    option_keys: tuple[str, ...] = ("ruleset",)
+    _move_type: Any = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        union: Any = Union[tuple(self.moves)] if len(self.moves) > 1 else self.moves[0]
+        object.__setattr__(self, "_move_type", union)
+
+    @property
+    def move_type(self) -> Any:
+        """The tagged union of this game's move structs (for ``msgspec.convert``)."""
+        return self._move_type
+
+    def move_types(self) -> list[str]:
+        return [str(m.__struct_config__.tag) for m in self.moves]
+
+    def parse_move(self, obj: Any) -> Move:
+        """Validate a move object from a record; raises ``msgspec.ValidationError``."""
+        move: Move = msgspec.convert(obj, type=self._move_type, strict=True)
+        return move
+
+    def initial_state(self, players: Sequence[str], options: Mapping[str, Any] | None = None) -> State:
+        opts = dict(options or {})
+        if not self.min_players <= len(players) <= self.max_players:
+            raise IllegalMove(
+                f"{self.title} is played by {self.min_players} to {self.max_players} players, "
+                f"not {len(players)}"
+            )
+        ruleset = opts.setdefault("ruleset", self.rulesets[0])
+        if ruleset not in self.rulesets:
+            raise IllegalMove(f"unknown ruleset {ruleset!r} (known: {', '.join(self.rulesets)})")
+        return self.state_class(list(players), opts)
+
+
+class State(ABC):
+    """The position of one game in progress.
+
+    Subclasses implement the rules; this class does the bookkeeping.  The
+    checked entry points are :meth:`apply_move` and :meth:`apply_chance` (what
+    the replayer uses on untrusted records); :meth:`play` and :meth:`reveal`
+    are the trusted fast path used by agents that picked a move from
+    :meth:`legal_moves`.
+    """
+
+    game_id: ClassVar[str] = ""
+
+    def __init__(self, players: list[str], options: dict[str, Any]) -> None:
+        self.players: list[str] = players
+        self.options: dict[str, Any] = options
+        self.ruleset: str = str(options.get("ruleset", "official"))
+        self.milestones: list[dict[str, Any]] = []
+        self.seq: int = 0
+        """The index of the event being applied (set by the replayer/simulator)."""
+
+    # ---- to implement per game -------------------------------------------
+
+    @abstractmethod
+    def turn(self) -> Turn:
+        """Whose turn: a player id, a :class:`ChanceRequest`, or :data:`OVER`."""
+
+    @abstractmethod
+    def legal_moves(self) -> Iterable[Move]:
+        """The legal moves of the player to move, in a deterministic order."""
+
+    @abstractmethod
+    def _play(self, player: str, move: Move) -> None:
+        """Check ``move`` against the rules and apply it, or raise :class:`IllegalMove`.
+
+        Called only when ``player`` is the player to move.
+        """
+
+    @abstractmethod
+    def _reveal(self, request: ChanceRequest, outcome: Outcome) -> None:
+        """Check a chance outcome against ``request`` and apply it, or raise
+        :class:`ImpossibleChance`."""
+
+    @abstractmethod
+    def score(self) -> dict[str, dict[str, int]]:
+        """Points per player per category; the categories sum to the total."""
+
+    @abstractmethod
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as plain, JSON-serialisable data (deterministic order)."""
+
+    def observables(self) -> dict[str, Any]:
+        """Game-specific observable facts (beyond ``score``, ``legal_count``,
+        ``state_hash``), in the vocabulary of ``observe`` events."""
+        return {}
+
+    def phase(self) -> tuple[int | None, str]:
+        """``(round, phase)`` label of the current point of the game."""
+        return (None, "")
+
+    def ranking(self) -> dict[str, int]:
+        """Final rank per player (1 = winner; tied players share a rank).
+
+        The default ranks by total score only; games with tiebreaks override it.
+        """
+        totals = self.totals()
+        return {p: 1 + sum(1 for q in self.players if totals[q] > totals[p]) for p in self.players}
+
+    def describe_move(self, player: str, move: Move) -> str:
+        """The move in words (for the viewer)."""
+        fields = ", ".join(f"{k}={v}" for k, v in move.to_dict().items() if k != "type")
+        return f"{player}: {move.type}" + (f" ({fields})" if fields else "")
+
+    # ---- bookkeeping -----------------------------------------------------
+
+    def is_over(self) -> bool:
+        return self.turn() is OVER
+
+    def totals(self) -> dict[str, int]:
+        return {p: sum(cats.values()) for p, cats in self.score().items()}
+
+    def apply_move(self, player: str, move: Move) -> None:
+        """The checked path: right kind of event, right player, legal move."""
+        t = self.turn()
+        if t is OVER:
+            raise GameOverError(f"the game is over; {player} cannot play {move.type}")
+        if isinstance(t, ChanceRequest):
+            raise MissingChance(
+                f"{player} plays {move.type}, but the rules first await {t.describe()}"
+            )
+        if t != player:
+            raise WrongPlayer(f"it is {t}'s turn, not {player}'s")
+        self._play(player, move)
+
+    def apply_chance(self, outcome: Outcome) -> None:
+        """The checked path for a chance outcome."""
+        t = self.turn()
+        if t is OVER:
+            raise GameOverError("the game is over; no more randomness is expected")
+        if not isinstance(t, ChanceRequest):
+            raise UnexpectedChance(f"no randomness is expected now: it is {t}'s turn to decide")
+        check_outcome_form(t, outcome)
+        self._reveal(t, outcome)
+
+    def play(self, player: str, move: Move) -> None:
+        """The trusted path (agents): ``move`` came from :meth:`legal_moves`."""
+        self._play(player, move)
+
+    def reveal(self, outcome: Outcome) -> None:
+        t = self.turn()
+        assert isinstance(t, ChanceRequest)
+        self._reveal(t, outcome)
+
+    def legal_count(self) -> int:
+        """How many legal moves the player to move has (0 while chance is awaited or after the end)."""
+        if not isinstance(self.turn(), str):
+            return 0
+        return sum(1 for _ in self.legal_moves())
+
+    def state_hash(self) -> str:
+        """SHA-256 (first 16 hex digits) of the canonical JSON of :meth:`snapshot`."""
+        blob = orjson.dumps(self.snapshot(), option=orjson.OPT_SORT_KEYS)
+        return hashlib.sha256(blob).hexdigest()[:16]
+
+    def observe(self, keys: Iterable[str] | None = None) -> dict[str, Any]:
+        """Observable facts, optionally only ``keys`` (cheap keys are computed lazily)."""
+        wanted = None if keys is None else set(keys)
+        out: dict[str, Any] = {}
+        if wanted is None or "score" in wanted:
+            out["score"] = self.totals()
+        if wanted is None or "legal_count" in wanted:
+            out["legal_count"] = self.legal_count()
+        if wanted is None or "state_hash" in wanted:
+            out["state_hash"] = self.state_hash()
+        if wanted is None or wanted - {"score", "legal_count", "state_hash"}:
+            extra = self.observables()
+            for k, v in extra.items():
+                if wanted is None or k in wanted:
+                    out[k] = v
+        return out
+
+    def copy(self) -> State:
+        """An independent copy (for agents' look-ahead and what-if analysis)."""
+        return copy.deepcopy(self)
+
+    def add_milestone(self, type_: str, **fields: Any) -> dict[str, Any]:
+        m = milestone(type_, self.seq, **fields)
+        self.milestones.append(m)
+        return m
+
+
+def check_outcome_form(req: ChanceRequest, outcome: Outcome) -> None:
+    """Generic checks of a chance outcome against its request (shape, counts, pool).
+
+    Games add their own checks in ``_reveal``; this catches the common
+    mistakes with a clear message.
+    """
+    if req.kind == "draw":
+        deck = outcome.get("draw")
+        items = outcome.get("items")
+        if deck is None or not isinstance(items, list):
+            raise ImpossibleChance(f"expected a draw from the {req.name} deck, got {_short(outcome)}")
+        if deck != req.name:
+            raise ImpossibleChance(f"expected a draw from the {req.name} deck, not from {deck!r}")
+        lo = req.count if req.min_count is None else req.min_count
+        if not lo <= len(items) <= req.count:
+            need = f"{req.count}" if lo == req.count else f"{lo} to {req.count}"
+            raise ImpossibleChance(
+                f"expected {need} item(s) from the {req.name} deck, got {len(items)}"
+            )
+        if req.pool:
+            left = dict(req.pool)
+            for it in items:
+                key = it if not isinstance(it, list) else tuple(it)
+                if left.get(key, 0) <= 0:
+                    raise ImpossibleChance(
+                        f"{it!r} cannot be drawn from the {req.name} deck: none left there"
+                    )
+                left[key] -= 1
+    elif req.kind == "roll":
+        dice = outcome.get("roll")
+        if not isinstance(dice, list):
+            raise ImpossibleChance(f"expected a roll of {req.count}d{req.sides}, got {_short(outcome)}")
+        if len(dice) != req.count:
+            raise ImpossibleChance(f"expected {req.count} dice, got {len(dice)}")
+        for d in dice:
+            if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= req.sides:
+                raise ImpossibleChance(f"a d{req.sides} cannot show {d!r}")
+    elif req.kind == "choose":
+        if outcome.get("choose") != req.name or "value" not in outcome:
+            raise ImpossibleChance(f"expected a random {req.name}, got {_short(outcome)}")
+        if req.options and outcome["value"] not in req.options:
+            raise ImpossibleChance(
+                f"{outcome['value']!r} is not a possible {req.name} "
+                f"(possible: {', '.join(map(str, req.options))})"
+            )
+
+
+def _short(obj: Any) -> str:
+    text = orjson.dumps(obj).decode()
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def pool_items(pool: Iterable[tuple[Any, int]]) -> Iterator[Any]:
+    """Expand ``(item, copies)`` pairs into a flat sequence of items."""
+    for item, n in pool:
+        for _ in range(n):
+            yield item

@@ -1,0 +1,552 @@
+"""The ``gamerec/1`` record: read, validate, write.
+
+A record is one JSON object (see ``docs/record-format.md``).  Files hold one
+record (``.json``) or one per line (``.jsonl``), optionally gzip-compressed
+(``.gz``).  :func:`iter_records` streams records from files, directories
+(recursively, in sorted order) and standard input (``-``) without loading a
+whole file: a 1 GB JSONL file is read line by line.
+
+Validation is strict.  Every problem is a :class:`RecordError` that names the
+file, the line, the event index and the JSON path::
+
+    games.jsonl:12: event 7 at $.events[7].move.slot: Expected `int`, got `str`
+
+Reading never stops at the first bad record: each item that
+:func:`iter_records` yields carries either a :class:`Record` or the error,
+with the raw text, so a caller can quarantine it and go on.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import sys
+import zlib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import msgspec
+import orjson
+
+from replay.engine import GamerecError, Game, Move
+from replay.games import UnknownGame, get_game
+
+FORMAT = "gamerec/1"
+RECORD_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
+EVENT_EXTRAS = frozenset({"at", "note", "src"})
+TOP_LEVEL_KNOWN = ("format", "game", "id", "source", "played_at", "players", "options", "events", "result")
+
+
+class RecordError(GamerecError):
+    """A record that is not a valid ``gamerec/1`` record.
+
+    ``source`` is the file (or ``<stdin>``), ``line`` the 1-based line in it
+    (``None`` when unknown), ``event`` the event index, ``path`` the JSON path.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        source: str = "",
+        line: int | None = None,
+        event: int | None = None,
+        path: str = "$",
+    ) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.source = source
+        self.line = line
+        self.event = event
+        self.path = path
+
+    def located(self, source: str, line: int | None) -> RecordError:
+        self.source = source
+        self.line = line
+        return self
+
+    def __str__(self) -> str:
+        where = self.source or "<record>"
+        if self.line is not None:
+            where += f":{self.line}"
+        loc = []
+        if self.event is not None:
+            loc.append(f"event {self.event}")
+        if self.path and self.path != "$":
+            loc.append(f"at {self.path}")
+        return f"{where}: " + (" ".join(loc) + ": " if loc else "") + self.reason
+
+
+# --------------------------------------------------------------------------
+# The record types
+# --------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class MoveEvent:
+    """``{"player": ID, "move": {...}}`` — a player's decision."""
+
+    player: str
+    move: Move
+    extra: dict[str, Any] | None = None
+
+    kind = "move"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"player": self.player, "move": self.move.to_dict()}
+        if self.extra:
+            out.update(self.extra)
+        return out
+
+
+@dataclass(slots=True)
+class ChanceEvent:
+    """``{"chance": {...}}`` — what randomness revealed."""
+
+    outcome: dict[str, Any]
+    extra: dict[str, Any] | None = None
+
+    kind = "chance"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"chance": self.outcome}
+        if self.extra:
+            out.update(self.extra)
+        return out
+
+
+@dataclass(slots=True)
+class ObserveEvent:
+    """``{"observe": {...}}`` — facts the source claims about the state here."""
+
+    facts: dict[str, Any]
+    origin: str | None = None
+    extra: dict[str, Any] | None = None
+
+    kind = "observe"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"observe": self.facts}
+        if self.origin is not None:
+            out["origin"] = self.origin
+        if self.extra:
+            out.update(self.extra)
+        return out
+
+
+Event = MoveEvent | ChanceEvent | ObserveEvent
+
+
+@dataclass(slots=True)
+class Record:
+    """One game record."""
+
+    game: str
+    id: str
+    players: list[dict[str, Any]]
+    events: list[Event]
+    options: dict[str, Any] = field(default_factory=dict)
+    source: dict[str, Any] | None = None
+    played_at: str | None = None
+    result: dict[str, Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    sha256: str = ""
+
+    @property
+    def player_ids(self) -> list[str]:
+        return [str(p["id"]) for p in self.players]
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"format": FORMAT, "game": self.game, "id": self.id}
+        if self.source is not None:
+            out["source"] = self.source
+        if self.played_at is not None:
+            out["played_at"] = self.played_at
+        out["players"] = self.players
+        out["options"] = self.options
+        out["events"] = [e.to_dict() for e in self.events]
+        if self.result is not None:
+            out["result"] = self.result
+        out.update(self.extra)
+        return out
+
+
+def dumps(record: Record) -> bytes:
+    """The record as compact JSON (one line, no trailing newline), deterministic."""
+    return orjson.dumps(record.to_dict())
+
+
+# --------------------------------------------------------------------------
+# Validation
+# --------------------------------------------------------------------------
+
+
+def _err(reason: str, path: str = "$", event: int | None = None) -> RecordError:
+    return RecordError(reason, path=path, event=event)
+
+
+def _typename(v: Any) -> str:
+    return {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer",
+            float: "number", type(None): "null"}.get(type(v), type(v).__name__)
+
+
+def _expect(v: Any, typ: type | tuple[type, ...], path: str, what: str, event: int | None = None) -> None:
+    if not isinstance(v, typ) or (isinstance(v, bool) and typ in (int, (int, float))):
+        raise _err(f"{what} must be {_describe_type(typ)}, got {_typename(v)}", path, event)
+
+
+def _describe_type(typ: type | tuple[type, ...]) -> str:
+    names = {dict: "an object", list: "an array", str: "a string", int: "an integer", float: "a number"}
+    if isinstance(typ, tuple):
+        return " or ".join(names.get(t, t.__name__) for t in typ)
+    return names.get(typ, typ.__name__)
+
+
+def parse_record(obj: Any) -> Record:
+    """Validate a decoded JSON value as a ``gamerec/1`` record.
+
+    Raises :class:`RecordError` (without file/line; callers add them).
+    """
+    _expect(obj, dict, "$", "a record")
+    fmt = obj.get("format")
+    if fmt != FORMAT:
+        raise _err(f"unsupported format {fmt!r} (expected {FORMAT!r})", "$.format")
+    game_id = obj.get("game")
+    _expect(game_id, str, "$.game", "game")
+    try:
+        game = get_game(game_id)
+    except UnknownGame as exc:
+        raise _err(str(exc), "$.game") from None
+    rid = obj.get("id")
+    _expect(rid, str, "$.id", "id")
+    if not rid:
+        raise _err("id must not be empty", "$.id")
+    players = _parse_players(obj.get("players"), game)
+    ids = {p["id"] for p in players}
+    options = obj.get("options", {})
+    _expect(options, dict, "$.options", "options")
+    _check_options(options, game)
+    source = obj.get("source")
+    if source is not None:
+        _expect(source, dict, "$.source", "source")
+    played_at = obj.get("played_at")
+    if played_at is not None:
+        _expect(played_at, str, "$.played_at", "played_at")
+    raw_events = obj.get("events")
+    if raw_events is None:
+        raise _err("missing events", "$.events")
+    _expect(raw_events, list, "$.events", "events")
+    events = [_parse_event(ev, i, game, ids) for i, ev in enumerate(raw_events)]
+    result = obj.get("result")
+    if result is not None:
+        _parse_result(result, ids)
+    extra = {k: v for k, v in obj.items() if k not in TOP_LEVEL_KNOWN}
+    return Record(
+        game=game_id, id=rid, players=players, events=events, options=options, source=source,
+        played_at=played_at, result=result, extra=extra,
+    )
+
+
+def _parse_players(players: Any, game: Game) -> list[dict[str, Any]]:
+    if players is None:
+        raise _err("missing players", "$.players")
+    _expect(players, list, "$.players", "players")
+    if not players:
+        raise _err("a record needs at least one player", "$.players")
+    seen: set[str] = set()
+    for i, p in enumerate(players):
+        path = f"$.players[{i}]"
+        _expect(p, dict, path, "a player")
+        _expect(p.get("id"), str, path + ".id", "a player id")
+        if "name" in p and p["name"] is not None:
+            _expect(p["name"], str, path + ".name", "a player name")
+        if p["id"] in seen:
+            raise _err(f"player id {p['id']!r} appears twice", path + ".id")
+        seen.add(p["id"])
+    if not game.min_players <= len(players) <= game.max_players:
+        raise _err(
+            f"{game.title} is played by {game.min_players} to {game.max_players} players, "
+            f"this record has {len(players)}",
+            "$.players",
+        )
+    return players
+
+
+def _check_options(options: Mapping[str, Any], game: Game) -> None:
+    for k, v in options.items():
+        if k not in game.option_keys:
+            raise _err(f"unknown option {k!r} for {game.title} (known: {', '.join(game.option_keys)})",
+                       f"$.options.{k}")
+        if k == "ruleset" and v not in game.rulesets:
+            raise _err(f"unknown ruleset {v!r} (known: {', '.join(game.rulesets)})", "$.options.ruleset")
+
+
+def _parse_event(ev: Any, i: int, game: Game, players: set[str]) -> Event:
+    path = f"$.events[{i}]"
+    if not isinstance(ev, dict):
+        raise _err(f"an event must be an object, got {_typename(ev)}", path, i)
+    forms = [k for k in ("move", "chance", "observe") if k in ev]
+    if len(forms) != 1:
+        keys = ", ".join(sorted(map(str, ev))) or "no keys"
+        raise _err(
+            "unknown event form: an event is exactly one of a move "
+            f"({{\"player\", \"move\"}}), a chance or an observe object (got {keys})",
+            path, i,
+        )
+    form = forms[0]
+    allowed = EVENT_EXTRAS | {form} | ({"player"} if form == "move" else set()) | (
+        {"origin"} if form == "observe" else set()
+    )
+    unknown = [k for k in ev if k not in allowed]
+    if unknown:
+        raise _err(f"unknown field {unknown[0]!r} in a {form} event", f"{path}.{unknown[0]}", i)
+    extra = {k: ev[k] for k in EVENT_EXTRAS if k in ev} or None
+    if form == "move":
+        player = ev.get("player")
+        if player is None:
+            raise _err("a move event needs a player", f"{path}.player", i)
+        _expect(player, str, f"{path}.player", "player", i)
+        if player not in players:
+            raise _err(f"player {player!r} is not in this record's players", f"{path}.player", i)
+        raw_move = ev["move"]
+        _expect(raw_move, dict, f"{path}.move", "move", i)
+        mtype = raw_move.get("type")
+        if not isinstance(mtype, str):
+            raise _err("a move needs a string type", f"{path}.move.type", i)
+        if mtype not in game.move_types():
+            raise _err(
+                f"unknown move type {mtype!r} for {game.title}", f"{path}.move.type", i
+            )
+        try:
+            move = game.parse_move(raw_move)
+        except msgspec.ValidationError as exc:
+            reason, sub = _split_msgspec(str(exc))
+            raise _err(reason, f"{path}.move{sub}", i) from None
+        return MoveEvent(player, move, extra)
+    if form == "chance":
+        outcome = ev["chance"]
+        _check_chance(outcome, f"{path}.chance", i)
+        return ChanceEvent(outcome, extra)
+    facts = ev["observe"]
+    _expect(facts, dict, f"{path}.observe", "observe", i)
+    unknown_keys = [k for k in facts if k not in game.observable_keys]
+    if unknown_keys:
+        raise _err(f"unknown observable key {unknown_keys[0]!r} for {game.title}",
+                   f"{path}.observe.{unknown_keys[0]}", i)
+    origin = ev.get("origin")
+    if origin is not None:
+        _expect(origin, str, f"{path}.origin", "origin", i)
+    return ObserveEvent(facts, origin, extra)
+
+
+def _split_msgspec(msg: str) -> tuple[str, str]:
+    """``"Expected `int`, got `str` - at `$.slot`"`` -> (reason, ``".slot"``)."""
+    if " - at `$" in msg:
+        reason, _, rest = msg.rpartition(" - at `$")
+        return reason, rest.rstrip("`")
+    return msg, ""
+
+
+def _check_chance(outcome: Any, path: str, i: int) -> None:
+    _expect(outcome, dict, path, "a chance outcome", i)
+    if "draw" in outcome:
+        _expect(outcome["draw"], str, f"{path}.draw", "draw (the deck name)", i)
+        items = outcome.get("items")
+        if items is None:
+            raise _err("a draw needs items", f"{path}.items", i)
+        _expect(items, list, f"{path}.items", "items", i)
+        allowed = {"draw", "items"}
+    elif "roll" in outcome:
+        _expect(outcome["roll"], list, f"{path}.roll", "roll", i)
+        for j, d in enumerate(outcome["roll"]):
+            _expect(d, int, f"{path}.roll[{j}]", "a die", i)
+        allowed = {"roll"}
+    elif "choose" in outcome:
+        _expect(outcome["choose"], str, f"{path}.choose", "choose", i)
+        if "value" not in outcome:
+            raise _err("a random choice needs a value", f"{path}.value", i)
+        allowed = {"choose", "value"}
+    else:
+        keys = ", ".join(sorted(outcome)) or "no keys"
+        raise _err(f"unknown chance form (expected draw, roll or choose; got {keys})", path, i)
+    for k in outcome:
+        if k not in allowed:
+            raise _err(f"unknown field {k!r} in a chance outcome", f"{path}.{k}", i)
+
+
+def _parse_result(result: Any, players: set[str]) -> None:
+    _expect(result, dict, "$.result", "result")
+    for key in ("score", "rank"):
+        if key in result:
+            _expect(result[key], dict, f"$.result.{key}", key)
+            for pid, v in result[key].items():
+                if pid not in players:
+                    raise _err(f"player {pid!r} is not in this record's players", f"$.result.{key}.{pid}")
+                _expect(v, (int, float), f"$.result.{key}.{pid}", f"a {key}")
+    if "end" in result:
+        _expect(result["end"], str, "$.result.end", "end")
+
+
+# --------------------------------------------------------------------------
+# Reading
+# --------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Item:
+    """One record read from a source: the record, or the error, with its raw text."""
+
+    source: str
+    line: int | None
+    raw: bytes
+    record: Record | None = None
+    error: RecordError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.record is not None
+
+
+def loads(raw: bytes | str, source: str = "<record>", line: int | None = None) -> Record:
+    """Decode and validate one record; raises :class:`RecordError` with its location."""
+    data = raw.encode() if isinstance(raw, str) else raw
+    try:
+        obj = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise RecordError(f"not valid JSON ({_json_reason(exc, data)})", source=source, line=line) from None
+    try:
+        rec = parse_record(obj)
+    except RecordError as exc:
+        raise exc.located(source, line) from None
+    rec.sha256 = hashlib.sha256(data.strip()).hexdigest()
+    return rec
+
+
+def _json_reason(exc: Exception, data: bytes) -> str:
+    msg = str(exc).split(":", 1)[0]
+    if not data.strip():
+        return "empty input"
+    if data.rstrip()[-1:] not in (b"}", b"]"):
+        return f"{msg}; the text looks truncated"
+    return msg
+
+
+def _item(raw: bytes, source: str, line: int | None) -> Item:
+    try:
+        return Item(source, line, raw, record=loads(raw, source, line))
+    except RecordError as exc:
+        return Item(source, line, raw, error=exc)
+
+
+def record_files(path: Path) -> Iterator[Path]:
+    """Record files under ``path`` (itself, or recursively in sorted order)."""
+    if path.is_dir():
+        for root, dirs, files in os.walk(path):
+            dirs.sort()
+            for name in sorted(files):
+                if name.endswith(RECORD_SUFFIXES):
+                    yield Path(root) / name
+    else:
+        yield path
+
+
+def iter_records(paths: Iterable[str | Path], stdin: IO[bytes] | None = None) -> Iterator[Item]:
+    """Stream every record from ``paths`` (files, directories, ``-``), in order.
+
+    Unreadable files and bad records come out as items carrying the error, so
+    one bad line never hides the good ones around it.
+    """
+    for p in paths:
+        if str(p) == "-":
+            yield from _iter_stream(stdin if stdin is not None else sys.stdin.buffer, "<stdin>")
+            continue
+        path = Path(p)
+        if not path.exists():
+            yield Item(str(path), None, b"", error=RecordError("no such file or directory", source=str(path)))
+            continue
+        for f in record_files(path):
+            yield from _iter_file(f)
+
+
+def _iter_file(path: Path) -> Iterator[Item]:
+    name = str(path)
+    try:
+        if name.endswith(".gz"):
+            raw_fh: IO[bytes] = gzip.open(path, "rb")
+        else:
+            raw_fh = open(path, "rb")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        yield Item(name, None, b"", error=RecordError(f"cannot open: {exc.strerror}", source=name))
+        return
+    with raw_fh as fh:
+        try:
+            if name.endswith((".jsonl", ".jsonl.gz")):
+                yield from _iter_lines(fh, name)
+            else:
+                data = fh.read()
+                yield _item(data, name, 1)
+        except (OSError, EOFError, zlib.error) as exc:
+            reason = "corrupt or truncated gzip data" if name.endswith(".gz") else f"read error: {exc}"
+            yield Item(name, None, b"", error=RecordError(f"{reason} ({exc})", source=name))
+
+
+def _iter_lines(fh: IO[bytes], name: str) -> Iterator[Item]:
+    for n, line in enumerate(fh, start=1):
+        if not line.strip():
+            continue
+        yield _item(line.rstrip(b"\r\n"), name, n)
+
+
+def _iter_stream(fh: IO[bytes], name: str) -> Iterator[Item]:
+    """Standard input: JSONL, or one (possibly pretty-printed) JSON record."""
+    first = b""
+    n = 0
+    for line in fh:
+        n += 1
+        if line.strip():
+            first = line
+            break
+    if not first:
+        return
+    try:
+        orjson.loads(first)
+        single_line = True
+    except orjson.JSONDecodeError:
+        single_line = False
+    if single_line:
+        yield _item(first.rstrip(b"\r\n"), name, n)
+        yield from (_item(line.rstrip(b"\r\n"), name, k) for k, line in enumerate(fh, start=n + 1)
+                    if line.strip())
+    else:
+        yield _item(first + fh.read(), name, n)
+
+
+# --------------------------------------------------------------------------
+# Writing
+# --------------------------------------------------------------------------
+
+
+def write_records(records: Iterable[Record], path: str | Path) -> int:
+    """Write records to ``path`` (``.json`` for one record; ``.jsonl``; ``.gz``).
+
+    Gzip output is deterministic (no timestamp or file name in the header).
+    Returns the number of records written.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    n = 0
+    with open(tmp, "wb") as raw:
+        fh: IO[bytes] = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) if path.name.endswith(
+            ".gz"
+        ) else raw
+        for rec in records:
+            fh.write(dumps(rec) + b"\n")
+            n += 1
+        if fh is not raw:
+            fh.close()
+    os.replace(tmp, path)
+    return n

@@ -1,0 +1,245 @@
+"""Drive a game state through a record: frames, milestones, divergences, status.
+
+:func:`replay` is the one entry point.  For every event it checks the event
+against the rules (through the state's checked path), records a
+:class:`Frame`, and compares every ``observe`` event and the record's
+``result`` with the replayed state.  Disagreements are :class:`Divergence`
+objects of the architecture's kinds:
+
+``illegal_move``, ``wrong_player``, ``impossible_chance``, ``missing_chance``
+(a move came while the rules await randomness), ``observation_mismatch``,
+``result_mismatch`` and ``events_after_end``.
+
+An illegal move, a wrong player, an impossible or missing chance or an event
+after the end stops the replay (the state cannot honestly go on); observation
+mismatches are all collected and the replay continues.
+
+The status is ``complete`` (the game ended, nothing disagreed),
+``incomplete`` (the record stops before the end), ``diverged`` (at least one
+divergence) or ``invalid`` (not a readable record).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from replay.engine import OVER, ChanceRequest, RuleViolation, State
+from replay.games import get_game
+from replay.record import ChanceEvent, Item, MoveEvent, ObserveEvent, Record, RecordError
+
+COMPLETE = "complete"
+INCOMPLETE = "incomplete"
+DIVERGED = "diverged"
+INVALID = "invalid"
+
+Score = dict[str, dict[str, int]]
+
+
+@dataclass(slots=True)
+class Frame:
+    """The state after one event: who acted, what, and the score by category."""
+
+    seq: int
+    kind: str
+    actor: str | None
+    move: dict[str, Any] | None
+    round: int | None
+    phase: str
+    score: Score
+
+
+@dataclass(slots=True)
+class Divergence:
+    """One place where the record disagrees with the rules."""
+
+    seq: int
+    kind: str
+    message: str
+    key: str | None = None
+    recorded: Any = None
+    replayed: Any = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seq": self.seq, "kind": self.kind, "key": self.key, "recorded": self.recorded,
+                "replayed": self.replayed, "message": self.message}
+
+
+@dataclass
+class Replay:
+    """The result of replaying one record."""
+
+    record: Record | None
+    status: str
+    frames: list[Frame] = field(default_factory=list)
+    milestones: list[dict[str, Any]] = field(default_factory=list)
+    divergences: list[Divergence] = field(default_factory=list)
+    score: Score = field(default_factory=dict)
+    ranking: dict[str, int] = field(default_factory=dict)
+    state: State | None = None
+    error: RecordError | None = None
+    source: str = ""
+    line: int | None = None
+
+    @property
+    def first_divergence(self) -> Divergence | None:
+        return self.divergences[0] if self.divergences else None
+
+    @property
+    def totals(self) -> dict[str, int]:
+        return {p: sum(c.values()) for p, c in self.score.items()}
+
+    @property
+    def winners(self) -> list[str]:
+        if self.status not in (COMPLETE, DIVERGED) or self.state is None or not self.state.is_over():
+            return []
+        return [p for p, r in self.ranking.items() if r == 1]
+
+    def to_json(self, *, details: bool = True) -> dict[str, Any]:
+        """The ``replay --json`` object (``details=False``: the ``verify --json`` one)."""
+        rec = self.record
+        out: dict[str, Any] = {
+            "id": rec.id if rec else None,
+            "game": rec.game if rec else None,
+            "source": self.source,
+            "line": self.line,
+            "status": self.status,
+            "events": len(rec.events) if rec else 0,
+            "replayed": len(self.frames),
+        }
+        if self.error is not None:
+            out["error"] = str(self.error)
+        if details:
+            out["score"] = self.score
+            out["total"] = self.totals
+            out["rank"] = self.ranking
+            out["milestones"] = self.milestones
+        fd = self.first_divergence
+        out["first_divergence_seq"] = fd.seq if fd else None
+        out["divergences"] = [d.to_dict() for d in self.divergences]
+        return out
+
+
+def replay(record: Record, *, until: int | None = None, keep_frames: bool = True) -> Replay:
+    """Replay ``record`` (up to and including event ``until``, if given)."""
+    game = get_game(record.game)
+    state = game.initial_state(record.player_ids, record.options)
+    out = Replay(record=record, status=INCOMPLETE, state=state)
+    stopped = False
+    events = record.events if until is None else record.events[: until + 1]
+    score = state.score()
+    for seq, ev in enumerate(events):
+        state.seq = seq
+        if isinstance(ev, ObserveEvent):
+            _compare_observation(state, seq, ev.facts, out.divergences)
+            actor = None
+            move = None
+        else:
+            try:
+                if isinstance(ev, MoveEvent):
+                    actor, move = ev.player, ev.move.to_dict()
+                    state.apply_move(ev.player, ev.move)
+                else:
+                    actor, move = None, None
+                    state.apply_chance(ev.outcome)
+            except RuleViolation as exc:
+                out.divergences.append(Divergence(seq, exc.kind, str(exc)))
+                stopped = True
+                break
+            score = state.score()
+        if keep_frames:
+            rnd, phase = state.phase()
+            out.frames.append(Frame(seq, ev.kind, actor, move, rnd, phase, score))
+    out.milestones = state.milestones
+    out.score = state.score()
+    over = state.turn() is OVER
+    if over:
+        out.ranking = state.ranking()
+    if not stopped and until is None and record.result is not None:
+        _compare_result(state, record, len(record.events), over, out)
+    if out.divergences:
+        out.status = DIVERGED
+    elif over:
+        out.status = COMPLETE
+    return out
+
+
+def replay_item(item: Item, **kw: Any) -> Replay:
+    """Replay one item from :func:`replay.record.iter_records` (``invalid`` if unreadable)."""
+    if item.record is None:
+        return Replay(record=None, status=INVALID, error=item.error, source=item.source, line=item.line)
+    try:
+        out = replay(item.record, **kw)
+    except Exception as exc:  # an engine bug must not take a whole batch down
+        err = RecordError(f"engine error while replaying: {type(exc).__name__}: {exc}",
+                          source=item.source, line=item.line)
+        return Replay(record=item.record, status=INVALID, error=err, source=item.source, line=item.line)
+    out.source, out.line = item.source, item.line
+    return out
+
+
+def state_at(record: Record, seq: int) -> State:
+    """The state right after event ``seq`` (the viewer's step)."""
+    r = replay(record, until=seq, keep_frames=False)
+    assert r.state is not None
+    return r.state
+
+
+def _flatten(prefix: str, value: Any) -> Iterator[tuple[str, Any]]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _flatten(f"{prefix}.{k}", v)
+    else:
+        yield prefix, value
+
+
+def _lookup(value: Any, dotted: str) -> Any:
+    for part in dotted.split(".")[1:]:
+        if not isinstance(value, dict) or part not in value:
+            return None
+        value = value[part]
+    return value
+
+
+def _compare_observation(state: State, seq: int, facts: dict[str, Any], divs: list[Divergence]) -> None:
+    replayed = state.observe(facts.keys())
+    for top, recorded_value in facts.items():
+        for key, rec_v in _flatten(top, recorded_value):
+            rep_v = _lookup(replayed.get(top), key)
+            if rec_v != rep_v or type(rec_v) is bool and type(rep_v) is not bool:
+                divs.append(Divergence(
+                    seq, "observation_mismatch",
+                    f"the record says {key} is {rec_v!r} here, the rules give {rep_v!r}",
+                    key, rec_v, rep_v,
+                ))
+
+
+def _compare_result(state: State, record: Record, seq: int, over: bool, out: Replay) -> None:
+    result = record.result or {}
+    if not over and result.get("end", "normal") == "normal" and ("score" in result or "rank" in result):
+        t = state.turn()
+        awaiting = t.describe() if isinstance(t, ChanceRequest) else f"a move by {t}"
+        out.divergences.append(Divergence(
+            seq, "result_mismatch",
+            f"the record gives a final result, but the game is not over: the rules still await {awaiting}",
+            "result", None, None,
+        ))
+        return
+    totals = state.totals()
+    for pid, v in (result.get("score") or {}).items():
+        if totals.get(pid) != v:
+            out.divergences.append(Divergence(
+                seq, "result_mismatch",
+                f"the record gives {pid} a final score of {v}, the rules give {totals.get(pid)}",
+                f"score.{pid}", v, totals.get(pid),
+            ))
+    if over:
+        ranking = state.ranking()
+        for pid, v in (result.get("rank") or {}).items():
+            if ranking.get(pid) != v:
+                out.divergences.append(Divergence(
+                    seq, "result_mismatch",
+                    f"the record ranks {pid} {v}, the rules (with their tiebreaks) rank them {ranking.get(pid)}",
+                    f"rank.{pid}", v, ranking.get(pid),
+                ))
