@@ -162,5 +162,23 @@ def verify(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
     sys.exit(1 if counts.get(INVALID) or counts.get(DIVERGED) else 0)
 
 
+def _register_extra_commands() -> None:
+    """Commands that live in their own modules (one per layer), if present."""
+    import importlib
+
+    for name in ("ingest_cmds", "dashboard_cmd", "bench_cmd"):
+        try:
+            module = importlib.import_module(f"gamerec_cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"gamerec_cli.{name}":
+                continue
+            raise
+        for command in module.COMMANDS:
+            main.add_command(command)
+
+
+_register_extra_commands()
+
+
 if __name__ == "__main__":
     main()
