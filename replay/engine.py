@@ -126,7 +126,7 @@ class _Over:
 
 OVER: Final = _Over()
 
-Turn = Union[str, ChanceRequest, _Over]
+Turn = str | ChanceRequest | _Over
 """Whose turn it is: a player id, a chance request, or :data:`OVER`."""
 
 
@@ -224,7 +224,7 @@ class Game:
     _move_type: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        union: Any = Union[tuple(self.moves)] if len(self.moves) > 1 else self.moves[0]
+        union: Any = Union[tuple(self.moves)] if len(self.moves) > 1 else self.moves[0]  # noqa: UP007
         object.__setattr__(self, "_move_type", union)
 
     @property

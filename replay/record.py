@@ -31,7 +31,7 @@ from typing import IO, Any
 import msgspec
 import orjson
 
-from replay.engine import GamerecError, Game, Move
+from replay.engine import Game, GamerecError, Move
 from replay.games import UnknownGame, get_game
 
 FORMAT = "gamerec/1"
@@ -272,7 +272,7 @@ def _parse_players(players: Any, game: Game) -> list[dict[str, Any]]:
             f"this record has {len(players)}",
             "$.players",
         )
-    return players
+    return list(players)
 
 
 def _check_options(options: Mapping[str, Any], game: Game) -> None:
@@ -475,7 +475,7 @@ def _iter_file(path: Path) -> Iterator[Item]:
     name = str(path)
     try:
         if name.endswith(".gz"):
-            raw_fh: IO[bytes] = gzip.open(path, "rb")
+            raw_fh: IO[bytes] = gzip.open(path, "rb")  # type: ignore[assignment]
         else:
             raw_fh = open(path, "rb")  # noqa: SIM115 - closed below
     except OSError as exc:
@@ -540,13 +540,14 @@ def write_records(records: Iterable[Record], path: str | Path) -> int:
     tmp = path.with_name(path.name + ".tmp")
     n = 0
     with open(tmp, "wb") as raw:
-        fh: IO[bytes] = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) if path.name.endswith(
-            ".gz"
-        ) else raw
-        for rec in records:
-            fh.write(dumps(rec) + b"\n")
-            n += 1
-        if fh is not raw:
-            fh.close()
+        if path.name.endswith(".gz"):
+            with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz:
+                for rec in records:
+                    gz.write(dumps(rec) + b"\n")
+                    n += 1
+        else:
+            for rec in records:
+                raw.write(dumps(rec) + b"\n")
+                n += 1
     os.replace(tmp, path)
     return n

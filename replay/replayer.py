@@ -27,7 +27,7 @@ from typing import Any
 
 from replay.engine import OVER, ChanceRequest, RuleViolation, State
 from replay.games import get_game
-from replay.record import ChanceEvent, Item, MoveEvent, ObserveEvent, Record, RecordError
+from replay.record import Item, MoveEvent, ObserveEvent, Record, RecordError
 
 COMPLETE = "complete"
 INCOMPLETE = "incomplete"

@@ -146,6 +146,7 @@ def simulate_one(game: Game, n_players: int, seed: int, index: int, *, observe_e
             state.reveal(outcome)
             events.append(ChanceEvent(outcome))
         else:
+            assert isinstance(t, str)
             move = seat_agents[t].choose(state, t)
             state.play(t, move)
             events.append(MoveEvent(t, move))

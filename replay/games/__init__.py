@@ -54,5 +54,6 @@ def get_game(game_id: str) -> Game:
             raise UnknownGame(f"game {game_id!r} has no engine yet") from None
         raise
     game = module.GAME
+    assert isinstance(game, Game)
     _cache[game_id] = game
     return game

@@ -1,0 +1,143 @@
+"""The gamerec/1 reader: strict validation with precise locations, streaming, writing."""
+
+from __future__ import annotations
+
+import gzip
+import io
+from pathlib import Path
+
+import orjson
+import pytest
+
+from replay.record import ChanceEvent, MoveEvent, ObserveEvent, iter_records, loads, write_records
+from replay.simulate import simulate
+
+
+def toy_record(**over: object) -> dict:
+    rec = {
+        "format": "gamerec/1", "game": "toy", "id": "t1",
+        "players": [{"id": "a", "name": "Ana"}, {"id": "b"}],
+        "events": [{"chance": {"roll": [3]}}, {"player": "a", "move": {"type": "advance", "steps": 3}},
+                   {"observe": {"score": {"a": 3, "b": 0}}}],
+    }
+    rec.update(over)
+    return rec
+
+
+def err(obj: object) -> str:
+    with pytest.raises(Exception) as info:
+        loads(orjson.dumps(obj), "f.jsonl", 7)
+    return str(info.value)
+
+
+def test_valid_record_parses_into_typed_events() -> None:
+    rec = loads(orjson.dumps(toy_record()), "f.jsonl", 1)
+    assert rec.player_ids == ["a", "b"]
+    assert isinstance(rec.events[0], ChanceEvent)
+    assert isinstance(rec.events[1], MoveEvent) and rec.events[1].move.type == "advance"
+    assert isinstance(rec.events[2], ObserveEvent)
+    assert len(rec.sha256) == 64
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        ({"format": "gamerec/2"}, "f.jsonl:7: at $.format: unsupported format 'gamerec/2'"),
+        ({"game": "chess"}, "f.jsonl:7: at $.game: unknown game 'chess'"),
+        ({"players": []}, "f.jsonl:7: at $.players: a record needs at least one player"),
+        ({"players": [{"id": "a"}]}, "played by 2 to 3 players, this record has 1"),
+        ({"events": [{"dance": 1}]}, "f.jsonl:7: event 0 at $.events[0]: unknown event form"),
+        ({"events": [{"player": "a", "move": {"type": "fly"}}]},
+         "f.jsonl:7: event 0 at $.events[0].move.type: unknown move type 'fly' for Toy race"),
+        ({"events": [{"player": "a", "move": {"type": "advance", "steps": "3"}}]},
+         "f.jsonl:7: event 0 at $.events[0].move.steps: Expected `int`, got `str`"),
+        ({"events": [{"player": "a", "move": {"type": "advance", "steps": 3, "x": 1}}]},
+         "event 0 at $.events[0].move: Object contains unknown field `x`"),
+        ({"events": [{"player": "z", "move": {"type": "bank"}}]},
+         "event 0 at $.events[0].player: player 'z' is not in this record's players"),
+        ({"events": [{"chance": {"roll": [1, "x"]}}]}, "event 0 at $.events[0].chance.roll[1]: a die must be"),
+        ({"events": [{"chance": {"coin": 1}}]}, "event 0 at $.events[0].chance: unknown chance form"),
+        ({"events": [{"observe": {"mood": 1}}]}, "unknown observable key 'mood'"),
+        ({"options": {"ruleset": "house"}}, "at $.options.ruleset: unknown ruleset 'house'"),
+        ({"events": None}, "at $.events: missing events"),
+    ],
+)
+def test_invalid_records_name_file_line_event_and_path(change: dict, expected: str) -> None:
+    assert expected in err(toy_record(**change))
+
+
+def test_not_json_and_truncated() -> None:
+    with pytest.raises(Exception, match=r"f.jsonl:3: not valid JSON"):
+        loads(b"hello", "f.jsonl", 3)
+    raw = orjson.dumps(toy_record())
+    with pytest.raises(Exception, match="looks truncated"):
+        loads(raw[: len(raw) // 2], "f.jsonl", 3)
+
+
+def test_unknown_top_level_fields_are_kept() -> None:
+    rec = loads(orjson.dumps(toy_record(platform="x")))
+    assert rec.extra == {"platform": "x"}
+    assert rec.to_dict()["platform"] == "x"
+
+
+def test_roundtrip_write_read_all_file_kinds(tmp_path: Path) -> None:
+    recs = list(simulate("toy", 6, seed=3))
+    write_records(recs, tmp_path / "a.jsonl")
+    write_records(recs[:1], tmp_path / "sub" / "b.json")
+    write_records(recs, tmp_path / "sub" / "deeper" / "c.jsonl.gz")
+    items = list(iter_records([tmp_path]))
+    assert [i.ok for i in items] == [True] * 13
+    assert [i.source.rsplit("/", 1)[-1] for i in items][:7] == ["a.jsonl"] * 6 + ["b.json"]
+    assert [i.record.id for i in items[:6] if i.record] == [r.id for r in recs]
+    assert items[0].line == 1 and items[5].line == 6
+
+
+def test_gzip_output_is_deterministic(tmp_path: Path) -> None:
+    recs = list(simulate("toy", 3, seed=5))
+    write_records(recs, tmp_path / "x.jsonl.gz")
+    write_records(recs, tmp_path / "y.jsonl.gz")
+    assert (tmp_path / "x.jsonl.gz").read_bytes() == (tmp_path / "y.jsonl.gz").read_bytes()
+
+
+def test_bad_lines_do_not_hide_good_ones(tmp_path: Path) -> None:
+    good = orjson.dumps(toy_record())
+    (tmp_path / "m.jsonl").write_bytes(good + b"\n{oops\n\n" + good.replace(b'"t1"', b'"t2"') + b"\n")
+    items = list(iter_records([tmp_path / "m.jsonl"]))
+    assert [(i.ok, i.line) for i in items] == [(True, 1), (False, 2), (True, 4)]
+    assert items[1].raw == b"{oops"
+
+
+def test_corrupt_gzip_is_an_error_not_a_crash(tmp_path: Path) -> None:
+    data = gzip.compress(orjson.dumps(toy_record()) + b"\n")
+    (tmp_path / "bad.jsonl.gz").write_bytes(data[: len(data) // 2])
+    (tmp_path / "junk.jsonl.gz").write_bytes(b"this is not gzip")
+    items = list(iter_records([tmp_path]))
+    assert items and all(not i.ok for i in items)
+    assert any("gzip" in str(i.error) for i in items)
+
+
+def test_missing_path() -> None:
+    (item,) = list(iter_records(["/nonexistent/x.jsonl"]))
+    assert "no such file" in str(item.error)
+
+
+def test_stdin_jsonl_and_pretty_json() -> None:
+    one = orjson.dumps(toy_record())
+    items = list(iter_records(["-"], stdin=io.BytesIO(one + b"\n" + one + b"\n")))
+    assert [i.ok for i in items] == [True, True] and items[1].line == 2
+    pretty = orjson.dumps(toy_record(), option=orjson.OPT_INDENT_2)
+    items = list(iter_records(["-"], stdin=io.BytesIO(pretty)))
+    assert [i.ok for i in items] == [True]
+
+
+def test_jsonl_is_streamed_not_loaded_whole(tmp_path: Path) -> None:
+    """Reading the first record of a big file must not read the rest."""
+    line = orjson.dumps(toy_record()) + b"\n"
+    path = tmp_path / "big.jsonl"
+    with open(path, "wb") as fh:
+        for _ in range(20000):
+            fh.write(line)
+    it = iter_records([path])
+    first = next(it)
+    assert first.ok
+    it.close()
