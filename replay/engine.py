@@ -222,10 +222,12 @@ class Game:
     observable_keys: tuple[str, ...] = ("score", "legal_count", "state_hash")
     option_keys: tuple[str, ...] = ("ruleset",)
     _move_type: Any = field(default=None, init=False, repr=False, compare=False)
+    move_type_names: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         union: Any = Union[tuple(self.moves)] if len(self.moves) > 1 else self.moves[0]  # noqa: UP007
         object.__setattr__(self, "_move_type", union)
+        object.__setattr__(self, "move_type_names", frozenset(self.move_types()))
 
     @property
     def move_type(self) -> Any:

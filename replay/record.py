@@ -284,31 +284,40 @@ def _check_options(options: Mapping[str, Any], game: Game) -> None:
             raise _err(f"unknown ruleset {v!r} (known: {', '.join(game.rulesets)})", "$.options.ruleset")
 
 
+_FORMS = ("move", "chance", "observe")
+_ALLOWED = {
+    "move": EVENT_EXTRAS | {"move", "player"},
+    "chance": EVENT_EXTRAS | {"chance"},
+    "observe": EVENT_EXTRAS | {"observe", "origin"},
+}
+
+
 def _parse_event(ev: Any, i: int, game: Game, players: set[str]) -> Event:
     path = f"$.events[{i}]"
-    if not isinstance(ev, dict):
+    if type(ev) is not dict:
         raise _err(f"an event must be an object, got {_typename(ev)}", path, i)
-    forms = [k for k in ("move", "chance", "observe") if k in ev]
-    if len(forms) != 1:
+    has_move, has_chance, has_observe = "move" in ev, "chance" in ev, "observe" in ev
+    if has_move + has_chance + has_observe != 1:
         keys = ", ".join(sorted(map(str, ev))) or "no keys"
         raise _err(
             "unknown event form: an event is exactly one of a move "
             f"({{\"player\", \"move\"}}), a chance or an observe object (got {keys})",
             path, i,
         )
-    form = forms[0]
-    allowed = EVENT_EXTRAS | {form} | ({"player"} if form == "move" else set()) | (
-        {"origin"} if form == "observe" else set()
-    )
-    unknown = [k for k in ev if k not in allowed]
-    if unknown:
-        raise _err(f"unknown field {unknown[0]!r} in a {form} event", f"{path}.{unknown[0]}", i)
-    extra = {k: ev[k] for k in EVENT_EXTRAS if k in ev} or None
-    if form == "move":
+    form = "move" if has_move else "chance" if has_chance else "observe"
+    extra = None
+    if len(ev) > (2 if form == "move" else 1):
+        allowed = _ALLOWED[form]
+        unknown = [k for k in ev if k not in allowed]
+        if unknown:
+            raise _err(f"unknown field {unknown[0]!r} in a {form} event", f"{path}.{unknown[0]}", i)
+        extra = {k: ev[k] for k in EVENT_EXTRAS if k in ev} or None
+    if has_move:
         player = ev.get("player")
-        if player is None:
-            raise _err("a move event needs a player", f"{path}.player", i)
-        _expect(player, str, f"{path}.player", "player", i)
+        if type(player) is not str:
+            if player is None:
+                raise _err("a move event needs a player", f"{path}.player", i)
+            _expect(player, str, f"{path}.player", "player", i)
         if player not in players:
             raise _err(f"player {player!r} is not in this record's players", f"{path}.player", i)
         raw_move = ev["move"]
@@ -316,7 +325,7 @@ def _parse_event(ev: Any, i: int, game: Game, players: set[str]) -> Event:
         mtype = raw_move.get("type")
         if not isinstance(mtype, str):
             raise _err("a move needs a string type", f"{path}.move.type", i)
-        if mtype not in game.move_types():
+        if mtype not in game.move_type_names:
             raise _err(
                 f"unknown move type {mtype!r} for {game.title}", f"{path}.move.type", i
             )
@@ -326,16 +335,15 @@ def _parse_event(ev: Any, i: int, game: Game, players: set[str]) -> Event:
             reason, sub = _split_msgspec(str(exc))
             raise _err(reason, f"{path}.move{sub}", i) from None
         return MoveEvent(player, move, extra)
-    if form == "chance":
+    if has_chance:
         outcome = ev["chance"]
         _check_chance(outcome, f"{path}.chance", i)
         return ChanceEvent(outcome, extra)
     facts = ev["observe"]
     _expect(facts, dict, f"{path}.observe", "observe", i)
-    unknown_keys = [k for k in facts if k not in game.observable_keys]
-    if unknown_keys:
-        raise _err(f"unknown observable key {unknown_keys[0]!r} for {game.title}",
-                   f"{path}.observe.{unknown_keys[0]}", i)
+    for k in facts:
+        if k not in game.observable_keys:
+            raise _err(f"unknown observable key {k!r} for {game.title}", f"{path}.observe.{k}", i)
     origin = ev.get("origin")
     if origin is not None:
         _expect(origin, str, f"{path}.origin", "origin", i)
@@ -351,30 +359,34 @@ def _split_msgspec(msg: str) -> tuple[str, str]:
 
 
 def _check_chance(outcome: Any, path: str, i: int) -> None:
-    _expect(outcome, dict, path, "a chance outcome", i)
+    if type(outcome) is not dict:
+        _expect(outcome, dict, path, "a chance outcome", i)
     if "draw" in outcome:
-        _expect(outcome["draw"], str, f"{path}.draw", "draw (the deck name)", i)
+        if type(outcome["draw"]) is not str:
+            _expect(outcome["draw"], str, f"{path}.draw", "draw (the deck name)", i)
         items = outcome.get("items")
         if items is None:
             raise _err("a draw needs items", f"{path}.items", i)
         _expect(items, list, f"{path}.items", "items", i)
-        allowed = {"draw", "items"}
+        n_allowed = 2
     elif "roll" in outcome:
         _expect(outcome["roll"], list, f"{path}.roll", "roll", i)
         for j, d in enumerate(outcome["roll"]):
-            _expect(d, int, f"{path}.roll[{j}]", "a die", i)
-        allowed = {"roll"}
+            if type(d) is not int:
+                _expect(d, int, f"{path}.roll[{j}]", "a die", i)
+        n_allowed = 1
     elif "choose" in outcome:
         _expect(outcome["choose"], str, f"{path}.choose", "choose", i)
         if "value" not in outcome:
             raise _err("a random choice needs a value", f"{path}.value", i)
-        allowed = {"choose", "value"}
+        n_allowed = 2
     else:
         keys = ", ".join(sorted(outcome)) or "no keys"
         raise _err(f"unknown chance form (expected draw, roll or choose; got {keys})", path, i)
-    for k in outcome:
-        if k not in allowed:
-            raise _err(f"unknown field {k!r} in a chance outcome", f"{path}.{k}", i)
+    if len(outcome) > n_allowed:
+        known = {"draw", "items", "roll", "choose", "value"}
+        k = next((k for k in outcome if k not in known), next(iter(outcome)))
+        raise _err(f"unknown field {k!r} in a chance outcome", f"{path}.{k}", i)
 
 
 def _parse_result(result: Any, players: set[str]) -> None:

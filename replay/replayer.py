@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from replay.engine import OVER, ChanceRequest, RuleViolation, State
+from replay.engine import OVER, ChanceRequest, Move, RuleViolation, State
 from replay.games import get_game
 from replay.record import Item, MoveEvent, ObserveEvent, Record, RecordError
 
@@ -44,7 +44,7 @@ class Frame:
     seq: int
     kind: str
     actor: str | None
-    move: dict[str, Any] | None
+    move: Move | None
     round: int | None
     phase: str
     score: Score
@@ -138,7 +138,7 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
         else:
             try:
                 if isinstance(ev, MoveEvent):
-                    actor, move = ev.player, ev.move.to_dict()
+                    actor, move = ev.player, ev.move
                     state.apply_move(ev.player, ev.move)
                 else:
                     actor, move = None, None
