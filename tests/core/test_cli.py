@@ -1,0 +1,118 @@
+"""The command line: exit codes, messages naming file/line/event, never a traceback."""
+
+from __future__ import annotations
+
+import gzip
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+from click.testing import CliRunner
+
+from gamerec_cli.main import main
+from replay.games import get_game
+from replay.record import dumps, write_records
+from replay.simulate import simulate_one
+
+
+def toy_lines(n: int = 3) -> list[bytes]:
+    return [dumps(simulate_one(get_game("toy"), 2, 9, i)) for i in range(n)]
+
+
+def run(*args: str, stdin: bytes | None = None) -> tuple[int, str]:
+    res = CliRunner().invoke(main, list(args), input=stdin)
+    assert "Traceback" not in res.output
+    if res.exception is not None and not isinstance(res.exception, SystemExit):
+        raise res.exception
+    return res.exit_code, res.output
+
+
+def test_verify_good_records(tmp_path: Path) -> None:
+    (tmp_path / "g.jsonl").write_bytes(b"\n".join(toy_lines()) + b"\n")
+    code, out = run("verify", str(tmp_path))
+    assert code == 0 and "3 records: 3 complete" in out
+
+
+def test_verify_reports_the_event_and_reason_of_a_hand_edited_record(tmp_path: Path) -> None:
+    rec = orjson.loads(toy_lines(1)[0])
+    i = next(k for k, e in enumerate(rec["events"]) if "move" in e and e["move"]["type"] == "advance")
+    rec["events"][i]["move"]["steps"] += 1
+    (tmp_path / "edited.json").write_bytes(orjson.dumps(rec))
+    code, out = run("verify", str(tmp_path / "edited.json"))
+    assert code == 1
+    assert f"edited.json:1: sim-toy-s9-000000: event {i}: illegal_move: p" in out
+    assert "cannot advance" in out
+
+
+BAD = {
+    "notjson.jsonl": b"this is not json\n",
+    "truncated.jsonl": None,  # filled below
+    "version.jsonl": b'{"format": "gamerec/9", "game": "toy", "id": "x", "players": [], "events": []}\n',
+    "unknown_game.jsonl": b'{"format": "gamerec/1", "game": "go", "id": "x", "players": [], "events": []}\n',
+    "no_players.jsonl": b'{"format": "gamerec/1", "game": "toy", "id": "x", "players": [], "events": []}\n',
+    "event_form.jsonl": b'{"format": "gamerec/1", "game": "toy", "id": "x", "players": [{"id": "a"}, {"id": "b"}],'
+                        b' "events": [{"wave": 1}]}\n',
+    "move_type.jsonl": b'{"format": "gamerec/1", "game": "toy", "id": "x", "players": [{"id": "a"}, {"id": "b"}],'
+                       b' "events": [{"chance": {"roll": [2]}}, {"player": "a", "move": {"type": "jump"}}]}\n',
+}
+EXPECT = {
+    "notjson.jsonl": "notjson.jsonl:1: not valid JSON",
+    "truncated.jsonl": "truncated.jsonl:1: not valid JSON",
+    "version.jsonl": "version.jsonl:1: at $.format: unsupported format 'gamerec/9'",
+    "unknown_game.jsonl": "unknown_game.jsonl:1: at $.game: unknown game 'go'",
+    "no_players.jsonl": "no_players.jsonl:1: at $.players: a record needs at least one player",
+    "event_form.jsonl": "event_form.jsonl:1: event 0 at $.events[0]: unknown event form",
+    "move_type.jsonl": "move_type.jsonl:1: event 1 at $.events[1].move.type: unknown move type 'jump'",
+    "corrupt.jsonl.gz": "corrupt.jsonl.gz: corrupt or truncated gzip data",
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECT))
+def test_bad_input_is_a_clear_message_and_exit_1(tmp_path: Path, name: str) -> None:
+    if name == "truncated.jsonl":
+        data = toy_lines(1)[0]
+        (tmp_path / name).write_bytes(data[: len(data) // 2])
+    elif name == "corrupt.jsonl.gz":
+        data = gzip.compress(b"\n".join(toy_lines()))
+        (tmp_path / name).write_bytes(data[: len(data) - 30])
+    else:
+        (tmp_path / name).write_bytes(BAD[name])
+    code, out = run("verify", str(tmp_path / name))
+    assert code == 1
+    assert EXPECT[name] in out
+
+
+def test_replay_json_shape_and_at(tmp_path: Path) -> None:
+    write_records([simulate_one(get_game("toy"), 2, 4, 0)], tmp_path / "r.json")
+    code, out = run("replay", "--json", str(tmp_path / "r.json"))
+    obj = orjson.loads(out.splitlines()[0])
+    assert code == 0
+    assert {"id", "game", "status", "events", "score", "total", "milestones", "divergences"} <= set(obj)
+    assert obj["status"] == "complete" and obj["milestones"][0]["type"] == "finish"
+    assert set(obj["score"]["p1"]) == {"position", "banked"}
+    code, out = run("replay", "--json", "--at", "2", "--snapshot", str(tmp_path / "r.json"))
+    obj = orjson.loads(out)
+    assert obj["status"] == "incomplete" and obj["replayed"] == 3 and "snapshot" in obj
+
+
+def test_stdin(tmp_path: Path) -> None:
+    code, out = run("verify", "-", stdin=b"\n".join(toy_lines(2)))
+    assert code == 0 and "2 records: 2 complete" in out
+
+
+def test_missing_path_and_empty_dir(tmp_path: Path) -> None:
+    code, out = run("verify", str(tmp_path / "nope.jsonl"))
+    assert code == 1 and "no such file or directory" in out
+    code, out = run("verify", str(tmp_path))
+    assert code == 2 and "no records found" in out
+
+
+def test_real_process_never_prints_a_traceback(tmp_path: Path) -> None:
+    (tmp_path / "x.jsonl").write_bytes(b'{"format": "gamerec/1", "game": "copenhagenx"}\n{not json\n')
+    proc = subprocess.run([sys.executable, "-m", "gamerec_cli.main", "verify", str(tmp_path)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr + proc.stdout
+    assert "x.jsonl:2: not valid JSON" in proc.stdout
