@@ -53,7 +53,8 @@ def get_game(game_id: str) -> Game:
         if exc.name and exc.name.startswith(f"replay.games.{game_id}"):
             raise UnknownGame(f"game {game_id!r} has no engine yet") from None
         raise
-    game = module.GAME
-    assert isinstance(game, Game)
+    game = getattr(module, "GAME", None)
+    if not isinstance(game, Game):
+        raise UnknownGame(f"game {game_id!r} has no engine yet")
     _cache[game_id] = game
     return game
