@@ -1,0 +1,20 @@
+"""Copenhagen (Queen Games, 2019): build a harbour facade from coloured tiles bought with cards."""
+
+from __future__ import annotations
+
+from replay.engine import Game
+from replay.games.copenhagen.moves import MOVES
+from replay.games.copenhagen.state import OBSERVABLE_KEYS, CopenhagenState
+
+GAME = Game(
+    id="copenhagen",
+    title="Copenhagen",
+    min_players=2,
+    max_players=4,
+    moves=MOVES,
+    state_class=CopenhagenState,
+    observable_keys=OBSERVABLE_KEYS,
+    option_keys=("ruleset", "cards_per_color"),
+)
+
+__all__ = ["GAME", "CopenhagenState"]

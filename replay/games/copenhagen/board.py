@@ -1,0 +1,115 @@
+"""A player's own things: the 5 x 9 facade board, the hand, the ability tiles, the score.
+
+The facade is kept as bit masks (covered cells, window cells, cells per
+colour) plus the colour of every cell for the viewer.  The score is kept up to
+date by :mod:`replay.games.copenhagen.scoring` as tiles are placed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from replay.games.copenhagen.components import components
+from replay.games.copenhagen.geometry import Placement
+
+
+class Facade:
+    """One player's facade board."""
+
+    __slots__ = ("covered", "windows", "by_color", "cells")
+
+    def __init__(self) -> None:
+        comp = components()
+        self.covered = 0
+        self.windows = 0
+        self.by_color: dict[str, int] = {c: 0 for c in (*comp.colors, comp.white)}
+        self.cells: list[str | None] = [None] * (comp.width * comp.height)
+
+    def copy(self) -> Facade:
+        f = Facade.__new__(Facade)
+        f.covered = self.covered
+        f.windows = self.windows
+        f.by_color = dict(self.by_color)
+        f.cells = list(self.cells)
+        return f
+
+    def fits(self, p: Placement) -> bool:
+        """Inside (by construction), on empty cells only, and supported."""
+        return not (p.mask & self.covered) and (p.grounded or bool(p.below & self.covered))
+
+    def touches(self, p: Placement, color: str) -> bool:
+        """Does the placement touch (orthogonally) a tile of ``color`` already on the board?"""
+        return bool(p.neighbours & self.by_color[color])
+
+    def place(self, p: Placement, color: str) -> None:
+        self.covered |= p.mask
+        self.windows |= p.windows
+        self.by_color[color] |= p.mask
+        for i in p.cells:
+            self.cells[i] = color
+
+    def covered_count(self) -> int:
+        return self.covered.bit_count()
+
+    def empty_count(self) -> int:
+        return len(self.cells) - self.covered_count()
+
+    def rows(self) -> list[list[dict[str, Any] | None]]:
+        """The board as rows of cells, ``rows[y][x]``, row 0 (street level) first."""
+        comp = components()
+        out: list[list[dict[str, Any] | None]] = []
+        for y in range(comp.height):
+            row: list[dict[str, Any] | None] = []
+            for x in range(comp.width):
+                i = y * comp.width + x
+                color = self.cells[i]
+                row.append(None if color is None else {"color": color, "window": bool(self.windows >> i & 1)})
+            out.append(row)
+        return out
+
+
+class Player:
+    """A player's facade, hand (cards by colour), ability tiles and score by category."""
+
+    __slots__ = ("id", "facade", "hand", "abilities", "score")
+
+    def __init__(self, pid: str, categories: tuple[str, ...]) -> None:
+        comp = components()
+        self.id = pid
+        self.facade = Facade()
+        self.hand: dict[str, int] = {c: 0 for c in comp.colors}
+        # owned ability tiles: id -> used?  (in the components' order)
+        self.abilities: dict[str, bool] = {a.id: False for a in comp.abilities if a.starts_owned}
+        self.score: dict[str, int] = {c: 0 for c in categories}
+
+    def copy(self) -> Player:
+        p = Player.__new__(Player)
+        p.id = self.id
+        p.facade = self.facade.copy()
+        p.hand = dict(self.hand)
+        p.abilities = dict(self.abilities)
+        p.score = self.score  # replaced, never mutated
+        return p
+
+    @property
+    def hand_size(self) -> int:
+        return sum(self.hand.values())
+
+    @property
+    def total(self) -> int:
+        return sum(self.score.values())
+
+    def can_use(self, ability: str) -> bool:
+        """Owns the ability tile and it shows its unused side."""
+        return self.abilities.get(ability) is False
+
+    def use(self, ability: str) -> None:
+        self.abilities[ability] = True
+
+    def any_used(self) -> bool:
+        return any(self.abilities.values())
+
+    def gain_ability(self, ability: str) -> None:
+        order = components().ability_ids
+        self.abilities[ability] = False
+        self.abilities = {a: self.abilities[a] for a in order if a in self.abilities}

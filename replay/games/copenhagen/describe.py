@@ -1,0 +1,88 @@
+"""Moves in words (for the viewer) and a position heuristic (for the greedy agent)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from replay.engine import Move
+from replay.games.copenhagen.components import components
+from replay.games.copenhagen.geometry import column_mask, row_mask
+from replay.games.copenhagen.moves import (
+    BothActions,
+    Build,
+    Discard,
+    EndTurn,
+    PlaceWhite,
+    RefreshAbilities,
+    TakeAbility,
+    TakeCard,
+)
+
+if TYPE_CHECKING:
+    from replay.games.copenhagen.state import CopenhagenState
+
+
+def _cards(pay: dict[str, int]) -> str:
+    if not pay:
+        return "no cards"
+    return " and ".join(f"{n} {c} card{'s' if n != 1 else ''}" for c, n in pay.items())
+
+
+def describe(s: CopenhagenState, player: str, move: Move) -> str:
+    comp = components()
+    if isinstance(move, TakeCard):
+        card = s.harbour[move.slot] if 0 <= move.slot < len(s.harbour) else None
+        return f"{player} takes the {card or 'missing'} card from harbour slot {move.slot}"
+    if isinstance(move, Discard):
+        return f"{player} discards a {move.color} card (hand limit {comp.hand_limit})"
+    if isinstance(move, BothActions):
+        return f"{player} uses both actions to build after taking cards"
+    if isinstance(move, EndTurn):
+        return f"{player} ends the turn"
+    if isinstance(move, Build):
+        extras = []
+        if move.construction_discount:
+            extras.append("with the construction discount")
+        if move.change_from is not None:
+            extras.append(f"counting {move.change_from} cards as {move.color}")
+        turned = f", turned {move.rotation}" if move.rotation else ""
+        flipped = ", mirrored" if move.flip else ""
+        return (f"{player} builds the {move.size}-cell {move.color} tile at ({move.x}, {move.y}){turned}{flipped}, "
+                f"paying {_cards(move.pay)}" + (" " + " and ".join(extras) if extras else ""))
+    if isinstance(move, TakeAbility):
+        return f"{player} takes the {comp.ability_name(move.ability)} ability tile (coat of arms)"
+    if isinstance(move, PlaceWhite):
+        return f"{player} places a white tile at ({move.x}, {move.y}) (coat of arms)"
+    if isinstance(move, RefreshAbilities):
+        return f"{player} flips their used ability tiles back (coat of arms)"
+    return f"{player}: {move.type}"
+
+
+def _progress(s: CopenhagenState, pid: str) -> float:
+    """Partial credit for lines close to completion, windows kept clean, and useful cards."""
+    comp = components()
+    p = s.seats[pid]
+    covered, windows = p.facade.covered, p.facade.windows
+    v = 0.0
+    for y in range(comp.height):
+        m = row_mask(y)
+        n = (covered & m).bit_count()
+        v += 0.25 * (n / comp.width) ** 2 * (1.5 if windows & m == covered & m else 1.0)
+    for x in range(comp.width):
+        m = column_mask(x)
+        n = (covered & m).bit_count()
+        v += 0.6 * (n / comp.height) ** 2 * (1.5 if windows & m == covered & m else 1.0)
+    v += 0.04 * covered.bit_count()
+    v += 0.05 * min(p.hand_size, comp.hand_limit)
+    v += 0.1 * sum(1 for used in p.abilities.values() if not used)
+    return v
+
+
+def evaluate(s: CopenhagenState, player: str) -> float:
+    """Own points and progress, minus the best opponent's; a won game is worth everything."""
+    own = s.seats[player].total + _progress(s, player)
+    others = [s.seats[q].total + _progress(s, q) for q in s.players if q != player]
+    v = own - (max(others) if others else 0.0)
+    if s.step == "over" and s.ranking()[player] == 1:
+        v += 100.0
+    return v

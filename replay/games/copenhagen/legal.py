@@ -1,0 +1,126 @@
+"""Legal moves, listed (for agents and the viewer) and counted (for ``legal_count``).
+
+Both walk the same options in the same order; counting does the payment
+arithmetic instead of building move objects, so a ``legal_count``
+observation stays cheap on the replay path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from replay.engine import Move
+from replay.games.copenhagen.components import components
+from replay.games.copenhagen.geometry import Placement, placements
+from replay.games.copenhagen.moves import (
+    BothActions,
+    Build,
+    Discard,
+    EndTurn,
+    PlaceWhite,
+    RefreshAbilities,
+    TakeAbility,
+    TakeCard,
+)
+from replay.games.copenhagen.rules.arms import abilities_to_take, white_spots
+from replay.games.copenhagen.rules.building import CHANGE_OF_COLORS, CONSTRUCTION_DISCOUNT, build_cost
+from replay.games.copenhagen.rules.taking import BOTH_ACTIONS, may_take_third, second_card_slots
+
+if TYPE_CHECKING:
+    from replay.games.copenhagen.board import Player
+    from replay.games.copenhagen.state import CopenhagenState
+
+
+def _build_options(s: CopenhagenState, p: Player) -> Iterator[tuple[Placement, str, int, int, bool, list[str]]]:
+    """(placement, colour, size, cost, construction discount, change-from colours) per affordable choice."""
+    comp = components()
+    hand = p.hand
+    discount_options = (False, True) if p.can_use(CONSTRUCTION_DISCOUNT) else (False,)
+    change = p.can_use(CHANGE_OF_COLORS)
+    facade = p.facade
+    for tile, left in s.tiles.items():
+        if left <= 0:
+            continue
+        shape = comp.shapes[tile]
+        color, size = shape.color, shape.size
+        others = [c for c in comp.colors if c != color and hand[c] > 0] if change else []
+        best = hand[color] + (max(hand[c] for c in others) if others else 0)
+        if best < size - 1 - (len(discount_options) - 1):
+            continue
+        for pl in placements(tile):
+            if not facade.fits(pl):
+                continue
+            same = facade.touches(pl, color)
+            for cd in discount_options:
+                cost = build_cost(size, same, cd)
+                yield pl, color, size, cost, cd, others
+
+
+def _payments(hand: dict[str, int], color: str, cost: int, others: list[str]) -> Iterator[tuple[str | None, int]]:
+    """(change-from colour or None, cards of that colour) for each way to pay ``cost``."""
+    if hand[color] >= cost:
+        yield None, 0
+    for frm in others:
+        for k in range(1, min(cost, hand[frm]) + 1):
+            if cost - k <= hand[color]:
+                yield frm, k
+
+
+def _payment_count(hand: dict[str, int], color: str, cost: int, others: list[str]) -> int:
+    n = 1 if hand[color] >= cost else 0
+    for frm in others:
+        lo = max(1, cost - hand[color])
+        hi = min(cost, hand[frm])
+        if hi >= lo:
+            n += hi - lo + 1
+    return n
+
+
+def builds(s: CopenhagenState, p: Player) -> Iterator[Build]:
+    for pl, color, size, cost, cd, others in _build_options(s, p):
+        for frm, k in _payments(p.hand, color, cost, others):
+            pay = {color: cost - k} if cost - k else {}
+            if frm is not None:
+                pay[frm] = k
+            o = pl.orientation
+            yield Build(color=color, size=size, x=pl.x, y=pl.y, rotation=o.rotation, flip=o.flip, pay=pay,
+                        construction_discount=cd, change_from=frm)
+
+
+def legal_moves(s: CopenhagenState) -> Iterator[Move]:
+    pid = s.players[s.current]
+    p = s.seats[pid]
+    step = s.step
+    if s.must_discard:
+        yield from (Discard(color=c) for c, n in p.hand.items() if n > 0)
+    elif step == "start":
+        yield from (TakeCard(slot=i) for i, c in enumerate(s.harbour) if c is not None)
+        yield from builds(s, p)
+    elif step == "second_card":
+        yield from (TakeCard(slot=i) for i in second_card_slots(s, p))
+    elif step == "after_taking":
+        if may_take_third(s, p):
+            yield from (TakeCard(slot=i) for i, c in enumerate(s.harbour) if c is not None)
+        if p.can_use(BOTH_ACTIONS):
+            yield BothActions()
+        yield EndTurn()
+    elif step == "build_after_taking":
+        yield from builds(s, p)
+        yield EndTurn()
+    elif step == "coat_of_arms":
+        yield from (TakeAbility(ability=a) for a in abilities_to_take(s, p))
+        yield from (PlaceWhite(x=w.x, y=w.y) for w in white_spots(s, p))
+        if p.any_used():
+            yield RefreshAbilities()
+
+
+def legal_count(s: CopenhagenState) -> int:
+    pid = s.players[s.current]
+    p = s.seats[pid]
+    if s.must_discard or s.step not in ("start", "build_after_taking"):
+        return sum(1 for _ in legal_moves(s))
+    n = sum(1 for c in s.harbour if c is not None) if s.step == "start" else 1
+    for _, color, _, cost, _, others in _build_options(s, p):
+        n += _payment_count(p.hand, color, cost, others)
+    return n

@@ -1,0 +1,73 @@
+"""Rule 7.2, coat-of-arms bonuses: an ability tile, a white tile placed at once, or a refresh."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from replay.engine import IllegalMove
+from replay.games.copenhagen.components import components
+from replay.games.copenhagen.geometry import Placement, placement_at, placements
+from replay.games.copenhagen.rules.building import position_problem
+
+if TYPE_CHECKING:
+    from replay.games.copenhagen.board import Player
+    from replay.games.copenhagen.state import CopenhagenState
+
+
+def white_tile() -> str:
+    return f"{components().white}-1"
+
+
+def abilities_to_take(s: CopenhagenState, p: Player) -> list[str]:
+    """Ability kinds the player does not own yet that are still in the supply."""
+    return [a for a in components().ability_ids if a not in p.abilities and s.ability_supply[a] > 0]
+
+
+def white_spots(s: CopenhagenState, p: Player) -> list[Placement]:
+    if s.white <= 0:
+        return []
+    return [w for w in placements(white_tile()) if p.facade.fits(w)]
+
+
+def any_bonus_possible(s: CopenhagenState, p: Player) -> bool:
+    """If none of the three choices is possible, the remaining bonuses are skipped."""
+    if abilities_to_take(s, p) or p.any_used():
+        return True
+    return s.white > 0 and p.facade.covered != (1 << (components().width * components().height)) - 1
+
+
+def take_ability(s: CopenhagenState, pid: str, ability: str) -> None:
+    comp = components()
+    p = s.seats[pid]
+    if ability not in comp.ability_ids:
+        raise IllegalMove(f"{pid} cannot take a {ability!r} tile: the abilities are {', '.join(comp.ability_ids)}")
+    name = comp.ability_name(ability)
+    if ability in p.abilities:
+        raise IllegalMove(f"{pid} cannot take a {name} tile: {pid} already owns one (one tile of each kind)")
+    if s.ability_supply[ability] <= 0:
+        raise IllegalMove(f"{pid} cannot take a {name} tile: none is left in the supply")
+    s.ability_supply[ability] -= 1
+    p.gain_ability(ability)
+
+
+def check_white(s: CopenhagenState, pid: str, x: int, y: int) -> Placement:
+    if s.white <= 0:
+        raise IllegalMove(f"{pid} cannot place a white tile: all {components().white_count} are already placed")
+    spot = placement_at(white_tile(), x, y, 0, 0)
+    problem = position_problem(s.seats[pid].facade, spot)
+    if problem is not None:
+        raise IllegalMove(f"{pid} cannot place a white tile at ({x}, {y}): {problem}")
+    assert spot is not None
+    return spot
+
+
+def place_white(s: CopenhagenState, pid: str, spot: Placement) -> None:
+    s.white -= 1
+    s.seats[pid].facade.place(spot, components().white)
+
+
+def refresh_abilities(s: CopenhagenState, pid: str) -> None:
+    p = s.seats[pid]
+    if not p.any_used():
+        raise IllegalMove(f"{pid} cannot refresh ability tiles: none of {pid}'s tiles is used")
+    p.abilities = {a: False for a in p.abilities}

@@ -1,0 +1,137 @@
+"""Rule 6, building a facade tile: supply, position, support, cost, payment, placement."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from replay.engine import IllegalMove
+from replay.games.copenhagen.components import components
+from replay.games.copenhagen.geometry import (
+    FLIPS,
+    ROTATIONS,
+    Placement,
+    coat_cells_mask,
+    placement_at,
+    row_mask,
+)
+from replay.games.copenhagen.moves import Build
+
+if TYPE_CHECKING:
+    from replay.games.copenhagen.board import Facade, Player
+    from replay.games.copenhagen.state import CopenhagenState
+
+CONSTRUCTION_DISCOUNT = "construction_discount"
+CHANGE_OF_COLORS = "change_of_colors"
+
+
+def build_cost(size: int, same_color: bool, construction_discount: bool) -> int:
+    """Size in cards, one less when touching the same colour (once), one less with the discount tile."""
+    return max(0, size - int(same_color) - int(construction_discount))
+
+
+def position_problem(facade: Facade, p: Placement | None) -> str | None:
+    """Why a tile cannot go there (inside, on empty cells, supported), or None."""
+    if p is None:
+        return "it would stick out of the 5 x 9 facade"
+    if p.mask & facade.covered:
+        taken = [f"({i % components().width}, {i // components().width})" for i in p.cells
+                 if facade.covered >> i & 1]
+        return f"cell{'s' if len(taken) > 1 else ''} {', '.join(taken)} {'are' if len(taken) > 1 else 'is'} already covered"
+    if not (p.grounded or p.below & facade.covered):
+        return ("it would float: no cell of it is on the street level (row 0) "
+                "or directly above a covered cell")
+    return None
+
+
+def coats_of_arms_earned(facade: Facade, p: Placement) -> int:
+    """Coat-of-arms cells the tile covers, plus coat-of-arms rows (y = 1, 3, 5) it completes."""
+    n = (p.mask & coat_cells_mask()).bit_count()
+    for y in components().coat_rows:
+        if y in p.rows and facade.covered & row_mask(y) == row_mask(y):
+            n += 1
+    return n
+
+
+def check_build(s: CopenhagenState, pid: str, m: Build) -> tuple[Placement, int]:
+    """Every check of a build, in the order a player would explain them; returns the placement and cost."""
+    comp = components()
+    p = s.seats[pid]
+    tile = f"{m.color}-{m.size}"
+    what = f"the {m.size}-cell {m.color} tile"
+    if m.color == comp.white:
+        raise IllegalMove(f"{pid} cannot build a white tile: white tiles only come as coat-of-arms bonuses")
+    if m.color not in comp.colors:
+        raise IllegalMove(f"{pid} cannot build a {m.color} tile: the tile colours are {', '.join(comp.colors)}")
+    if tile not in comp.shapes:
+        raise IllegalMove(f"{pid} cannot build {what}: tiles have {', '.join(map(str, comp.sizes()))} cells")
+    if s.tiles[tile] <= 0:
+        raise IllegalMove(f"{pid} cannot build {what}: none is left in the supply")
+    if m.rotation not in ROTATIONS or m.flip not in FLIPS:
+        raise IllegalMove(f"{pid} cannot build {what} turned {m.rotation} and flipped {m.flip}: "
+                          "rotation is 0, 90, 180 or 270 and flip is 0 or 180")
+    placement = placement_at(tile, m.x, m.y, m.rotation, m.flip)
+    problem = position_problem(p.facade, placement)
+    if problem is not None:
+        raise IllegalMove(f"{pid} cannot build {what} at ({m.x}, {m.y}) "
+                          f"(rotation {m.rotation}, flip {m.flip}): {problem}")
+    assert placement is not None
+    if m.construction_discount and not p.can_use(CONSTRUCTION_DISCOUNT):
+        raise IllegalMove(f"{pid} cannot use the construction discount: {pid} {_lacks(p, CONSTRUCTION_DISCOUNT)}")
+    same = p.facade.touches(placement, m.color)
+    cost = build_cost(m.size, same, m.construction_discount)
+    check_payment(p, m, cost, what, same)
+    return placement, cost
+
+
+def _lacks(p: Player, ability: str) -> str:
+    name = components().ability_name(ability)
+    return f"does not own the {name} tile" if ability not in p.abilities else f"has already used {name}"
+
+
+def check_payment(p: Player, m: Build, cost: int, what: str, same: bool) -> None:
+    comp = components()
+    pid = p.id
+    frm = m.change_from
+    if frm is not None:
+        if not p.can_use(CHANGE_OF_COLORS):
+            raise IllegalMove(f"{pid} cannot use change of colours: {pid} {_lacks(p, CHANGE_OF_COLORS)}")
+        if frm not in comp.colors or frm == m.color:
+            raise IllegalMove(f"{pid} cannot change {frm} cards into {m.color}: change of colours turns cards "
+                              f"of another colour ({', '.join(c for c in comp.colors if c != m.color)}) "
+                              f"into the tile's colour")
+    discounts = []
+    if same:
+        discounts.append("1 less for touching a tile of the same colour")
+    if m.construction_discount:
+        discounts.append("1 less for the construction discount")
+    price = f"{what} costs {cost} card{'s' if cost != 1 else ''}" + (f" ({', '.join(discounts)})" if discounts else "")
+    allowed = (m.color,) if frm is None else (m.color, frm)
+    for c, n in m.pay.items():
+        if c not in allowed:
+            kinds = " or ".join(allowed)
+            raise IllegalMove(f"{pid} cannot pay {what} with {c} cards: {price}, paid in {kinds} cards")
+        if n <= 0:
+            raise IllegalMove(f"{pid} lists {n} {c} cards in the payment: list only colours actually paid")
+    paid = sum(m.pay.values())
+    if paid != cost:
+        raise IllegalMove(f"{pid} pays {paid} card{'s' if paid != 1 else ''} for {what}, but {price}")
+    for c, n in m.pay.items():
+        if p.hand[c] < n:
+            raise IllegalMove(f"{pid} cannot pay {n} {c} card{'s' if n != 1 else ''} for {what}: "
+                              f"{pid} holds {p.hand[c]} {c} card{'s' if p.hand[c] != 1 else ''}")
+    if frm is not None and m.pay.get(frm, 0) == 0:
+        raise IllegalMove(f"{pid} uses change of colours from {frm} but pays no {frm} card: "
+                          "the tile is only spent when it pays for at least one card")
+
+
+def pay_and_place(s: CopenhagenState, pid: str, m: Build, placement: Placement) -> None:
+    p = s.seats[pid]
+    for c, n in m.pay.items():
+        p.hand[c] -= n
+        s.discard[c] += n
+    if m.construction_discount:
+        p.use(CONSTRUCTION_DISCOUNT)
+    if m.change_from is not None:
+        p.use(CHANGE_OF_COLORS)
+    s.tiles[f"{m.color}-{m.size}"] -= 1
+    p.facade.place(placement, m.color)

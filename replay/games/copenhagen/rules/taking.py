@@ -1,0 +1,113 @@
+"""Rule 5, taking cards: first card, adjacent second card, any cards, additional card,
+the hand limit, and going on to build with both actions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from replay.engine import IllegalMove
+from replay.games.copenhagen.components import components
+
+if TYPE_CHECKING:
+    from replay.games.copenhagen.board import Player
+    from replay.games.copenhagen.state import CopenhagenState
+
+ANY_CARDS = "any_cards"
+ADDITIONAL_CARD = "additional_card"
+BOTH_ACTIONS = "both_actions"
+
+
+def adjacent(slot: int, other: int) -> bool:
+    """Harbour slots next to each other (the row does not wrap around)."""
+    return abs(slot - other) == 1
+
+
+def second_card_slots(s: CopenhagenState, p: Player) -> list[int]:
+    """Slots the second card may come from: next to the emptied slot, or anywhere with any cards."""
+    first = s.first_slot
+    assert first is not None
+    anywhere = p.can_use(ANY_CARDS)
+    return [i for i, c in enumerate(s.harbour) if c is not None and (anywhere or adjacent(i, first))]
+
+
+def may_take_third(s: CopenhagenState, p: Player) -> bool:
+    return s.cards_taken == 2 and p.can_use(ADDITIONAL_CARD)
+
+
+def check_slot(s: CopenhagenState, pid: str, slot: int, nth: str) -> None:
+    n = components().harbour_slots
+    if not 0 <= slot < n:
+        raise IllegalMove(f"{pid} cannot take a card from harbour slot {slot}: the slots are 0 to {n - 1}")
+    if s.harbour[slot] is None:
+        raise IllegalMove(f"{pid} cannot take a {nth} card from harbour slot {slot}: that slot is empty "
+                          "(empty slots are refilled only at the end of the turn)")
+
+
+def take_first_card(s: CopenhagenState, pid: str, slot: int) -> None:
+    check_slot(s, pid, slot, "first")
+    _take(s, pid, slot)
+    s.first_slot = slot
+
+
+def take_second_card(s: CopenhagenState, pid: str, slot: int) -> None:
+    """The second card comes from a slot next to the first one; from anywhere else it spends any cards."""
+    check_slot(s, pid, slot, "second")
+    p = s.seats[pid]
+    first = s.first_slot
+    assert first is not None
+    if not adjacent(slot, first):
+        if not p.can_use(ANY_CARDS):
+            why = "has no unused any-cards tile" if ANY_CARDS not in p.abilities else "has already used any cards"
+            raise IllegalMove(
+                f"{pid} cannot take the second card from slot {slot}: it must lie next to slot {first} "
+                f"(slot {first - 1 if first > 0 else first + 1}"
+                f"{f' or {first + 1}' if 0 < first < components().harbour_slots - 1 else ''}), "
+                f"and {pid} {why}"
+            )
+        p.use(ANY_CARDS)
+    _take(s, pid, slot)
+
+
+def take_additional_card(s: CopenhagenState, pid: str, slot: int) -> None:
+    """A third card from any slot, spending the additional-card tile."""
+    p = s.seats[pid]
+    if not may_take_third(s, p):
+        if s.cards_taken >= 3:
+            raise IllegalMove(f"{pid} cannot take a fourth card: at most three cards are taken in a turn")
+        why = ("does not own the additional-card tile" if ADDITIONAL_CARD not in p.abilities
+               else "has already used the additional-card tile")
+        raise IllegalMove(f"{pid} cannot take a third card: {pid} {why}")
+    check_slot(s, pid, slot, "third")
+    p.use(ADDITIONAL_CARD)
+    _take(s, pid, slot)
+
+
+def _take(s: CopenhagenState, pid: str, slot: int) -> None:
+    card = s.harbour[slot]
+    assert card is not None
+    s.harbour[slot] = None
+    s.seats[pid].hand[card] += 1
+    s.cards_taken += 1
+    s.must_discard = s.seats[pid].hand_size > components().hand_limit
+
+
+def discard_down(s: CopenhagenState, pid: str, color: str) -> None:
+    """Hand limit: with more than 7 cards after a card is taken, discard one card of one's choice."""
+    hand = s.seats[pid].hand
+    if color not in hand:
+        raise IllegalMove(f"{pid} cannot discard a {color} card: the card colours are {', '.join(hand)}")
+    if hand[color] <= 0:
+        held = ", ".join(f"{n} {c}" for c, n in hand.items() if n) or "no cards"
+        raise IllegalMove(f"{pid} cannot discard a {color} card: {pid} holds {held}")
+    hand[color] -= 1
+    s.discard[color] += 1
+    s.must_discard = False
+
+
+def use_both_actions(s: CopenhagenState, pid: str) -> None:
+    p = s.seats[pid]
+    if not p.can_use(BOTH_ACTIONS):
+        why = "does not own the both-actions tile" if BOTH_ACTIONS not in p.abilities else \
+            "has already used the both-actions tile"
+        raise IllegalMove(f"{pid} cannot build after taking cards: {pid} {why}")
+    p.use(BOTH_ACTIONS)

@@ -1,0 +1,67 @@
+"""Positions built by hand for the Copenhagen rule tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from replay.engine import Move
+from replay.games import get_game
+from replay.games.copenhagen.geometry import placement_at
+from replay.games.copenhagen.scoring import add_points, completions
+from replay.games.copenhagen.state import CopenhagenState
+
+GAME = get_game("copenhagen")
+HARBOUR = ["red", "yellow", "green", "blue", "purple", "red", "yellow"]
+HANDS = [["red", "red"], ["blue", "blue", "blue"], ["green", "green", "green"],
+         ["purple", "purple", "purple", "purple"]]
+
+
+def new_game(n: int = 2, ruleset: str = "official", harbour: list[str] | None = None,
+             hands: list[list[str]] | None = None) -> CopenhagenState:
+    """A game dealt with known cards; p1 to move."""
+    s = GAME.initial_state([f"p{i + 1}" for i in range(n)], {"ruleset": ruleset})
+    assert isinstance(s, CopenhagenState)
+    s.apply_chance({"draw": "deck", "items": list(harbour or HARBOUR)})
+    for i in range(n):
+        s.apply_chance({"draw": "deck", "items": list((hands or HANDS)[i])})
+    return s
+
+
+def set_hand(s: CopenhagenState, pid: str, **cards: int) -> None:
+    hand = s.seats[pid].hand
+    for c in hand:
+        hand[c] = cards.get(c, 0)
+
+
+def put(s: CopenhagenState, pid: str, tile: str, x: int, y: int, rotation: int = 0, flip: int = 0) -> None:
+    """Put a tile on a facade directly (no cost, no support check), scoring its lines."""
+    p = placement_at(tile, x, y, rotation, flip)
+    assert p is not None, (tile, x, y, rotation, flip)
+    player = s.seats[pid]
+    assert not p.mask & player.facade.covered
+    player.facade.place(p, tile.split("-")[0])
+    player.score = add_points(player.score, completions(player.facade, p))
+    s._score = None
+
+
+def play(s: CopenhagenState, pid: str, move: dict[str, Any]) -> None:
+    s.apply_move(pid, GAME.parse_move(move))
+
+
+def legal(s: CopenhagenState) -> list[dict[str, Any]]:
+    return [m.to_dict() for m in s.legal_moves()]
+
+
+def build(color: str, size: int, x: int, y: int, pay: dict[str, int], rotation: int = 0, flip: int = 0,
+          **extra: Any) -> dict[str, Any]:
+    return {"type": "build", "color": color, "size": size, "x": x, "y": y, "rotation": rotation, "flip": flip,
+            "pay": pay, **extra}
+
+
+def refill(s: CopenhagenState, *cards: str) -> None:
+    for c in cards:
+        s.apply_chance({"draw": "deck", "items": [c]})
+
+
+def as_move(d: dict[str, Any]) -> Move:
+    return GAME.parse_move(d)
