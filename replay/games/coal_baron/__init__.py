@@ -1,0 +1,25 @@
+"""Coal Baron (Glück Auf): the engine.  ``GAME`` is what the registry imports."""
+
+from __future__ import annotations
+
+from replay.engine import Game
+
+from .moves import MOVES
+from .state import CoalBaronState
+
+OBSERVABLE_KEYS: tuple[str, ...] = (
+    "score", "legal_count", "state_hash",
+    "shift", "start_player", "francs", "workers", "cage_level", "outstanding", "delivered",
+)
+
+GAME = Game(
+    id="coal_baron",
+    title="Coal Baron",
+    min_players=2,
+    max_players=4,
+    moves=MOVES,
+    state_class=CoalBaronState,
+    observable_keys=OBSERVABLE_KEYS,
+)
+
+__all__ = ["GAME", "CoalBaronState"]

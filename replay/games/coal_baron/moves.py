@@ -1,0 +1,105 @@
+"""Coal Baron move types: one struct per decision a player takes.
+
+Colours are named ``yellow``/``brown``/``grey``/``black``; order cards ``o1``..``o44``;
+tunnel tiles ``t1``..``t48``; work spaces by their board ids (``mining_10``, ``bank_1``...).
+"""
+
+from __future__ import annotations
+
+from replay.engine import Move
+
+
+class DraftOrder(Move, tag="draft_order", frozen=True):
+    """Opening draft: take one of the revealed order cards."""
+
+    card: str
+
+
+class PlaceWorkers(Move, tag="place_workers", frozen=True):
+    """Place workers on a work space (how many is fixed by the rules) and start its action."""
+
+    space: str
+
+
+class MoveCage(Move, tag="move_cage", frozen=True):
+    """Mining, 1 step: move the pit cage to another level (0 = surface, 1..4 = tunnels)."""
+
+    level: int
+
+
+class LoadCoal(Move, tag="load_coal", frozen=True):
+    """Mining, 1 step: load one cube of this colour from a minecart on the cage's level."""
+
+    colour: str
+
+
+class StoreCoal(Move, tag="store_coal", frozen=True):
+    """Mining, 1 step: unload one cube from the cage (at the surface) into storage."""
+
+    colour: str
+
+
+class FillOrder(Move, tag="fill_order", frozen=True):
+    """Mining, 1 step: put one cube (from the cage at the surface, or from storage) on an order."""
+
+    card: str
+    colour: str
+    source: str
+
+
+class Substitute(Move, tag="substitute", frozen=True):
+    """Mining, 2 steps: two cubes of any colours fill one empty coal space of ``space`` colour.
+
+    ``cage`` and ``storage`` list the colours taken from each (two cubes in all, each list in
+    colour order yellow, brown, grey, black).
+    """
+
+    card: str
+    space: str
+    cage: tuple[str, ...] = ()
+    storage: tuple[str, ...] = ()
+
+
+class StopMining(Move, tag="stop_mining", frozen=True):
+    """Mining: stop, giving up the work steps that are left."""
+
+
+class KeepTile(Move, tag="keep_tile", frozen=True):
+    """Mine cart factory draw space: buy one of the revealed tiles, or none (``null``)."""
+
+    tile: str | None
+
+
+class ReturnTiles(Move, tag="return_tiles", frozen=True):
+    """Put the revealed tiles not taken back on the ``top`` or ``bottom`` of the deck.
+
+    ``tiles`` lists them in the order they will lie, the first one nearest the top.
+    """
+
+    to: str
+    tiles: tuple[str, ...]
+
+
+class KeepOrder(Move, tag="keep_order", frozen=True):
+    """New orders draw space: keep one of the revealed order cards, or none (``null``)."""
+
+    card: str | None
+
+
+class ReturnOrders(Move, tag="return_orders", frozen=True):
+    """Put the revealed order cards not kept back on the ``top`` or ``bottom`` of the deck."""
+
+    to: str
+    cards: tuple[str, ...]
+
+
+class ChooseCoal(Move, tag="choose_coal", frozen=True):
+    """Coal shortage: the colour of the cube put on a new minecart the supply cannot fill."""
+
+    colour: str
+
+
+MOVES: tuple[type[Move], ...] = (
+    DraftOrder, PlaceWorkers, MoveCage, LoadCoal, StoreCoal, FillOrder, Substitute, StopMining,
+    KeepTile, ReturnTiles, KeepOrder, ReturnOrders, ChooseCoal,
+)

@@ -1,0 +1,86 @@
+"""Placing workers (rules 5): one more worker than are already there; the 1-franc bank is special."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from replay.engine import IllegalMove, Move
+
+from ..components import SPACES, TILES, TRANSPORTS
+from ..moves import PlaceWorkers
+from . import factory, mining, money, orders
+
+if TYPE_CHECKING:
+    from ..state import CoalBaronState
+
+
+def workers_needed(st: CoalBaronState, space: str) -> int:
+    """1 on an empty space (and always on ``bank_1``); otherwise one more than are there."""
+    if SPACES[space].group == "bank":
+        return 1
+    return sum(st.occupants.get(space, {}).values()) + 1
+
+
+def why_not(st: CoalBaronState, player: str, space: str) -> str | None:
+    """Why ``player`` may not take ``space`` now, in words (None if they may)."""
+    ws = SPACES.get(space)
+    if ws is None:
+        return "there is no such work space"
+    if space not in st.usable:
+        return f"it is covered by a lock tile in a {len(st.players)}-player game"
+    pit = st.pits[player]
+    need = workers_needed(st, space)
+    if pit.workers < need:
+        return (f"{need - 1} worker(s) stand there, so it takes {need} workers; "
+                f"{player} has {pit.workers} left")
+    if ws.group == "factory":
+        tile = st.factory[space]
+        if tile is None:
+            return "no tunnel tile lies there"
+        if pit.francs < TILES[tile].price:
+            return f"its tile {TILES[tile].describe()} costs {TILES[tile].price} francs; {player} has {pit.francs}"
+    elif ws.group == "factory_draw" and not len(st.tiles):
+        return "the tunnel-tile deck is empty"
+    elif ws.group == "delivery" and not orders.completed_of(pit, ws.transport):
+        return f"{player} has no completed {TRANSPORTS[ws.transport]} order to deliver"
+    elif ws.group == "order" and st.order_spaces[space] is None:
+        return "no order card lies there"
+    elif ws.group == "order_draw" and not len(st.orders):
+        return "the order deck is empty"
+    return None
+
+
+def placement_moves(st: CoalBaronState, player: str) -> list[Move]:
+    return [PlaceWorkers(space=s) for s in st.usable if why_not(st, player, s) is None]
+
+
+def place_workers(st: CoalBaronState, player: str, move: PlaceWorkers) -> None:
+    """Send the workers standing there to the canteen, place k + 1, carry out the action."""
+    space = move.space
+    reason = why_not(st, player, space)
+    if reason is not None:
+        raise IllegalMove(f"{player} cannot place workers on {space}: {reason}")
+    need = workers_needed(st, space)
+    ws = SPACES[space]
+    on_space = st.occupants.setdefault(space, {})
+    if ws.group != "bank":
+        for owner, k in on_space.items():
+            st.pits[owner].canteen += k
+        on_space.clear()
+    on_space[player] = on_space.get(player, 0) + need
+    st.pits[player].workers -= need
+    st.space = space
+    st.end_turn()
+    ACTIONS[ws.group](st, player, space)
+
+
+ACTIONS = {
+    "factory": factory.buy_tile,
+    "factory_draw": factory.look_at_tiles,
+    "mining": mining.start_mining,
+    "delivery": orders.deliver_orders,
+    "money": money.take_money,
+    "bank": money.take_money,
+    "order": orders.take_order,
+    "order_draw": orders.look_at_orders,
+}

@@ -1,0 +1,78 @@
+"""Shift end (rules 7, 8) and game end (rules 9)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..components import FACTORY_GROUPS, MAJORITIES, SETUP, SPACES, Majority
+from ..pit import Pit
+from ..scoring import (
+    coal_points,
+    francs_points,
+    pit_balance_points,
+    rank_category,
+    unfulfilled_points,
+)
+
+if TYPE_CHECKING:
+    from ..state import CoalBaronState
+
+
+def category_value(pit: Pit, m: Majority) -> int:
+    """Coal spaces of a colour / of a transport type on delivered orders, or empty carts on a level."""
+    if m.kind == "coal":
+        return pit.delivered_colour[m.key]
+    if m.kind == "transport":
+        return pit.delivered_transport[m.key]
+    return pit.empty_carts(m.key)
+
+
+def score_shift(st: CoalBaronState) -> None:
+    """Majorities: 4 categories after shift 1, 8 after shift 2, 12 after shift 3; one milestone
+    per category and player."""
+    for m in MAJORITIES:
+        if m.from_shift > st.shift:
+            continue
+        values = {p: category_value(st.pits[p], m) for p in st.players}
+        placing = rank_category(values, m.first, m.second, st.ruleset)
+        for p in st.players:
+            rank, points = placing[p]
+            st.pits[p].shift_points[st.shift - 1] += points
+            st.add_milestone("shift_ranking", shift=st.shift, category=m.category, player_id=p,
+                             value=values[p], rank=rank, points=points)
+
+
+def factory_workers(st: CoalBaronState, player: str) -> int:
+    return sum(o.get(player, 0) for s, o in st.occupants.items() if SPACES[s].group in FACTORY_GROUPS)
+
+
+def next_start_player(st: CoalBaronState) -> int:
+    """Most workers standing on the mine cart factory; a tie goes to the tied player closest
+    clockwise after the current start player (who cannot keep it through a tie); nobody there:
+    the next player clockwise."""
+    n = len(st.players)
+    counts = [factory_workers(st, p) for p in st.players]
+    best = max(counts)
+    cur = st.start_player
+    tied = [i for i in range(n) if counts[i] == best]
+    if best == 0:
+        return (cur + 1) % n
+    if len(tied) == 1:
+        return tied[0]
+    return next((cur + k) % n for k in range(1, n) if (cur + k) % n in tied)
+
+
+def workers_back(st: CoalBaronState) -> None:
+    """Every worker (on the board and in the canteen) returns to its owner."""
+    st.occupants.clear()
+    for pit in st.pits.values():
+        pit.workers = SETUP[len(st.players)].workers
+        pit.canteen = 0
+
+
+def final_scoring(st: CoalBaronState) -> None:
+    """Francs, coal owned, unfulfilled orders, pit balance."""
+    for pit in st.pits.values():
+        pit.end_points = [francs_points(pit), coal_points(pit), unfulfilled_points(pit),
+                          pit_balance_points(pit, st.ruleset)]
+    st.invalidate_score()
