@@ -21,9 +21,9 @@ def new_game(n: int = 2, ruleset: str = "official", harbour: list[str] | None = 
     """A game dealt with known cards; p1 to move."""
     s = GAME.initial_state([f"p{i + 1}" for i in range(n)], {"ruleset": ruleset})
     assert isinstance(s, CopenhagenState)
-    s.apply_chance({"draw": "deck", "items": list(harbour or HARBOUR)})
+    s.apply_chance({"draw": "facade", "items": list(harbour or HARBOUR)})
     for i in range(n):
-        s.apply_chance({"draw": "deck", "items": list((hands or HANDS)[i])})
+        s.apply_chance({"draw": "facade", "items": list((hands or HANDS)[i])})
     return s
 
 
@@ -60,7 +60,7 @@ def build(color: str, size: int, x: int, y: int, pay: dict[str, int], rotation: 
 
 def refill(s: CopenhagenState, *cards: str) -> None:
     for c in cards:
-        s.apply_chance({"draw": "deck", "items": [c]})
+        s.apply_chance({"draw": "facade", "items": [c]})
 
 
 def as_move(d: dict[str, Any]) -> Move:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from replay.games.copenhagen.state import CopenhagenState
 
 DECK = "deck"
+DRAW = "facade"  # the name of the card deck in chance events: "facade cards"
 MERMAID = "mermaid"
 
 
@@ -34,7 +35,7 @@ def draw_request(s: CopenhagenState, count: int, reason: str) -> ChanceRequest:
     pool = [(c, n) for c, n in s.deck.items() if n > 0]
     if count == 1 and mermaid_may_come(s):
         pool.append((MERMAID, 1))
-    return ChanceRequest("draw", DECK, count=count, pool=tuple(pool), reason=reason)
+    return ChanceRequest("draw", DRAW, count=count, pool=tuple(pool), reason=reason)
 
 
 def next_empty_slot(s: CopenhagenState) -> int | None:
