@@ -1,0 +1,209 @@
+"""The Perikles position as plain data, with the small helpers every phase uses.
+
+:class:`Board` holds everything (cubes, candidates, leaders, units, tiles,
+relationships, the progress of the current phase).  The rules live in
+``phases/``; :class:`replay.games.perikles.state.PeriklesState` adds the
+engine protocol on top.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from replay.engine import ChanceRequest, IllegalMove, State, Turn
+
+from .components import (
+    CITY,
+    CITY_KEYS,
+    CUBE_LIMIT,
+    DISPLAY_SLOTS,
+    LOCATION,
+    LOCATION_SLOTS,
+    PERSIA,
+    POWERS,
+    UNIT,
+    UNITS,
+    LocationTile,
+)
+
+# Where a unit is: its home stack, the dead pool, with the player who leads its
+# city ("held"), in the shared Persian pool ("pool"), or committed to a location.
+STACK, DEAD, HELD, POOL, BATTLE = "stack", "dead", "held", "pool", "battle"
+
+
+class Board(State):
+    """Perikles state data and shared helpers (the protocol methods are in ``state.py``)."""
+
+    def __init__(self, players: list[str], options: dict[str, Any]) -> None:
+        super().__init__(players, options)
+        self.round = 1
+        self.stage = "deal_influence"
+        self.step = ""
+        self.cur: str | None = None
+        self.first_player: str | None = None
+        self.start_player: str | None = None
+        self.last_athens_leader: str | None = None
+        self.over = False
+        # cities
+        self.cubes: dict[str, dict[str, int]] = {c: {p: 2 for p in players} for c in CITY_KEYS}
+        self.alpha: dict[str, str | None] = {c: None for c in CITY_KEYS}
+        self.beta: dict[str, str | None] = {c: None for c in CITY_KEYS}
+        self.leader: dict[str, str | None] = {c: None for c in CITY_KEYS}
+        self.statues: dict[str, dict[str, int]] = {c: {p: 0 for p in players} for c in CITY_KEYS}
+        self.defeats: dict[str, int] = {c: 0 for c in CITY_KEYS}
+        self.persian_leaders: list[str] = []
+        # influence tiles
+        self.display: list[str | None] = [None] * DISPLAY_SLOTS
+        self.hands: dict[str, list[str]] = {p: [] for p in players}
+        self.spent: list[str] = []
+        self.refill_slot = 0
+        self.takes = 0
+        self.placements_left = 0
+        self.special_played_this_turn = False
+        self.resume_step = ""
+        self.alkibiades_left = 0
+        # location tiles
+        self.locations: list[str] = []
+        self.dealt_locations: list[str] = []
+        self.claimed: dict[str, list[str]] = {p: [] for p in players}
+        self.location_vp: dict[str, int] = {p: 0 for p in players}
+        self.unclaimed: list[str] = []
+        # special tiles
+        self.special: dict[str, str | None] = {p: None for p in players}
+        self.special_used: dict[str, bool] = {p: False for p in players}
+        # units
+        self.unit_at: dict[str, str] = {u.id: STACK for u in UNITS}
+        self.unit_holder: dict[str, str | None] = {u.id: None for u in UNITS}
+        self.unit_location: dict[str, str | None] = {u.id: None for u in UNITS}
+        self.unit_side: dict[str, str | None] = {u.id: None for u in UNITS}
+        self.unit_main: dict[str, bool] = {u.id: False for u in UNITS}
+        # military phase
+        self.relations: dict[str, int] = {}
+        self.permissions: dict[str, list[str]] = {}
+        self.main_player: dict[str, dict[str, str | None]] = {}
+        self.recovery_queue: list[list[str]] = []
+        self.first_committer: str | None = None
+        self.commit_shards = 2
+        self.commit_next: str | None = None
+        self.commit_sent = 0
+        self.commit_cube_city: str | None = None
+        self.commit_denied: list[list[str]] = []
+        self.commit_granted = False
+        self.free_turn_for: str | None = None
+        self.permission_request: dict[str, Any] | None = None
+        self.revolt_target: str | None = None
+        # battles
+        self.battle_slot = 0
+        self.combat_no = 0
+        self.tokens: dict[str, int] = {"attacker": 0, "defender": 0}
+        self.combat1_winner: str | None = None
+        self.brasidas = False
+        self.phormio = False
+        self.window: list[str] = []
+        self.combat: dict[str, Any] | None = None
+        self.pending_roll: int | None = None
+        self.casualty_side: str | None = None
+        # engine bookkeeping
+        self._turn: Turn = ChanceRequest("draw", "influence", count=DISPLAY_SLOTS)
+        self._score_cache: dict[str, dict[str, int]] | None = None
+
+    # ---- players --------------------------------------------------------
+
+    def next_player(self, player: str) -> str:
+        i = self.players.index(player)
+        return self.players[(i + 1) % len(self.players)]
+
+    def in_order_from(self, player: str) -> list[str]:
+        """Every player once, clockwise, starting with ``player``."""
+        i = self.players.index(player)
+        return self.players[i:] + self.players[:i]
+
+    # ---- cubes ------------------------------------------------------------
+
+    def cubes_on_board(self, player: str) -> int:
+        """Cubes of ``player`` in cities and on candidate spaces."""
+        n = sum(self.cubes[c][player] for c in CITY_KEYS)
+        n += sum(1 for c in CITY_KEYS if self.alpha[c] == player)
+        n += sum(1 for c in CITY_KEYS if self.beta[c] == player)
+        return n
+
+    def add_cubes(self, player: str, city: str, n: int) -> int:
+        """Place up to ``n`` cubes of ``player`` in ``city`` under the 30-cube limit; returns how many."""
+        on_board = self.cubes_on_board(player)
+        if self.ruleset == "bga":
+            placed = 0 if on_board >= CUBE_LIMIT else n
+        else:
+            placed = max(0, min(n, CUBE_LIMIT - on_board))
+        self.cubes[city][player] += placed
+        return placed
+
+    def has_influence(self, player: str, city: str) -> bool:
+        """A cube in the city or one of its candidate spaces."""
+        return self.cubes[city][player] > 0 or self.alpha[city] == player or self.beta[city] == player
+
+    # ---- leaders and units -------------------------------------------------
+
+    def leads(self, player: str, power: str) -> bool:
+        if power == PERSIA:
+            return player in self.persian_leaders
+        return self.leader[power] == player
+
+    def controlled_units(self, player: str) -> list[str]:
+        """Uncommitted units ``player`` may send: his own, plus the Persian pool if he is a Persian leader."""
+        persian = player in self.persian_leaders
+        return [u.id for u in UNITS
+                if (self.unit_at[u.id] == HELD and self.unit_holder[u.id] == player)
+                or (persian and self.unit_at[u.id] == POOL)]
+
+    def units_at(self, location: str, side: str | None = None, unit_type: str | None = None) -> list[str]:
+        return [u.id for u in UNITS
+                if self.unit_at[u.id] == BATTLE and self.unit_location[u.id] == location
+                and (side is None or self.unit_side[u.id] == side)
+                and (unit_type is None or u.type == unit_type)]
+
+    def powers_at(self, location: str, side: str) -> list[str]:
+        found = {UNIT[u].power for u in self.units_at(location, side)}
+        return [p for p in POWERS if p in found]
+
+    def send_home(self, unit_id: str) -> None:
+        self.unit_at[unit_id] = STACK
+        self.unit_holder[unit_id] = None
+        self.unit_location[unit_id] = None
+        self.unit_side[unit_id] = None
+        self.unit_main[unit_id] = False
+
+    # ---- relationships -------------------------------------------------------
+
+    @staticmethod
+    def _pair(a: str, b: str) -> str:
+        return f"{a}|{b}" if a < b else f"{b}|{a}"
+
+    def relation(self, a: str, b: str) -> int:
+        """1 allied, 0 neutral, -1 at war (a power is always allied with itself)."""
+        if a == b:
+            return 1
+        return self.relations.get(self._pair(a, b), 0)
+
+    def set_relation(self, a: str, b: str, value: int) -> None:
+        if a != b:
+            self.relations[self._pair(a, b)] = value
+
+    # ---- tiles ----------------------------------------------------------------
+
+    def current_location(self) -> LocationTile:
+        return LOCATION[self.locations[self.battle_slot]]
+
+    def location_slot(self, key: str) -> int:
+        return self.locations.index(key) + 1
+
+    def statue_points(self, player: str) -> int:
+        return sum(self.statues[c][player] * CITY[c].statue_value(self.defeats[c]) for c in CITY_KEYS)
+
+    def statue_count(self, player: str) -> int:
+        return sum(self.statues[c][player] for c in CITY_KEYS)
+
+    def fail(self, message: str) -> IllegalMove:
+        return IllegalMove(message)
+
+
+__all__ = ["Board", "STACK", "DEAD", "HELD", "POOL", "BATTLE", "LOCATION_SLOTS"]

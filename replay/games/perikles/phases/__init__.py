@@ -1,0 +1,1 @@
+"""The phases of a Perikles round, one module each."""

@@ -1,0 +1,465 @@
+"""The battle phase: locations in slot order, their combats, dice, casualties, claims and defeats."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from ..board import DEAD
+from ..components import (
+    ATTACKER,
+    DEFENDER,
+    HOPLITE,
+    PERSIA,
+    SIDES,
+    SPECIAL,
+    TRIREME,
+    UNIT,
+    crt_column,
+)
+from ..moves import (
+    ChooseCasualty,
+    DeclineSpecial,
+    PlayBrasidas,
+    PlayPersianFleet,
+    PlayPhormio,
+    PlayThessalianAllies,
+)
+
+if TYPE_CHECKING:
+    from ..board import Board
+
+TOKENS_TO_WIN = 2
+UNDEFENDED_REWARD = 2
+
+
+def other(side: str) -> str:
+    return DEFENDER if side == ATTACKER else ATTACKER
+
+
+def hits(s: Board, total: int, target: int) -> bool:
+    """The hit rule: a total greater than the target (official); equal is enough under ``bga``."""
+    return total >= target if s.ruleset == "bga" else total > target
+
+
+# ---- a location begins ------------------------------------------------------------------
+
+
+def start_location(s: Board) -> None:
+    """Reveal the location and settle the cases without a fight; otherwise fight its combats."""
+    if s.battle_slot >= len(s.locations):
+        s.stage = "end_round"
+        return
+    tile = s.current_location()
+    loc = tile.key
+    s.tokens = {ATTACKER: 0, DEFENDER: 0}
+    s.combat1_winner = None
+    s.brasidas = s.phormio = False
+    s.combat_no = 0
+    attackers = s.units_at(loc, ATTACKER)
+    defenders = s.units_at(loc, DEFENDER)
+    sides = s.main_player.get(loc, {ATTACKER: None, DEFENDER: None})
+    if not attackers and not defenders:
+        finish_location(s, None)
+    elif not attackers:
+        reward_undefended_attack(s, sides[DEFENDER])
+        finish_location(s, None)
+    elif not defenders and tile.intrinsic_side != DEFENDER:
+        last = tile.combats[-1]
+        if s.units_at(loc, ATTACKER, last):
+            finish_location(s, ATTACKER)
+        else:
+            finish_location(s, None)
+    else:
+        s.stage = "combat"
+
+
+def reward_undefended_attack(s: Board, defender: str | None) -> None:
+    """Only defenders came: the main defender (every Persian leader, if he is one) places 2 cubes in the owning city."""
+    if defender is None:
+        return
+    owner = s.current_location().owner
+    rewarded = list(s.persian_leaders) if defender in s.persian_leaders else [defender]
+    for p in rewarded:
+        s.add_cubes(p, owner, UNDEFENDED_REWARD)
+
+
+# ---- one combat --------------------------------------------------------------------------
+
+
+def combat_type(s: Board) -> str:
+    return s.current_location().combats[s.combat_no]
+
+
+def start_combat(s: Board) -> None:
+    """Second-combat setup, who is present, and either a result without dice or the special-tile window."""
+    tile = s.current_location()
+    loc = tile.key
+    kind = combat_type(s)
+    if s.combat_no == 1:
+        for uid in s.units_at(loc, None, tile.combats[0]):
+            s.send_home(uid)
+        s.tokens = {ATTACKER: 0, DEFENDER: 0}
+        if s.combat1_winner is not None:
+            s.tokens[s.combat1_winner] = 1
+    att = s.units_at(loc, ATTACKER, kind)
+    dfn = s.units_at(loc, DEFENDER, kind)
+    if not att and not dfn:
+        end_combat(s, None)
+    elif not att:
+        end_combat(s, DEFENDER)
+    elif not dfn and not tile.intrinsic(DEFENDER, kind):
+        end_combat(s, ATTACKER)
+    else:
+        s.combat = {"rolls": [], "rolloff": False}
+        s.window = [p for p in s.in_order_from(s.start_player or s.players[0]) if special_eligible(s, p)]
+        s.stage = "window"
+
+
+def present_units(s: Board) -> list[str]:
+    return s.units_at(s.current_location().key, None, combat_type(s))
+
+
+def token_sides(s: Board) -> list[str]:
+    return [side for side in SIDES if s.tokens[side] == 0]
+
+
+def special_eligible(s: Board, player: str) -> bool:
+    tile = s.special[player]
+    if tile is None or s.special_used[player] or SPECIAL[tile].combat_type != combat_type(s):
+        return False
+    units = [UNIT[u] for u in present_units(s)]
+    if tile == "brasidas":
+        return any(u.power == "sparta" and u.type == HOPLITE for u in units)
+    if tile == "phormio":
+        return any(u.power == "athens" and u.type == TRIREME for u in units)
+    return bool(token_sides(s))
+
+
+def open_window(s: Board) -> None:
+    """Offer the pre-combat special tiles in turn; when nobody is left, the dice decide."""
+    while s.window:
+        p = s.window[0]
+        if special_eligible(s, p):
+            s.cur = p
+            s.stage = "battle_special"
+            return
+        s.window.pop(0)
+    begin_rolling(s)
+
+
+def _special_check(s: Board, player: str, key: str) -> str | None:
+    name = SPECIAL[key].name
+    if s.special[player] != key:
+        return f"{player} cannot play {name}: it is not his special tile"
+    if s.special_used[player]:
+        return f"{player} cannot play {name}: he has already used it"
+    if not special_eligible(s, player):
+        kind = combat_type(s)
+        if SPECIAL[key].combat_type != kind:
+            return f"{player} cannot play {name} before a {kind} combat: it is for {SPECIAL[key].combat_type} combats"
+        if key == "brasidas":
+            return f"{player} cannot play {name}: no Spartan hoplite takes part in this combat"
+        if key == "phormio":
+            return f"{player} cannot play {name}: no Athenian trireme takes part in this combat"
+    return None
+
+
+def _played(s: Board, player: str) -> None:
+    s.special_used[player] = True
+    s.window.pop(0)
+    s.stage = "window"
+
+
+def play_brasidas_options(s: Board, player: str) -> Iterator[PlayBrasidas]:
+    if s.special[player] == "brasidas":
+        yield PlayBrasidas()
+
+
+def play_brasidas_check(s: Board, player: str, move: PlayBrasidas) -> str | None:
+    return _special_check(s, player, "brasidas")
+
+
+def play_brasidas(s: Board, player: str, move: PlayBrasidas) -> None:
+    """Brasidas: Spartan hoplites in this combat count double."""
+    s.brasidas = True
+    _played(s, player)
+
+
+def play_phormio_options(s: Board, player: str) -> Iterator[PlayPhormio]:
+    if s.special[player] == "phormio":
+        yield PlayPhormio()
+
+
+def play_phormio_check(s: Board, player: str, move: PlayPhormio) -> str | None:
+    return _special_check(s, player, "phormio")
+
+
+def play_phormio(s: Board, player: str, move: PlayPhormio) -> None:
+    """Phormio: Athenian triremes in this combat count double."""
+    s.phormio = True
+    _played(s, player)
+
+
+def _token_check(s: Board, player: str, key: str, side: str) -> str | None:
+    bad = _special_check(s, player, key)
+    if bad:
+        return bad
+    if side not in SIDES:
+        return f"{player} cannot give a battle token to {side!r}: the sides are attacker and defender"
+    if s.tokens[side] > 0:
+        return (f"{player} cannot give the {side} a battle token with {SPECIAL[key].name}: "
+                f"the {side} already holds {s.tokens[side]}")
+    return None
+
+
+def play_thessalian_allies_options(s: Board, player: str) -> Iterator[PlayThessalianAllies]:
+    if s.special[player] == "thessalanianallies":
+        for side in SIDES:
+            yield PlayThessalianAllies(side=side)
+
+
+def play_thessalian_allies_check(s: Board, player: str, move: PlayThessalianAllies) -> str | None:
+    return _token_check(s, player, "thessalanianallies", move.side)
+
+
+def play_thessalian_allies(s: Board, player: str, move: PlayThessalianAllies) -> None:
+    """Thessalian Allies: one battle token to a side holding none, before a hoplite combat."""
+    s.tokens[move.side] += 1
+    _played(s, player)
+
+
+def play_persian_fleet_options(s: Board, player: str) -> Iterator[PlayPersianFleet]:
+    if s.special[player] == "persianfleet":
+        for side in SIDES:
+            yield PlayPersianFleet(side=side)
+
+
+def play_persian_fleet_check(s: Board, player: str, move: PlayPersianFleet) -> str | None:
+    return _token_check(s, player, "persianfleet", move.side)
+
+
+def play_persian_fleet(s: Board, player: str, move: PlayPersianFleet) -> None:
+    """Persian Fleet: one battle token to a side holding none, before a trireme combat."""
+    s.tokens[move.side] += 1
+    _played(s, player)
+
+
+def decline_special_options(s: Board, player: str) -> Iterator[DeclineSpecial]:
+    yield DeclineSpecial()
+
+
+def decline_special_check(s: Board, player: str, move: DeclineSpecial) -> str | None:
+    return None
+
+
+def decline_special(s: Board, player: str, move: DeclineSpecial) -> None:
+    s.window.pop(0)
+    s.stage = "window"
+
+
+# ---- strengths, the table, the dice --------------------------------------------------------
+
+
+def doubled(s: Board, power: str, unit_type: str) -> bool:
+    """Brasidas doubles Spartan hoplites, Phormio Athenian triremes, in the combat played for.
+
+    ``bga``: either flag lasts the whole location and doubles Spartan hoplites in a hoplite
+    combat and Athenian triremes in a trireme combat.
+    """
+    if s.ruleset == "bga":
+        active = s.brasidas or s.phormio
+        return active and ((power, unit_type) in (("sparta", HOPLITE), ("athens", TRIREME)))
+    if unit_type == HOPLITE:
+        return s.brasidas and power == "sparta"
+    return s.phormio and power == "athens"
+
+
+def side_strength(s: Board, side: str) -> int:
+    tile = s.current_location()
+    kind = combat_type(s)
+    total = 0
+    for uid in s.units_at(tile.key, side, kind):
+        u = UNIT[uid]
+        total += u.strength * (2 if doubled(s, u.power, u.type) else 1)
+    if tile.intrinsic(side, kind):
+        total += 1
+    return total
+
+
+def begin_rolling(s: Board) -> None:
+    tile = s.current_location()
+    attack = side_strength(s, ATTACKER)
+    defence = side_strength(s, DEFENDER)
+    col = crt_column(attack, defence)
+    sides = s.main_player.get(tile.key, {ATTACKER: None, DEFENDER: None})
+    assert s.combat is not None
+    s.combat.update({
+        "round": s.round, "location": tile.key, "combat_no": s.combat_no + 1, "combat_type": combat_type(s),
+        "attacker_player": sides[ATTACKER], "defender_player": sides[DEFENDER],
+        "attack_strength": attack, "defence_strength": defence,
+        "table_column": col.column, "table_label": col.label,
+        "attacker_target": col.attacker_target, "defender_target": col.defender_target,
+        "start_tokens_attacker": s.tokens[ATTACKER], "start_tokens_defender": s.tokens[DEFENDER],
+    })
+    s.pending_roll = None
+    s.stage = "roll"
+
+
+def roll(s: Board, attacker_total: int, defender_total: int) -> None:
+    """Both sides rolled: hits take tokens; two tokens win; both at two means a roll-off."""
+    c = s.combat
+    assert c is not None
+    c["rolls"].append([attacker_total, defender_total])
+    hit_a = hits(s, attacker_total, c["attacker_target"])
+    hit_d = hits(s, defender_total, c["defender_target"])
+    winner: str | None = None
+    if c["rolloff"]:
+        if hit_a != hit_d:
+            winner = ATTACKER if hit_a else DEFENDER
+    else:
+        s.tokens[ATTACKER] += hit_a
+        s.tokens[DEFENDER] += hit_d
+        a_won = s.tokens[ATTACKER] >= TOKENS_TO_WIN
+        d_won = s.tokens[DEFENDER] >= TOKENS_TO_WIN
+        if a_won and d_won:
+            c["rolloff"] = True
+        elif a_won:
+            winner = ATTACKER
+        elif d_won:
+            winner = DEFENDER
+    if winner is not None:
+        c["winner"] = winner
+        take_casualty(s, other(winner))
+
+
+# ---- casualties --------------------------------------------------------------------------------
+
+
+def casualty_candidates(s: Board, side: str) -> list[str]:
+    """The weakest units of the losing side in this combat: the main player's first, then the allies'."""
+    units = s.units_at(s.current_location().key, side, combat_type(s))
+    main = [u for u in units if s.unit_main[u]]
+    group = main or units
+    if not group:
+        return []
+    low = min(UNIT[u].strength for u in group)
+    return [u for u in group if UNIT[u].strength == low]
+
+
+def take_casualty(s: Board, side: str) -> None:
+    found = casualty_candidates(s, side)
+    powers = sorted({UNIT[u].power for u in found})
+    if len(powers) > 1:
+        sides = s.main_player[s.current_location().key]
+        s.casualty_side = side
+        s.cur = sides[side]
+        s.stage = "casualty"
+        return
+    lose_unit(s, found[0] if found else None)
+
+
+def lose_unit(s: Board, uid: str | None) -> None:
+    """A city unit goes to the dead pool; a Persian one back to Persia, out for the round."""
+    c = s.combat
+    assert c is not None
+    if uid is not None:
+        u = UNIT[uid]
+        s.send_home(uid)
+        if u.power != PERSIA:
+            s.unit_at[uid] = DEAD
+        c.update({"casualty": uid, "casualty_power": u.power, "casualty_strength": u.strength})
+    else:
+        c.update({"casualty": None, "casualty_power": None, "casualty_strength": None})
+    winner = c["winner"]
+    milestone = {k: c[k] for k in COMBAT_FIELDS}
+    s.add_milestone("combat", **milestone)
+    s.combat = None
+    s.casualty_side = None
+    end_combat(s, winner)
+
+
+COMBAT_FIELDS = ("round", "location", "combat_no", "combat_type", "attacker_player", "defender_player",
+                 "attack_strength", "defence_strength", "table_column", "table_label", "attacker_target",
+                 "defender_target", "start_tokens_attacker", "start_tokens_defender", "rolls", "winner",
+                 "casualty", "casualty_power", "casualty_strength")
+
+
+def choose_casualty_options(s: Board, player: str) -> Iterator[ChooseCasualty]:
+    assert s.casualty_side is not None
+    for p in sorted({UNIT[u].power for u in casualty_candidates(s, s.casualty_side)}):
+        yield ChooseCasualty(power=p)
+
+
+def choose_casualty_check(s: Board, player: str, move: ChooseCasualty) -> str | None:
+    assert s.casualty_side is not None
+    found = casualty_candidates(s, s.casualty_side)
+    powers = sorted({UNIT[u].power for u in found})
+    if move.power not in powers:
+        strength = UNIT[found[0]].strength
+        return (f"{player} cannot give up a {move.power} unit: the weakest units of his side "
+                f"(strength {strength}) belong to {', '.join(powers)}")
+    return None
+
+
+def choose_casualty(s: Board, player: str, move: ChooseCasualty) -> None:
+    assert s.casualty_side is not None
+    found = [u for u in casualty_candidates(s, s.casualty_side) if UNIT[u].power == move.power]
+    lose_unit(s, found[0])
+
+
+# ---- the result ------------------------------------------------------------------------------
+
+
+def end_combat(s: Board, winner: str | None) -> None:
+    """Combat 1's winner starts combat 2 with a token; the last combat's winner takes the location."""
+    if s.ruleset != "bga":
+        s.brasidas = s.phormio = False
+    if s.combat_no + 1 < len(s.current_location().combats):
+        s.combat1_winner = winner
+        s.combat_no += 1
+        s.stage = "combat"
+    else:
+        finish_location(s, winner)
+
+
+def finish_location(s: Board, winner: str | None) -> None:
+    """Attackers won: their main player claims the tile, a defeat for its city. Defenders won: theirs claims it."""
+    tile = s.current_location()
+    sides = s.main_player.get(tile.key, {ATTACKER: None, DEFENDER: None})
+    claimant = sides[winner] if winner is not None else None
+    if claimant is None:
+        s.unclaimed.append(tile.key)
+    else:
+        claim_tile(s, claimant)
+        if winner == ATTACKER:
+            s.defeats[tile.owner] += 1
+    for uid in s.units_at(tile.key):
+        s.send_home(uid)
+    s.battle_slot += 1
+    s.brasidas = s.phormio = False
+    s.stage = "location"
+
+
+def claim_tile(s: Board, claimant: str) -> None:
+    """The claimant scores the tile; with two or more Persian leaders, a Persian claim scores for each."""
+    tile = s.current_location()
+    if claimant in s.persian_leaders and len(s.persian_leaders) >= 2:
+        scorers = list(s.persian_leaders)
+    else:
+        scorers = [claimant]
+    for p in scorers:
+        s.claimed[p].append(tile.key)
+        s.location_vp[p] += tile.vp
+        s.add_milestone("location_claimed", round=s.round, location=tile.key, player_id=p, points=tile.vp)
+
+
+def battle_view(s: Board) -> dict[str, Any] | None:
+    """The location being fought, for the snapshot."""
+    if s.stage not in ("combat", "window", "battle_special", "roll", "casualty"):
+        return None
+    tile = s.current_location()
+    return {"location": tile.key, "combat_no": s.combat_no + 1, "combat_type": combat_type(s),
+            "tokens": dict(s.tokens), "brasidas": s.brasidas, "phormio": s.phormio,
+            "combat": None if s.combat is None else dict(s.combat)}
+

@@ -1,0 +1,318 @@
+"""Setup placement and the influence phase: taking tiles, shards, symbols, influence special tiles."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from ..components import ANY, CITY_KEYS, INFLUENCE, SPECIAL, tiles_per_player
+from ..moves import (
+    AlkibiadesMove,
+    Assassinate,
+    FinishTurn,
+    PlaceAnyCube,
+    PlaceCube,
+    PlayAlkibiades,
+    PlayPerikles,
+    PlayPlague,
+    TakeTile,
+)
+from . import nominations
+
+if TYPE_CHECKING:
+    from ..board import Board
+
+
+def _city_name(city: str) -> str:
+    return city.capitalize()
+
+
+def _bad_city(player: str, what: str, city: str) -> str | None:
+    if city not in CITY_KEYS:
+        return f"{player} cannot {what} {city!r}: the cities are {', '.join(CITY_KEYS)}"
+    return None
+
+
+# ---- initial placement -------------------------------------------------------
+
+
+def place_cube_options(s: Board, player: str) -> Iterator[PlaceCube]:
+    for c in CITY_KEYS:
+        yield PlaceCube(city=c)
+
+
+def place_cube_check(s: Board, player: str, move: PlaceCube) -> str | None:
+    return _bad_city(player, "place a cube in", move.city)
+
+
+def place_cube(s: Board, player: str, move: PlaceCube) -> None:
+    """Initial placement: one cube per player per lap, two laps from the first player."""
+    s.add_cubes(player, move.city, 1)
+    s.placements_left -= 1
+    s.cur = s.next_player(player)
+
+
+# ---- taking a tile -------------------------------------------------------------
+
+
+def held_categories(s: Board, player: str) -> set[str]:
+    return {INFLUENCE[t].category for t in s.hands[player]}
+
+
+def take_tile_options(s: Board, player: str) -> Iterator[TakeTile]:
+    for i, t in enumerate(s.display):
+        if t is not None:
+            yield TakeTile(slot=i + 1)
+
+
+def take_tile_check(s: Board, player: str, move: TakeTile) -> str | None:
+    """The colour rule: no second tile of a category held this round, unless every tile on display is one."""
+    if not 1 <= move.slot <= len(s.display) or s.display[move.slot - 1] is None:
+        return f"{player} cannot take the tile in slot {move.slot}: there is no tile there"
+    tile = INFLUENCE[s.display[move.slot - 1] or ""]
+    held = held_categories(s, player)
+    if tile.category in held:
+        offered = {INFLUENCE[t].category for t in s.display if t is not None}
+        if not offered <= held:
+            what = "an Any tile" if tile.category == ANY else f"a {_city_name(tile.city)} tile"
+            return (f"{player} cannot take {tile.id} from slot {move.slot}: he already holds {what} this round "
+                    f"(colour rule), and the display still offers "
+                    f"{', '.join(sorted(offered - held))}")
+    return None
+
+
+def take_tile(s: Board, player: str, move: TakeTile) -> None:
+    tile_id = s.display[move.slot - 1]
+    assert tile_id is not None
+    tile = INFLUENCE[tile_id]
+    s.display[move.slot - 1] = None
+    s.refill_slot = move.slot
+    s.hands[player].append(tile_id)
+    if tile.city == ANY:
+        s.step = "any_city"
+        return
+    s.add_cubes(player, tile.city, tile.shards)
+    resolve_symbol(s, player, tile.symbol)
+
+
+def resolve_symbol(s: Board, player: str, symbol: str) -> None:
+    """Candidate: one nomination anywhere (no effect if none is possible). Assassin: remove one cube."""
+    if symbol == "candidate" and nominations.can_nominate(s, player):
+        s.step = "candidate"
+    elif symbol == "assassin" and any(True for _ in assassinate_options(s, player)):
+        s.step = "assassin"
+    else:
+        after_tile(s, player)
+
+
+def after_tile(s: Board, player: str) -> None:
+    """Step 5: a last chance for an influence special tile, else the turn ends."""
+    if can_play_influence_special(s, player):
+        s.step = "after"
+    else:
+        s.step = "done"
+
+
+def place_any_cube_options(s: Board, player: str) -> Iterator[PlaceAnyCube]:
+    for c in CITY_KEYS:
+        yield PlaceAnyCube(city=c)
+
+
+def place_any_cube_check(s: Board, player: str, move: PlaceAnyCube) -> str | None:
+    return _bad_city(player, "put the Any tile's cube in", move.city)
+
+
+def place_any_cube(s: Board, player: str, move: PlaceAnyCube) -> None:
+    s.add_cubes(player, move.city, 1)
+    after_tile(s, player)
+
+
+# ---- the Assassin symbol ----------------------------------------------------------
+
+
+def assassinate_options(s: Board, player: str) -> Iterator[Assassinate]:
+    for c in CITY_KEYS:
+        for p in s.players:
+            if s.cubes[c][p] > 0:
+                yield Assassinate(city=c, victim=p, space="city")
+        a, b = s.alpha[c], s.beta[c]
+        if a is not None:
+            yield Assassinate(city=c, victim=a, space="alpha")
+        if b is not None:
+            yield Assassinate(city=c, victim=b, space="beta")
+
+
+def assassinate_check(s: Board, player: str, move: Assassinate) -> str | None:
+    bad = _bad_city(player, "assassinate in", move.city)
+    if bad:
+        return bad
+    if move.victim not in s.players:
+        return f"{player} cannot assassinate a cube of {move.victim!r}: not a player of this game"
+    if move.space == "city":
+        if s.cubes[move.city][move.victim] == 0:
+            return f"{player} cannot remove a cube of {move.victim} in {_city_name(move.city)}: {move.victim} has no cube there"
+    elif move.space in ("alpha", "beta"):
+        holder = s.alpha[move.city] if move.space == "alpha" else s.beta[move.city]
+        if holder != move.victim:
+            return (f"{player} cannot remove {move.victim}'s {move.space} candidate in {_city_name(move.city)}: "
+                    f"the {move.space} space holds {holder or 'no cube'}")
+    else:
+        return f"{player} cannot assassinate on space {move.space!r}: the spaces are city, alpha and beta"
+    return None
+
+
+def assassinate(s: Board, player: str, move: Assassinate) -> None:
+    """Remove one cube; if the alpha candidate goes, the beta candidate moves up."""
+    c = move.city
+    if move.space == "city":
+        s.cubes[c][move.victim] -= 1
+    elif move.space == "alpha":
+        s.alpha[c], s.beta[c] = s.beta[c], None
+    else:
+        s.beta[c] = None
+    after_tile(s, player)
+
+
+# ---- influence special tiles -------------------------------------------------------
+
+
+def can_play_influence_special(s: Board, player: str) -> bool:
+    tile = s.special[player]
+    return (tile is not None and not s.special_used[player] and not s.special_played_this_turn
+            and SPECIAL[tile].timing == "influence")
+
+
+def _special_check(s: Board, player: str, key: str) -> str | None:
+    if s.special[player] != key:
+        return f"{player} cannot play {SPECIAL[key].name}: it is not his special tile"
+    if s.special_used[player]:
+        return f"{player} cannot play {SPECIAL[key].name}: he has already used it"
+    if s.special_played_this_turn:
+        return f"{player} cannot play {SPECIAL[key].name}: he already played a special tile this turn"
+    return None
+
+
+def _special_played(s: Board, player: str) -> None:
+    s.special_used[player] = True
+    s.special_played_this_turn = True
+
+
+def _after_special(s: Board, player: str) -> None:
+    """Played before taking a tile: the turn goes on; played after: the turn ends."""
+    if s.step == "after":
+        s.step = "done"
+
+
+def play_perikles_options(s: Board, player: str) -> Iterator[PlayPerikles]:
+    if s.special[player] == "perikles":
+        yield PlayPerikles()
+
+
+def play_perikles_check(s: Board, player: str, move: PlayPerikles) -> str | None:
+    return _special_check(s, player, "perikles")
+
+
+def play_perikles(s: Board, player: str, move: PlayPerikles) -> None:
+    """Perikles: two of the player's cubes into Athens (30-cube limit applies)."""
+    _special_played(s, player)
+    s.add_cubes(player, "athens", 2)
+    _after_special(s, player)
+
+
+def play_plague_options(s: Board, player: str) -> Iterator[PlayPlague]:
+    if s.special[player] == "plague":
+        for c in CITY_KEYS:
+            yield PlayPlague(city=c)
+
+
+def play_plague_check(s: Board, player: str, move: PlayPlague) -> str | None:
+    return _special_check(s, player, "plague") or _bad_city(player, "strike with the Plague", move.city)
+
+
+def plague_losses(s: Board, city: str) -> dict[str, int]:
+    """Half of each player's cubes there, rounded down, counting his candidate cube; taken from ordinary cubes."""
+    out = {}
+    for p in s.players:
+        count = s.cubes[city][p] + (s.alpha[city] == p) + (s.beta[city] == p)
+        out[p] = min(count // 2, s.cubes[city][p])
+    return out
+
+
+def play_plague(s: Board, player: str, move: PlayPlague) -> None:
+    _special_played(s, player)
+    for p, n in plague_losses(s, move.city).items():
+        s.cubes[move.city][p] -= n
+    _after_special(s, player)
+
+
+def play_alkibiades_options(s: Board, player: str) -> Iterator[PlayAlkibiades]:
+    if s.special[player] == "alkibiades":
+        yield PlayAlkibiades()
+
+
+def play_alkibiades_check(s: Board, player: str, move: PlayAlkibiades) -> str | None:
+    return _special_check(s, player, "alkibiades")
+
+
+def play_alkibiades(s: Board, player: str, move: PlayAlkibiades) -> None:
+    _special_played(s, player)
+    s.resume_step = "done" if s.step == "after" else s.step
+    s.alkibiades_left = 2
+    s.step = "alkibiades"
+
+
+def alkibiades_move_options(s: Board, player: str) -> Iterator[AlkibiadesMove]:
+    for src in CITY_KEYS:
+        for p in s.players:
+            if s.cubes[src][p] > 0:
+                for dst in CITY_KEYS:
+                    if dst != src:
+                        yield AlkibiadesMove(owner=p, from_city=src, to_city=dst)
+
+
+def alkibiades_move_check(s: Board, player: str, move: AlkibiadesMove) -> str | None:
+    bad = _bad_city(player, "move a cube from", move.from_city) or _bad_city(player, "move a cube to", move.to_city)
+    if bad:
+        return bad
+    if move.owner not in s.players:
+        return f"{player} cannot move a cube of {move.owner!r}: not a player of this game"
+    if move.from_city == move.to_city:
+        return f"{player} cannot move a cube from {_city_name(move.from_city)} to the same city (Alkibiades)"
+    if s.cubes[move.from_city][move.owner] == 0:
+        return (f"{player} cannot move a cube of {move.owner} out of {_city_name(move.from_city)} (Alkibiades): "
+                f"{move.owner} has no cube there outside the candidate spaces")
+    return None
+
+
+def alkibiades_move(s: Board, player: str, move: AlkibiadesMove) -> None:
+    """Alkibiades: one cube moves city to city (candidate cubes stay put)."""
+    s.cubes[move.from_city][move.owner] -= 1
+    s.cubes[move.to_city][move.owner] += 1
+    s.alkibiades_left -= 1
+    if s.alkibiades_left == 0 or not any(True for _ in alkibiades_move_options(s, player)):
+        s.step = s.resume_step
+
+
+def finish_turn_options(s: Board, player: str) -> Iterator[FinishTurn]:
+    yield FinishTurn()
+
+
+def finish_turn_check(s: Board, player: str, move: FinishTurn) -> str | None:
+    return None
+
+
+def finish_turn(s: Board, player: str, move: FinishTurn) -> None:
+    s.step = "done"
+
+
+# ---- turn flow ------------------------------------------------------------------------
+
+
+def begin_turn(s: Board, player: str) -> None:
+    s.cur = player
+    s.step = "before"
+    s.special_played_this_turn = False
+
+
+def tiles_to_take(s: Board) -> int:
+    return tiles_per_player(len(s.players)) * len(s.players)

@@ -1,0 +1,71 @@
+"""Nominations: filling the alpha and beta candidate spaces (also used by the Candidate symbol)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from ..components import CITY_KEYS
+from ..moves import Nominate
+
+if TYPE_CHECKING:
+    from ..board import Board
+
+
+def nominate_options(s: Board, player: str) -> Iterator[Nominate]:
+    for c in CITY_KEYS:
+        for p in s.players:
+            yield Nominate(city=c, nominee=p)
+
+
+def nominate_check(s: Board, player: str, move: Nominate) -> str | None:
+    """A free space; the nominator has influence there; the nominee has a cube there and is not alpha."""
+    c = move.city
+    if c not in CITY_KEYS:
+        return f"{player} cannot nominate in {c!r}: the cities are {', '.join(CITY_KEYS)}"
+    name = c.capitalize()
+    if move.nominee not in s.players:
+        return f"{player} cannot nominate {move.nominee!r} in {name}: not a player of this game"
+    if s.alpha[c] is not None and s.beta[c] is not None:
+        return f"{player} cannot nominate in {name}: both candidate spaces are taken ({s.alpha[c]}, {s.beta[c]})"
+    if not s.has_influence(player, c):
+        return f"{player} cannot nominate in {name}: he has no cube there and is not one of its candidates"
+    if s.cubes[c][move.nominee] == 0:
+        return f"{player} cannot nominate {move.nominee} in {name}: {move.nominee} has no cube there outside the candidate spaces"
+    if s.alpha[c] == move.nominee:
+        return f"{player} cannot nominate {move.nominee} in {name}: {move.nominee} is already its alpha candidate"
+    return None
+
+
+def can_nominate(s: Board, player: str) -> bool:
+    return any(nominate_check(s, player, m) is None for m in nominate_options(s, player))
+
+
+def nominate(s: Board, player: str, move: Nominate) -> None:
+    """One of the nominee's cubes moves onto alpha if it is free, else onto beta."""
+    c = move.city
+    s.cubes[c][move.nominee] -= 1
+    if s.alpha[c] is None:
+        s.alpha[c] = move.nominee
+    else:
+        s.beta[c] = move.nominee
+
+
+def first_nominator(s: Board, start: str) -> str | None:
+    """The first player from ``start`` (clockwise, ``start`` included) who can nominate."""
+    for p in s.in_order_from(start):
+        if can_nominate(s, p):
+            return p
+    return None
+
+
+def next_nominator(s: Board, last: str) -> str | None:
+    """Who nominates after ``last``: the next player able to (official).
+
+    ``bga``: when the very next player cannot nominate, BGA passes over him and the
+    player after him too; the search resumes two seats further on.
+    """
+    after = s.next_player(last)
+    if s.ruleset == "bga" and not can_nominate(s, after):
+        return first_nominator(s, s.next_player(s.next_player(after)))
+    return first_nominator(s, after)

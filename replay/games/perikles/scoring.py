@@ -1,0 +1,27 @@
+"""Score categories (locations, statues, cubes) and the final ranking with its tiebreaks."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .board import Board
+
+CATEGORIES: tuple[str, ...] = ("locations", "statues", "cubes")
+
+
+def score_breakdown(s: Board) -> dict[str, dict[str, int]]:
+    """Location tiles' VP (scored when claimed), statues at their city's current value, one VP per cube."""
+    return {p: {"locations": s.location_vp[p], "statues": s.statue_points(p), "cubes": s.cubes_on_board(p)}
+            for p in s.players}
+
+
+def tiebreak_key(s: Board, player: str) -> tuple[int, int, int]:
+    """Total, then location-tile VP, then the number of statues."""
+    total = sum(s.score()[player].values())
+    return (total, s.location_vp[player], s.statue_count(player))
+
+
+def ranking(s: Board) -> dict[str, int]:
+    keys = {p: tiebreak_key(s, p) for p in s.players}
+    return {p: 1 + sum(1 for q in s.players if keys[q] > keys[p]) for p in s.players}
