@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .components import COLOURS, ORDERS, TILES, TRANSPORTS
+from .components import COLOURS, ORDERS, TRANSPORTS
 
 N_COLOURS = len(COLOURS)
+NEEDS: dict[str, tuple[str, ...]] = {k: tuple(COLOURS[c] for c in o.coal) for k, o in ORDERS.items()}
 
 
 class Outstanding:
@@ -36,10 +37,10 @@ class Outstanding:
 
     def snapshot(self) -> dict[str, Any]:
         order = ORDERS[self.card]
-        return {"card": self.card, "transport": order.transport_name, "vp": order.vp,
-                "spaces": [{"needs": COLOURS[c], "coal": [COLOURS[x] for x in s]}
-                           for c, s in zip(order.coal, self.spots)],
-                "completed": self.completed()}
+        return {"card": self.card, "transport": TRANSPORTS[order.transport], "vp": order.vp,
+                "needs": list(NEEDS[self.card]),
+                "coal": [[COLOURS[x] for x in s] if s else [] for s in self.spots],
+                "completed": all(self.spots)}
 
 
 class Pit:
@@ -114,27 +115,24 @@ class Pit:
         return sum(len(x) for x in self.light) + sum(len(x) for x in self.dark)
 
     def snapshot(self) -> dict[str, Any]:
-        levels = {}
-        for i, colour in enumerate(COLOURS):
-            levels[str(i + 1)] = {
+        levels = {
+            str(i + 1): {
                 "colour": colour,
-                "light": list(self.light[i]),
-                "dark": list(self.dark[i]),
+                "light": self.light[i][:],
+                "dark": self.dark[i][:],
                 "carts": self.carts[i],
-                "coal": {c: self.coal[i][j] for j, c in enumerate(COLOURS)},
-                "empty_carts": self.empty_carts(i),
+                "coal": dict(zip(COLOURS, self.coal[i])),
+                "empty_carts": self.carts[i] - sum(self.coal[i]),
             }
+            for i, colour in enumerate(COLOURS)
+        }
         return {
             "francs": self.francs,
             "workers": self.workers,
             "canteen": self.canteen,
-            "cage": {"level": self.cage_level, "coal": {c: self.cage[j] for j, c in enumerate(COLOURS)}},
-            "storage": {c: self.storage[j] for j, c in enumerate(COLOURS)},
+            "cage": {"level": self.cage_level, "coal": dict(zip(COLOURS, self.cage))},
+            "storage": dict(zip(COLOURS, self.storage)),
             "pit": levels,
             "outstanding": [o.snapshot() for o in self.outstanding],
-            "delivered": list(self.delivered),
+            "delivered": self.delivered[:],
         }
-
-
-def tile_carts(tile: str) -> int:
-    return TILES[tile].carts
