@@ -1,0 +1,343 @@
+"""The map and the pieces: placing and removing blocks and cylinders, rulership,
+the overthrow rule and the component-limit rule.
+
+Piece names (used by ``take_piece`` moves and the "placed this turn" marks):
+``army:<region>``, ``road:<border>``, ``tribe:<region>``, ``spy:<card>``,
+``gift:<value>``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from replay.engine import Move
+from replay.games.pax_pamir.components import BORDER_IDS, BORDERS_OF, COURT, REGIONS, card_name
+from replay.games.pax_pamir.moves import TakePiece
+from replay.games.pax_pamir.tasks import Task
+
+if TYPE_CHECKING:
+    from replay.games.pax_pamir.state import PaxState
+
+
+# ---------------------------------------------------------------- rulership
+
+
+def recheck_rulers(s: PaxState, regions: Iterable[str] = REGIONS) -> None:
+    """Move the ruler tokens wherever the rulership test now gives another answer."""
+    wanted = set(regions)
+    for r in REGIONS:
+        if r not in wanted:
+            continue
+        new = s.compute_ruler(r)
+        old = s.rulers[r]
+        if new != old:
+            s.rulers[r] = new
+            s.add_milestone("rulership_change", region=r, old_ruler=old, new_ruler=new)
+
+
+# ---------------------------------------------------------------- placed-this-turn marks
+
+
+def _mark(s: PaxState, key: str) -> None:
+    s.placed[key] = s.placed.get(key, 0) + 1
+
+
+def _unmark(s: PaxState, key: str, left: int) -> None:
+    """After a piece left a location: at most ``left`` pieces there can still be marked."""
+    if s.placed.get(key, 0) > left:
+        if left:
+            s.placed[key] = left
+        else:
+            del s.placed[key]
+
+
+# ---------------------------------------------------------------- low-level moves of pieces
+
+
+def add_army(s: PaxState, coalition: str, region: str) -> None:
+    s.block_supply[coalition] -= 1
+    s.armies[region][coalition] += 1
+    _mark(s, f"army:{region}:{coalition}")
+
+
+def add_road(s: PaxState, coalition: str, border: str) -> None:
+    s.block_supply[coalition] -= 1
+    s.roads[border][coalition] += 1
+    _mark(s, f"road:{border}:{coalition}")
+
+
+def add_tribe(s: PaxState, player: str, region: str) -> None:
+    s.cyl_supply[player] -= 1
+    s.tribes[region][player] += 1
+    _mark(s, f"tribe:{region}:{player}")
+
+
+def add_spy(s: PaxState, player: str, card: int) -> None:
+    s.cyl_supply[player] -= 1
+    spies = s.spies.setdefault(card, {})
+    spies[player] = spies.get(player, 0) + 1
+    _mark(s, f"spy:{card}:{player}")
+
+
+def add_gift(s: PaxState, player: str, value: int) -> None:
+    s.cyl_supply[player] -= 1
+    s.gifts[player].append(value)
+    s.gifts[player].sort()
+    _mark(s, f"gift:{value}:{player}")
+
+
+def take_army(s: PaxState, coalition: str, region: str) -> None:
+    s.armies[region][coalition] -= 1
+    s.block_supply[coalition] += 1
+    _unmark(s, f"army:{region}:{coalition}", s.armies[region][coalition])
+
+
+def take_road(s: PaxState, coalition: str, border: str) -> None:
+    s.roads[border][coalition] -= 1
+    s.block_supply[coalition] += 1
+    _unmark(s, f"road:{border}:{coalition}", s.roads[border][coalition])
+
+
+def take_tribe(s: PaxState, player: str, region: str) -> None:
+    s.tribes[region][player] -= 1
+    s.cyl_supply[player] += 1
+    _unmark(s, f"tribe:{region}:{player}", s.tribes[region][player])
+
+
+def take_spy(s: PaxState, player: str, card: int) -> None:
+    spies = s.spies[card]
+    spies[player] -= 1
+    s.cyl_supply[player] += 1
+    _unmark(s, f"spy:{card}:{player}", spies[player])
+    if not spies[player]:
+        del spies[player]
+        if not spies:
+            del s.spies[card]
+
+
+def take_gift(s: PaxState, player: str, value: int) -> None:
+    s.gifts[player].remove(value)
+    s.cyl_supply[player] += 1
+    _unmark(s, f"gift:{value}:{player}", 0)
+
+
+def return_all_spies(s: PaxState, card: int) -> None:
+    """All spies on a card go back to their owners' boards."""
+    for p, n in sorted(s.spies.pop(card, {}).items()):
+        s.cyl_supply[p] += n
+        _unmark(s, f"spy:{card}:{p}", 0)
+
+
+# ---------------------------------------------------------------- removals with their consequences
+
+
+def remove_army(s: PaxState, coalition: str, region: str) -> None:
+    take_army(s, coalition, region)
+    recheck_rulers(s, (region,))
+
+
+def remove_tribe(s: PaxState, player: str, region: str) -> None:
+    """A tribe leaves the map: ruler re-check, and the overthrow rule if it was the last one."""
+    take_tribe(s, player, region)
+    recheck_rulers(s, (region,))
+    if s.tribes[region][player] == 0:
+        overthrow_after_last_tribe(s, player, region)
+
+
+def overthrow_after_last_tribe(s: PaxState, player: str, region: str) -> None:
+    """Overthrow: a player who lost their last tribe in a region discards every political
+    card of that region from their court."""
+    from replay.games.pax_pamir.court import discard_from_court
+
+    for card in [c for c in s.courts[player] if COURT[c].suit == "political" and COURT[c].region == region]:
+        if card in s.courts[player]:
+            discard_from_court(s, player, card)
+
+
+def overthrow_after_last_political(s: PaxState, player: str, region: str) -> None:
+    """Overthrow: a player who lost their last political card of a region removes all their
+    tribes from that region."""
+    if any(COURT[c].suit == "political" and COURT[c].region == region for c in s.courts[player]):
+        return
+    while s.tribes[region][player]:
+        take_tribe(s, player, region)
+    recheck_rulers(s, (region,))
+
+
+def remove_tribes_and_armies(s: PaxState, region: str) -> None:
+    """Riots and Rebuke: every tribe and army in the region goes back to its supply."""
+    for c in list(s.armies[region]):
+        while s.armies[region][c]:
+            take_army(s, c, region)
+    losers = [p for p in s.players if s.tribes[region][p]]
+    for p in losers:
+        while s.tribes[region][p]:
+            take_tribe(s, p, region)
+    recheck_rulers(s, (region,))
+    for p in losers:
+        overthrow_after_last_tribe(s, p, region)
+
+
+def remove_all_blocks(s: PaxState) -> None:
+    """After a successful Dominance Check every army and road goes back to its supply."""
+    for r in REGIONS:
+        for c, n in s.armies[r].items():
+            s.block_supply[c] += n
+            s.armies[r][c] = 0
+    for b in BORDER_IDS:
+        for c, n in s.roads[b].items():
+            s.block_supply[c] += n
+            s.roads[b][c] = 0
+    for key in [k for k in s.placed if k.startswith(("army:", "road:"))]:
+        del s.placed[key]
+    recheck_rulers(s)
+
+
+# ---------------------------------------------------------------- placing, with the component-limit rule
+
+
+def place(s: PaxState, player: str, kind: str, where: str, coalition: str | None = None) -> None:
+    """Place one piece (``army``/``road`` of ``coalition``, or ``tribe``/``spy``/``gift`` of
+    ``player``).  With the supply empty, the player takes a piece from the board instead."""
+    is_block = kind in ("army", "road")
+    if is_block:
+        assert coalition is not None
+        empty = s.block_supply[coalition] == 0
+    else:
+        empty = s.cyl_supply[player] == 0
+    if empty:
+        if eligible_pieces(s, player, is_block, coalition, f"{kind}:{where}"):
+            s.push(TakePieceTask(player, kind, where, coalition))
+        return
+    put(s, player, kind, where, coalition)
+
+
+def put(s: PaxState, player: str, kind: str, where: str, coalition: str | None) -> None:
+    if kind == "army":
+        assert coalition is not None
+        add_army(s, coalition, where)
+        recheck_rulers(s, (where,))
+    elif kind == "road":
+        assert coalition is not None
+        add_road(s, coalition, where)
+    elif kind == "tribe":
+        add_tribe(s, player, where)
+        recheck_rulers(s, (where,))
+    elif kind == "spy":
+        add_spy(s, player, int(where))
+    else:
+        add_gift(s, player, int(where))
+
+
+def eligible_pieces(s: PaxState, player: str, is_block: bool, coalition: str | None,
+                    exclude: str = "") -> list[str]:
+    """Pieces the player may take from the board under the component-limit rule: any block
+    of the required coalition, or any own cylinder, not placed this turn (and not the very
+    place the piece is going to: ``exclude``)."""
+    out = [p for p in _board_pieces(s, player, is_block, coalition) if p != exclude]
+    return out
+
+
+def _board_pieces(s: PaxState, player: str, is_block: bool, coalition: str | None) -> list[str]:
+    out: list[str] = []
+    placed = s.placed
+    if is_block:
+        assert coalition is not None
+        for r in REGIONS:
+            if s.armies[r][coalition] > placed.get(f"army:{r}:{coalition}", 0):
+                out.append(f"army:{r}")
+        for b in BORDER_IDS:
+            if s.roads[b][coalition] > placed.get(f"road:{b}:{coalition}", 0):
+                out.append(f"road:{b}")
+        return out
+    for r in REGIONS:
+        if s.tribes[r][player] > placed.get(f"tribe:{r}:{player}", 0):
+            out.append(f"tribe:{r}")
+    for card in sorted(s.spies):
+        if s.spies[card].get(player, 0) > placed.get(f"spy:{card}:{player}", 0):
+            out.append(f"spy:{card}")
+    for v in s.gifts[player]:
+        if not placed.get(f"gift:{v}:{player}", 0):
+            out.append(f"gift:{v}")
+    return out
+
+
+def take_from_board(s: PaxState, player: str, piece: str, coalition: str | None) -> None:
+    """Lift a piece off the board (with every consequence of losing it there)."""
+    kind, _, where = piece.partition(":")
+    if kind == "army":
+        assert coalition is not None
+        remove_army(s, coalition, where)
+    elif kind == "road":
+        assert coalition is not None
+        take_road(s, coalition, where)
+    elif kind == "tribe":
+        remove_tribe(s, player, where)
+    elif kind == "spy":
+        take_spy(s, player, int(where))
+    else:
+        take_gift(s, player, int(where))
+
+
+def describe_piece(kind: str, where: str, coalition: str | None = None) -> str:
+    if kind in ("army", "tribe"):
+        return f"{coalition + ' ' if coalition and kind == 'army' else ''}{kind} in {where.title()}"
+    if kind == "road":
+        a, b = where.split("_")
+        return f"{coalition + ' ' if coalition else ''}road on the {a.title()}-{b.title()} border"
+    if kind == "spy":
+        return f"spy on {card_name(int(where))}"
+    return f"gift on the {where}-rupee space"
+
+
+@dataclass(slots=True)
+class TakePieceTask(Task):
+    """Component limit: the supply is empty, so the player picks a piece on the board to move."""
+
+    kind: str
+    where: str
+    coalition: str | None
+    accepts = (TakePiece,)
+    awaiting = "choice of a piece to take from the board (the supply is empty)"
+
+    def is_open(self, s: PaxState) -> bool:
+        return bool(eligible_pieces(s, self.player, self.kind in ("army", "road"), self.coalition,
+                                    f"{self.kind}:{self.where}"))
+
+    def candidates(self, s: PaxState) -> Iterable[Move]:
+        for piece in eligible_pieces(s, self.player, self.kind in ("army", "road"), self.coalition,
+                                     f"{self.kind}:{self.where}"):
+            yield TakePiece(piece=piece)
+
+    def check(self, s: PaxState, player: str, move: Move) -> str | None:
+        assert isinstance(move, TakePiece)
+        kind, _, where = move.piece.partition(":")
+        if self.kind in ("army", "road"):
+            what = f"{self.coalition} blocks"
+            ok_kinds: tuple[str, ...] = ("army", "road")
+        else:
+            what = f"{player}'s cylinders"
+            ok_kinds = ("tribe", "spy", "gift")
+        if kind not in ok_kinds:
+            return (f"{player} cannot take {move.piece!r}: the {self.kind} must come from {what} "
+                    f"on the board (pieces named {', '.join(k + ':...' for k in ok_kinds)})")
+        if move.piece not in eligible_pieces(s, player, self.kind in ("army", "road"), self.coalition,
+                                             f"{self.kind}:{self.where}"):
+            return (f"{player} cannot take the {describe_piece(kind, where, self.coalition)}: there is none "
+                    "there that was not placed this turn (component-limit rule)")
+        return None
+
+    def apply(self, s: PaxState, player: str, move: Move) -> None:
+        assert isinstance(move, TakePiece)
+        s.pop(self)
+        take_from_board(s, player, move.piece, self.coalition)
+        put(s, player, self.kind, self.where, self.coalition)
+
+    def describe(self) -> str:
+        return f"choice of a piece to take from the board for the {describe_piece(self.kind, self.where)}"
+
+
+def roads_touching(region: str) -> tuple[str, ...]:
+    return BORDERS_OF[region]

@@ -1,0 +1,101 @@
+"""Pax Pamir's components, loaded once from ``data/*.json``.
+
+Court cards (1-100), event cards (101-116, of which 101-104 are the Dominance
+Checks), the map (regions, borders, adjacency) and the game's fixed numbers.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).parent / "data"
+
+
+def _load(name: str) -> Any:
+    with open(DATA / name, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+@dataclass(frozen=True, slots=True)
+class CourtCard:
+    id: int
+    name: str
+    suit: str
+    rank: int
+    region: str
+    patriot: str | None
+    prize: str | None
+    impact: tuple[str, ...]
+    actions: tuple[str, ...]
+    ability: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class EventCard:
+    id: int
+    name: str
+    purchased: str
+    discarded: str
+
+
+_MAP = _load("map.json")
+
+REGIONS: tuple[str, ...] = tuple(_MAP["regions"])
+BORDERS: dict[str, tuple[str, str]] = {b: (r[0], r[1]) for b, r in sorted(_MAP["borders"].items())}
+BORDER_IDS: tuple[str, ...] = tuple(BORDERS)
+COALITIONS: tuple[str, ...] = tuple(_MAP["coalitions"])
+SUITS: tuple[str, ...] = tuple(_MAP["suits"])
+BLOCKS_PER_COALITION: int = _MAP["blocks_per_coalition"]
+CYLINDERS_PER_PLAYER: int = _MAP["cylinders_per_player"]
+STARTING_RUPEES: int = _MAP["starting_rupees"]
+GIFT_VALUES: tuple[int, ...] = tuple(_MAP["gift_values"])
+FAVORED_AT_START: str = _MAP["favored_suit_at_start"]
+PILES: tuple[tuple[int, int], ...] = tuple((p["events"], p["dominance_checks"]) for p in _MAP["deck"]["piles"])
+_DC = _MAP["dominance_check"]
+DC_LEAD: int = _DC["lead_needed"]
+DC_LEAD_FATIGUE: int = _DC["lead_needed_conflict_fatigue"]
+DC_SUCCESS_POINTS: tuple[int, ...] = tuple(_DC["successful_points"])
+DC_FAIL_POINTS: tuple[int, ...] = tuple(_DC["unsuccessful_points"])
+DC_FINAL_MULTIPLIER: int = _DC["final_multiplier"]
+WINNING_LEAD: int = _DC["winning_lead"]
+
+ADJACENT: dict[str, tuple[str, ...]] = {
+    r: tuple(sorted(b[1] if b[0] == r else b[0] for b in BORDERS.values() if r in b)) for r in REGIONS
+}
+BORDERS_OF: dict[str, tuple[str, ...]] = {r: tuple(b for b, rs in BORDERS.items() if r in rs) for r in REGIONS}
+BORDER_BETWEEN: dict[tuple[str, str], str] = {}
+for _b, (_x, _y) in BORDERS.items():
+    BORDER_BETWEEN[(_x, _y)] = _b
+    BORDER_BETWEEN[(_y, _x)] = _b
+
+COURT: dict[int, CourtCard] = {
+    c["id"]: CourtCard(c["id"], c["name"], c["suit"], c["rank"], c["region"], c["patriot"], c["prize"],
+                       tuple(c["impact"]), tuple(c["actions"]), c["ability"])
+    for c in _load("court_cards.json")
+}
+EVENTS: dict[int, EventCard] = {
+    e["id"]: EventCard(e["id"], e["name"], e["purchased"], e["discarded"]) for e in _load("events.json")
+}
+DOMINANCE_CHECKS: tuple[int, ...] = tuple(e for e, c in EVENTS.items() if c.purchased == "dominance_check")
+OTHER_EVENTS: tuple[int, ...] = tuple(e for e in EVENTS if e not in DOMINANCE_CHECKS)
+COURT_IDS: tuple[int, ...] = tuple(sorted(COURT))
+PUBLIC_WITHDRAWAL = 111
+
+ABILITY_CARDS: dict[str, tuple[int, ...]] = {}
+for _c in COURT.values():
+    if _c.ability:
+        ABILITY_CARDS[_c.ability] = ABILITY_CARDS.get(_c.ability, ()) + (_c.id,)
+
+
+def card_name(card: int) -> str:
+    """A card's printed name (events by their two effects)."""
+    if card in COURT:
+        return COURT[card].name
+    return EVENTS[card].name
+
+
+def is_event(card: int) -> bool:
+    return card in EVENTS

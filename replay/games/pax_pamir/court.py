@@ -1,0 +1,290 @@
+"""Courts and hands: playing a card (its impact icons), discarding a card from a court
+(spies, overthrow, leverage), the loyalty-change procedure and the discard decisions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from replay.engine import Move
+from replay.games.pax_pamir import board
+from replay.games.pax_pamir.components import BORDERS_OF, COURT, card_name
+from replay.games.pax_pamir.moves import Discard, PlaceRoad, PlaceSpy, Skip
+from replay.games.pax_pamir.tasks import Task
+
+if TYPE_CHECKING:
+    from replay.games.pax_pamir.state import PaxState
+
+LEVERAGE_RUPEES = 2
+
+
+# ---------------------------------------------------------------- play
+
+
+def play_card(s: PaxState, player: str, card: int, side: str) -> None:
+    """Play: the card joins the court at one end, a foreign patriot changes the player's
+    loyalty, then the impact icons resolve top to bottom."""
+    s.hands[player].remove(card)
+    if side == "left":
+        s.courts[player].insert(0, card)
+    else:
+        s.courts[player].append(card)
+    s.owner[card] = player
+    patriot = COURT[card].patriot
+    if patriot is not None and patriot != s.loyalty[player]:
+        change_loyalty(s, player, patriot)
+    s.push(IconsTask(player, card, 0))
+
+
+@dataclass(slots=True)
+class IconsTask(Task):
+    """Resolves a played card's impact icons one by one (automatic)."""
+
+    card: int
+    index: int
+    decision = False
+
+    def run(self, s: PaxState) -> None:
+        c = COURT[self.card]
+        if s.owner.get(self.card) != self.player or self.index >= len(c.impact):
+            s.pop(self)
+            return
+        icon = c.impact[self.index]
+        self.index += 1
+        resolve_icon(s, self.player, self.card, icon)
+
+
+def resolve_icon(s: PaxState, player: str, card: int, icon: str) -> None:
+    c = COURT[card]
+    loyal = s.loyalty[player]
+    if icon == "road":
+        s.push(RoadTask(player, c.region))
+    elif icon == "army":
+        board.place(s, player, "army", c.region, loyal)
+    elif icon == "tribe":
+        board.place(s, player, "tribe", c.region)
+    elif icon == "spy":
+        s.push(SpyTask(player, c.region, False))
+    elif icon == "leverage":
+        s.rupees[player] += LEVERAGE_RUPEES
+        s.leveraged.add(card)
+    else:
+        change_favored_suit(s, icon.removeprefix("favor_"))
+
+
+def change_favored_suit(s: PaxState, suit: str) -> None:
+    """Move the favored-suit marker (ignored while Pashtunwali Values is in force)."""
+    if s.event_held(115):
+        return
+    s.favored = suit
+
+
+@dataclass(slots=True)
+class RoadTask(Task):
+    """A road icon: the player picks a border touching the card's region."""
+
+    region: str
+    accepts = (PlaceRoad,)
+    awaiting = "choice of a border for a road"
+
+    def candidates(self, s: PaxState) -> Iterable[Move]:
+        return [PlaceRoad(border=b) for b in BORDERS_OF[self.region]]
+
+    def check(self, s: PaxState, player: str, move: Move) -> str | None:
+        assert isinstance(move, PlaceRoad)
+        if move.border not in BORDERS_OF[self.region]:
+            return (f"{player} cannot place the road on {move.border!r}: a road icon of a "
+                    f"{self.region.title()} card goes on a border of {self.region.title()} "
+                    f"({', '.join(BORDERS_OF[self.region])})")
+        return None
+
+    def apply(self, s: PaxState, player: str, move: Move) -> None:
+        assert isinstance(move, PlaceRoad)
+        s.pop(self)
+        board.place(s, player, "road", move.border, s.loyalty[player])
+
+    def describe(self) -> str:
+        return f"choice of a border of {self.region.title()} for a road"
+
+
+def spy_targets(s: PaxState, region: str) -> list[int]:
+    """Court cards of a region, in every court (seat order, left to right)."""
+    return [c for p in s.players for c in s.courts[p] if COURT[c].region == region]
+
+
+@dataclass(slots=True)
+class SpyTask(Task):
+    """A spy icon (or Blackmail at the start of a turn): the player picks a court card of the
+    region.  Blackmail may be declined and only reaches cards without any spy."""
+
+    region: str
+    blackmail: bool
+    accepts = (PlaceSpy, Skip)
+
+    def _targets(self, s: PaxState) -> list[int]:
+        cards = spy_targets(s, self.region)
+        if self.blackmail:
+            cards = [c for c in cards if not s.spies.get(c)]
+        return cards
+
+    def is_open(self, s: PaxState) -> bool:
+        return bool(self._targets(s))
+
+    def candidates(self, s: PaxState) -> Iterable[Move]:
+        out: list[Move] = [PlaceSpy(card=c) for c in self._targets(s)]
+        if self.blackmail:
+            out.append(Skip())
+        return out
+
+    def check(self, s: PaxState, player: str, move: Move) -> str | None:
+        if not isinstance(move, PlaceSpy):
+            if self.blackmail:
+                return None
+            return f"{player} cannot skip the spy icon: every impact icon of a played card is resolved"
+        if move.card not in s.owner:
+            return f"{player} cannot place a spy on card {move.card}: it is in no court"
+        if COURT[move.card].region != self.region:
+            return (f"{player} cannot place a spy on {card_name(move.card)}: it is a "
+                    f"{COURT[move.card].region.title()} card, the spy must go on a {self.region.title()} card")
+        if self.blackmail and s.spies.get(move.card):
+            return (f"{player} cannot blackmail {card_name(move.card)}: Blackmail only reaches a "
+                    f"{self.region.title()} card with no spy on it")
+        return None
+
+    def apply(self, s: PaxState, player: str, move: Move) -> None:
+        s.pop(self)
+        if isinstance(move, PlaceSpy):
+            board.place(s, player, "spy", str(move.card))
+
+    def describe(self) -> str:
+        if self.blackmail:
+            return f"Blackmail decision (a spy on a {self.region.title()} card without spies, or skip)"
+        return f"choice of a {self.region.title()} court card for a spy"
+
+
+# ---------------------------------------------------------------- discarding from a court
+
+
+def discard_from_court(s: PaxState, player: str, card: int, *, to_pile: bool = True) -> None:
+    """A card leaves a court: its spies go home, it is discarded (unless it becomes a prize),
+    a political card may overthrow its owner's tribes, a leveraged card is repaid."""
+    board.return_all_spies(s, card)
+    s.courts[player].remove(card)
+    del s.owner[card]
+    s.used.discard(card)
+    if to_pile:
+        s.discard_pile.append(card)
+    c = COURT[card]
+    if c.suit == "political":
+        board.overthrow_after_last_political(s, player, c.region)
+    if card in s.leveraged:
+        s.leveraged.discard(card)
+        repay_leverage(s, player)
+
+
+def repay_leverage(s: PaxState, player: str) -> None:
+    """A leveraged card was discarded: 2 rupees back to the bank, one more discard for each
+    rupee the owner cannot pay (forgiven once the owner has no cards)."""
+    paid = min(LEVERAGE_RUPEES, s.rupees[player])
+    s.rupees[player] -= paid
+    short = LEVERAGE_RUPEES - paid
+    if short:
+        s.push(DiscardTask(player, "leverage", short))
+
+
+def discard_from_hand(s: PaxState, player: str, card: int) -> None:
+    s.hands[player].remove(card)
+    s.discard_pile.append(card)
+
+
+# ---------------------------------------------------------------- loyalty
+
+
+def change_loyalty(s: PaxState, player: str, coalition: str) -> None:
+    """The loyalty-change procedure: gifts home, prizes discarded, old patriots discarded,
+    the dial turned, every ruler re-checked."""
+    old = s.loyalty[player]
+    for v in list(s.gifts[player]):
+        board.take_gift(s, player, v)
+    s.discard_pile.extend(s.prizes[player])
+    s.prizes[player] = []
+    for card in [c for c in s.courts[player] if COURT[c].patriot is not None and COURT[c].patriot == old]:
+        if card in s.courts[player]:
+            discard_from_court(s, player, card)
+    s.loyalty[player] = coalition
+    s.add_milestone("loyalty_change", player_id=player, old=old, new=coalition)
+    board.recheck_rulers(s)
+
+
+# ---------------------------------------------------------------- discard decisions
+
+_REASONS = {
+    "court_limit": "court is over its limit",
+    "hand_limit": "hand is over its limit",
+    "leverage": "leverage could not be repaid in full",
+    "confidence_failure": "Confidence Failure",
+}
+
+
+@dataclass(slots=True)
+class DiscardTask(Task):
+    """A player must discard: down to the court or hand limit in cleanup, one card per rupee of
+    leverage they could not repay (from hand or court), or one hand card for Confidence Failure."""
+
+    reason: str
+    count: int
+    accepts = (Discard,)
+
+    def _sources(self, s: PaxState) -> tuple[bool, bool]:
+        """(from court, from hand)."""
+        if self.reason == "court_limit":
+            return True, False
+        if self.reason == "leverage":
+            return True, True
+        return False, True
+
+    def is_open(self, s: PaxState) -> bool:
+        p = self.player
+        if self.reason == "court_limit":
+            return len(s.courts[p]) > s.court_limit(p)
+        if self.reason == "hand_limit":
+            return len(s.hands[p]) > s.hand_limit(p)
+        if self.reason == "leverage":
+            return self.count > 0 and bool(s.hands[p] or s.courts[p])
+        return self.count > 0 and bool(s.hands[p])
+
+    def candidates(self, s: PaxState) -> Iterable[Move]:
+        court, hand = self._sources(s)
+        out: list[Move] = []
+        if hand:
+            out.extend(Discard(card=c) for c in s.hands[self.player])
+        if court:
+            out.extend(Discard(card=c) for c in s.courts[self.player])
+        return out
+
+    def check(self, s: PaxState, player: str, move: Move) -> str | None:
+        assert isinstance(move, Discard)
+        court, hand = self._sources(s)
+        if (court and move.card in s.courts[player]) or (hand and move.card in s.hands[player]):
+            return None
+        where = " or ".join(w for w, ok in (("hand", hand), ("court", court)) if ok)
+        return (f"{player} cannot discard card {move.card}: it is not in {player}'s {where} "
+                f"({player}'s {_REASONS[self.reason]})")
+
+    def apply(self, s: PaxState, player: str, move: Move) -> None:
+        assert isinstance(move, Discard)
+        self.count -= 1
+        if move.card in s.hands[player]:
+            discard_from_hand(s, player, move.card)
+        else:
+            discard_from_court(s, player, move.card)
+
+    def describe(self) -> str:
+        if self.reason == "court_limit":
+            return "discard from court (court limit = 3 + political stars)"
+        if self.reason == "hand_limit":
+            return "discard from hand (hand limit = 2 + intelligence stars)"
+        if self.reason == "leverage":
+            return f"discard of {self.count} card(s) from hand or court (unpaid leverage)"
+        return "discard of one hand card (Confidence Failure)"

@@ -1,0 +1,256 @@
+"""The market and the deck: purchase costs and payment, paying action costs to the market,
+the refill (shift, draw, Instability) and the six-pile deck the draws come from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import gcd
+from typing import TYPE_CHECKING
+
+from replay.engine import ChanceRequest, ImpossibleChance, Outcome
+from replay.games.pax_pamir.components import (
+    COURT,
+    COURT_IDS,
+    DOMINANCE_CHECKS,
+    OTHER_EVENTS,
+    PUBLIC_WITHDRAWAL,
+    card_name,
+)
+from replay.games.pax_pamir.tasks import Task
+
+if TYPE_CHECKING:
+    from replay.games.pax_pamir.state import PaxState
+
+DECK = "deck"
+
+
+# ---------------------------------------------------------------- purchase
+
+
+def rupee_step(s: PaxState) -> int:
+    """Rupees per column: 2 while military is favored, otherwise 1."""
+    return 2 if s.favored == "military" else 1
+
+
+def purchase_cost(s: PaxState, player: str, card: int, col: int) -> int:
+    """Column index (doubled while military is favored); 0 with an Influence ability."""
+    c = COURT.get(card)
+    if c is not None and (
+        (c.region == "herat" and s.has(player, "herat_influence"))
+        or (c.region == "persia" and s.has(player, "persian_influence"))
+        or (c.patriot == "russian" and s.has(player, "russian_influence"))
+    ):
+        return 0
+    return col * rupee_step(s)
+
+
+def check_buy(s: PaxState, player: str, row: int, col: int) -> str | None:
+    if not (0 <= row <= 1 and 0 <= col <= 5):
+        return f"{player} cannot buy at row {row}, column {col}: the market has rows 0-1 and columns 0-5"
+    card = s.market[row][col]
+    if card is None:
+        return f"{player} cannot buy at row {row}, column {col}: that market cell is empty"
+    name = card_name(card)
+    if s.actions_left <= 0:
+        return f"{player} cannot buy {name}: {player} has no actions left this turn (a purchase is never a bonus action)"
+    if card == PUBLIC_WITHDRAWAL:
+        return f"{player} cannot buy {name}: Public Withdrawal can never be purchased"
+    if s.received[row][col]:
+        return f"{player} cannot buy {name}: it received rupees this turn"
+    cost = purchase_cost(s, player, card, col)
+    if cost > s.rupees[player]:
+        return f"{player} cannot buy {name} in column {col}: it costs {cost} rupees, {player} has {s.rupees[player]}"
+    return None
+
+
+def buy(s: PaxState, player: str, row: int, col: int) -> None:
+    """Purchase: pay the cost onto the cards to the left, take the rupees on the card; a court
+    card goes to hand, an event resolves at once."""
+    from replay.games.pax_pamir.events import purchase_event
+
+    card = s.market[row][col]
+    assert card is not None
+    cost = purchase_cost(s, player, card, col)
+    s.rupees[player] -= cost
+    if cost:
+        step = rupee_step(s)
+        for i in range(col - 1, -1, -1):
+            if s.market[row][i] is not None:
+                put_rupees(s, row, i, step)
+            elif s.market[1 - row][i] is not None:
+                put_rupees(s, 1 - row, i, step)
+    s.rupees[player] += s.market_rupees[row][col]
+    s.market_rupees[row][col] = 0
+    s.market[row][col] = None
+    if card in COURT:
+        s.hands[player].append(card)
+    else:
+        purchase_event(s, player, card)
+
+
+def put_rupees(s: PaxState, row: int, col: int, n: int) -> None:
+    """Rupees onto a market card (they leave the game on Public Withdrawal)."""
+    if s.market[row][col] == PUBLIC_WITHDRAWAL:
+        return
+    s.market_rupees[row][col] += n
+    s.received[row][col] = True
+
+
+def pay_to_market(s: PaxState, player: str, amount: int) -> None:
+    """Action costs: half to each row, one rupee per card from the right; rupees that find
+    no card leave the game."""
+    s.rupees[player] -= amount
+    for row in range(2):
+        left = amount // 2
+        for col in range(5, -1, -1):
+            if left == 0:
+                break
+            if s.market[row][col] is not None:
+                put_rupees(s, row, col, 1)
+                left -= 1
+
+
+# ---------------------------------------------------------------- the deck
+
+
+def current_pile(s: PaxState) -> int:
+    i = s.pile
+    while i < len(s.piles) and sum(s.piles[i]) == 0:
+        i += 1
+    return i
+
+
+def draw_pool(s: PaxState) -> tuple[tuple[int, int], ...]:
+    """What the next card of the deck may be, weighted so that a uniform draw from the pool
+    follows the current pile's make-up (court cards, events, Dominance Checks)."""
+    i = current_pile(s)
+    if i >= len(s.piles):
+        return ()
+    left = s.piles[i]
+    groups = [
+        [c for c in COURT_IDS if c not in s.seen],
+        [e for e in OTHER_EVENTS if e not in s.seen],
+        [d for d in DOMINANCE_CHECKS if d not in s.seen],
+    ]
+    active = [k for k in range(3) if left[k] > 0 and groups[k]]
+    weights = {}
+    for k in active:
+        w = left[k]
+        for j in active:
+            if j != k:
+                w *= len(groups[j])
+        weights[k] = w
+    g = 0
+    for w in weights.values():
+        g = gcd(g, w)
+    return tuple((card, weights[k] // g) for k in active for card in groups[k])
+
+
+# ---------------------------------------------------------------- refill
+
+
+def shift_market(s: PaxState) -> None:
+    """Slide the cards of each row left; a card carries its rupees and picks up rupees left
+    on the cell it arrives at (Public Withdrawal removes them)."""
+    for row in range(2):
+        cards = [(c, s.market_rupees[row][c]) for c in range(6) if s.market[row][c] is not None]
+        loose = [0 if s.market[row][c] is not None else s.market_rupees[row][c] for c in range(6)]
+        new_cards: list[int | None] = [None] * 6
+        new_rupees = list(loose)
+        for i, (col, rupees) in enumerate(cards):
+            card = s.market[row][col]
+            new_cards[i] = card
+            arriving = loose[i]
+            if card == PUBLIC_WITHDRAWAL and arriving and (s.ruleset != "bga" or (i == 0 and col != 0)):
+                arriving = 0
+            new_rupees[i] = rupees + arriving
+        s.market[row] = new_cards
+        s.market_rupees[row] = new_rupees
+
+
+def next_empty_cell(s: PaxState) -> tuple[int, int] | None:
+    for row, col in s.market_cells():
+        if s.market[row][col] is None:
+            return row, col
+    return None
+
+
+@dataclass(slots=True)
+class RefillTask(Task):
+    """Refill the market: shift, then draw into each empty cell (a chance event per card),
+    with Instability when a second Dominance Check appears.  Also deals the opening market."""
+
+    shifted: bool
+    req: ChanceRequest | None = None
+    decision = False
+
+    def request(self, s: PaxState) -> ChanceRequest | None:
+        if not self.shifted:
+            return None
+        if self.req is None:
+            cell = next_empty_cell(s)
+            if cell is None:
+                return None
+            pool = draw_pool(s)
+            if not pool:
+                return None
+            self.req = ChanceRequest("draw", DECK, count=1, pool=pool,
+                                     reason=f"market row {cell[0]}, column {cell[1]}")
+        return self.req
+
+    def run(self, s: PaxState) -> None:
+        if not self.shifted:
+            shift_market(s)
+            self.shifted = True
+            return
+        s.pop(self)
+
+    def reveal(self, s: PaxState, req: ChanceRequest, outcome: Outcome) -> None:
+        card = outcome["items"][0]
+        self.req = None
+        cell = next_empty_cell(s)
+        assert cell is not None
+        draw_into(s, card, cell)
+        if card in DOMINANCE_CHECKS:
+            others = [(r, c) for r, c in s.market_cells() if s.market[r][c] in DOMINANCE_CHECKS and (r, c) != cell]
+            if others:
+                self.shifted = False
+                instability(s, [others[0], cell])
+
+
+def draw_into(s: PaxState, card: int, cell: tuple[int, int]) -> None:
+    """The deck's top card goes to an empty market cell (it takes the rupees lying there)."""
+    i = current_pile(s)
+    kind = 0 if card in COURT else (2 if card in DOMINANCE_CHECKS else 1)
+    if i >= len(s.piles) or s.piles[i][kind] <= 0:
+        raise ImpossibleChance(f"card {card} cannot be the next card of the deck: pile {i + 1} has no "
+                               f"{('court card', 'event', 'Dominance Check')[kind]} left")
+    s.pile = i
+    s.piles[i][kind] -= 1
+    s.seen.add(card)
+    row, col = cell
+    s.market[row][col] = card
+    if card == PUBLIC_WITHDRAWAL and s.ruleset != "bga":
+        s.market_rupees[row][col] = 0
+
+
+def instability(s: PaxState, cells: list[tuple[int, int]]) -> None:
+    """Two Dominance Checks in the market: resolve one check, discard both cards."""
+    from replay.games.pax_pamir.dominance import resolve_dominance_check
+
+    final = s.dc_cards_done + 2 == len(DOMINANCE_CHECKS)
+    if s.ruleset == "bga":
+        _discard_checks(s, cells)
+        resolve_dominance_check(s, final)
+    else:
+        resolve_dominance_check(s, final)
+        _discard_checks(s, cells)
+
+
+def _discard_checks(s: PaxState, cells: list[tuple[int, int]]) -> None:
+    for r, c in cells:
+        card = s.market[r][c]
+        if card is not None and card in DOMINANCE_CHECKS:
+            s.market[r][c] = None
+            s.discard_pile.append(card)
+            s.dc_cards_done += 1

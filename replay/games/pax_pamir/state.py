@@ -1,0 +1,412 @@
+"""The Pax Pamir state: the whole position, its derived quantities, and the protocol.
+
+The rules themselves live in the sibling modules (``board``, ``court``,
+``market``, ``actions``, ``events``, ``dominance``, ``turns``); this module
+holds the data, answers the questions the rules ask (stars, limits, rulers,
+influence, hostages), and drives the task stack of :mod:`tasks`.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+import dataclasses
+from collections.abc import Iterator
+from typing import Any
+
+from replay.engine import OVER, ChanceRequest, IllegalMove, ImpossibleChance, Move, Outcome, State, Turn
+from replay.games.pax_pamir.components import (
+    ABILITY_CARDS,
+    BLOCKS_PER_COALITION,
+    BORDER_IDS,
+    COALITIONS,
+    COURT,
+    CYLINDERS_PER_PLAYER,
+    FAVORED_AT_START,
+    GIFT_VALUES,
+    PILES,
+    REGIONS,
+    STARTING_RUPEES,
+)
+from replay.games.pax_pamir.tasks import Task
+
+CATEGORIES: tuple[str, ...] = ("dominance_successful", "dominance_unsuccessful")
+
+
+class PaxState(State):
+    game_id = "pax_pamir"
+
+    def __init__(self, players: list[str], options: dict[str, Any]) -> None:
+        super().__init__(players, options)
+        n = len(players)
+        self.favored: str = FAVORED_AT_START
+        self.rupees: dict[str, int] = {p: STARTING_RUPEES for p in players}
+        self.loyalty: dict[str, str | None] = {p: None for p in players}
+        self.hands: dict[str, list[int]] = {p: [] for p in players}
+        self.courts: dict[str, list[int]] = {p: [] for p in players}
+        self.owner: dict[int, str] = {}
+        self.prizes: dict[str, list[int]] = {p: [] for p in players}
+        self.gifts: dict[str, list[int]] = {p: [] for p in players}
+        self.cyl_supply: dict[str, int] = {p: CYLINDERS_PER_PLAYER for p in players}
+        self.block_supply: dict[str, int] = {c: BLOCKS_PER_COALITION for c in COALITIONS}
+        self.armies: dict[str, dict[str, int]] = {r: {c: 0 for c in COALITIONS} for r in REGIONS}
+        self.roads: dict[str, dict[str, int]] = {b: {c: 0 for c in COALITIONS} for b in BORDER_IDS}
+        self.tribes: dict[str, dict[str, int]] = {r: {p: 0 for p in players} for r in REGIONS}
+        self.spies: dict[int, dict[str, int]] = {}
+        self.rulers: dict[str, str | None] = {r: None for r in REGIONS}
+        self.leveraged: set[int] = set()
+        self.held_events: dict[str, list[int]] = {p: [] for p in players}
+        self.global_events: list[int] = []
+        self.discard_pile: list[int] = []
+        self.market: list[list[int | None]] = [[None] * 6 for _ in range(2)]
+        self.market_rupees: list[list[int]] = [[0] * 6 for _ in range(2)]
+        self.received: list[list[bool]] = [[False] * 6 for _ in range(2)]
+        self.piles: list[list[int]] = [[5 + n, e, d] for e, d in PILES]
+        self.pile: int = 0
+        self.seen: set[int] = set()
+        self.vp: dict[str, dict[str, int]] = {p: {c: 0 for c in CATEGORIES} for p in players}
+        self.dc_cards_done: int = 0
+        self.checks_resolved: int = 0
+        self.current: str = players[0]
+        self.actions_left: int = 0
+        self.used: set[int] = set()
+        self.placed: dict[str, int] = {}
+        self.declines: int = 0
+        self.turn_no: int = 0
+        self.stage: str = "setup"
+        self.over: bool = False
+        self._score: dict[str, dict[str, int]] | None = None
+        self.stack: list[Task] = []
+        from replay.games.pax_pamir import turns
+
+        turns.begin_setup(self)
+        self.advance()
+
+    # ------------------------------------------------------------------ protocol
+
+    def turn(self) -> Turn:
+        if self.over:
+            return OVER
+        t = self.stack[-1]
+        if t.decision:
+            return t.player
+        req = t.request(self)
+        assert req is not None
+        return req
+
+    def legal_moves(self) -> Iterator[Move]:
+        if self.over:
+            return iter(())
+        t = self.stack[-1]
+        if not t.decision:
+            return iter(())
+        player = t.player
+        return (m for m in t.candidates(self) if t.check(self, player, m) is None)
+
+    def _play(self, player: str, move: Move) -> None:
+        t = self.stack[-1]
+        if not isinstance(move, t.accepts):
+            raise IllegalMove(f"{player} cannot {move.type.replace('_', ' ')} now: the rules await "
+                              f"{player}'s {t.describe()}")
+        reason = t.check(self, player, move)
+        if reason is not None:
+            raise IllegalMove(reason)
+        t.apply(self, player, move)
+        self.advance()
+
+    def _reveal(self, request: ChanceRequest, outcome: Outcome) -> None:
+        t = self.stack[-1]
+        t.reveal(self, request, outcome)
+        self.advance()
+
+    def advance(self) -> None:
+        """Run automatic steps and close finished decisions until the game waits."""
+        stack = self.stack
+        while not self.over and stack:
+            t = stack[-1]
+            if t.decision:
+                if t.is_open(self):
+                    return
+                stack.pop()
+                t.close(self)
+                continue
+            if t.request(self) is not None:
+                return
+            t.run(self)
+        if not stack and not self.over:
+            raise ImpossibleChance("the rules have nothing left to do but the game is not over")
+
+    def push(self, task: Task) -> None:
+        self._score = None
+        self.stack.append(task)
+
+    def pop(self, task: Task) -> None:
+        """Remove ``task`` (normally the top one) from the stack."""
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i] is task:
+                del self.stack[i]
+                return
+
+    # ------------------------------------------------------------------ score
+
+    def score(self) -> dict[str, dict[str, int]]:
+        if self._score is None:
+            self._score = {p: dict(self.vp[p]) for p in self.players}
+        return self._score
+
+    def add_points(self, player: str, category: str, points: int) -> None:
+        if points:
+            self.vp[player][category] += points
+            self._score = None
+
+    def total(self, player: str) -> int:
+        return sum(self.vp[player].values())
+
+    def ranking(self) -> dict[str, int]:
+        key = {p: (self.total(p), self.stars(p, "military"), self.rupees[p]) for p in self.players}
+        return {p: 1 + sum(1 for q in self.players if key[q] > key[p]) for p in self.players}
+
+    def phase(self) -> tuple[int | None, str]:
+        return (self.turn_no or None, "over" if self.over else self.stage)
+
+    # ------------------------------------------------------------------ derived quantities
+
+    def stars(self, player: str, suit: str) -> int:
+        return sum(COURT[c].rank for c in self.courts[player] if COURT[c].suit == suit)
+
+    def court_limit(self, player: str) -> int:
+        return 3 + self.stars(player, "political")
+
+    def hand_limit(self, player: str) -> int:
+        return 2 + self.stars(player, "intelligence")
+
+    def has(self, player: str, ability: str) -> bool:
+        """Whether ``player`` has a court card with this special ability."""
+        return any(self.owner.get(c) == player for c in ABILITY_CARDS[ability])
+
+    def holder_of(self, ability: str) -> str | None:
+        for c in ABILITY_CARDS[ability]:
+            if c in self.owner:
+                return self.owner[c]
+        return None
+
+    def holds(self, player: str, event: int) -> bool:
+        return event in self.held_events[player]
+
+    def event_held(self, event: int) -> bool:
+        return any(event in self.held_events[p] for p in self.players)
+
+    def acts_favored(self, card: int) -> bool:
+        c = COURT[card]
+        if c.suit == self.favored or c.ability in ("savvy_operator", "irregulars"):
+            return True
+        return c.suit == "military" and self.holds(self.owner[card], 105)
+
+    def influence(self, player: str) -> int:
+        patriots = sum(1 for c in self.courts[player] if COURT[c].patriot == self.loyalty[player])
+        if self.ruleset == "bga":
+            prizes = sum(1 for c in self.prizes[player] if COURT[c].prize == self.loyalty[player])
+        else:
+            prizes = len(self.prizes[player])
+        if self.holds(player, 108):
+            patriots = 0
+        gift_worth = 1
+        if 106 in self.global_events:
+            gift_worth = 0
+        elif self.holds(player, 106):
+            gift_worth = 2
+        return 1 + patriots + prizes + gift_worth * len(self.gifts[player])
+
+    def cylinders_in_play(self, player: str) -> int:
+        return CYLINDERS_PER_PLAYER - self.cyl_supply[player]
+
+    def blocks_in_play(self, coalition: str) -> int:
+        return BLOCKS_PER_COALITION - self.block_supply[coalition]
+
+    def ruling_pieces(self, player: str, region: str) -> int:
+        loyal = self.loyalty[player]
+        return self.tribes[region][player] + (self.armies[region][loyal] if loyal else 0)
+
+    def compute_ruler(self, region: str) -> str | None:
+        """The rulership test of the rules: a tribe there, and more ruling pieces than every
+        other player and than the armies of every single coalition."""
+        most_armies = max(self.armies[region].values())
+        best: str | None = None
+        best_n = -1
+        tie = False
+        for p in self.players:
+            n = self.ruling_pieces(p, region)
+            if n > best_n:
+                best, best_n, tie = p, n, False
+            elif n == best_n:
+                tie = True
+        if best is None or tie or self.tribes[region][best] < 1 or best_n <= most_armies:
+            return None
+        return best
+
+    def rules(self, player: str, region: str) -> bool:
+        return self.rulers[region] == player
+
+    def hostage_holder(self, card: int) -> str | None:
+        spies = self.spies.get(card)
+        if not spies:
+            return None
+        top = max(spies.values())
+        leaders = [p for p, n in spies.items() if n == top]
+        if len(leaders) != 1 or leaders[0] == self.owner.get(card):
+            return None
+        return leaders[0]
+
+    def bribes_waived(self, player: str) -> bool:
+        return 107 in self.global_events or self.holds(player, 107)
+
+    def next_player(self, player: str) -> str:
+        return self.players[(self.players.index(player) + 1) % len(self.players)]
+
+    def deck_size(self) -> int:
+        return sum(sum(p) for p in self.piles[self.pile:])
+
+    def market_cells(self) -> Iterator[tuple[int, int]]:
+        """Every market cell in the refill order: column by column, top before bottom."""
+        for col in range(6):
+            for row in range(2):
+                yield row, col
+
+    # ------------------------------------------------------------------ views
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "stage": self.stage,
+            "turn": self.turn_no,
+            "current": self.current,
+            "actions_left": self.actions_left,
+            "favored_suit": self.favored,
+            "map": {
+                "regions": {
+                    r: {
+                        "armies": dict(self.armies[r]),
+                        "tribes": {p: n for p, n in self.tribes[r].items() if n},
+                        "ruler": self.rulers[r],
+                    }
+                    for r in REGIONS
+                },
+                "borders": {b: {c: n for c, n in self.roads[b].items() if n} for b in BORDER_IDS},
+            },
+            "blocks_supply": dict(self.block_supply),
+            "players": {
+                p: {
+                    "loyalty": self.loyalty[p],
+                    "rupees": self.rupees[p],
+                    "court": list(self.courts[p]),
+                    "hand": list(self.hands[p]),
+                    "prizes": list(self.prizes[p]),
+                    "gifts": sorted(self.gifts[p]),
+                    "cylinders_supply": self.cyl_supply[p],
+                    "events": list(self.held_events[p]),
+                    "influence": self.influence(p) if self.loyalty[p] else 0,
+                    "score": self.total(p),
+                }
+                for p in self.players
+            },
+            "spies": {str(c): {p: n for p, n in sorted(s.items())} for c, s in sorted(self.spies.items())},
+            "leveraged": sorted(self.leveraged),
+            "market": [
+                [{"card": self.market[r][c], "rupees": self.market_rupees[r][c]} for c in range(6)]
+                for r in range(2)
+            ],
+            "received_rupees": [[c for c in range(6) if self.received[r][c]] for r in range(2)],
+            "deck": {"size": self.deck_size(), "pile": self.pile + 1, "piles": [list(p) for p in self.piles]},
+            "seen": sorted(self.seen),
+            "discard_pile": list(self.discard_pile),
+            "global_events": list(self.global_events),
+            "used_cards": sorted(self.used),
+            "placed_this_turn": dict(sorted(self.placed.items())),
+            "declined_bribes": self.declines,
+            "dominance_checks": {"resolved": self.checks_resolved, "cards_done": self.dc_cards_done},
+            "over": self.over,
+            "pending": [_task_view(t) for t in self.stack],
+        }
+
+    def observables(self) -> dict[str, Any]:
+        return {
+            "rupees": dict(self.rupees),
+            "loyalty": dict(self.loyalty),
+            "favored_suit": self.favored,
+            "rulers": dict(self.rulers),
+            "influence": {p: self.influence(p) if self.loyalty[p] else 0 for p in self.players},
+            "cylinders": {p: self.cylinders_in_play(p) for p in self.players},
+            "blocks": {c: self.blocks_in_play(c) for c in COALITIONS},
+            "deck_size": self.deck_size(),
+            "market": [list(row) for row in self.market],
+            "courts": {p: list(self.courts[p]) for p in self.players},
+            "hand_size": {p: len(self.hands[p]) for p in self.players},
+            "dominance_checks": self.checks_resolved,
+        }
+
+    def describe_move(self, player: str, move: Move) -> str:
+        from replay.games.pax_pamir.describe import describe
+
+        return describe(self, player, move)
+
+    def evaluate(self, player: str) -> float:
+        from replay.games.pax_pamir.heuristic import evaluate
+
+        return evaluate(self, player)
+
+    def copy(self) -> PaxState:
+        new = _copy.copy(self)
+        new.players = list(self.players)
+        new.options = dict(self.options)
+        new.milestones = list(self.milestones)
+        new.rupees = dict(self.rupees)
+        new.loyalty = dict(self.loyalty)
+        new.hands = {p: list(v) for p, v in self.hands.items()}
+        new.courts = {p: list(v) for p, v in self.courts.items()}
+        new.owner = dict(self.owner)
+        new.prizes = {p: list(v) for p, v in self.prizes.items()}
+        new.gifts = {p: list(v) for p, v in self.gifts.items()}
+        new.cyl_supply = dict(self.cyl_supply)
+        new.block_supply = dict(self.block_supply)
+        new.armies = {r: dict(v) for r, v in self.armies.items()}
+        new.roads = {b: dict(v) for b, v in self.roads.items()}
+        new.tribes = {r: dict(v) for r, v in self.tribes.items()}
+        new.spies = {c: dict(v) for c, v in self.spies.items()}
+        new.rulers = dict(self.rulers)
+        new.leveraged = set(self.leveraged)
+        new.held_events = {p: list(v) for p, v in self.held_events.items()}
+        new.global_events = list(self.global_events)
+        new.discard_pile = list(self.discard_pile)
+        new.market = [list(r) for r in self.market]
+        new.market_rupees = [list(r) for r in self.market_rupees]
+        new.received = [list(r) for r in self.received]
+        new.piles = [list(p) for p in self.piles]
+        new.seen = set(self.seen)
+        new.vp = {p: dict(v) for p, v in self.vp.items()}
+        new.used = set(self.used)
+        new.placed = dict(self.placed)
+        new._score = None
+        new.stack = [_clone(t) for t in self.stack]
+        return new
+
+
+def _clone(t: Task) -> Task:
+    new = _copy.copy(t)
+    for f in dataclasses.fields(t):
+        v = getattr(t, f.name)
+        if isinstance(v, list):
+            setattr(new, f.name, list(v))
+    return new
+
+
+def _task_view(t: Task) -> dict[str, Any]:
+    out: dict[str, Any] = {"task": type(t).__name__}
+    for f in dataclasses.fields(t):
+        if f.name.startswith("_"):
+            continue
+        v = getattr(t, f.name)
+        if isinstance(v, ChanceRequest):
+            continue
+        out[f.name] = list(v) if isinstance(v, tuple) else (v.to_dict() if isinstance(v, Move) else v)
+    return out
+
+
+__all__ = ["PaxState", "CATEGORIES", "GIFT_VALUES"]

@@ -1,0 +1,282 @@
+"""The flow of the game: setup (opening market, loyalty in turn order), the turn (start-of-turn
+Blackmail, the action phase), cleanup (court and hand limits, events in column 0, refill)
+and the passing of the turn."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from replay.engine import ChanceRequest, Move, Outcome
+from replay.games.pax_pamir import bribes, market
+from replay.games.pax_pamir.actions import (
+    action_cost,
+    check_battle,
+    check_betray,
+    check_bribe_possible,
+    check_build,
+    check_card_action,
+    check_gift,
+    hostage_bribe,
+)
+from replay.games.pax_pamir.components import COALITIONS, COURT, EVENTS, GIFT_VALUES, REGIONS, card_name
+from replay.games.pax_pamir.court import DiscardTask, SpyTask
+from replay.games.pax_pamir.events import discard_event
+from replay.games.pax_pamir.moves import (
+    Battle,
+    Betray,
+    Build,
+    Buy,
+    ChooseLoyalty,
+    EndTurn,
+    Gift,
+    MoveAction,
+    Play,
+    Tax,
+)
+from replay.games.pax_pamir.tasks import Task
+
+if TYPE_CHECKING:
+    from replay.games.pax_pamir.state import PaxState
+
+ACTIONS_PER_TURN = 2
+FIRST_CHOOSER = "first_chooser"
+
+
+# ---------------------------------------------------------------- setup
+
+
+def begin_setup(s: PaxState) -> None:
+    """Deal the opening market (12 draws), then loyalty in turn order, then the first turn."""
+    s.push(BeginPlayTask(s.players[-1]))
+    if s.ruleset == "bga":
+        for p in reversed(s.players):
+            s.push(LoyaltyTask(p))
+    else:
+        s.push(FirstChooserTask(s.players[0]))
+    s.push(market.RefillTask(s.players[0], True))
+
+
+@dataclass(slots=True)
+class FirstChooserTask(Task):
+    """A random player chooses loyalty first; the others follow clockwise; the last chooser
+    takes the first turn."""
+
+    decision = False
+
+    def request(self, s: PaxState) -> ChanceRequest:
+        return ChanceRequest("choose", FIRST_CHOOSER, options=tuple(s.players),
+                             reason="the player who chooses loyalty first")
+
+    def reveal(self, s: PaxState, req: ChanceRequest, outcome: Outcome) -> None:
+        first = outcome["value"]
+        s.pop(self)
+        i = s.players.index(first)
+        order = [s.players[(i + k) % len(s.players)] for k in range(len(s.players))]
+        for t in s.stack:
+            if isinstance(t, BeginPlayTask):
+                t.player = order[-1]
+        for p in reversed(order):
+            s.push(LoyaltyTask(p))
+
+
+@dataclass(slots=True)
+class LoyaltyTask(Task):
+    accepts = (ChooseLoyalty,)
+    awaiting = "choice of a starting loyalty"
+
+    def candidates(self, s: PaxState) -> Iterable[Move]:
+        return [ChooseLoyalty(coalition=c) for c in COALITIONS]
+
+    def check(self, s: PaxState, player: str, move: Move) -> str | None:
+        assert isinstance(move, ChooseLoyalty)
+        if move.coalition not in COALITIONS:
+            return f"{player} cannot be loyal to {move.coalition!r}: the coalitions are {', '.join(COALITIONS)}"
+        return None
+
+    def apply(self, s: PaxState, player: str, move: Move) -> None:
+        assert isinstance(move, ChooseLoyalty)
+        s.pop(self)
+        s.loyalty[player] = move.coalition
+        s.add_milestone("loyalty_change", player_id=player, old=None, new=move.coalition)
+
+
+@dataclass(slots=True)
+class BeginPlayTask(Task):
+    """The player who chose loyalty last takes the first turn."""
+
+    decision = False
+
+    def run(self, s: PaxState) -> None:
+        s.pop(self)
+        s.push(StartTurnTask(self.player))
+
+
+# ---------------------------------------------------------------- the turn
+
+
+@dataclass(slots=True)
+class StartTurnTask(Task):
+    decision = False
+
+    def run(self, s: PaxState) -> None:
+        p = self.player
+        s.pop(self)
+        s.turn_no += 1
+        s.current = p
+        s.stage = "actions"
+        s.actions_left = ACTIONS_PER_TURN
+        s.used.clear()
+        s.placed.clear()
+        s.declines = 0
+        s.received = [[False] * 6 for _ in range(2)]
+        s.push(CleanupTask(p))
+        s.push(ActionsTask(p))
+        if s.has(p, "blackmail_kandahar"):
+            s.push(SpyTask(p, "kandahar", True))
+        if s.has(p, "blackmail_herat"):
+            s.push(SpyTask(p, "herat", True))
+
+
+CARD_ACTIONS = (Tax, Gift, Build, MoveAction, Betray, Battle)
+
+
+def check_play(s: PaxState, player: str, move: Play) -> str | None:
+    if move.card not in s.hands[player]:
+        return f"{player} cannot play card {move.card}: it is not in {player}'s hand"
+    name = card_name(move.card)
+    if move.side not in ("left", "right"):
+        return f"{player} cannot play {name} on side {move.side!r}: a card goes to the left or right end of the court"
+    if not s.courts[player] and move.side != "left":
+        return f"{player} cannot play {name} on the right: the court is empty, the first card is played as 'left'"
+    if s.actions_left <= 0:
+        return f"{player} cannot play {name}: {player} has no actions left this turn"
+    return check_bribe_possible(s, player, f"play {name}", bribes.play_bribe(s, player, move.card), 0)
+
+
+@dataclass(slots=True)
+class ActionsTask(Task):
+    """The action phase: two actions (purchase, play, card actions), any number of bonus actions."""
+
+    done: bool = False
+    accepts = (Buy, Play, Tax, Gift, Build, MoveAction, Betray, Battle, EndTurn)
+    awaiting = "next action (buy, play, a card action, or end_turn)"
+
+    def is_open(self, s: PaxState) -> bool:
+        return not self.done
+
+    def close(self, s: PaxState) -> None:
+        s.stage = "cleanup"
+
+    def candidates(self, s: PaxState) -> Iterable[Move]:
+        p = self.player
+        for row, col in s.market_cells():
+            yield Buy(row=row, col=col)
+        for c in s.hands[p]:
+            yield Play(card=c, side="left")
+            yield Play(card=c, side="right")
+        spied = [c for c in market_track(s) if s.spies.get(c, {}).get(p)]
+        for c in s.courts[p]:
+            for a in COURT[c].actions:
+                if a == "tax":
+                    yield Tax(card=c)
+                elif a == "gift":
+                    yield from (Gift(card=c, value=v) for v in GIFT_VALUES)
+                elif a == "build":
+                    yield from (Build(card=c, blocks=k) for k in range(1, 7))
+                elif a == "move":
+                    yield MoveAction(card=c)
+                elif a == "betray":
+                    yield from (Betray(card=c, target=t) for t in spied)
+                else:
+                    yield from (Battle(card=c, region=r) for r in REGIONS)
+                    yield from (Battle(card=c, court_card=t) for t in spied)
+        yield EndTurn()
+
+    def check(self, s: PaxState, player: str, move: Move) -> str | None:
+        if isinstance(move, Buy):
+            return market.check_buy(s, player, move.row, move.col)
+        if isinstance(move, Play):
+            return check_play(s, player, move)
+        if isinstance(move, CARD_ACTIONS):
+            reason = check_card_action(s, player, move.card, move.type)
+            if reason is None:
+                if isinstance(move, Gift):
+                    reason = check_gift(s, player, move)
+                elif isinstance(move, Build):
+                    reason = check_build(s, player, move)
+                elif isinstance(move, Betray):
+                    reason = check_betray(s, player, move)
+                elif isinstance(move, Battle):
+                    reason = check_battle(s, player, move)
+            if reason is None:
+                reason = check_bribe_possible(s, player, f"{move.type} with {card_name(move.card)}",
+                                              hostage_bribe(s, player, move.card), action_cost(s, player, move))
+            return reason
+        return None
+
+    def apply(self, s: PaxState, player: str, move: Move) -> None:
+        if isinstance(move, EndTurn):
+            self.done = True
+        elif isinstance(move, Buy):
+            s.actions_left -= 1
+            market.buy(s, player, move.row, move.col)
+        else:
+            bribes.begin(s, player, move)
+
+    def describe(self) -> str:
+        return "next action (buy, play, a card action, or end_turn)"
+
+
+def market_track(s: PaxState) -> list[int]:
+    return [c for p in s.players for c in s.courts[p]]
+
+
+# ---------------------------------------------------------------- cleanup
+
+
+@dataclass(slots=True)
+class CleanupTask(Task):
+    """Cleanup, in order: court limit, hand limit, events in column 0, refill; then the next turn."""
+
+    decision = False
+
+    def run(self, s: PaxState) -> None:
+        p = self.player
+        s.pop(self)
+        s.stage = "cleanup"
+        s.used.clear()
+        s.placed.clear()
+        s.received = [[False] * 6 for _ in range(2)]
+        s.push(NextTurnTask(p))
+        s.push(market.RefillTask(p, False))
+        s.push(DiscardEventsTask(p))
+        s.push(DiscardTask(p, "hand_limit", 0))
+        s.push(DiscardTask(p, "court_limit", 0))
+
+
+@dataclass(slots=True)
+class DiscardEventsTask(Task):
+    """Every event in market column 0 is discarded, top row first, with its discard effect."""
+
+    decision = False
+
+    def run(self, s: PaxState) -> None:
+        for row in range(2):
+            card = s.market[row][0]
+            if card is not None and card in EVENTS:
+                s.market[row][0] = None
+                discard_event(s, card)
+                return
+        s.pop(self)
+
+
+@dataclass(slots=True)
+class NextTurnTask(Task):
+    decision = False
+
+    def run(self, s: PaxState) -> None:
+        s.pop(self)
+        s.push(StartTurnTask(s.next_player(self.player)))
+
