@@ -1,1 +1,14 @@
-"""gamerec ingest layer."""
+"""gamerec's ingest layer: records -> replay -> Arrow tables -> DuckDB (+ Parquet).
+
+- :mod:`ingest.pipeline` — :func:`ingest.pipeline.ingest`, the whole run
+  (parallel replay, one transaction per batch, snapshots for readers);
+- :mod:`ingest.schema` — every table and column, declared once;
+- :mod:`ingest.milestones` — the registry of per-game milestone tables;
+- :mod:`ingest.rows` — one batch of raw records -> Arrow tables (runs in workers);
+- :mod:`ingest.writer` — the single writer (skip / replace / quarantine, snapshots);
+- :mod:`ingest.sources` — raw records from files, folders and standard input;
+- :mod:`ingest.export` — every table as Parquet;
+- :mod:`ingest.bench` — ingest throughput and peak memory for ``gamerec bench``.
+
+See ``docs/database.md``.
+"""

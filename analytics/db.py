@@ -1,0 +1,68 @@
+"""Connections for readers (stats, dashboard, export).
+
+Readers never open the ingest's database file: while an ingest writes, DuckDB
+holds an exclusive lock on it, and a reader holding it open would block the
+next ingest.  Instead the ingest publishes an immutable snapshot file next to
+it (``data/gamerec.snapshot.duckdb`` for ``data/gamerec.duckdb``), replaced
+atomically by a rename after every publication.  :func:`connect_readonly`
+opens that snapshot read-only, so any number of readers work while an ingest
+runs; an open connection keeps seeing the snapshot it opened (the old file
+stays readable until the connection closes), and a new connection sees the
+latest one.  :func:`snapshot_version` tells a long-lived reader (the
+dashboard) when to reconnect.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import duckdb
+
+from ingest.pipeline import DEFAULT_DB
+from ingest.writer import snapshot_path
+
+__all__ = ["DEFAULT_DB", "NoDatabase", "connect_readonly", "snapshot_path", "snapshot_version"]
+
+
+class NoDatabase(Exception):
+    """There is nothing to read yet (no snapshot and no database file)."""
+
+
+def _readable(db_path: Path) -> Path:
+    snap = snapshot_path(db_path)
+    if snap.exists():
+        return snap
+    if db_path.exists():
+        return db_path
+    raise NoDatabase(f"no gamerec database at {db_path} yet; run `gamerec ingest PATH --db {db_path}` first")
+
+
+def connect_readonly(db_path: str | Path = DEFAULT_DB) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to the latest published snapshot of ``db_path``.
+
+    Falls back to the database file itself (read-only) when no snapshot
+    exists (a database not written by ``gamerec ingest``).  Raises
+    :class:`NoDatabase` when there is neither.
+    """
+    last: Exception | None = None
+    for _ in range(3):
+        path = _readable(Path(db_path))
+        try:
+            return duckdb.connect(str(path), read_only=True)
+        except duckdb.Error as exc:
+            # the database file itself is locked by an ingest that has not
+            # published its first snapshot yet: wait a moment and look again
+            last = exc
+            time.sleep(0.2)
+    raise NoDatabase(f"cannot open {path} for reading ({last}); is an ingest just starting? try again") from None
+
+
+def snapshot_version(db_path: str | Path = DEFAULT_DB) -> tuple[int, int] | None:
+    """An identity of the current snapshot (changes on every publication), or ``None``."""
+    try:
+        st = os.stat(_readable(Path(db_path)))
+    except (NoDatabase, OSError):
+        return None
+    return (st.st_ino, st.st_mtime_ns)

@@ -1,0 +1,198 @@
+"""``gamerec ingest``, ``gamerec stats`` and ``gamerec export`` (thin: the work is in ingest/ and analytics/)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+import polars as pl
+from rich.console import Console
+from rich.table import Table
+
+DEFAULT_DB = str(Path("data") / "gamerec.duckdb")
+DB_OPTION = click.option("--db", "db", default=DEFAULT_DB, show_default=True, type=click.Path(dir_okay=False),
+                         help="The DuckDB database file.")
+
+
+def _fail(message: str, code: int = 2) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=False, width=None if sys.stdout.isatty() else 120)
+
+
+# --------------------------------------------------------------------------
+# ingest
+# --------------------------------------------------------------------------
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True)
+@DB_OPTION
+@click.option("--workers", type=click.IntRange(min=0), default=None,
+              help="Replay processes (default: one per core; 0: replay in this process).")
+@click.option("--batch-size", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Records per batch (one transaction each).")
+@click.option("--publish-every", type=click.FloatRange(min=0), default=10.0, show_default=True,
+              help="Seconds between snapshots published for readers while the ingest runs.")
+def ingest(paths: tuple[str, ...], db: str, workers: int | None, batch_size: int, publish_every: float) -> None:
+    """Replay records (files, folders, `-` for stdin) and load them into DuckDB.
+
+    Idempotent: records already present (same id and content) are skipped, a
+    record whose content changed replaces the old game. Unreadable records go
+    to the `quarantine` table; the command then exits with status 1.
+    """
+    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+
+    from ingest.pipeline import ingest as run
+    from ingest.sources import MissingPath, expand, total_bytes
+    from ingest.writer import IngestError
+
+    try:
+        total = total_bytes(expand(paths))
+    except MissingPath as exc:
+        _fail(str(exc))
+    err = Console(stderr=True)
+    with Progress(
+        TextColumn("ingesting"), BarColumn(), TaskProgressColumn(), TextColumn("{task.fields[records]} records"),
+        TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal,
+    ) as progress:
+        task = progress.add_task("ingest", total=total, records=0)
+
+        def advance(records: int, done: int) -> None:
+            progress.update(task, completed=done if total is not None else None, records=records)
+
+        try:
+            summary = run(list(paths), db, workers=workers, batch_records=batch_size,
+                          publish_every=publish_every, progress=advance)
+        except (IngestError, MissingPath) as exc:
+            _fail(str(exc))
+        except KeyboardInterrupt:
+            _fail("interrupted; every batch written so far is complete, rerun to finish", 130)
+    _print_summary(summary)
+    c = summary.counts
+    if c.quarantined:
+        click.echo(
+            f"{c.quarantined} record(s) could not be read and went to quarantine; see them with\n"
+            f"  duckdb {summary.snapshot} \"SELECT source, line, error FROM quarantine "
+            f"WHERE run_id = {summary.run_id} ORDER BY source, line\"",
+            err=True,
+        )
+        sys.exit(1)
+
+
+def _print_summary(s: Any) -> None:
+    c = s.counts
+    con = _console()
+    t = Table(title=f"ingest run {s.run_id} into {s.db}", show_header=False, title_justify="left")
+    t.add_column("what")
+    t.add_column("value", justify="right")
+    rows: list[tuple[str, str]] = [
+        ("files", f"{s.files:,}"),
+        ("records read", f"{c.records:,}"),
+        ("ingested (new)", f"{c.new:,}"),
+        ("replaced (content changed)", f"{c.replaced:,}"),
+        ("skipped (already present)", f"{c.skipped:,}"),
+        ("diverged (ingested, with divergences)", f"{c.diverged:,}"),
+        ("quarantined", f"{c.quarantined:,}" + (f" ({c.quarantined_new:,} new)" if c.quarantined else "")),
+        ("time", f"{s.seconds:.2f} s ({s.records_per_second:,.0f} records/s)"),
+    ]
+    for status, n in sorted(c.statuses.items()):
+        rows.insert(6, (f"  status {status}", f"{n:,}"))
+    for k, v in rows:
+        t.add_row(k, v)
+    con.print(t)
+    rt = Table(title="rows per table", title_justify="left")
+    rt.add_column("table")
+    rt.add_column("added this run", justify="right")
+    rt.add_column("total", justify="right")
+    for name, total in s.table_rows.items():
+        rt.add_row(name, f"{c.rows.get(name, 0):,}", f"{total:,}")
+    con.print(rt)
+
+
+# --------------------------------------------------------------------------
+# stats
+# --------------------------------------------------------------------------
+
+
+def _frame_table(title: str, df: pl.DataFrame) -> Table:
+    t = Table(title=title, title_justify="left")
+    for name, dtype in zip(df.columns, df.dtypes):
+        t.add_column(name, justify="right" if dtype.is_numeric() else "left")
+    for row in df.iter_rows():
+        t.add_row(*("" if v is None else f"{v:,}" if isinstance(v, int) else str(v) for v in row))
+    return t
+
+
+@click.command()
+@DB_OPTION
+@click.option("--game", "game", default=None, help="Only this game id (e.g. coal_baron).")
+def stats(db: str, game: str | None) -> None:
+    """Games per title and status, divergences by kind, win rate by seat, mean score by category."""
+    import duckdb
+
+    from analytics import stats as q
+    from analytics.db import NoDatabase, connect_readonly
+
+    try:
+        con = connect_readonly(db)
+    except NoDatabase as exc:
+        _fail(str(exc))
+    try:
+        if game is not None and game not in q.titles(con):
+            known = ", ".join(q.titles(con)) or "none yet"
+            _fail(f"no games of {game!r} in {db} (titles present: {known})")
+        out = _console()
+        ov = q.overview(con, game)
+        out.print(_frame_table("database" + (f" ({game})" if game else ""), ov))
+        sections = [
+            ("games per title and status", q.games_by_title_status),
+            ("divergences by kind", q.divergences_by_kind),
+            ("win rate by seat (finished games)", q.win_rate_by_seat),
+            ("mean final score by category (finished games)", q.mean_score_by_category),
+        ]
+        for title, fn in sections:
+            df = fn(con, game)
+            if df.height:
+                out.print(_frame_table(title, df))
+            else:
+                out.print(f"[bold]{title}[/bold]: none")
+    except duckdb.Error as exc:
+        _fail(f"cannot query {db}: {exc}")
+    finally:
+        con.close()
+
+
+# --------------------------------------------------------------------------
+# export
+# --------------------------------------------------------------------------
+
+
+@click.command()
+@click.option("--parquet", "out", required=True, type=click.Path(file_okay=False),
+              help="Output folder (one sub-folder per table).")
+@DB_OPTION
+def export(out: str, db: str) -> None:
+    """Write every table as Parquet (partitioned by title where it helps)."""
+    from analytics.db import NoDatabase, connect_readonly
+    from ingest.export import ExportError, export_parquet
+
+    try:
+        con = connect_readonly(db)
+    except NoDatabase as exc:
+        _fail(str(exc))
+    try:
+        rows = export_parquet(con, out)
+    except ExportError as exc:
+        _fail(str(exc))
+    finally:
+        con.close()
+    click.echo(f"exported {len(rows)} tables ({sum(rows.values()):,} rows) to {out}")
+
+
+COMMANDS = [ingest, stats, export]

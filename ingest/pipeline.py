@@ -1,0 +1,209 @@
+"""The ingest pipeline: read -> (workers) parse, replay, build columns -> write.
+
+The parent process reads raw records, groups them into batches, drops the
+ones whose content hash is already in the database, and hands each batch to
+a worker process; the workers return Arrow tables; the parent writes the
+batches **in input order**, one transaction each.  At most ``2 x workers``
+batches are in flight, so memory stays bounded whatever the input size.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from ingest import milestones
+from ingest.rows import Batch, Job, Outcome, build_batch, raw_sha256
+from ingest.sources import RawItem, expand, iter_raw
+from ingest.writer import Counts, Database, IngestError, snapshot_path, utcnow
+from replay.replayer import INVALID
+
+DEFAULT_DB = Path("data") / "gamerec.duckdb"
+BATCH_RECORDS = 200
+BATCH_BYTES = 8 << 20
+
+
+@dataclass
+class Summary:
+    """What one ingest run did."""
+
+    db: Path
+    snapshot: Path
+    run_id: int
+    files: int
+    counts: Counts
+    seconds: float
+    publishes: int
+    table_rows: dict[str, int] = field(default_factory=dict)
+    """Rows per table in the whole database after the run."""
+
+    @property
+    def records_per_second(self) -> float:
+        return self.counts.records / self.seconds if self.seconds > 0 else 0.0
+
+
+Progress = Callable[[int, int], None]
+"""``progress(records_read, bytes_done)`` after every written batch."""
+
+
+def _batches(items: Iterator[RawItem], records: int, size: int) -> Iterator[list[RawItem]]:
+    batch: list[RawItem] = []
+    nbytes = 0
+    for it in items:
+        batch.append(it)
+        nbytes += len(it.raw)
+        if len(batch) >= records or nbytes >= size:
+            yield batch
+            batch, nbytes = [], 0
+    if batch:
+        yield batch
+
+
+def _make_pool(workers: int) -> Any:
+    methods = multiprocessing.get_all_start_methods()
+    # fork keeps games registered at run time (tests' toy game) visible to workers; it
+    # happens before the database, threads or progress display exist in this process.
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+    return ctx.Pool(workers)
+
+
+class _Inline:
+    """Stands in for a pool when ``workers == 0`` (everything in this process)."""
+
+    class _Done:
+        def __init__(self, value: Batch) -> None:
+            self.value = value
+
+        def get(self) -> Batch:
+            return self.value
+
+    def apply_async(self, fn: Callable[[Job], Batch], args: tuple[Job]) -> _Inline._Done:
+        return self._Done(fn(*args))
+
+    def close(self) -> None:
+        pass
+
+    def join(self) -> None:
+        pass
+
+    def terminate(self) -> None:
+        pass
+
+
+def ingest(
+    paths: Sequence[str],
+    db_path: str | Path = DEFAULT_DB,
+    *,
+    workers: int | None = None,
+    batch_records: int = BATCH_RECORDS,
+    batch_bytes: int = BATCH_BYTES,
+    publish_every: float = 10.0,
+    progress: Progress | None = None,
+    stdin: IO[bytes] | None = None,
+    memory_limit: str | None = None,
+) -> Summary:
+    """Ingest every record under ``paths`` into ``db_path``; see the module docstring.
+
+    Raises :class:`IngestError` (or :class:`ingest.sources.MissingPath`) for
+    problems that stop the run before or while it writes.
+    """
+    t0 = time.perf_counter()
+    files = expand(paths)
+    n_workers = (os.cpu_count() or 1) if workers is None else max(0, workers)
+    pool = _make_pool(n_workers) if n_workers > 0 else _Inline()
+    db: Database | None = None
+    status = "failed"
+    publishes = 0
+    try:
+        db = Database(db_path, memory_limit=memory_limit)
+        db.start_run(list(paths), sum(1 for f in files if f != "-"))
+        if not snapshot_path(db.path).exists():
+            db.publish()
+            publishes += 1
+        max_inflight = max(2, 2 * n_workers)
+        inflight: deque[tuple[Any, list[Outcome], int, Any]] = deque()
+        last_publish = time.monotonic()
+        publish_cost = 0.0
+        tables = list(milestones.MILESTONE_TABLES)
+        ordinal = 0
+
+        def drain_one() -> None:
+            nonlocal last_publish, publish_cost, publishes
+            assert db is not None
+            pending, read_errors, skipped, done = inflight.popleft()
+            batch: Batch = pending.get()
+            if read_errors:
+                batch.outcomes = sorted(batch.outcomes + read_errors, key=lambda o: o.ordinal)
+            db.count_skipped(skipped)
+            db.write(batch, utcnow())
+            if progress is not None:
+                progress(db.counts.records, done)
+            now = time.monotonic()
+            # publish at most every `publish_every` seconds, and never spend more than
+            # about a fifth of the run copying snapshots
+            if publish_every >= 0 and now - last_publish >= max(publish_every, 4 * publish_cost):
+                publish_cost = db.publish()
+                publishes += 1
+                last_publish = time.monotonic()
+
+        for raw_batch in _batches(iter_raw(files, stdin), batch_records, batch_bytes):
+            read_errors: list[Outcome] = []
+            work: list[tuple[int, str, int | None, bytes]] = []
+            hashes: list[str] = []
+            for it in raw_batch:
+                sha = raw_sha256(it.raw)
+                if it.error is not None:
+                    read_errors.append(Outcome(ordinal, it.source, it.line, sha, INVALID, error=it.error,
+                                               raw=it.raw))
+                else:
+                    work.append((ordinal, it.source, it.line, it.raw))
+                    hashes.append(sha)
+                ordinal += 1
+            known = db.known_hashes(hashes)
+            seen: set[str] = set()
+            todo = []
+            skipped = 0
+            for w, sha in zip(work, hashes):
+                if sha in known or sha in seen:
+                    skipped += 1
+                    continue
+                seen.add(sha)
+                todo.append(w)
+            job = Job(todo, db.run_id or 0, utcnow(), tables)
+            inflight.append((pool.apply_async(build_batch, (job,)), read_errors, skipped,
+                             raw_batch[-1].done_bytes))
+            while len(inflight) >= max_inflight:
+                drain_one()
+        while inflight:
+            drain_one()
+        status = "finished"
+    except KeyboardInterrupt:
+        status = "interrupted"
+        raise
+    finally:
+        if status != "finished":
+            pool.terminate()
+        else:
+            pool.close()
+        pool.join()
+        if db is not None:
+            try:
+                db.finish_run(status)
+                if status != "failed":
+                    db.publish()
+                    publishes += 1
+                table_rows = db.table_counts()
+            finally:
+                db.close()
+    assert db is not None
+    return Summary(db.path, snapshot_path(db.path), db.run_id or 0, len(files), db.counts,
+                   time.perf_counter() - t0, publishes, table_rows)
+
+
+__all__ = ["DEFAULT_DB", "IngestError", "Summary", "ingest"]

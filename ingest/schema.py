@@ -1,0 +1,125 @@
+"""The database schema: every table, its columns and their types, in one place.
+
+The DDL, the Arrow schemas the workers build batches with, the replacement
+deletes and the Parquet export all derive from :func:`tables`, so a column is
+declared exactly once.  See ``docs/database.md`` for what each table means.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import duckdb
+import pyarrow as pa
+
+from ingest import milestones
+from ingest.milestones import ARROW_TYPES
+
+ARROW_TYPES_CORE: dict[str, pa.DataType] = dict(ARROW_TYPES, TIMESTAMP=pa.timestamp("us"))
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    columns: tuple[tuple[str, str], ...]
+    order_by: tuple[str, ...]
+    """The key, used for deterministic ordering (export, tests)."""
+    per_game: bool = True
+    """Rows belong to one game (``game_id``) and are replaced with it."""
+
+    @property
+    def column_names(self) -> list[str]:
+        return [c for c, _ in self.columns]
+
+    def arrow_schema(self) -> pa.Schema:
+        return pa.schema([(c, ARROW_TYPES_CORE[t]) for c, t in self.columns])
+
+    def ddl(self) -> str:
+        cols = ", ".join(f'"{c}" {t}' for c, t in self.columns)
+        return f"CREATE TABLE IF NOT EXISTS {self.name} ({cols})"
+
+
+GAMES = Table("games", (
+    ("game_id", "VARCHAR"), ("title", "VARCHAR"), ("source_kind", "VARCHAR"), ("played_at", "TIMESTAMP"),
+    ("player_count", "INTEGER"), ("status", "VARCHAR"), ("n_events", "INTEGER"),
+    ("first_divergence_seq", "INTEGER"), ("winner", "VARCHAR"), ("record_sha256", "VARCHAR"),
+    ("ingested_at", "TIMESTAMP"), ("engine_version", "VARCHAR"),
+    ("ruleset", "VARCHAR"), ("n_replayed", "INTEGER"), ("n_divergences", "INTEGER"),
+    ("result_end", "VARCHAR"), ("source_file", "VARCHAR"), ("source_line", "INTEGER"),
+    ("run_id", "INTEGER"),
+), ("game_id",))
+
+PLAYERS = Table("players", (
+    ("game_id", "VARCHAR"), ("player_id", "VARCHAR"), ("name", "VARCHAR"), ("seat", "INTEGER"),
+    ("final_score", "INTEGER"), ("rank", "INTEGER"), ("won", "BOOLEAN"), ("agent", "VARCHAR"),
+), ("game_id", "seat"))
+
+EVENTS = Table("events", (
+    ("game_id", "VARCHAR"), ("seq", "INTEGER"), ("kind", "VARCHAR"), ("player_id", "VARCHAR"),
+    ("move_type", "VARCHAR"), ("payload", "JSON"), ("round", "INTEGER"), ("phase", "VARCHAR"),
+), ("game_id", "seq"))
+
+SCORE_TIMELINE = Table("score_timeline", (
+    ("game_id", "VARCHAR"), ("seq", "INTEGER"), ("player_id", "VARCHAR"), ("category", "VARCHAR"),
+    ("points", "INTEGER"),
+), ("game_id", "seq", "player_id", "category"))
+
+SCORE_BREAKDOWN = Table("score_breakdown", (
+    ("game_id", "VARCHAR"), ("player_id", "VARCHAR"), ("category", "VARCHAR"), ("points", "INTEGER"),
+), ("game_id", "player_id", "category"))
+
+DIVERGENCES = Table("divergences", (
+    ("game_id", "VARCHAR"), ("seq", "INTEGER"), ("kind", "VARCHAR"), ("key", "VARCHAR"),
+    ("recorded", "JSON"), ("replayed", "JSON"), ("message", "VARCHAR"), ("divergence_no", "INTEGER"),
+), ("game_id", "divergence_no"))
+
+MILESTONES = Table("milestones", (
+    ("game_id", "VARCHAR"), ("seq", "INTEGER"), ("title", "VARCHAR"), ("type", "VARCHAR"),
+    ("payload", "JSON"), ("milestone_no", "INTEGER"),
+), ("game_id", "milestone_no"))
+
+RECORDS = Table("records", (
+    ("game_id", "VARCHAR"), ("raw", "JSON"),
+), ("game_id",))
+
+QUARANTINE = Table("quarantine", (
+    ("source", "VARCHAR"), ("line", "INTEGER"), ("error", "VARCHAR"), ("raw", "VARCHAR"),
+    ("at", "TIMESTAMP"), ("raw_sha256", "VARCHAR"), ("game_id", "VARCHAR"), ("kind", "VARCHAR"),
+    ("run_id", "INTEGER"),
+), ("source", "line", "raw_sha256"), per_game=False)
+
+INGEST_RUNS = Table("ingest_runs", (
+    ("run_id", "INTEGER"), ("started_at", "TIMESTAMP"), ("finished_at", "TIMESTAMP"), ("files", "INTEGER"),
+    ("records", "INTEGER"), ("ok", "INTEGER"), ("diverged", "INTEGER"), ("quarantined", "INTEGER"),
+    ("skipped", "INTEGER"), ("replaced", "INTEGER"), ("paths", "VARCHAR"), ("engine_version", "VARCHAR"),
+    ("status", "VARCHAR"),
+), ("run_id",), per_game=False)
+
+CORE_GAME_TABLES = (GAMES, PLAYERS, EVENTS, SCORE_TIMELINE, SCORE_BREAKDOWN, DIVERGENCES, MILESTONES, RECORDS)
+
+
+def milestone_tables() -> list[Table]:
+    return [Table(m.table, m.all_columns, ("game_id", "milestone_no")) for m in milestones.MILESTONE_TABLES]
+
+
+def game_tables() -> list[Table]:
+    """Every table whose rows belong to one game (replaced together with it)."""
+    return [*CORE_GAME_TABLES, *milestone_tables()]
+
+
+def tables() -> list[Table]:
+    return [*game_tables(), QUARANTINE, INGEST_RUNS]
+
+
+def create_schema(con: duckdb.DuckDBPyConnection) -> None:
+    """Create every missing table, and add columns declared since the table was made."""
+    for t in tables():
+        con.execute(t.ddl())
+        have = {r[0] for r in con.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = ? AND table_schema = 'main' "
+            "AND table_catalog = current_database()",
+            [t.name],
+        ).fetchall()}
+        for name, typ in t.columns:
+            if name not in have:
+                con.execute(f'ALTER TABLE {t.name} ADD COLUMN "{name}" {typ}')

@@ -1,0 +1,336 @@
+"""The single writer: one DuckDB file, one transaction per batch, snapshots for readers.
+
+Only this module opens the database file for writing.  Every batch goes in
+one transaction that decides, per record, skip / insert / replace, deletes
+replaced games from every per-game table, inserts the batch's Arrow tables,
+appends the quarantine and updates the run's counters, then commits.  A
+crash (kill -9 included) before the commit leaves the database as it was
+before the batch: DuckDB rolls an uncommitted transaction back on open.
+
+Readers never open this file.  :meth:`Database.publish` copies the whole
+database into ``<name>.snapshot<suffix>.tmp`` with ``COPY FROM DATABASE`` and
+renames it over ``<name>.snapshot<suffix>`` in one atomic step; readers open
+that snapshot read-only (see :mod:`analytics.db`).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import duckdb
+import orjson
+import pyarrow as pa
+
+from ingest import schema
+from ingest.rows import Batch, Outcome
+from replay import ENGINE_VERSION
+from replay.replayer import DIVERGED, INVALID
+
+SNAPSHOT_ALIAS = "gamerec_snapshot"
+
+
+class IngestError(Exception):
+    """A problem that stops an ingest (shown to the user as one line)."""
+
+
+def snapshot_path(db_path: str | Path) -> Path:
+    """Where readers find the published snapshot of ``db_path``."""
+    p = Path(db_path)
+    suffix = p.suffix or ".duckdb"
+    stem = p.name[: -len(p.suffix)] if p.suffix else p.name
+    return p.with_name(f"{stem}.snapshot{suffix}")
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+@dataclass
+class Counts:
+    """Per-run counters (records partition into ok + diverged + skipped + quarantined)."""
+
+    records: int = 0
+    ok: int = 0
+    diverged: int = 0
+    skipped: int = 0
+    quarantined: int = 0
+    new: int = 0
+    replaced: int = 0
+    quarantined_new: int = 0
+    statuses: dict[str, int] = field(default_factory=dict)
+    rows: dict[str, int] = field(default_factory=dict)
+
+
+def _quote_literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _quote_ident(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
+
+class Database:
+    """The ingest's connection to the database file."""
+
+    def __init__(self, path: str | Path, *, threads: int | None = None, memory_limit: str | None = None) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise IngestError(f"cannot create the folder for {self.path}: {exc.strerror}") from None
+        try:
+            self.con = duckdb.connect(str(self.path))
+        except duckdb.Error as exc:
+            msg = str(exc)
+            if "lock" in msg.lower():
+                raise IngestError(
+                    f"{self.path} is open for writing by another process (another `gamerec ingest`?); "
+                    "wait for it to finish"
+                ) from None
+            raise IngestError(f"cannot open the database {self.path}: {msg}") from None
+        if threads:
+            self.con.execute(f"SET threads TO {int(threads)}")
+        if memory_limit:
+            self.con.execute("SET memory_limit = ?", [memory_limit])
+        self.con.execute("SET preserve_insertion_order = true")
+        schema.create_schema(self.con)
+        self.catalog = self.con.execute("SELECT current_database()").fetchone()[0]  # type: ignore[index]
+        self.game_tables = schema.game_tables()
+        self.run_id: int | None = None
+        self.counts = Counts()
+
+    # ---- runs ---------------------------------------------------------------
+
+    def start_run(self, paths: Sequence[str], files: int) -> int:
+        row = self.con.execute("SELECT coalesce(max(run_id), 0) + 1 FROM ingest_runs").fetchone()
+        run_id = int(row[0])  # type: ignore[index]
+        self.con.execute(
+            "INSERT INTO ingest_runs (run_id, started_at, files, records, ok, diverged, quarantined, skipped, "
+            "replaced, paths, engine_version, status) VALUES (?, ?, ?, 0, 0, 0, 0, 0, 0, ?, ?, 'running')",
+            [run_id, utcnow(), files, orjson.dumps(list(paths)).decode(), ENGINE_VERSION],
+        )
+        self.run_id = run_id
+        return run_id
+
+    def _update_run(self, status: str | None = None) -> None:
+        c = self.counts
+        self.con.execute(
+            "UPDATE ingest_runs SET records = ?, ok = ?, diverged = ?, quarantined = ?, skipped = ?, "
+            "replaced = ? WHERE run_id = ?",
+            [c.records, c.ok, c.diverged, c.quarantined, c.skipped, c.replaced, self.run_id],
+        )
+        if status is not None:
+            self.con.execute("UPDATE ingest_runs SET status = ?, finished_at = ? WHERE run_id = ?",
+                             [status, utcnow(), self.run_id])
+
+    def finish_run(self, status: str = "finished") -> None:
+        if self.run_id is not None:
+            self._update_run(status)
+
+    # ---- batches ------------------------------------------------------------
+
+    def known_hashes(self, hashes: Sequence[str]) -> set[str]:
+        """Which of ``hashes`` are already the content hash of an ingested game."""
+        if not hashes:
+            return set()
+        probe = pa.table({"h": pa.array(list(hashes), pa.string())})
+        self.con.register("gamerec_probe", probe)
+        try:
+            rows = self.con.execute(
+                "SELECT DISTINCT g.record_sha256 FROM games g JOIN gamerec_probe p ON g.record_sha256 = p.h"
+            ).fetchall()
+        finally:
+            self.con.unregister("gamerec_probe")
+        return {r[0] for r in rows}
+
+    def count_skipped(self, n: int) -> None:
+        """Records recognised as already present before they were replayed."""
+        self.counts.records += n
+        self.counts.skipped += n
+
+    def write(self, batch: Batch, at: datetime) -> None:
+        """Apply one batch in one transaction."""
+        good = [o for o in batch.outcomes if o.status != INVALID]
+        bad = [o for o in batch.outcomes if o.status == INVALID]
+        chosen: dict[str, Outcome] = {}
+        skipped = replaced_in_batch = 0
+        for o in good:
+            assert o.game_id is not None
+            prev = chosen.get(o.game_id)
+            if prev is not None and prev.raw_sha256 == o.raw_sha256:
+                skipped += 1
+                continue
+            if prev is not None:
+                replaced_in_batch += 1
+            chosen[o.game_id] = o
+        con = self.con
+        con.execute("BEGIN TRANSACTION")
+        try:
+            existing: dict[str, str] = {}
+            if chosen:
+                ids = pa.table({"game_id": pa.array(list(chosen), pa.string())})
+                con.register("gamerec_ids", ids)
+                try:
+                    existing = dict(con.execute(
+                        "SELECT g.game_id, g.record_sha256 FROM games g JOIN gamerec_ids i USING (game_id)"
+                    ).fetchall())
+                finally:
+                    con.unregister("gamerec_ids")
+            keep: list[Outcome] = []
+            replace: list[str] = []
+            for gid, o in chosen.items():
+                old = existing.get(gid)
+                if old == o.raw_sha256:
+                    skipped += 1
+                    continue
+                if old is not None:
+                    replace.append(gid)
+                keep.append(o)
+            keep.sort(key=lambda o: o.ordinal)
+            if replace:
+                con.register("gamerec_replace", pa.table({"game_id": pa.array(replace, pa.string())}))
+                try:
+                    for t in self.game_tables:
+                        con.execute(f"DELETE FROM {t.name} WHERE game_id IN (SELECT game_id FROM gamerec_replace)")
+                finally:
+                    con.unregister("gamerec_replace")
+            rows = self._insert_games(batch, keep, len(keep) == len(good))
+            q_new = self._quarantine(bad, at)
+            c = self.counts
+            c.records += len(batch.outcomes)
+            c.skipped += skipped
+            c.new += len(keep) - len(replace)
+            c.replaced += len(replace)
+            for o in keep:
+                c.statuses[o.status] = c.statuses.get(o.status, 0) + 1
+                if o.status == DIVERGED:
+                    c.diverged += 1
+                else:
+                    c.ok += 1
+            # a record replaced by a later one of the same batch counts as read but not written
+            c.skipped += replaced_in_batch
+            c.quarantined += len(bad)
+            c.quarantined_new += q_new
+            for name, n in rows.items():
+                c.rows[name] = c.rows.get(name, 0) + n
+            if q_new:
+                c.rows["quarantine"] = c.rows.get("quarantine", 0) + q_new
+            self._update_run()
+            con.execute("COMMIT")
+        except BaseException:
+            try:
+                con.execute("ROLLBACK")
+            except duckdb.Error:
+                pass
+            raise
+
+    def _insert_games(self, batch: Batch, keep: list[Outcome], everything: bool) -> dict[str, int]:
+        rows: dict[str, int] = {}
+        if not keep:
+            return rows
+        for t in self.game_tables:
+            table = batch.tables.get(t.name)
+            if table is None or table.num_rows == 0:
+                continue
+            if not everything:
+                idx: list[int] = []
+                for o in keep:
+                    span = (o.spans or {}).get(t.name)
+                    if span:
+                        idx.extend(range(*span))
+                if not idx:
+                    continue
+                table = table.take(pa.array(idx, pa.int64()))
+            cols = ", ".join(f'"{c}"' for c in t.column_names if c in table.column_names)
+            con = self.con
+            con.register("gamerec_batch", table)
+            try:
+                con.execute(f"INSERT INTO {t.name} ({cols}) SELECT {cols} FROM gamerec_batch")
+            finally:
+                con.unregister("gamerec_batch")
+            rows[t.name] = table.num_rows
+        return rows
+
+    def _quarantine(self, bad: list[Outcome], at: datetime) -> int:
+        if not bad:
+            return 0
+        seen: set[tuple[str, int | None, str]] = set()
+        uniq = []
+        for o in bad:
+            key = (o.source, o.line, o.raw_sha256)
+            if key not in seen:
+                seen.add(key)
+                uniq.append(o)
+        t = schema.QUARANTINE
+        data = {
+            "source": [o.source for o in uniq],
+            "line": [o.line for o in uniq],
+            "error": [o.error for o in uniq],
+            "raw": [(o.raw or b"").decode("utf-8", "backslashreplace") for o in uniq],
+            "at": [at] * len(uniq),
+            "raw_sha256": [o.raw_sha256 for o in uniq],
+            "game_id": [o.game_id for o in uniq],
+            "kind": ["unreadable" if o.game_id is None else "engine_error" for o in uniq],
+            "run_id": [self.run_id] * len(uniq),
+        }
+        sch = t.arrow_schema()
+        table = pa.Table.from_arrays([pa.array(data[c], sch.field(c).type) for c in t.column_names], schema=sch)
+        con = self.con
+        con.register("gamerec_bad", table)
+        try:
+            match = ("q.source = b.source AND q.line IS NOT DISTINCT FROM b.line "
+                     "AND q.raw_sha256 = b.raw_sha256")
+            con.execute(f"UPDATE quarantine q SET run_id = ?, error = b.error FROM gamerec_bad b WHERE {match}",
+                        [self.run_id])
+            cols = ", ".join(f'"{c}"' for c in t.column_names)
+            before = con.execute("SELECT count(*) FROM quarantine").fetchone()[0]  # type: ignore[index]
+            con.execute(
+                f"INSERT INTO quarantine ({cols}) SELECT {cols} FROM gamerec_bad b "
+                f"WHERE NOT EXISTS (SELECT 1 FROM quarantine q WHERE {match})"
+            )
+            after = con.execute("SELECT count(*) FROM quarantine").fetchone()[0]  # type: ignore[index]
+        finally:
+            con.unregister("gamerec_bad")
+        return int(after - before)
+
+    # ---- snapshot -------------------------------------------------------------
+
+    def publish(self) -> float:
+        """Publish a read-only snapshot for readers; returns the seconds it took."""
+        t0 = time.perf_counter()
+        snap = snapshot_path(self.path)
+        tmp = snap.with_name(snap.name + ".tmp")
+        for leftover in (tmp, tmp.with_name(tmp.name + ".wal")):
+            if leftover.exists():
+                leftover.unlink()
+        con = self.con
+        con.execute(f"ATTACH {_quote_literal(str(tmp))} AS {SNAPSHOT_ALIAS}")
+        try:
+            con.execute(f"COPY FROM DATABASE {_quote_ident(self.catalog)} TO {SNAPSHOT_ALIAS}")
+            con.execute(f"CHECKPOINT {SNAPSHOT_ALIAS}")
+        finally:
+            con.execute(f"DETACH {SNAPSHOT_ALIAS}")
+        wal = tmp.with_name(tmp.name + ".wal")
+        if wal.exists():  # never expected after a checkpoint; a snapshot must be one file
+            raise IngestError(f"the snapshot {tmp} kept a write-ahead log; not publishing it")
+        with open(tmp, "rb") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, snap)
+        return time.perf_counter() - t0
+
+    def table_counts(self) -> dict[str, int]:
+        out = {}
+        for t in schema.tables():
+            out[t.name] = int(self.con.execute(f"SELECT count(*) FROM {t.name}").fetchone()[0])  # type: ignore[index]
+        return out
+
+    def close(self) -> None:
+        try:
+            self.con.close()
+        except duckdb.Error:
+            pass

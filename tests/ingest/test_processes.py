@@ -1,0 +1,155 @@
+"""Real processes: kill -9 in the middle of an ingest, and readers while an ingest writes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from analytics.db import NoDatabase, connect_readonly
+from ingest.pipeline import ingest
+from ingest.schema import tables
+from replay.record import write_records
+from replay.simulate import simulate
+
+TESTS = Path(__file__).resolve().parents[1]
+ROOT = TESTS.parent
+N_FILES, PER_FILE = 8, 500
+
+
+def gamerec(*args: str) -> list[str]:
+    """`gamerec ARGS` as a real process, with the toy game registered."""
+    code = (f"import sys; sys.path.insert(0, {str(TESTS)!r}); import toygame; "
+            "from gamerec_cli.main import main; main(prog_name='gamerec')")
+    return [sys.executable, "-c", code, *args]
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("big")
+    for i in range(N_FILES):
+        write_records(simulate("toy", PER_FILE, 21, start=i * PER_FILE), folder / f"part-{i:02d}.jsonl.gz")
+    return folder
+
+
+def table_counts(db: Path) -> dict[str, int]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return {t.name: con.execute(f"SELECT count(*) FROM {t.name}").fetchone()[0]
+                for t in tables() if t.name != "ingest_runs"}
+    finally:
+        con.close()
+
+
+def snapshot_games(db: Path) -> int:
+    try:
+        con = connect_readonly(db)
+    except NoDatabase:
+        return 0
+    try:
+        return con.execute("SELECT count(*) FROM games").fetchone()[0]
+    finally:
+        con.close()
+
+
+def assert_whole(db: Path) -> None:
+    """No partial and no doubled game: every game has all its rows, exactly once."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        one = con.execute
+        assert one("SELECT count(*) - count(DISTINCT game_id) FROM games").fetchone() == (0,)
+        assert one("""SELECT count(*) FROM games g LEFT JOIN (SELECT game_id, count(*) n, count(DISTINCT seq) d
+                      FROM events GROUP BY game_id) e USING (game_id)
+                      WHERE e.n IS DISTINCT FROM g.n_events OR e.d <> e.n""").fetchone() == (0,)
+        assert one("""SELECT count(*) FROM games g LEFT JOIN (SELECT game_id, count(*) n FROM players
+                      GROUP BY game_id) p USING (game_id) WHERE p.n IS DISTINCT FROM g.player_count""").fetchone() == (0,)
+        for t in ("events", "players", "score_timeline", "score_breakdown", "milestones", "records"):
+            assert one(f"SELECT count(*) FROM {t} WHERE game_id NOT IN (SELECT game_id FROM games)").fetchone() == (0,), t
+        assert one("SELECT count(*) FROM (SELECT game_id FROM records GROUP BY game_id HAVING count(*) > 1)"
+                   ).fetchone() == (0,)
+    finally:
+        con.close()
+
+
+def test_kill_9_in_the_middle_then_rerun_loses_and_doubles_nothing(tmp_path: Path, big: Path) -> None:
+    total = N_FILES * PER_FILE
+    reference = tmp_path / "ref.duckdb"
+    ingest([str(big)], reference, workers=2, publish_every=-1)
+
+    db = tmp_path / "g.duckdb"
+    proc = subprocess.Popen(gamerec("ingest", str(big), "--db", str(db), "--batch-size", "40",
+                                    "--publish-every", "0.2"),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+    deadline = time.monotonic() + 60
+    try:
+        # kill it once readers can see some games, i.e. for sure in the middle of the run
+        while snapshot_games(db) < 300:
+            assert proc.poll() is None, f"the ingest ended before it could be killed: {proc.stderr.read()!r}"
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+
+    assert_whole(db)
+    partial = table_counts(db)["games"]
+    assert 300 <= partial < total
+
+    rerun = subprocess.run(gamerec("ingest", str(big), "--db", str(db)), capture_output=True, cwd=ROOT,
+                           timeout=120)
+    assert rerun.returncode == 0, rerun.stderr
+    assert_whole(db)
+    assert table_counts(db) == table_counts(reference)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        runs = con.execute("SELECT status, skipped FROM ingest_runs ORDER BY run_id").fetchall()
+    finally:
+        con.close()
+    # the killed run never finished; the rerun skipped what the killed run had committed
+    assert runs[0][0] == "running" and runs[1] == ("finished", partial)
+
+
+def test_readers_keep_answering_while_an_ingest_writes(tmp_path: Path, big: Path) -> None:
+    db = tmp_path / "g.duckdb"
+    stop = tmp_path / "stop"
+    reader_code = f"""
+import sys, time, pathlib
+from analytics.db import connect_readonly, NoDatabase
+db, stop = {str(db)!r}, pathlib.Path({str(stop)!r})
+end = time.monotonic() + 90
+while not stop.exists() and time.monotonic() < end:
+    try:
+        con = connect_readonly(db)
+    except NoDatabase:
+        time.sleep(0.02)
+        continue
+    n = con.execute("SELECT count(*) FROM games").fetchone()[0]
+    e = con.execute("SELECT count(*) FROM events").fetchone()[0]
+    con.close()
+    print(n, e, flush=True)
+    time.sleep(0.02)
+"""
+    reader = subprocess.Popen([sys.executable, "-c", reader_code], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    writer = subprocess.run(gamerec("ingest", str(big), "--db", str(db), "--batch-size", "50",
+                                    "--publish-every", "0.2"),
+                            capture_output=True, text=True, cwd=ROOT, timeout=120)
+    time.sleep(0.3)
+    stop.touch()
+    out, err = reader.communicate(timeout=60)
+    assert writer.returncode == 0, writer.stderr
+    assert reader.returncode == 0 and err == "", err
+    seen = [tuple(int(x) for x in line.split()) for line in out.splitlines()]
+    assert len(seen) > 5
+    games = [g for g, _ in seen]
+    assert games == sorted(games), "counts went backwards"
+    # the reader saw the database grow while the ingest was writing, and the end state
+    assert len(set(games)) >= 3
+    assert games[-1] == N_FILES * PER_FILE
