@@ -106,6 +106,8 @@ class Board(State):
         # engine bookkeeping
         self._turn: Turn = ChanceRequest("draw", "influence", count=DISPLAY_SLOTS)
         self._score_cache: dict[str, dict[str, int]] | None = None
+        self._memo: dict[tuple[str, ...], list[str]] | None = None
+        """Unit lookups cached while legal moves are listed (nothing moves meanwhile)."""
 
     # ---- players --------------------------------------------------------
 
@@ -150,10 +152,16 @@ class Board(State):
 
     def controlled_units(self, player: str) -> list[str]:
         """Uncommitted units ``player`` may send: his own, plus the Persian pool if he is a Persian leader."""
+        memo = self._memo
+        if memo is not None and ("c", player) in memo:
+            return memo[("c", player)]
         persian = player in self.persian_leaders
-        return [u.id for u in UNITS
-                if (self.unit_at[u.id] == HELD and self.unit_holder[u.id] == player)
-                or (persian and self.unit_at[u.id] == POOL)]
+        out = [u.id for u in UNITS
+               if (self.unit_at[u.id] == HELD and self.unit_holder[u.id] == player)
+               or (persian and self.unit_at[u.id] == POOL)]
+        if memo is not None:
+            memo[("c", player)] = out
+        return out
 
     def units_at(self, location: str, side: str | None = None, unit_type: str | None = None) -> list[str]:
         return [u.id for u in UNITS
@@ -162,8 +170,14 @@ class Board(State):
                 and (unit_type is None or u.type == unit_type)]
 
     def powers_at(self, location: str, side: str) -> list[str]:
+        memo = self._memo
+        if memo is not None and ("p", location, side) in memo:
+            return memo[("p", location, side)]
         found = {UNIT[u].power for u in self.units_at(location, side)}
-        return [p for p in POWERS if p in found]
+        out = [p for p in POWERS if p in found]
+        if memo is not None:
+            memo[("p", location, side)] = out
+        return out
 
     def send_home(self, unit_id: str) -> None:
         self.unit_at[unit_id] = STACK

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from replay.engine import OVER, ChanceRequest, IllegalMove, Move, Outcome, Turn
@@ -149,13 +149,22 @@ class PeriklesState(Board):
         player = self._turn
         if not isinstance(player, str):
             return []
-        out: list[Move] = []
-        for cls in EXPECTED[self._key()][0]:
-            options, check, _ = RULES[cls]
-            for m in options(self, player):
-                if check(self, player, m) is None:
-                    out.append(m)
-        return out
+        return list(self._legal(player))
+
+    def _legal(self, player: str) -> Iterator[Move]:
+        """Every move the checks accept, from each allowed type's candidates (unit lookups memoised)."""
+        outer = self._memo is None
+        if outer:
+            self._memo = {}
+        try:
+            for cls in EXPECTED[self._key()][0]:
+                options, check, _ = RULES[cls]
+                for m in options(self, player):
+                    if check(self, player, m) is None:
+                        yield m
+        finally:
+            if outer:
+                self._memo = None
 
     def _play(self, player: str, move: Move) -> None:
         allowed, what = EXPECTED[self._key()]
@@ -289,7 +298,7 @@ class PeriklesState(Board):
                     self.stage = "location"
                     continue
                 military.begin_commit_turn(self, p)
-                if all(isinstance(m, mv.EndCommit) for m in self.legal_moves_for(p)):
+                if not self._can_do_more_than_end(p):
                     military.finish_commit_turn(self, p)
                     continue
                 self._turn = p
@@ -325,13 +334,13 @@ class PeriklesState(Board):
             self._turn = self.cur
             return
 
-    def legal_moves_for(self, player: str) -> list[Move]:
-        saved = self._turn
-        self._turn = player
+    def _can_do_more_than_end(self, player: str) -> bool:
+        """Whether a commit turn offers anything but ending it (else the tile is spent for nothing)."""
+        moves = self._legal(player)
         try:
-            return self.legal_moves()
+            return any(not isinstance(m, mv.EndCommit) for m in moves)
         finally:
-            self._turn = saved
+            moves.close()
 
     def _start_military(self) -> None:
         """Official: recovery from the Sparta leader, then his choice. ``bga``: the choice first."""

@@ -59,8 +59,12 @@ def request(st: PeriklesState) -> ChanceRequest:
 
 def at_battle(n: int = 3, *, ruleset: str = "official", locations: list[str] | None = None,
               specials: list[str] | None = None) -> PeriklesState:
-    """A hand-built position in the military phase, ready to commit units with :func:`commit`."""
-    st = placed(n, ruleset=ruleset, locations=locations, specials=specials)
+    """A hand-built position in the military phase, ready to commit units with :func:`commit`.
+
+    By default nobody holds a combat special tile (so no pre-combat window opens).
+    """
+    quiet = ["perikles", "plague", "alkibiades", "slaverevolt", "brasidas"][:n]
+    st = placed(n, ruleset=ruleset, locations=locations, specials=specials or quiet)
     st.stage = "commit"
     st.step = ""
     for p in st.players:
