@@ -16,7 +16,7 @@ from replay.games.copenhagen.geometry import Placement
 class Facade:
     """One player's facade board."""
 
-    __slots__ = ("covered", "windows", "by_color", "cells")
+    __slots__ = ("covered", "windows", "by_color", "cells", "_rows")
 
     def __init__(self) -> None:
         comp = components()
@@ -24,6 +24,7 @@ class Facade:
         self.windows = 0
         self.by_color: dict[str, int] = {c: 0 for c in (*comp.colors, comp.white)}
         self.cells: list[str | None] = [None] * (comp.width * comp.height)
+        self._rows: list[list[dict[str, Any] | None]] | None = None
 
     def copy(self) -> Facade:
         f = Facade.__new__(Facade)
@@ -31,6 +32,7 @@ class Facade:
         f.windows = self.windows
         f.by_color = dict(self.by_color)
         f.cells = list(self.cells)
+        f._rows = self._rows
         return f
 
     def fits(self, p: Placement) -> bool:
@@ -47,6 +49,7 @@ class Facade:
         self.by_color[color] |= p.mask
         for i in p.cells:
             self.cells[i] = color
+        self._rows = None
 
     def covered_count(self) -> int:
         return self.covered.bit_count()
@@ -55,7 +58,12 @@ class Facade:
         return len(self.cells) - self.covered_count()
 
     def rows(self) -> list[list[dict[str, Any] | None]]:
-        """The board as rows of cells, ``rows[y][x]``, row 0 (street level) first."""
+        """The board as rows of cells, ``rows[y][x]``, row 0 (street level) first (a fresh list)."""
+        if self._rows is None:
+            self._rows = self._build_rows()
+        return [list(row) for row in self._rows]
+
+    def _build_rows(self) -> list[list[dict[str, Any] | None]]:
         comp = components()
         out: list[list[dict[str, Any] | None]] = []
         for y in range(comp.height):

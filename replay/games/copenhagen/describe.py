@@ -59,7 +59,7 @@ def describe(s: CopenhagenState, player: str, move: Move) -> str:
 
 
 def _progress(s: CopenhagenState, pid: str) -> float:
-    """Partial credit for lines close to completion, windows kept clean, and useful cards."""
+    """Partial credit for lines close to completion (more for clean windows), cards and unused abilities."""
     comp = components()
     p = s.seats[pid]
     covered, windows = p.facade.covered, p.facade.windows
@@ -67,22 +67,25 @@ def _progress(s: CopenhagenState, pid: str) -> float:
     for y in range(comp.height):
         m = row_mask(y)
         n = (covered & m).bit_count()
-        v += 0.25 * (n / comp.width) ** 2 * (1.5 if windows & m == covered & m else 1.0)
+        if n < comp.width:
+            clean = windows & m == covered & m
+            v += (comp.row_window_points if clean else comp.row_points) * 0.8 * (n / comp.width) ** 2
     for x in range(comp.width):
         m = column_mask(x)
         n = (covered & m).bit_count()
-        v += 0.6 * (n / comp.height) ** 2 * (1.5 if windows & m == covered & m else 1.0)
-    v += 0.04 * covered.bit_count()
-    v += 0.05 * min(p.hand_size, comp.hand_limit)
-    v += 0.1 * sum(1 for used in p.abilities.values() if not used)
+        if n < comp.height:
+            clean = windows & m == covered & m
+            v += (comp.column_window_points if clean else comp.column_points) * 0.8 * (n / comp.height) ** 2
+    v += 0.12 * min(p.hand_size, comp.hand_limit)
+    v += 0.25 * sum(1 for used in p.abilities.values() if not used)
     return v
 
 
 def evaluate(s: CopenhagenState, player: str) -> float:
-    """Own points and progress, minus the best opponent's; a won game is worth everything."""
+    """Own points and progress, minus half the best opponent's; a won game is worth everything."""
     own = s.seats[player].total + _progress(s, player)
     others = [s.seats[q].total + _progress(s, q) for q in s.players if q != player]
-    v = own - (max(others) if others else 0.0)
+    v = own - 0.5 * (max(others) if others else 0.0)
     if s.step == "over" and s.ranking()[player] == 1:
         v += 100.0
     return v

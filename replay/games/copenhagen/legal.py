@@ -48,10 +48,12 @@ def _build_options(s: CopenhagenState, p: Player) -> Iterator[tuple[Placement, s
         best = hand[color] + (max(hand[c] for c in others) if others else 0)
         if best < size - 1 - (len(discount_options) - 1):
             continue
+        covered = facade.covered
+        same_color = facade.by_color[color]
         for pl in placements(tile):
-            if not facade.fits(pl):
-                continue
-            same = facade.touches(pl, color)
+            if pl.mask & covered or not (pl.grounded or pl.below & covered):
+                continue  # Facade.fits, inlined: this loop is the hot path of legal_count
+            same = bool(pl.neighbours & same_color)
             for cd in discount_options:
                 cost = build_cost(size, same, cd)
                 yield pl, color, size, cost, cd, others
