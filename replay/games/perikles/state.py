@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from typing import Any
 
 from replay.engine import OVER, ChanceRequest, IllegalMove, Move, Outcome, Turn
@@ -151,7 +151,7 @@ class PeriklesState(Board):
             return []
         return list(self._legal(player))
 
-    def _legal(self, player: str) -> Iterator[Move]:
+    def _legal(self, player: str) -> Generator[Move, None, None]:
         """Every move the checks accept, from each allowed type's candidates (unit lookups memoised)."""
         outer = self._memo is None
         if outer:

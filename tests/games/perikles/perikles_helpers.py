@@ -6,7 +6,7 @@ from typing import Any
 
 from replay.engine import ChanceRequest, Move
 from replay.games.perikles import GAME
-from replay.games.perikles.components import INFLUENCE_TILES, LOCATIONS, SPECIAL_TILES
+from replay.games.perikles.components import INFLUENCE_TILES, LOCATIONS
 from replay.games.perikles.phases import military
 from replay.games.perikles.state import PeriklesState
 
@@ -20,12 +20,16 @@ def players(n: int) -> list[str]:
 def fresh(n: int = 3, *, ruleset: str = "official", display: list[str] | None = None,
           locations: list[str] | None = None, specials: list[str] | None = None,
           first: str = "p1") -> PeriklesState:
-    """A game right after the deals and the first-player pick (initial placement next)."""
+    """A game right after the deals and the first-player pick (initial placement next).
+
+    By default nobody holds an influence special tile (so no after-tile step).
+    """
     st = GAME.initial_state(players(n), {"ruleset": ruleset})
     assert isinstance(st, PeriklesState)
     st.apply_chance({"draw": "influence", "items": display or [t.id for t in INFLUENCE_TILES[:10]]})
     st.apply_chance({"draw": "locations", "items": locations or [t.key for t in LOCATIONS[:7]]})
-    st.apply_chance({"draw": "special", "items": specials or [t.key for t in SPECIAL_TILES[:n]]})
+    combat_only = ["brasidas", "phormio", "slaverevolt", "thessalanianallies", "persianfleet"][:n]
+    st.apply_chance({"draw": "special", "items": specials or combat_only})
     st.apply_chance({"choose": "first_player", "value": first})
     return st
 

@@ -40,6 +40,11 @@ def power_name(power: str) -> str:
     return power.capitalize()
 
 
+def a_unit(power: str, unit_type: str) -> str:
+    name = power_name(power)
+    return f"{'an' if name[0] in 'AEIOU' else 'a'} {name} {unit_type}"
+
+
 # ---- dead-pool recovery -------------------------------------------------------------
 
 
@@ -130,7 +135,7 @@ def attack_problem(s: Board, player: str, power: str, unit_type: str, location: 
     """The five conditions for committing ``power``'s unit as attacker at ``location``."""
     tile = LOCATION[location]
     owner = tile.owner
-    who = f"{player} cannot attack {tile.name} with a {power_name(power)} {unit_type}"
+    who = f"{player} cannot attack {tile.name} with {a_unit(power, unit_type)}"
     if s.leader[owner] == player:
         return f"{who}: he leads {power_name(owner)}, which owns it"
     for d in _defending_powers(s, location):
@@ -151,7 +156,7 @@ def attack_problem(s: Board, player: str, power: str, unit_type: str, location: 
 def defence_problem(s: Board, player: str, power: str, unit_type: str, location: str) -> str | None:
     """The conditions for committing as defender, permission aside."""
     tile = LOCATION[location]
-    who = f"{player} cannot defend {tile.name} with a {power_name(power)} {unit_type}"
+    who = f"{player} cannot defend {tile.name} with {a_unit(power, unit_type)}"
     for d in _defending_powers(s, location):
         if s.relation(power, d) == -1:
             return f"{who}: {power_name(power)} is at war with {power_name(d)}, which defends it"
@@ -202,7 +207,7 @@ def send_unit_check(s: Board, player: str, move: SendUnit) -> str | None:
     if move.location not in s.locations:
         return f"{player} cannot send a unit to {move.location!r}: it is not a location of this round"
     if find_unit(s, player, move.power, move.unit_type, move.strength) is None:
-        return (f"{player} cannot send a {power_name(move.power)} {move.unit_type} of strength {move.strength}: "
+        return (f"{player} cannot send {a_unit(move.power, move.unit_type)} of strength {move.strength}: "
                 f"he controls no such uncommitted unit")
     extra = extra_power(s, player)
     if extra is None and s.commit_sent >= MAX_UNITS:
