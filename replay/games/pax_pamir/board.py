@@ -214,6 +214,14 @@ def place(s: PaxState, player: str, kind: str, where: str, coalition: str | None
     put(s, player, kind, where, coalition)
 
 
+def can_place(s: PaxState, player: str, kind: str, coalition: str | None = None) -> bool:
+    """Whether a piece of this kind can be placed at all (from the supply or the board)."""
+    if kind in ("army", "road"):
+        assert coalition is not None
+        return s.block_supply[coalition] > 0 or bool(eligible_pieces(s, player, True, coalition))
+    return s.cyl_supply[player] > 0 or bool(eligible_pieces(s, player, False, None))
+
+
 def put(s: PaxState, player: str, kind: str, where: str, coalition: str | None) -> None:
     if kind == "army":
         assert coalition is not None

@@ -88,6 +88,9 @@ class RoadTask(Task):
     accepts = (PlaceRoad,)
     awaiting = "choice of a border for a road"
 
+    def is_open(self, s: PaxState) -> bool:
+        return board.can_place(s, self.player, "road", s.loyalty[self.player])
+
     def candidates(self, s: PaxState) -> Iterable[Move]:
         return [PlaceRoad(border=b) for b in BORDERS_OF[self.region]]
 
@@ -129,7 +132,7 @@ class SpyTask(Task):
         return cards
 
     def is_open(self, s: PaxState) -> bool:
-        return bool(self._targets(s))
+        return bool(self._targets(s)) and board.can_place(s, self.player, "spy")
 
     def candidates(self, s: PaxState) -> Iterable[Move]:
         out: list[Move] = [PlaceSpy(card=c) for c in self._targets(s)]

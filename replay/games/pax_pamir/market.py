@@ -59,7 +59,8 @@ def check_buy(s: PaxState, player: str, row: int, col: int) -> str | None:
         return f"{player} cannot buy {name}: it received rupees this turn"
     cost = purchase_cost(s, player, card, col)
     if cost > s.rupees[player]:
-        return f"{player} cannot buy {name} in column {col}: it costs {cost} rupees, {player} has {s.rupees[player]}"
+        return (f"{player} cannot buy {name} in column {col}: it costs {cost} rupee{'s' if cost != 1 else ''}, "
+                f"{player} has {s.rupees[player]}")
     return None
 
 

@@ -1,0 +1,8 @@
+"""Make the Pax Pamir test helpers importable (``import pax_pamir_helpers``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
