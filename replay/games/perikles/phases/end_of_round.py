@@ -40,8 +40,8 @@ def game_ends(s: Board) -> bool:
 
 
 def next_start_player(s: Board) -> str | None:
-    """The player who led Athens (the most recent Athens leader; unchanged if Athens never had one)."""
-    return s.last_athens_leader or s.start_player
+    """This round's leader of Athens; else the most recent earlier one; else the start player stays."""
+    return s.leader["athens"] or s.last_athens_leader or s.start_player
 
 
 def end_round(s: Board) -> None:
