@@ -1,0 +1,744 @@
+"""The dashboard's named queries over the gamerec DuckDB database.
+
+Every function here takes an open DuckDB connection as its first argument
+and returns a polars DataFrame (or a small dict).  User input only ever
+reaches the database as bound parameters (``?``); table and column names
+come from this module, never from the caller.  Aggregation happens in the
+database so that a chart never receives more than a few thousand rows.
+
+:func:`run` opens a short-lived read-only connection, runs one query and
+closes it again: the dashboard never holds the database file open between
+queries, so an ingest can take its write lock at any time, and a read that
+finds the file locked by a writer is retried for a moment before giving up
+with :class:`DatabaseBusy`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+
+TITLES: dict[str, str] = {
+    "copenhagen": "Copenhagen",
+    "coal_baron": "Coal Baron",
+    "pax_pamir": "Pax Pamir (2nd ed.)",
+    "perikles": "Perikles",
+    "praga": "Praga Caput Regni",
+}
+
+DEFAULT_DB = "data/gamerec.duckdb"
+LOCK_RETRY_SECONDS = 3.0
+GAME_LIST_LIMIT = 500
+
+
+class DatabaseMissing(FileNotFoundError):
+    """The database file does not exist (nothing was ingested yet)."""
+
+
+class DatabaseBusy(RuntimeError):
+    """A writer (an ingest) holds the database's lock and did not release it in time."""
+
+
+def title_label(title: str | None) -> str:
+    """The display name of a title id (``coal_baron`` -> ``Coal Baron``)."""
+    if title is None:
+        return "?"
+    return TITLES.get(title, title)
+
+
+def db_version(db_path: str | Path) -> tuple[int, ...]:
+    """A cheap fingerprint of what a reader sees: changes whenever the ingest publishes.
+
+    Used as part of cache keys so that a finished ingest shows up without a restart.
+    """
+    try:
+        from analytics.db import snapshot_version
+    except ImportError:
+        snapshot_version = None
+    if snapshot_version is not None:
+        v = snapshot_version(db_path)
+        return tuple(v) if v is not None else (0,)
+    try:
+        st = Path(db_path).stat()
+    except FileNotFoundError:
+        return (0,)
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
+def connect(db_path: str | Path) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to what the ingest last published.
+
+    The ingest publishes an immutable snapshot next to the database (see
+    :mod:`analytics.db`), so reading never waits for a writer.  A plain
+    DuckDB file without a snapshot is opened read-only, retried for a moment
+    if a writer holds it.
+    """
+    try:
+        from analytics.db import NoDatabase, connect_readonly
+    except ImportError:
+        return _connect_file(Path(db_path))
+    try:
+        return connect_readonly(db_path)
+    except NoDatabase as exc:
+        if not Path(db_path).exists():
+            raise DatabaseMissing(str(exc)) from None
+        if "lock" in str(exc).lower():
+            return _connect_file(Path(db_path))
+        raise DatabaseBusy(str(exc)) from None
+
+
+def _connect_file(path: Path) -> duckdb.DuckDBPyConnection:
+    if not path.exists():
+        raise DatabaseMissing(f"no database at {path} (run `gamerec ingest PATH --db {path}` first)")
+    deadline = time.monotonic() + LOCK_RETRY_SECONDS
+    delay = 0.05
+    while True:
+        try:
+            return duckdb.connect(str(path), read_only=True)
+        except duckdb.IOException as exc:
+            locked = "lock" in str(exc).lower()
+            if locked and time.monotonic() < deadline:
+                time.sleep(delay)
+                delay = min(delay * 2, 0.4)
+                continue
+            if locked:
+                raise DatabaseBusy(
+                    f"{path} is locked by a writer (an ingest is running); try again when it ends"
+                ) from None
+            raise
+
+
+def run(db_path: str | Path, fn: Callable[..., Any], /, **params: Any) -> Any:
+    """Run one query function on a fresh read-only connection and close it."""
+    con = connect(db_path)
+    try:
+        return fn(con, **params)
+    finally:
+        con.close()
+
+
+# --------------------------------------------------------------------------
+# helpers
+# --------------------------------------------------------------------------
+
+
+def _tables(con: duckdb.DuckDBPyConnection) -> set[str]:
+    rows = con.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()
+    return {r[0] for r in rows}
+
+
+def _columns(con: duckdb.DuckDBPyConnection, table: str) -> set[str]:
+    rows = con.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_schema = 'main' AND table_name = ?",
+        [table],
+    ).fetchall()
+    return {r[0] for r in rows}
+
+
+def _df(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None) -> pl.DataFrame:
+    return con.execute(sql, params or []).pl()
+
+
+def _empty(**schema: Any) -> pl.DataFrame:
+    return pl.DataFrame(schema=schema)
+
+
+def tables(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The tables present in the database (sorted)."""
+    return sorted(_tables(con))
+
+
+def titles(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The game titles that have at least one game in the database."""
+    if "games" not in _tables(con):
+        return []
+    return [r[0] for r in con.execute("SELECT DISTINCT title FROM games ORDER BY title").fetchall()]
+
+
+# --------------------------------------------------------------------------
+# Overview
+# --------------------------------------------------------------------------
+
+
+def summary(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
+    """Headline counts: games, players, events, diverged games, quarantined records."""
+    have = _tables(con)
+    out = {"games": 0, "player_seats": 0, "events": 0, "diverged": 0, "quarantined": 0}
+    if "games" in have:
+        row = con.execute(
+            "SELECT count(*), coalesce(sum(n_events), 0), count(*) FILTER (WHERE status = 'diverged') FROM games"
+        ).fetchone()
+        assert row is not None
+        out["games"], out["events"], out["diverged"] = int(row[0]), int(row[1]), int(row[2])
+    if "players" in have:
+        row = con.execute("SELECT count(*) FROM players").fetchone()
+        out["player_seats"] = int(row[0]) if row else 0
+    if "quarantine" in have:
+        row = con.execute("SELECT count(*) FROM quarantine").fetchone()
+        out["quarantined"] = int(row[0]) if row else 0
+    return out
+
+
+def games_by_title_status(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Games per title and status."""
+    if "games" not in _tables(con):
+        return _empty(title=pl.String, status=pl.String, games=pl.Int64)
+    return _df(con, """
+        SELECT title, status, count(*)::BIGINT AS games
+        FROM games GROUP BY title, status ORDER BY title, status
+    """)
+
+
+def score_distribution(con: duckdb.DuckDBPyConnection, bins: int = 30) -> pl.DataFrame:
+    """Final scores per title as a histogram (binned in the database), split winners / others."""
+    if not {"games", "players"} <= _tables(con):
+        return _empty(title=pl.String, bin_start=pl.Float64, bin_end=pl.Float64, group=pl.String,
+                      players=pl.Int64)
+    return _df(con, """
+        WITH s AS (
+            SELECT g.title, p.final_score::DOUBLE AS score, coalesce(p.won, false) AS won
+            FROM players p JOIN games g USING (game_id)
+            WHERE p.final_score IS NOT NULL AND g.status IN ('complete', 'diverged')
+        ), r AS (
+            SELECT title, min(score) AS lo, greatest(max(score) - min(score), 1) AS span FROM s GROUP BY title
+        ), b AS (
+            SELECT s.title, s.won,
+                   least(floor((s.score - r.lo) / (r.span / ?)), ? - 1) AS bucket, r.lo, r.span
+            FROM s JOIN r USING (title)
+        )
+        SELECT title,
+               lo + bucket * span / ? AS bin_start,
+               lo + (bucket + 1) * span / ? AS bin_end,
+               CASE WHEN won THEN 'winners' ELSE 'others' END AS "group",
+               count(*)::BIGINT AS players
+        FROM b GROUP BY title, bucket, lo, span, won
+        ORDER BY title, bin_start, "group"
+    """, [bins, bins, bins, bins])
+
+
+def seat_win_rates(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Win rate by seat (1 = first player) and player count, per title, with the games behind it."""
+    if not {"games", "players"} <= _tables(con):
+        return _empty(title=pl.String, player_count=pl.Int64, seat=pl.Int64, games=pl.Int64,
+                      wins=pl.Int64, win_rate=pl.Float64)
+    return _df(con, """
+        SELECT g.title, g.player_count::BIGINT AS player_count, (p.seat + ?)::BIGINT AS seat,
+               count(*)::BIGINT AS games,
+               count(*) FILTER (WHERE p.won)::BIGINT AS wins,
+               avg(CASE WHEN p.won THEN 1.0 ELSE 0.0 END) AS win_rate
+        FROM players p JOIN games g USING (game_id)
+        WHERE g.status = 'complete'
+        GROUP BY ALL ORDER BY title, player_count, seat
+    """, [_seat_offset(con)])
+
+
+def _seat_offset(con: duckdb.DuckDBPyConnection) -> int:
+    """1 if seats are stored 0-based, else 0 (the chart always shows seat 1 as the first player)."""
+    row = con.execute("SELECT min(seat) FROM players").fetchone()
+    return 1 if row and row[0] == 0 else 0
+
+
+def top_scores(con: duckdb.DuckDBPyConnection, limit: int = 10, title: str | None = None) -> pl.DataFrame:
+    """The highest final scores (one row per player seat), optionally for one title."""
+    if not {"games", "players"} <= _tables(con):
+        return _empty(game_id=pl.String, title=pl.String, player_id=pl.String, name=pl.String,
+                      final_score=pl.Int64, won=pl.Boolean, player_count=pl.Int64, status=pl.String,
+                      n_events=pl.Int64)
+    return _df(con, """
+        SELECT g.game_id, g.title, p.player_id, p.name, p.final_score, p.won,
+               g.player_count::BIGINT AS player_count, g.status, g.n_events::BIGINT AS n_events
+        FROM players p JOIN games g USING (game_id)
+        WHERE p.final_score IS NOT NULL AND (?::VARCHAR IS NULL OR g.title = ?)
+        ORDER BY p.final_score DESC, g.game_id, p.player_id
+        LIMIT ?
+    """, [title, title, limit])
+
+
+# --------------------------------------------------------------------------
+# Game review
+# --------------------------------------------------------------------------
+
+
+def filter_options(con: duckdb.DuckDBPyConnection) -> dict[str, list[Any]]:
+    """The values the game picker offers: titles, player counts, statuses."""
+    if "games" not in _tables(con):
+        return {"title": [], "player_count": [], "status": []}
+    out: dict[str, list[Any]] = {}
+    for col in ("title", "player_count", "status"):
+        rows = con.execute(f"SELECT DISTINCT {col} FROM games WHERE {col} IS NOT NULL ORDER BY 1").fetchall()
+        out[col] = [r[0] for r in rows]
+    return out
+
+
+def game_list(
+    con: duckdb.DuckDBPyConnection,
+    title: str | None = None,
+    player_count: int | None = None,
+    status: str | None = None,
+    search: str | None = None,
+    order: str = "top_score",
+    limit: int = GAME_LIST_LIMIT,
+) -> pl.DataFrame:
+    """Games matching the filters (at most ``limit``), best score first or newest first."""
+    if not {"games", "players"} <= _tables(con):
+        return _empty(game_id=pl.String, title=pl.String, played_at=pl.String, player_count=pl.Int64,
+                      status=pl.String, n_events=pl.Int64, winner=pl.String, top_score=pl.Int64)
+    order_sql = {
+        "top_score": "top_score DESC NULLS LAST, g.game_id",
+        "newest": "g.played_at DESC NULLS LAST, g.game_id",
+        "game_id": "g.game_id",
+    }.get(order, "top_score DESC NULLS LAST, g.game_id")
+    pattern = f"%{search}%" if search else None
+    return _df(con, f"""
+        SELECT g.game_id, g.title, CAST(g.played_at AS VARCHAR) AS played_at,
+               g.player_count::BIGINT AS player_count, g.status, g.n_events::BIGINT AS n_events,
+               g.winner, s.top_score
+        FROM games g
+        LEFT JOIN (SELECT game_id, max(final_score) AS top_score FROM players GROUP BY game_id) s USING (game_id)
+        WHERE (?::VARCHAR IS NULL OR g.title = ?)
+          AND (?::BIGINT IS NULL OR g.player_count = ?)
+          AND (?::VARCHAR IS NULL OR g.status = ?)
+          AND (?::VARCHAR IS NULL OR g.game_id ILIKE ?)
+        ORDER BY {order_sql}
+        LIMIT ?
+    """, [title, title, player_count, player_count, status, status, pattern, pattern, limit])
+
+
+def game_header(con: duckdb.DuckDBPyConnection, game_id: str) -> dict[str, Any] | None:
+    """The games row of one game (as a dict), or None."""
+    if "games" not in _tables(con):
+        return None
+    df = _df(con, "SELECT * FROM games WHERE game_id = ?", [game_id])
+    return df.row(0, named=True) if df.height else None
+
+
+def game_players(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
+    """The players of one game in seat order."""
+    if "players" not in _tables(con):
+        return _empty(player_id=pl.String, name=pl.String, seat=pl.Int64, final_score=pl.Int64,
+                      rank=pl.Int64, won=pl.Boolean)
+    return _df(con, """
+        SELECT player_id, name, seat::BIGINT AS seat, final_score, rank, won
+        FROM players WHERE game_id = ? ORDER BY seat
+    """, [game_id])
+
+
+def game_record_raw(con: duckdb.DuckDBPyConnection, game_id: str) -> str | None:
+    """The record of one game exactly as it was ingested (``records.raw``), or None."""
+    if "records" not in _tables(con):
+        return None
+    row = con.execute("SELECT CAST(raw AS VARCHAR) FROM records WHERE game_id = ?", [game_id]).fetchone()
+    return str(row[0]) if row and row[0] is not None else None
+
+
+def game_milestones(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
+    """Every milestone of one game (type, seq and its whole object as JSON text)."""
+    if "milestones" not in _tables(con):
+        return _empty(seq=pl.Int64, type=pl.String, payload=pl.String)
+    return _df(con, """
+        SELECT seq::BIGINT AS seq, type, CAST(payload AS VARCHAR) AS payload
+        FROM milestones WHERE game_id = ? ORDER BY seq, milestone_no
+    """, [game_id])
+
+
+def game_events(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
+    """Every event of one game, in order, with its payload (the event's JSON) as text."""
+    if "events" not in _tables(con):
+        return _empty(seq=pl.Int64, kind=pl.String, player_id=pl.String, move_type=pl.String,
+                      payload=pl.String, round=pl.Int64, phase=pl.String)
+    return _df(con, """
+        SELECT seq::BIGINT AS seq, kind, player_id, move_type, CAST(payload AS VARCHAR) AS payload,
+               round::BIGINT AS round, CAST(phase AS VARCHAR) AS phase
+        FROM events WHERE game_id = ? ORDER BY seq
+    """, [game_id])
+
+
+def game_timeline(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
+    """Score by player and category at every event where it changed, plus a final point per series."""
+    if not {"score_timeline", "games"} <= _tables(con):
+        return _empty(seq=pl.Int64, player_id=pl.String, category=pl.String, points=pl.Int64)
+    return _df(con, """
+        WITH t AS (
+            SELECT seq::BIGINT AS seq, player_id, category, points::BIGINT AS points
+            FROM score_timeline WHERE game_id = ?
+        ), last AS (
+            SELECT player_id, category, arg_max(points, seq) AS points FROM t GROUP BY player_id, category
+        )
+        SELECT * FROM t
+        UNION ALL
+        SELECT greatest((SELECT n_events - 1 FROM games WHERE game_id = ?), 0)::BIGINT AS seq,
+               player_id, category, points
+        FROM last
+        ORDER BY player_id, category, seq
+    """, [game_id, game_id])
+
+
+def game_divergences(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
+    """Every divergence of one game, in order."""
+    if "divergences" not in _tables(con):
+        return _empty(seq=pl.Int64, kind=pl.String, key=pl.String, recorded=pl.String, replayed=pl.String,
+                      message=pl.String)
+    return _df(con, """
+        SELECT seq::BIGINT AS seq, kind, key, CAST(recorded AS VARCHAR) AS recorded,
+               CAST(replayed AS VARCHAR) AS replayed, message
+        FROM divergences WHERE game_id = ? ORDER BY seq
+    """, [game_id])
+
+
+def game_breakdown(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
+    """The final score of one game by player and category."""
+    if "score_breakdown" not in _tables(con):
+        return _empty(player_id=pl.String, category=pl.String, points=pl.Int64)
+    return _df(con, """
+        SELECT player_id, category, points::BIGINT AS points
+        FROM score_breakdown WHERE game_id = ? ORDER BY player_id, category
+    """, [game_id])
+
+
+# --------------------------------------------------------------------------
+# Score breakdowns
+# --------------------------------------------------------------------------
+
+
+def breakdown_by_rank(con: duckdb.DuckDBPyConnection, title: str) -> pl.DataFrame:
+    """Average final points per category for each final rank (1 = winner), with the games behind it."""
+    if not {"score_breakdown", "players", "games"} <= _tables(con):
+        return _empty(rank=pl.Int64, category=pl.String, avg_points=pl.Float64, games=pl.Int64)
+    return _df(con, """
+        SELECT p.rank::BIGINT AS rank, b.category, avg(b.points) AS avg_points,
+               count(DISTINCT b.game_id)::BIGINT AS games
+        FROM score_breakdown b
+        JOIN players p USING (game_id, player_id)
+        JOIN games g USING (game_id)
+        WHERE g.title = ? AND g.status = 'complete' AND p.rank IS NOT NULL
+        GROUP BY ALL ORDER BY rank, category
+    """, [title])
+
+
+def breakdown_winners_vs_rest(con: duckdb.DuckDBPyConnection, title: str) -> pl.DataFrame:
+    """Average final points per category, winners against the other players, with game counts."""
+    if not {"score_breakdown", "players", "games"} <= _tables(con):
+        return _empty(category=pl.String, group=pl.String, avg_points=pl.Float64, players=pl.Int64,
+                      games=pl.Int64)
+    return _df(con, """
+        SELECT b.category, CASE WHEN p.won THEN 'winners' ELSE 'others' END AS "group",
+               avg(b.points) AS avg_points, count(*)::BIGINT AS players,
+               count(DISTINCT b.game_id)::BIGINT AS games
+        FROM score_breakdown b
+        JOIN players p USING (game_id, player_id)
+        JOIN games g USING (game_id)
+        WHERE g.title = ? AND g.status = 'complete'
+        GROUP BY ALL ORDER BY category, "group" DESC
+    """, [title])
+
+
+def game_breakdown_named(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
+    """One game's final breakdown with player names and ranks (for the stacked-per-player chart)."""
+    if not {"score_breakdown", "players"} <= _tables(con):
+        return _empty(player=pl.String, category=pl.String, points=pl.Int64, rank=pl.Int64)
+    return _df(con, """
+        SELECT coalesce(p.name, p.player_id) || ' (' || p.player_id || ')' AS player, b.category,
+               b.points::BIGINT AS points, p.rank::BIGINT AS rank
+        FROM score_breakdown b JOIN players p USING (game_id, player_id)
+        WHERE b.game_id = ? ORDER BY p.seat, b.category
+    """, [game_id])
+
+
+# --------------------------------------------------------------------------
+# Pax Pamir dominance checks
+# --------------------------------------------------------------------------
+
+_DOM = "pax_pamir_dominance_checks"
+
+
+def dominance_success_by_check(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """How often dominance checks succeed, by check number (and final or not)."""
+    if _DOM not in _tables(con):
+        return _empty(check_no=pl.Int64, is_final=pl.Boolean, checks=pl.Int64, successful=pl.Int64,
+                      success_rate=pl.Float64)
+    return _df(con, f"""
+        WITH c AS (
+            SELECT game_id, seq, any_value(check_no) AS check_no, bool_or(is_final) AS is_final,
+                   bool_or(successful) AS successful
+            FROM {_DOM} GROUP BY game_id, seq
+        )
+        SELECT check_no::BIGINT AS check_no, is_final, count(*)::BIGINT AS checks,
+               count(*) FILTER (WHERE successful)::BIGINT AS successful,
+               avg(CASE WHEN successful THEN 1.0 ELSE 0.0 END) AS success_rate
+        FROM c GROUP BY ALL ORDER BY check_no, is_final
+    """)
+
+
+def dominance_coalitions(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Successful checks by dominant coalition and check number."""
+    if _DOM not in _tables(con):
+        return _empty(check_no=pl.Int64, dominant_coalition=pl.String, checks=pl.Int64)
+    return _df(con, f"""
+        WITH c AS (
+            SELECT game_id, seq, any_value(check_no) AS check_no, any_value(dominant_coalition) AS dominant_coalition
+            FROM {_DOM} WHERE successful GROUP BY game_id, seq
+        )
+        SELECT check_no::BIGINT AS check_no, coalesce(dominant_coalition, 'none') AS dominant_coalition,
+               count(*)::BIGINT AS checks
+        FROM c GROUP BY ALL ORDER BY check_no, dominant_coalition
+    """)
+
+
+def dominance_points_by_outcome(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Average points a player takes from a check, by check number and success."""
+    if _DOM not in _tables(con):
+        return _empty(check_no=pl.Int64, successful=pl.Boolean, avg_points=pl.Float64, players=pl.Int64)
+    return _df(con, f"""
+        SELECT check_no::BIGINT AS check_no, successful, avg(points) AS avg_points,
+               count(*)::BIGINT AS players
+        FROM {_DOM} GROUP BY ALL ORDER BY check_no, successful
+    """)
+
+
+def dominance_checks_of_game(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
+    """Every check of one game, one row per player: block counts, loyalty, influence, points."""
+    if _DOM not in _tables(con):
+        return _empty(seq=pl.Int64, check_no=pl.Int64)
+    return _df(con, f"""
+        SELECT seq::BIGINT AS seq, check_no::BIGINT AS check_no, is_final, threshold, successful,
+               dominant_coalition, blocks_afghan, blocks_british, blocks_russian,
+               player_id, loyalty, influence, cylinders, points
+        FROM {_DOM} WHERE game_id = ? ORDER BY seq, player_id
+    """, [game_id])
+
+
+def dominance_games(con: duckdb.DuckDBPyConnection, limit: int = GAME_LIST_LIMIT) -> list[str]:
+    """Games that have dominance checks, those with the most successful checks first."""
+    if _DOM not in _tables(con):
+        return []
+    rows = con.execute(f"""
+        SELECT game_id FROM {_DOM} GROUP BY game_id
+        ORDER BY count(DISTINCT seq) FILTER (WHERE successful) DESC, game_id LIMIT ?
+    """, [limit]).fetchall()
+    return [r[0] for r in rows]
+
+
+# --------------------------------------------------------------------------
+# Coal Baron shift rankings
+# --------------------------------------------------------------------------
+
+_SHIFT = "coal_baron_shift_rankings"
+
+
+def shift_points(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Average value and points per shift, category and rank, with the number of rows behind it."""
+    if _SHIFT not in _tables(con):
+        return _empty(shift=pl.Int64, category=pl.String, rank=pl.Int64, avg_value=pl.Float64,
+                      avg_points=pl.Float64, rows=pl.Int64)
+    return _df(con, f"""
+        SELECT shift::BIGINT AS shift, category, rank::BIGINT AS rank, avg(value) AS avg_value,
+               avg(points) AS avg_points, count(*)::BIGINT AS rows
+        FROM {_SHIFT} GROUP BY ALL ORDER BY shift, category, rank
+    """)
+
+
+def shift_deciders(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Which categories decide games: per category, the shift points winners and others take,
+    and how often the winner ranked first in it."""
+    if not {_SHIFT, "players"} <= _tables(con):
+        return _empty(category=pl.String, winner_points=pl.Float64, other_points=pl.Float64,
+                      gap=pl.Float64, winner_first_rate=pl.Float64, games=pl.Int64)
+    return _df(con, f"""
+        WITH per AS (
+            SELECT s.game_id, s.category, s.player_id, sum(s.points) AS points,
+                   count(*) FILTER (WHERE s.rank = 1) AS firsts, count(*) AS shifts, bool_or(p.won) AS won
+            FROM {_SHIFT} s JOIN players p USING (game_id, player_id)
+            GROUP BY s.game_id, s.category, s.player_id
+        )
+        SELECT category,
+               avg(points) FILTER (WHERE won) AS winner_points,
+               avg(points) FILTER (WHERE NOT won) AS other_points,
+               coalesce(avg(points) FILTER (WHERE won), 0) - coalesce(avg(points) FILTER (WHERE NOT won), 0) AS gap,
+               sum(firsts) FILTER (WHERE won)::DOUBLE / nullif(sum(shifts) FILTER (WHERE won), 0)
+                   AS winner_first_rate,
+               count(DISTINCT game_id)::BIGINT AS games
+        FROM per GROUP BY category ORDER BY gap DESC, category
+    """)
+
+
+def shift_rankings_of_game(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
+    """One game's shift rankings: per shift and category, each player's value, rank and points."""
+    if _SHIFT not in _tables(con):
+        return _empty(shift=pl.Int64, category=pl.String, player_id=pl.String, value=pl.Int64,
+                      rank=pl.Int64, points=pl.Int64)
+    return _df(con, f"""
+        SELECT shift::BIGINT AS shift, seq::BIGINT AS seq, category, player_id, value, rank, points
+        FROM {_SHIFT} WHERE game_id = ? ORDER BY shift, category, rank, player_id
+    """, [game_id])
+
+
+def shift_games(con: duckdb.DuckDBPyConnection, limit: int = GAME_LIST_LIMIT) -> list[str]:
+    """Games that have shift rankings (first the ones with the most shift points)."""
+    if _SHIFT not in _tables(con):
+        return []
+    rows = con.execute(f"""
+        SELECT game_id FROM {_SHIFT} GROUP BY game_id ORDER BY sum(points) DESC, game_id LIMIT ?
+    """, [limit]).fetchall()
+    return [r[0] for r in rows]
+
+
+# --------------------------------------------------------------------------
+# Strategy statistics
+# --------------------------------------------------------------------------
+
+
+def category_edge(con: duckdb.DuckDBPyConnection, title: str) -> pl.DataFrame:
+    """Per category: winners' average points minus the others', with the games behind it."""
+    df = breakdown_winners_vs_rest(con, title)
+    if df.is_empty():
+        return _empty(category=pl.String, winners=pl.Float64, others=pl.Float64, edge=pl.Float64,
+                      games=pl.Int64)
+    wide = df.pivot(on="group", index="category", values="avg_points")
+    for col in ("winners", "others"):
+        if col not in wide.columns:
+            wide = wide.with_columns(pl.lit(None, dtype=pl.Float64).alias(col))
+    games = df.group_by("category").agg(pl.col("games").max())
+    return (
+        wide.join(games, on="category")
+        .with_columns((pl.col("winners").fill_null(0) - pl.col("others").fill_null(0)).alias("edge"))
+        .select("category", "winners", "others", "edge", "games")
+        .sort("edge", descending=True)
+    )
+
+
+def title_game_counts(con: duckdb.DuckDBPyConnection, title: str) -> dict[str, int]:
+    """How many games of a title there are, and how many complete ones."""
+    if "games" not in _tables(con):
+        return {"games": 0, "complete": 0}
+    row = con.execute(
+        "SELECT count(*), count(*) FILTER (WHERE status = 'complete') FROM games WHERE title = ?", [title]
+    ).fetchone()
+    assert row is not None
+    return {"games": int(row[0]), "complete": int(row[1])}
+
+
+def pax_final_loyalty(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Pax Pamir: at each game's last dominance check, the share of winners and others loyal to
+    each coalition, and the average influence, with the number of games."""
+    if not {_DOM, "players"} <= _tables(con):
+        return _empty(group=pl.String, loyalty=pl.String, players=pl.Int64, share=pl.Float64,
+                      avg_influence=pl.Float64, games=pl.Int64)
+    return _df(con, f"""
+        WITH last AS (SELECT game_id, max(seq) AS seq FROM {_DOM} GROUP BY game_id),
+        d AS (
+            SELECT d.game_id, d.player_id, coalesce(d.loyalty, 'none') AS loyalty, d.influence, p.won
+            FROM {_DOM} d JOIN last USING (game_id, seq) JOIN players p USING (game_id, player_id)
+        )
+        SELECT CASE WHEN won THEN 'winners' ELSE 'others' END AS "group", loyalty,
+               count(*)::BIGINT AS players,
+               count(*)::DOUBLE / sum(count(*)) OVER (PARTITION BY won) AS share,
+               avg(influence) AS avg_influence,
+               count(DISTINCT game_id)::BIGINT AS games
+        FROM d GROUP BY won, loyalty ORDER BY "group" DESC, loyalty
+    """)
+
+
+def copenhagen_lines(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Copenhagen: completed rows against columns (and with all windows), winners against the rest,
+    per player on average, with the games behind each figure."""
+    if not {"copenhagen_completions", "players", "games"} <= _tables(con):
+        return _empty(line=pl.String, group=pl.String, per_player=pl.Float64, points_per_player=pl.Float64,
+                      all_windows_share=pl.Float64, games=pl.Int64)
+    return _df(con, """
+        WITH pl AS (
+            SELECT p.game_id, p.player_id, p.won FROM players p JOIN games g USING (game_id)
+            WHERE g.title = 'copenhagen' AND g.status = 'complete'
+        ), c AS (
+            SELECT pl.game_id, pl.player_id, pl.won, l.line,
+                   count(c.player_id) AS n, coalesce(sum(c.points), 0) AS pts,
+                   count(*) FILTER (WHERE c.all_windows) AS windows
+            FROM pl CROSS JOIN (VALUES ('row'), ('column')) l(line)
+            LEFT JOIN copenhagen_completions c
+              ON c.game_id = pl.game_id AND c.player_id = pl.player_id AND c.line = l.line
+            GROUP BY ALL
+        )
+        SELECT line, CASE WHEN won THEN 'winners' ELSE 'others' END AS "group",
+               avg(n) AS per_player, avg(pts) AS points_per_player,
+               sum(windows)::DOUBLE / nullif(sum(n), 0) AS all_windows_share,
+               count(DISTINCT game_id)::BIGINT AS games
+        FROM c GROUP BY ALL ORDER BY line, "group" DESC
+    """)
+
+
+def perikles_elections_summary(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Perikles: elections won per player, winners against the rest, with the games behind it."""
+    if not {"perikles_elections", "players"} <= _tables(con):
+        return _empty(group=pl.String, elections_per_player=pl.Float64, games=pl.Int64)
+    cols = _columns(con, "perikles_elections")
+    who = "winner" if "winner" in cols else ("player_id" if "player_id" in cols else None)
+    if who is None:
+        return _empty(group=pl.String, elections_per_player=pl.Float64, games=pl.Int64)
+    return _df(con, f"""
+        WITH e AS (SELECT game_id, {who} AS player_id, count(*) AS n FROM perikles_elections
+                   WHERE {who} IS NOT NULL GROUP BY ALL),
+        g AS (SELECT p.game_id, p.player_id, p.won FROM players p
+              WHERE p.game_id IN (SELECT DISTINCT game_id FROM perikles_elections))
+        SELECT CASE WHEN g.won THEN 'winners' ELSE 'others' END AS "group",
+               avg(coalesce(e.n, 0)) AS elections_per_player,
+               count(DISTINCT g.game_id)::BIGINT AS games
+        FROM g LEFT JOIN e USING (game_id, player_id) GROUP BY ALL ORDER BY "group" DESC
+    """)
+
+
+# --------------------------------------------------------------------------
+# Divergences
+# --------------------------------------------------------------------------
+
+
+def divergence_kinds(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Divergences by title and kind (all of them, and how many games they touch)."""
+    if not {"divergences", "games"} <= _tables(con):
+        return _empty(title=pl.String, kind=pl.String, divergences=pl.Int64, games=pl.Int64)
+    return _df(con, """
+        SELECT g.title, d.kind, count(*)::BIGINT AS divergences, count(DISTINCT d.game_id)::BIGINT AS games
+        FROM divergences d JOIN games g USING (game_id)
+        GROUP BY ALL ORDER BY title, divergences DESC
+    """)
+
+
+def diverged_games(
+    con: duckdb.DuckDBPyConnection, title: str | None = None, kind: str | None = None,
+    limit: int = GAME_LIST_LIMIT,
+) -> pl.DataFrame:
+    """Every game that diverged, with its first divergence (recorded against replayed)."""
+    if not {"divergences", "games"} <= _tables(con):
+        return _empty(game_id=pl.String, title=pl.String, status=pl.String, divergences=pl.Int64,
+                      seq=pl.Int64, kind=pl.String, key=pl.String, recorded=pl.String, replayed=pl.String,
+                      message=pl.String)
+    return _df(con, """
+        WITH firsts AS (
+            SELECT game_id, count(*) AS n, min(seq) AS first_seq FROM divergences GROUP BY game_id
+        ), d AS (
+            SELECT game_id, seq, kind, key, CAST(recorded AS VARCHAR) AS recorded,
+                   CAST(replayed AS VARCHAR) AS replayed, message,
+                   row_number() OVER (PARTITION BY game_id ORDER BY seq) AS k
+            FROM divergences
+        )
+        SELECT g.game_id, g.title, g.status, f.n::BIGINT AS divergences, d.seq::BIGINT AS seq, d.kind,
+               d.key, d.recorded, d.replayed, d.message
+        FROM firsts f
+        JOIN d ON d.game_id = f.game_id AND d.k = 1
+        JOIN games g ON g.game_id = f.game_id
+        WHERE (?::VARCHAR IS NULL OR g.title = ?) AND (?::VARCHAR IS NULL OR d.kind = ?)
+        ORDER BY g.title, g.game_id
+        LIMIT ?
+    """, [title, title, kind, kind, limit])
+
+
+def quarantined(con: duckdb.DuckDBPyConnection, limit: int = 200) -> pl.DataFrame:
+    """Records that could not be read (the quarantine), newest first."""
+    if "quarantine" not in _tables(con):
+        return _empty(source=pl.String, line=pl.Int64, error=pl.String)
+    return _df(con, """
+        SELECT source, line::BIGINT AS line, error FROM quarantine ORDER BY source, line LIMIT ?
+    """, [limit])

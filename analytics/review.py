@@ -1,0 +1,253 @@
+"""Game review: rebuild a record from the database and step through it.
+
+The database stores every event's JSON (``events.payload``) and the players
+in seat order, so a record can be rebuilt exactly (:func:`record_from_rows`)
+and replayed by the rules to any step.  States are not stored: a
+:class:`Stepper` replays the record once, keeping a copy of the state every
+:data:`CHECKPOINT_EVERY` events, so a step replays at most that many events
+from the nearest checkpoint.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+from dataclasses import dataclass, field
+from typing import Any
+
+import duckdb
+import orjson
+import polars as pl
+
+from analytics import queries
+from replay.engine import RuleViolation, State
+from replay.games import UnknownGame, get_game
+from replay.record import (
+    FORMAT,
+    ChanceEvent,
+    Event,
+    MoveEvent,
+    ObserveEvent,
+    Record,
+    RecordError,
+    loads,
+    parse_record,
+)
+
+CHECKPOINT_EVERY = 32
+
+
+class ReviewError(RuntimeError):
+    """The game cannot be reviewed (no engine for its title, unreadable stored events)."""
+
+
+def record_from_rows(header: dict[str, Any], players: pl.DataFrame, events: pl.DataFrame) -> Record:
+    """The record of one game, rebuilt from its ``games`` row, ``players`` rows and ``events`` rows."""
+    options: dict[str, Any] = {}
+    raw_options = header.get("options")
+    if isinstance(raw_options, str) and raw_options:
+        options = orjson.loads(raw_options)
+    elif isinstance(raw_options, dict):
+        options = dict(raw_options)
+    elif header.get("ruleset"):
+        options = {"ruleset": header["ruleset"]}
+    try:
+        payloads = [orjson.loads(p) for p in events.get_column("payload").to_list()]
+    except orjson.JSONDecodeError as exc:
+        raise ReviewError(f"game {header.get('game_id')}: a stored event is not valid JSON ({exc})") from None
+    obj = {
+        "format": FORMAT,
+        "game": header["title"],
+        "id": header["game_id"],
+        "players": [
+            {"id": r["player_id"], "name": r["name"]} if r.get("name") else {"id": r["player_id"]}
+            for r in players.iter_rows(named=True)
+        ],
+        "options": options,
+        "events": payloads,
+    }
+    try:
+        return parse_record(obj)
+    except RecordError as exc:
+        raise ReviewError(f"game {header.get('game_id')} cannot be rebuilt from the database: {exc}") from None
+
+
+def record_for_game(con: duckdb.DuckDBPyConnection, game_id: str) -> Record | None:
+    """The record of one game: the stored raw record if there is one, else rebuilt from its rows."""
+    raw = queries.game_record_raw(con, game_id)
+    if raw is not None:
+        try:
+            return loads(raw, source="records", line=None)
+        except RecordError:
+            pass  # an engine change made the stored text unreadable: rebuild from the rows
+    header = queries.game_header(con, game_id)
+    if header is None:
+        return None
+    return record_from_rows(header, queries.game_players(con, game_id), queries.game_events(con, game_id))
+
+
+@functools.lru_cache(maxsize=8)
+def card_labels(game_id: str) -> dict[Any, dict[str, Any]]:
+    """Card id -> a few display fields (name, suit, rank, region) from the game's component data,
+    for the board views; empty when the game has no such data."""
+    if game_id != "pax_pamir":
+        return {}
+    try:
+        from replay.games.pax_pamir.components import COURT
+    except ImportError:
+        return {}
+    out: dict[Any, dict[str, Any]] = {}
+    for cid, card in COURT.items():
+        out[cid] = {k: getattr(card, k, None) for k in ("name", "suit", "rank", "region")}
+    return out
+
+
+def describe_event(state: State, event: Event, names: dict[str, str] | None = None) -> str:
+    """One event in words; ``state`` is the state just before it."""
+    names = names or {}
+    if isinstance(event, MoveEvent):
+        try:
+            text = state.describe_move(event.player, event.move)
+        except Exception:  # a describer bug must not hide the step
+            text = _plain_move_text(event)
+        who = names.get(event.player)
+        return f"{who} ({event.player}) — {text}" if who and who not in text else text
+    if isinstance(event, ChanceEvent):
+        o = event.outcome
+        if "draw" in o:
+            items = ", ".join(map(str, o.get("items") or [])) or "nothing"
+            return f"Chance: drawn from the {o['draw']} deck: {items}"
+        if "roll" in o:
+            return "Chance: dice rolled " + ", ".join(map(str, o["roll"]))
+        if "choose" in o:
+            return f"Chance: random {o['choose']}: {o.get('value')}"
+        return "Chance: " + orjson.dumps(o).decode()
+    assert isinstance(event, ObserveEvent)
+    parts = []
+    for k, v in event.facts.items():
+        if isinstance(v, dict):
+            parts.append(f"{k} " + ", ".join(f"{names.get(p, p)} {x}" for p, x in v.items()))
+        else:
+            parts.append(f"{k} {v}")
+    origin = f" ({event.origin})" if event.origin else ""
+    return f"The record notes{origin}: " + "; ".join(parts)
+
+
+def _plain_move_text(event: MoveEvent) -> str:
+    d = event.move.to_dict()
+    fields = ", ".join(f"{k}={v}" for k, v in d.items() if k != "type")
+    return f"{event.player}: {d.get('type')}" + (f" ({fields})" if fields else "")
+
+
+@dataclass
+class Step:
+    """What the viewer shows at one step."""
+
+    seq: int
+    kind: str
+    actor: str | None
+    words: str
+    snapshot: dict[str, Any]
+    score: dict[str, dict[str, int]]
+    round: int | None
+    phase: str
+    turn: str
+    stopped_at: int | None = None
+    stop_reason: str | None = None
+    milestones: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Stepper:
+    """Replays one record to any step, fast, by keeping periodic state copies."""
+
+    def __init__(self, record: Record) -> None:
+        try:
+            self.game = get_game(record.game)
+        except UnknownGame as exc:
+            raise ReviewError(f"no rules engine for {record.game!r}: {exc}") from None
+        self.record = record
+        self.names = {str(p["id"]): str(p.get("name") or p["id"]) for p in record.players}
+        self.stopped_at: int | None = None
+        self.stop_reason: str | None = None
+        self._marks: list[int] = []  # seq of the last event applied in each checkpoint (-1: initial)
+        self._states: list[State] = []
+        self._build()
+
+    def __len__(self) -> int:
+        return len(self.record.events)
+
+    def _initial(self) -> State:
+        return self.game.initial_state(self.record.player_ids, self.record.options)
+
+    def _apply(self, state: State, seq: int) -> bool:
+        """Apply event ``seq``; False (and remember why) if the rules refuse it."""
+        ev = self.record.events[seq]
+        state.seq = seq
+        try:
+            if isinstance(ev, MoveEvent):
+                state.apply_move(ev.player, ev.move)
+            elif isinstance(ev, ChanceEvent):
+                state.apply_chance(ev.outcome)
+        except RuleViolation as exc:
+            self.stopped_at = seq
+            self.stop_reason = f"{exc.kind}: {exc}"
+            return False
+        return True
+
+    def _build(self) -> None:
+        state = self._initial()
+        self._marks.append(-1)
+        self._states.append(state.copy())
+        for seq in range(len(self.record.events)):
+            if not self._apply(state, seq):
+                break
+            if (seq + 1) % CHECKPOINT_EVERY == 0:
+                self._marks.append(seq)
+                self._states.append(state.copy())
+        self.milestones: list[dict[str, Any]] = list(state.milestones)
+        """Every milestone of the game (up to where the rules stopped), in order."""
+
+    def state_before(self, seq: int) -> State:
+        """A fresh state with every event before ``seq`` applied (up to where the rules stopped)."""
+        target = seq - 1
+        if self.stopped_at is not None:
+            target = min(target, self.stopped_at - 1)
+        i = bisect.bisect_right(self._marks, target) - 1
+        state = self._states[i].copy()
+        for s in range(self._marks[i] + 1, target + 1):
+            self._apply(state, s)
+        return state
+
+    def step(self, seq: int) -> Step:
+        """The board, scores and the event in words right after event ``seq``."""
+        n = len(self.record.events)
+        if not 0 <= seq < n:
+            raise IndexError(f"step {seq} is outside 0..{n - 1}")
+        state = self.state_before(seq)
+        event = self.record.events[seq]
+        words = describe_event(state, event, self.names)
+        stopped = self.stopped_at is not None and seq >= self.stopped_at
+        if not stopped:
+            self._apply(state, seq)
+        rnd, phase = state.phase()
+        turn = state.turn()
+        if isinstance(turn, str):
+            turn_text = f"{self.names.get(turn, turn)} ({turn}) to move"
+        elif state.is_over():
+            turn_text = "game over"
+        else:
+            turn_text = "awaiting " + turn.describe()  # type: ignore[union-attr]
+        return Step(
+            seq=seq,
+            kind=event.kind,
+            actor=event.player if isinstance(event, MoveEvent) else None,
+            words=words,
+            snapshot=state.snapshot(),
+            score=state.score(),
+            round=rnd,
+            phase=phase,
+            turn=turn_text,
+            stopped_at=self.stopped_at if stopped else None,
+            stop_reason=self.stop_reason if stopped else None,
+            milestones=[m for m in state.milestones if m.get("seq") == seq],
+        )

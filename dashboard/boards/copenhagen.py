@@ -1,0 +1,84 @@
+"""Copenhagen: each player's facade as a grid of coloured cells (street level at the bottom),
+windows drawn as panes, plus the harbour, the hand and the scoring so far."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dashboard.boards import chip, esc, player_label
+
+COLOURS = {
+    "red": "#c0392b", "yellow": "#f1c40f", "green": "#27ae60", "blue": "#2e86c1", "purple": "#8e44ad",
+    "white": "#f4f1e8",
+}
+CELL = 26
+
+
+def _cell(cell: dict[str, Any] | None) -> str:
+    if not cell:
+        return f'<td style="width:{CELL}px;height:{CELL}px;border:1px dashed #ddd"></td>'
+    colour = COLOURS.get(str(cell.get("color")), "#bbb")
+    window = ""
+    if cell.get("window"):
+        window = ('<div style="width:12px;height:12px;margin:auto;background:#dff3ff;'
+                  'border:2px solid #333;box-sizing:border-box"></div>')
+    tip = f"{cell.get('color')}{' with a window' if cell.get('window') else ''}"
+    return (f'<td title="{esc(tip)}" style="width:{CELL}px;height:{CELL}px;background:{colour};'
+            f'border:1px solid #555;vertical-align:middle">{window}</td>')
+
+
+def facade_html(board: list[list[dict[str, Any] | None]]) -> str:
+    """One facade, ``board[row][column]`` with row 0 at street level (drawn at the bottom)."""
+    rows = []
+    for y in range(len(board) - 1, -1, -1):
+        cells = "".join(_cell(c) for c in board[y])
+        rows.append(f'<tr><th class="gr-muted" style="font-size:10px">{y + 1}</th>{cells}</tr>')
+    width = len(board[0]) if board else 0
+    foot = "".join(f'<th class="gr-muted" style="font-size:10px;text-align:center">{x + 1}</th>'
+                   for x in range(width))
+    return (f'<table style="border-spacing:1px;border-collapse:separate">{"".join(rows)}'
+            f'<tr><th></th>{foot}</tr></table>')
+
+
+def board_html(snapshot: dict[str, Any], names: dict[str, str]) -> str:
+    players = snapshot.get("players", {})
+    turn = snapshot.get("turn") or {}
+    to_move = turn.get("player")
+    boxes = []
+    for pid, p in players.items():
+        marker = " ◀ to move" if pid == to_move else ""
+        hand = " ".join(chip(f"{n}", COLOURS.get(c, "#ccc"), "#000" if c in ("yellow", "white") else "#fff",
+                             f"{n} {c}") for c, n in (p.get("hand") or {}).items() if n)
+        boxes.append(
+            f'<div class="gr-box"><h4>{esc(player_label(pid, names))} — {esc(p.get("total", 0))} pts'
+            f'<span class="gr-muted">{esc(marker)}</span></h4>'
+            f'{facade_html(p.get("board") or [])}'
+            f'<div style="margin-top:4px">hand: {hand or "<span class=gr-muted>empty</span>"}</div></div>'
+        )
+    harbour = " ".join(chip(c, COLOURS.get(str(c), "#ccc"), "#000" if c in ("yellow", "white") else "#fff")
+                       for c in snapshot.get("harbour") or [])
+    mermaid = snapshot.get("mermaid")
+    info = (f'<div class="gr-box"><b>Harbour</b> (slots 1–{len(snapshot.get("harbour") or [])}): {harbour}'
+            f'<br><span class="gr-muted">deck {esc(snapshot.get("deck_size", "?"))} cards'
+            + (f" · mermaid {esc(mermaid)}" if mermaid else "")
+            + (" · the game is over" if snapshot.get("end") else "")
+            + "</span></div>")
+    return info + f'<div class="gr-row" style="margin-top:8px">{"".join(boxes)}</div>'
+
+
+def resources(snapshot: dict[str, Any], names: dict[str, str]) -> list[dict[str, Any]]:
+    out = []
+    for pid, p in (snapshot.get("players") or {}).items():
+        hand = p.get("hand") or {}
+        board = p.get("board") or []
+        cells = [c for row in board for c in row if c]
+        out.append({
+            "player": player_label(pid, names),
+            "cards in hand": sum(hand.values()),
+            "hand": ", ".join(f"{n} {c}" for c, n in hand.items() if n) or "—",
+            "cells filled": len(cells),
+            "windows": sum(1 for c in cells if c.get("window")),
+            "abilities": ", ".join(f"{k.replace('_', ' ')} ({v})" for k, v in (p.get("abilities") or {}).items())
+            or "—",
+        })
+    return out

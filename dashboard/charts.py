@@ -1,0 +1,321 @@
+"""Every chart of the dashboard, as plain functions from small DataFrames to Altair charts.
+
+The functions do no I/O and no aggregation beyond reshaping a few hundred
+rows, so tests can call them and inspect the chart specification.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import altair as alt
+import polars as pl
+
+from analytics.queries import title_label
+
+COALITION_COLOURS = {"afghan": "#4c8c4a", "british": "#c0392b", "russian": "#d4a017", "none": "#999999"}
+GROUP_COLOURS = alt.Scale(domain=["winners", "others"], range=["#d4a017", "#7f8c8d"])
+
+
+def _with_label(df: pl.DataFrame) -> pl.DataFrame:
+    if "title" in df.columns:
+        return df.with_columns(pl.col("title").map_elements(title_label, return_dtype=pl.String).alias("game"))
+    return df
+
+
+# --------------------------------------------------------------------------
+# Overview
+# --------------------------------------------------------------------------
+
+
+def games_by_title_status(df: pl.DataFrame) -> alt.Chart:
+    """Horizontal bars: games per title, stacked by status."""
+    return (
+        alt.Chart(_with_label(df), title="Games per title and status")
+        .mark_bar()
+        .encode(
+            y=alt.Y("game:N", title=None, sort="-x"),
+            x=alt.X("sum(games):Q", title="games"),
+            color=alt.Color("status:N", scale=alt.Scale(
+                domain=["complete", "incomplete", "diverged", "invalid"],
+                range=["#2e86c1", "#aab7b8", "#e67e22", "#922b21"])),
+            tooltip=["game:N", "status:N", "games:Q"],
+        )
+        .properties(height=alt.Step(36))
+    )
+
+
+def score_histograms(df: pl.DataFrame) -> alt.FacetChart:
+    """Final-score histograms, one panel per title (own x scale), winners and others stacked."""
+    base = alt.Chart(_with_label(df)).mark_bar(binSpacing=0).encode(
+        x=alt.X("bin_start:Q", bin="binned", title="final score"),
+        x2="bin_end:Q",
+        y=alt.Y("players:Q", stack=True, title="players"),
+        color=alt.Color("group:N", scale=GROUP_COLOURS, title=None),
+        tooltip=[alt.Tooltip("bin_start:Q", format=".0f", title="from"),
+                 alt.Tooltip("bin_end:Q", format=".0f", title="to"), "group:N", "players:Q"],
+    ).properties(width=260, height=160)
+    return base.facet(facet=alt.Facet("game:N", title=None), columns=3).resolve_scale(
+        x="independent", y="independent"
+    ).properties(title="Final scores")
+
+
+def seat_win_rates(df: pl.DataFrame) -> alt.FacetChart:
+    """Win rate by seat, per player count, one row per title; the games behind each bar in the tooltip."""
+    base = alt.Chart(_with_label(df)).mark_bar().encode(
+        x=alt.X("seat:O", title="seat (1 = first player)"),
+        y=alt.Y("win_rate:Q", title="win rate", axis=alt.Axis(format="%")),
+        color=alt.Color("player_count:O", title="players"),
+        xOffset="player_count:O",
+        tooltip=["game:N", "player_count:O", "seat:O", alt.Tooltip("win_rate:Q", format=".1%"),
+                 "wins:Q", "games:Q"],
+    ).properties(width=260, height=160)
+    return base.facet(facet=alt.Facet("game:N", title=None), columns=3).properties(
+        title="Win rate by seat and player count (complete games)"
+    )
+
+
+# --------------------------------------------------------------------------
+# Game review
+# --------------------------------------------------------------------------
+
+
+def dense_timeline(df: pl.DataFrame) -> pl.DataFrame:
+    """Score-by-category series made dense (each category's value at every change of any),
+    so that they stack correctly."""
+    if df.is_empty():
+        return df
+    out = []
+    for (player,), part in df.group_by(["player_id"], maintain_order=True):
+        wide = (
+            part.pivot(on="category", index="seq", values="points", aggregate_function="last")
+            .sort("seq")
+        )
+        cats = [c for c in wide.columns if c != "seq"]
+        wide = wide.with_columns([pl.col(c).forward_fill().fill_null(0) for c in cats])
+        long = wide.unpivot(index="seq", on=cats, variable_name="category", value_name="points")
+        out.append(long.with_columns(pl.lit(player).alias("player_id")))
+    return pl.concat(out).select("player_id", "seq", "category", "points").sort("player_id", "category", "seq")
+
+
+def score_timeline(
+    df: pl.DataFrame,
+    current_seq: int | None = None,
+    divergence_seqs: Sequence[int] = (),
+    names: dict[str, str] | None = None,
+) -> alt.VConcatChart | alt.LayerChart:
+    """Each player's score by category over the events (stacked, stepwise), a rule at the current
+    step and a red rule at every divergence."""
+    dense = dense_timeline(df)
+    names = names or {}
+    panels = []
+    players = dense.get_column("player_id").unique(maintain_order=True).to_list() if dense.height else []
+    x_max = int(dense.get_column("seq").max() or 0) if dense.height else 0  # type: ignore[arg-type]
+    x_scale = alt.Scale(domain=[0, max(x_max, 1)])
+    for pid in players:
+        part = dense.filter(pl.col("player_id") == pid)
+        area = alt.Chart(part).mark_area(interpolate="step-after", opacity=0.85).encode(
+            x=alt.X("seq:Q", title="event", scale=x_scale),
+            y=alt.Y("points:Q", stack=True, title="points"),
+            color=alt.Color("category:N", title="category"),
+            tooltip=["seq:Q", "category:N", "points:Q"],
+        )
+        layers: list[alt.Chart] = [area]
+        if divergence_seqs:
+            div = pl.DataFrame({"seq": sorted(set(divergence_seqs))})
+            layers.append(alt.Chart(div).mark_rule(color="#c0392b", strokeDash=[4, 3], size=2).encode(
+                x="seq:Q", tooltip=[alt.Tooltip("seq:Q", title="divergence at event")]))
+        if current_seq is not None:
+            layers.append(alt.Chart(pl.DataFrame({"seq": [current_seq]})).mark_rule(
+                color="black", size=2).encode(x="seq:Q", tooltip=[alt.Tooltip("seq:Q", title="this step")]))
+        title = f"{names.get(pid, pid)} ({pid})" if names.get(pid) and names[pid] != pid else pid
+        panels.append(alt.layer(*layers).properties(title=title, height=130, width="container"))
+    if not panels:
+        return alt.layer(alt.Chart(pl.DataFrame({"seq": [0]})).mark_text(text="no score changes").encode(
+            x="seq:Q"))
+    return alt.vconcat(*panels).resolve_scale(color="shared")
+
+
+# --------------------------------------------------------------------------
+# Score breakdowns
+# --------------------------------------------------------------------------
+
+
+def breakdown_by_rank(df: pl.DataFrame) -> alt.Chart:
+    """Average final points per category for each final rank, stacked."""
+    return alt.Chart(df, title="Average final score by rank, by category").mark_bar().encode(
+        x=alt.X("rank:O", title="final rank (1 = winner)"),
+        y=alt.Y("avg_points:Q", stack=True, title="average points"),
+        color=alt.Color("category:N"),
+        tooltip=["rank:O", "category:N", alt.Tooltip("avg_points:Q", format=".2f"), "games:Q"],
+    )
+
+
+def winners_vs_rest(df: pl.DataFrame, value: str = "avg_points", title: str = "Winners against the rest") -> alt.Chart:
+    """Per category, winners' and the other players' averages side by side."""
+    return alt.Chart(df, title=title).mark_bar().encode(
+        x=alt.X("category:N", title=None),
+        y=alt.Y(f"{value}:Q", title="average points"),
+        color=alt.Color("group:N", scale=GROUP_COLOURS, title=None),
+        xOffset="group:N",
+        tooltip=["category:N", "group:N", alt.Tooltip(f"{value}:Q", format=".2f"), "games:Q"],
+    )
+
+
+def game_breakdown(df: pl.DataFrame) -> alt.Chart:
+    """One game's final score, one bar per player stacked by category."""
+    return alt.Chart(df, title="Final score by category").mark_bar().encode(
+        y=alt.Y("player:N", title=None, sort=alt.EncodingSortField("rank", order="ascending")),
+        x=alt.X("points:Q", stack=True, title="points"),
+        color=alt.Color("category:N"),
+        tooltip=["player:N", "category:N", "points:Q", "rank:Q"],
+    )
+
+
+# --------------------------------------------------------------------------
+# Pax Pamir
+# --------------------------------------------------------------------------
+
+
+def dominance_success(df: pl.DataFrame) -> alt.LayerChart:
+    """Share of dominance checks that succeed, by check number (final checks apart)."""
+    data = df.with_columns(
+        pl.when(pl.col("is_final")).then(pl.lit("final check")).otherwise(
+            pl.format("check {}", pl.col("check_no"))).alias("check")
+    )
+    bars = alt.Chart(data, title="How often dominance checks succeed").mark_bar().encode(
+        x=alt.X("check:N", sort=alt.EncodingSortField("check_no"), title=None),
+        y=alt.Y("success_rate:Q", title="successful", axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+        tooltip=["check:N", "checks:Q", "successful:Q", alt.Tooltip("success_rate:Q", format=".1%")],
+    )
+    text = bars.mark_text(dy=-6).encode(text=alt.Text("checks:Q", format="d"))
+    return alt.layer(bars, text)
+
+
+def dominance_coalitions(df: pl.DataFrame) -> alt.Chart:
+    """Successful checks by the coalition that was dominant."""
+    return alt.Chart(df, title="Successful checks: the dominant coalition").mark_bar().encode(
+        x=alt.X("check_no:O", title="check number"),
+        y=alt.Y("checks:Q", stack=True),
+        color=alt.Color("dominant_coalition:N", title="coalition", scale=alt.Scale(
+            domain=list(COALITION_COLOURS), range=list(COALITION_COLOURS.values()))),
+        tooltip=["check_no:O", "dominant_coalition:N", "checks:Q"],
+    )
+
+
+def dominance_blocks(df: pl.DataFrame) -> alt.Chart:
+    """One game's checks: the blocks each coalition had on the map, per check."""
+    per_check = df.unique(subset=["seq"], keep="first", maintain_order=True).select(
+        "seq", "check_no", "blocks_afghan", "blocks_british", "blocks_russian", "successful")
+    long = per_check.unpivot(index=["seq", "check_no", "successful"],
+                             on=["blocks_afghan", "blocks_british", "blocks_russian"],
+                             variable_name="coalition", value_name="blocks").with_columns(
+        pl.col("coalition").str.replace("blocks_", ""))
+    return alt.Chart(long, title="Coalition blocks at each check").mark_bar().encode(
+        x=alt.X("check_no:O", title="check"),
+        xOffset="coalition:N",
+        y=alt.Y("blocks:Q"),
+        color=alt.Color("coalition:N", scale=alt.Scale(domain=["afghan", "british", "russian"],
+                                                       range=[COALITION_COLOURS[c] for c in
+                                                              ("afghan", "british", "russian")])),
+        tooltip=["check_no:O", "coalition:N", "blocks:Q", "successful:N"],
+    )
+
+
+# --------------------------------------------------------------------------
+# Coal Baron
+# --------------------------------------------------------------------------
+
+
+def shift_points(df: pl.DataFrame) -> alt.Chart:
+    """Average points per shift and category, by rank."""
+    return alt.Chart(df, title="Shift scoring: average points by rank").mark_bar().encode(
+        x=alt.X("category:N", title=None),
+        xOffset="rank:O",
+        y=alt.Y("avg_points:Q", title="average points"),
+        color=alt.Color("rank:O"),
+        column=alt.Column("shift:O", title="shift"),
+        tooltip=["shift:O", "category:N", "rank:O", alt.Tooltip("avg_value:Q", format=".2f"),
+                 alt.Tooltip("avg_points:Q", format=".2f"), "rows:Q"],
+    ).properties(width=200)
+
+
+def shift_deciders(df: pl.DataFrame) -> alt.Chart:
+    """Per category: how many more shift points winners take than the others."""
+    return alt.Chart(df, title="Which categories decide games (winners' minus others' shift points)").mark_bar(
+    ).encode(
+        y=alt.Y("category:N", sort="-x", title=None),
+        x=alt.X("gap:Q", title="points per game, winners minus others"),
+        color=alt.condition("datum.gap > 0", alt.value("#d4a017"), alt.value("#7f8c8d")),
+        tooltip=["category:N", alt.Tooltip("winner_points:Q", format=".2f"),
+                 alt.Tooltip("other_points:Q", format=".2f"),
+                 alt.Tooltip("winner_first_rate:Q", format=".1%", title="winner ranked 1st"), "games:Q"],
+    )
+
+
+def game_shift_heatmap(df: pl.DataFrame, names: dict[str, str] | None = None) -> alt.FacetChart:
+    """One game's shift rankings: per shift, category x player, coloured by points, labelled value/rank."""
+    names = names or {}
+    data = df.with_columns(
+        pl.col("player_id").replace_strict(names, default=pl.col("player_id")).alias("player"),
+        pl.format("{} (#{}) → {}", pl.col("value"), pl.col("rank"), pl.col("points")).alias("label"),
+    )
+    base = alt.Chart(data).encode(
+        x=alt.X("player:N", title=None), y=alt.Y("category:N", title=None))
+    cells = base.mark_rect().encode(
+        color=alt.Color("points:Q", scale=alt.Scale(scheme="goldorange")),
+        tooltip=["shift:O", "category:N", "player:N", "value:Q", "rank:Q", "points:Q"])
+    text = base.mark_text(fontSize=11).encode(text="label:N")
+    return alt.layer(cells, text).properties(width=220).facet(
+        column=alt.Column("shift:O", title="shift")).properties(title="Shift rankings: value (#rank) → points")
+
+
+# --------------------------------------------------------------------------
+# Strategy, divergences
+# --------------------------------------------------------------------------
+
+
+def category_edge(df: pl.DataFrame, title: str = "What separates winners: points per category") -> alt.Chart:
+    """Per category, the winners' average minus the others' (the games behind it in the tooltip)."""
+    return alt.Chart(df, title=title).mark_bar().encode(
+        y=alt.Y("category:N", sort="-x", title=None),
+        x=alt.X("edge:Q", title="winners' average minus others' average"),
+        color=alt.condition("datum.edge > 0", alt.value("#d4a017"), alt.value("#7f8c8d")),
+        tooltip=["category:N", alt.Tooltip("winners:Q", format=".2f"), alt.Tooltip("others:Q", format=".2f"),
+                 alt.Tooltip("edge:Q", format="+.2f"), "games:Q"],
+    )
+
+
+def loyalty_shares(df: pl.DataFrame) -> alt.Chart:
+    """Pax Pamir: loyalty at the last check, winners against the rest."""
+    return alt.Chart(df, title="Loyalty at the last dominance check").mark_bar().encode(
+        x=alt.X("group:N", title=None),
+        y=alt.Y("share:Q", stack="normalize", axis=alt.Axis(format="%"), title="share of players"),
+        color=alt.Color("loyalty:N", scale=alt.Scale(domain=list(COALITION_COLOURS),
+                                                     range=list(COALITION_COLOURS.values()))),
+        tooltip=["group:N", "loyalty:N", "players:Q", alt.Tooltip("share:Q", format=".1%"),
+                 alt.Tooltip("avg_influence:Q", format=".2f"), "games:Q"],
+    )
+
+
+def copenhagen_lines(df: pl.DataFrame) -> alt.Chart:
+    """Copenhagen: rows against columns completed per player, winners against the rest."""
+    return alt.Chart(df, title="Completed rows and columns per player").mark_bar().encode(
+        x=alt.X("line:N", title=None),
+        xOffset="group:N",
+        y=alt.Y("per_player:Q", title="completed per player"),
+        color=alt.Color("group:N", scale=GROUP_COLOURS, title=None),
+        tooltip=["line:N", "group:N", alt.Tooltip("per_player:Q", format=".2f"),
+                 alt.Tooltip("points_per_player:Q", format=".2f"),
+                 alt.Tooltip("all_windows_share:Q", format=".1%", title="with all windows"), "games:Q"],
+    )
+
+
+def divergence_kinds(df: pl.DataFrame) -> alt.Chart:
+    """Divergences by kind and title."""
+    return alt.Chart(_with_label(df), title="Divergences by kind").mark_bar().encode(
+        y=alt.Y("kind:N", sort="-x", title=None),
+        x=alt.X("sum(divergences):Q", title="divergences"),
+        color=alt.Color("game:N", title="title"),
+        tooltip=["game:N", "kind:N", "divergences:Q", "games:Q"],
+    )

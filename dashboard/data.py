@@ -1,0 +1,101 @@
+"""The dashboard's access to the database: which file, cached queries, the stepper cache.
+
+Pages call :func:`q` with the name of a function of :mod:`analytics.queries`
+and its parameters.  Results are cached with ``st.cache_data`` under the
+database file's fingerprint, so repeated page loads cost nothing and a
+finished ingest shows up on the next rerun.  While an ingest holds the write
+lock, the last result obtained for the same query is shown with a notice.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import streamlit as st
+
+from analytics import queries
+from analytics.queries import DatabaseBusy, DatabaseMissing, db_version
+from analytics.review import Stepper, record_for_game
+
+ENV_DB = "GAMEREC_DB"
+
+_last_good: dict[tuple[Any, ...], Any] = {}
+
+
+def db_path() -> str:
+    """The database the dashboard reads: ``$GAMEREC_DB`` (set by ``gamerec dashboard --db``) or the default."""
+    return os.environ.get(ENV_DB) or queries.DEFAULT_DB
+
+
+@st.cache_data(show_spinner=False, max_entries=512)
+def _cached(name: str, db: str, version: tuple[int, ...], params: tuple[tuple[str, Any], ...]) -> Any:
+    fn = getattr(queries, name)
+    return queries.run(db, fn, **dict(params))
+
+
+def q(name: str, **params: Any) -> Any:
+    """Run (or fetch from the cache) ``analytics.queries.<name>(con, **params)``."""
+    if not hasattr(queries, name) or name.startswith("_"):
+        raise AttributeError(f"analytics.queries has no query {name!r}")
+    db = db_path()
+    key = (name, db, tuple(sorted(params.items())))
+    try:
+        result = _cached(name, db, db_version(db), key[2])
+    except DatabaseBusy:
+        if key in _last_good:
+            _busy_notice()
+            return _last_good[key]
+        raise
+    _last_good[key] = result
+    return result
+
+
+def _busy_notice() -> None:
+    if not st.session_state.get("_busy_notice_shown_run"):
+        st.session_state["_busy_notice_shown_run"] = True
+        st.toast("An ingest is writing to the database: showing the data as of the last load.")
+
+
+@st.cache_resource(show_spinner="Replaying the game…", max_entries=8)
+def _stepper(db: str, version: tuple[int, ...], game_id: str) -> Stepper | None:
+    record = queries.run(db, record_for_game, game_id=game_id)
+    return None if record is None else Stepper(record)
+
+
+def stepper(game_id: str) -> Stepper | None:
+    """The (cached) stepper of one game, or None if the game is not in the database."""
+    db = db_path()
+    return _stepper(db, db_version(db), game_id)
+
+
+def database_problem() -> str | None:
+    """A sentence for the user if the database cannot be read at all, else None."""
+    db = db_path()
+    try:
+        names = q("tables")
+    except DatabaseMissing:
+        return (f"No database at `{db}`. Load records first, e.g. `gamerec ingest data/ --db {db}`, "
+                "then reload this page.")
+    except DatabaseBusy as exc:
+        return str(exc)
+    if "games" not in names:
+        return f"`{db}` has no `games` table yet: run `gamerec ingest` to load records into it."
+    return None
+
+
+def present_titles() -> list[str]:
+    """Titles with at least one game in the database."""
+    return list(q("titles"))
+
+
+def title_missing(title: str) -> bool:
+    """True (and say so plainly on the page) when no game of ``title`` is in the database."""
+    if title in present_titles():
+        return False
+    st.info(
+        f"There are no {queries.title_label(title)} games in this database yet. "
+        f"Load some with `gamerec ingest <records>` (for example `gamerec simulate --game {title} "
+        f"--games 50 --seed 1 --out data/{title}` first) and reload this page."
+    )
+    return True

@@ -1,0 +1,50 @@
+"""Divergences: every game that diverged, its first divergence, recorded against replayed, a link to it."""
+
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from analytics.queries import title_label
+from dashboard import charts, data, ui
+
+ALL = "(all)"
+
+st.title("Divergences")
+ui.require_db()
+
+kinds = data.q("divergence_kinds")
+if kinds.is_empty():
+    st.success("No divergences: every game in the database replays exactly as recorded.")
+else:
+    st.altair_chart(charts.divergence_kinds(kinds), width="stretch")
+
+    c1, c2 = st.columns(2)
+    titles = [ALL, *kinds.get_column("title").unique().sort().to_list()]
+    title = c1.selectbox("Title", titles, key="div_title", format_func=lambda t: t if t == ALL else title_label(t))
+    kind_opts = [ALL, *kinds.get_column("kind").unique().sort().to_list()]
+    kind = c2.selectbox("Kind of the first divergence", kind_opts, key="div_kind")
+    games = data.q("diverged_games", title=None if title == ALL else title, kind=None if kind == ALL else kind)
+    st.subheader(f"Diverged games ({games.height}{'+' if games.height >= 500 else ''})")
+    table = games.with_columns(
+        pl.format("review?game={}&seq={}", pl.col("game_id"), pl.col("seq")).alias("open"),
+        pl.col("title").map_elements(title_label, return_dtype=pl.String),
+    ).select("open", "game_id", "title", "divergences", "seq", "kind", "key", "recorded", "replayed", "message")
+    st.dataframe(table, hide_index=True, column_config={
+        "open": st.column_config.LinkColumn("review", display_text="open at event",
+                                            help="Open Game review at the first divergence"),
+        "seq": st.column_config.NumberColumn("first at event"),
+        "divergences": st.column_config.NumberColumn("count")})
+    if games.height:
+        pick = st.selectbox("Open one in Game review", games.get_column("game_id").to_list(), key="div_pick")
+        row = games.filter(pl.col("game_id") == pick).row(0, named=True)
+        st.markdown(f"**{pick}** first diverges at event {row['seq']} ({row['kind']}): {row['message']}")
+        if row["key"]:
+            st.markdown(f"`{row['key']}`: recorded **{row['recorded']}**, replayed **{row['replayed']}**")
+        st.page_link("views/game_review.py", label=f"Review {pick} at event {row['seq']}",
+                     icon=":material/replay:", query_params={"game": pick, "seq": str(row["seq"])})
+
+bad = data.q("quarantined")
+if bad.height:
+    st.subheader(f"Unreadable records ({bad.height})")
+    st.dataframe(bad, hide_index=True)

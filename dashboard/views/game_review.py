@@ -1,0 +1,226 @@
+"""Game review: pick a game, step through its events, see the board, the move in words and the score.
+
+Links from other pages open it at a game and step with ``?game=<id>&seq=<n>``.
+"""
+
+from __future__ import annotations
+
+import orjson
+import polars as pl
+import streamlit as st
+
+from analytics.queries import title_label
+from analytics.review import ReviewError
+from dashboard import boards, charts, data, ui
+
+GAME = "review_game"
+SEQ = "review_seq"
+APPLIED = "_review_applied_params"
+LINKED = "_review_linked_game"
+ALL = "(all)"
+
+st.title("Game review")
+ui.require_db()
+
+
+def _jump_from_query_params() -> None:
+    """Apply ``?game=...&seq=...`` once per distinct link (later widget changes win)."""
+    game = st.query_params.get("game")
+    seq = st.query_params.get("seq")
+    if game and st.session_state.get(APPLIED) != (game, seq):
+        st.session_state[APPLIED] = (game, seq)
+        st.session_state[GAME] = game
+        st.session_state[LINKED] = game
+        try:
+            st.session_state[SEQ] = max(0, int(seq)) if seq is not None else 0
+        except ValueError:
+            st.session_state[SEQ] = 0
+        for key in ("review_title", "review_players", "review_status"):
+            st.session_state[key] = ALL
+
+
+def _move(delta: int, last: int) -> None:
+    st.session_state[SEQ] = min(max(0, st.session_state.get(SEQ, 0) + delta), last)
+
+
+def _goto(seq: int) -> None:
+    st.session_state[SEQ] = seq
+
+
+def _goto_from_jump() -> None:
+    choice = st.session_state.get("review_jump")
+    if choice is not None:
+        st.session_state[SEQ] = choice
+    st.session_state["review_jump"] = None
+
+
+def _jump_targets(div_seqs: list[int], div_kinds: list[str], milestones: list[dict[str, object]],
+                  last: int) -> dict[int | None, str]:
+    """The "Jump to" choices: every divergence, every event with milestones, the end."""
+    found: dict[int, list[str]] = {}
+    for s, k in zip(div_seqs, div_kinds):
+        found.setdefault(s, []).append(f"divergence ({k})")
+    counts: dict[tuple[int, str], int] = {}
+    for m in milestones:
+        key = (int(str(m["seq"])), str(m["type"]).replace("_", " "))
+        counts[key] = counts.get(key, 0) + 1
+    for (s, kind), n in counts.items():
+        found.setdefault(s, []).append(kind + (f" ×{n}" if n > 1 else ""))
+    found.setdefault(last, []).append("the end")
+    out: dict[int | None, str] = {None: "Jump to…"}
+    for s in sorted(found):
+        out[s] = f"event {s}: " + "; ".join(found[s])
+    return out
+
+
+def _filters_changed() -> None:
+    st.session_state.pop(LINKED, None)
+
+
+def _new_game() -> None:
+    st.session_state[SEQ] = 0
+    st.session_state.pop(LINKED, None)
+
+
+_jump_from_query_params()
+
+opts = data.q("filter_options")
+with st.container(border=True):
+    c1, c2, c3, c4, c5 = st.columns([2, 1, 1, 2, 2])
+    title = c1.selectbox("Title", [ALL, *opts["title"]], key="review_title", on_change=_filters_changed,
+                         format_func=lambda t: t if t == ALL else title_label(t))
+    players = c2.selectbox("Players", [ALL, *opts["player_count"]], key="review_players", on_change=_filters_changed)
+    status = c3.selectbox("Status", [ALL, *opts["status"]], key="review_status", on_change=_filters_changed)
+    search = c4.text_input("Game id contains", key="review_search", on_change=_filters_changed)
+    order = c5.radio("Order", ["top_score", "newest", "game_id"], horizontal=True, key="review_order", on_change=_filters_changed,
+                     format_func={"top_score": "best score", "newest": "newest", "game_id": "id"}.get)
+
+games = data.q(
+    "game_list",
+    title=None if title == ALL else title,
+    player_count=None if players == ALL else int(players),
+    status=None if status == ALL else status,
+    search=search.strip() or None,
+    order=order,
+)
+labels = {
+    r["game_id"]: (f"{r['game_id']} — {title_label(r['title'])}, {r['player_count']} players, {r['status']}"
+                   + (f", top score {r['top_score']}" if r["top_score"] is not None else ""))
+    for r in games.iter_rows(named=True)
+}
+current = st.session_state.get(GAME)
+if current and current not in labels and current == st.session_state.get(LINKED):
+    header_row = data.q("game_header", game_id=current)
+    if header_row is not None:
+        labels = {current: f"{current} — {title_label(header_row['title'])} (opened by link)", **labels}
+    else:
+        st.warning(f"There is no game {current!r} in this database.")
+        st.session_state.pop(GAME)
+if not labels:
+    st.info("No game matches these filters.")
+    st.stop()
+if st.session_state.get(GAME) not in labels:
+    st.session_state[GAME] = next(iter(labels))
+    st.session_state[SEQ] = 0
+game_id = st.selectbox(f"Game ({len(games)} shown{' — the first 500' if len(games) >= 500 else ''})",
+                       list(labels), format_func=labels.get, key=GAME, on_change=_new_game)
+
+header = data.q("game_header", game_id=game_id)
+roster = data.q("game_players", game_id=game_id)
+names = {r["player_id"]: (r["name"] or r["player_id"]) for r in roster.iter_rows(named=True)}
+try:
+    stepper = data.stepper(game_id)
+except ReviewError as exc:
+    st.error(f"This game cannot be replayed here: {exc}")
+    st.stop()
+if stepper is None or len(stepper) == 0:
+    st.info("This game has no events to step through.")
+    st.stop()
+
+n = len(stepper)
+last = n - 1
+st.session_state[SEQ] = min(max(0, int(st.session_state.get(SEQ, 0))), last)
+
+divs = data.q("game_divergences", game_id=game_id)
+div_seqs = [int(s) for s in divs.get_column("seq").to_list()]
+
+# ---- header ---------------------------------------------------------------
+h1, h2, h3, h4 = st.columns(4)
+h1.metric("Title", title_label(header["title"]) if header else "?")
+h2.metric("Status", header["status"] if header else "?")
+h3.metric("Events", n)
+winner = (header or {}).get("winner")
+h4.metric("Winner", ", ".join(names.get(w, w) for w in winner.split(",")) if winner else "—")
+if stepper.stopped_at is not None:
+    st.warning(f"The rules stop this game at event {stepper.stopped_at}: {stepper.stop_reason}")
+
+# ---- stepping controls --------------------------------------------------------
+jumps = _jump_targets(div_seqs, divs.get_column("kind").to_list(), stepper.milestones, last)
+
+b1, b2, b3, b4 = st.columns([1.3, 1.1, 5, 4])
+b1.button("◀ Previous", on_click=_move, args=(-1, last), disabled=st.session_state[SEQ] <= 0, key="review_prev")
+b2.button("Next ▶", on_click=_move, args=(1, last), disabled=st.session_state[SEQ] >= last, key="review_next")
+b4.selectbox("Jump to", list(jumps), format_func=jumps.get, key="review_jump", on_change=_goto_from_jump,
+             label_visibility="collapsed")
+seq = b3.slider("Event", 0, max(last, 1), key=SEQ, disabled=last == 0,
+                label_visibility="collapsed")
+st.query_params["game"] = game_id
+st.query_params["seq"] = str(seq)
+st.session_state[APPLIED] = (game_id, str(seq))
+
+step = stepper.step(min(seq, last))
+
+# ---- this step ----------------------------------------------------------------
+kind_icon = {"move": ":material/play_arrow:", "chance": ":material/casino:", "observe": ":material/visibility:"}.get(
+    step.kind, "")
+st.markdown(f"**Event {step.seq} of {last}** · {step.kind} · round {step.round if step.round is not None else '—'}"
+            f" · {step.phase or '—'} · after it: {step.turn}")
+st.info(step.words, icon=kind_icon or None)
+here = divs.filter(pl.col("seq") == step.seq)
+for r in here.iter_rows(named=True):
+    st.error(f"Divergence here ({r['kind']}): {r['message']}"
+             + (f" — recorded {r['recorded']}, replayed {r['replayed']}" if r["key"] else ""))
+if step.stopped_at is not None:
+    st.error(f"The replay stopped at event {step.stopped_at} ({step.stop_reason}); the board shows the state "
+             "before that event.")
+for m in step.milestones:
+    with st.expander(f"Milestone at this event: {str(m['type']).replace('_', ' ')}", expanded=True):
+        st.json(m)
+
+view = boards.render(header["title"] if header else stepper.record.game, step.snapshot, names)
+left, right = st.columns([3, 2])
+with left:
+    st.subheader("Board")
+    if view.error:
+        st.caption(f"The board drawing failed ({view.error}); the whole state is shown instead.")
+    if view.html is not None:
+        st.html(view.html)
+    else:
+        st.json(step.snapshot, expanded=1)
+with right:
+    st.subheader("Players")
+    totals = {p: sum(c.values()) for p, c in step.score.items()}
+    if view.resources:
+        st.dataframe(boards.resources_table(view.resources, [totals.get(p, 0) for p in names]),
+                     hide_index=True)
+    st.caption("Score by category at this step")
+    st.dataframe(
+        pl.DataFrame([{"player": boards.player_label(p, names), **cats} for p, cats in step.score.items()]),
+        hide_index=True,
+    )
+
+# ---- score timeline ---------------------------------------------------------------
+st.subheader("Score by category over the game")
+timeline = data.q("game_timeline", game_id=game_id)
+st.altair_chart(charts.score_timeline(timeline, step.seq, div_seqs, names), width="stretch")
+st.caption("Black line: this step. Red dashed lines: divergences.")
+
+if divs.height:
+    st.subheader(f"Divergences ({divs.height})")
+    st.dataframe(divs, hide_index=True)
+    first = int(divs.get_column("seq")[0])
+    st.button(f"Go to the first divergence (event {first})", on_click=_goto, args=(first,), key="review_first_div")
+
+with st.expander("This event as recorded"):
+    st.code(orjson.dumps(stepper.record.events[step.seq].to_dict(), option=orjson.OPT_INDENT_2).decode(),
+            language="json")

@@ -1,0 +1,54 @@
+"""Overview: games per title and status, score distributions, seat win rates, top scores."""
+
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from analytics.queries import title_label
+from dashboard import charts, data, ui
+
+st.title("Overview")
+ui.require_db()
+
+s = data.q("summary")
+cols = st.columns(5)
+cols[0].metric("Games", f"{s['games']:,}")
+cols[1].metric("Player seats", f"{s['player_seats']:,}")
+cols[2].metric("Events", f"{s['events']:,}")
+cols[3].metric("Diverged games", f"{s['diverged']:,}")
+cols[4].metric("Quarantined records", f"{s['quarantined']:,}")
+
+by_status = data.q("games_by_title_status")
+if by_status.is_empty():
+    st.info("No games in the database yet.")
+    st.stop()
+
+left, right = st.columns([2, 3])
+with left:
+    st.altair_chart(charts.games_by_title_status(by_status), width="stretch")
+with right:
+    st.subheader("Highest scores")
+    top = data.q("top_scores", limit=10)
+    st.dataframe(
+        top.with_columns(
+            top.get_column("title").map_elements(title_label, return_dtype=str).alias("title"),
+            ("review?game=" + top.get_column("game_id")).alias("review"),
+        ).select("review", "title", "name", "player_id", "final_score", "won", "player_count", "status"),
+        hide_index=True,
+        column_config={"review": st.column_config.LinkColumn(
+            "game", display_text=r"review\?game=(.*)", help="Open this game in Game review")},
+    )
+    if top.height:
+        best = top.row(0, named=True)
+        st.page_link("views/game_review.py", label=f"Review the highest-scoring game ({best['game_id']})",
+                     icon=":material/replay:", query_params={"game": best["game_id"]})
+
+dist = data.q("score_distribution")
+if dist.height:
+    st.altair_chart(charts.score_histograms(dist))
+rates = data.q("seat_win_rates")
+if rates.height:
+    st.altair_chart(charts.seat_win_rates(rates))
+    ui.games_caption(int(rates.filter(pl.col("seat") == 1).get_column("games").sum()),
+                     "complete games (seat win rates; hover a bar for the games behind it)")

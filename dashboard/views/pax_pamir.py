@@ -1,0 +1,56 @@
+"""Pax Pamir dominance checks: success by check number, dominant coalitions, one game's checks."""
+
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from dashboard import charts, data, ui
+
+st.title("Pax Pamir dominance checks")
+ui.require_db()
+if data.title_missing("pax_pamir"):
+    st.stop()
+
+success = data.q("dominance_success_by_check")
+if success.is_empty():
+    st.info("The Pax Pamir games in this database have no dominance checks yet (none reached one).")
+    st.stop()
+
+n_checks = int(success.get_column("checks").sum())
+n_ok = int(success.get_column("successful").sum())
+c1, c2, c3 = st.columns(3)
+c1.metric("Dominance checks", f"{n_checks:,}")
+c2.metric("Successful", f"{n_ok:,}", f"{n_ok / n_checks:.0%} of checks" if n_checks else None, delta_color="off")
+c3.metric("Games with checks", f"{data.q('title_game_counts', title='pax_pamir')['games']:,}")
+
+left, right = st.columns(2)
+with left:
+    st.altair_chart(charts.dominance_success(success), width="stretch")
+    st.caption("The number above each bar is the number of checks behind it.")
+with right:
+    coal = data.q("dominance_coalitions")
+    if coal.height:
+        st.altair_chart(charts.dominance_coalitions(coal), width="stretch")
+    else:
+        st.info("No dominance check has succeeded yet.")
+st.dataframe(data.q("dominance_points_by_outcome"), hide_index=True,
+             column_config={"avg_points": st.column_config.NumberColumn(format="%.2f")})
+
+st.subheader("One game's checks")
+games = data.q("dominance_games")
+game_id = st.selectbox("Game (most successful checks first)", games, key="dominance_game")
+if game_id:
+    checks = data.q("dominance_checks_of_game", game_id=game_id)
+    st.altair_chart(charts.dominance_blocks(checks), width="stretch")
+    for _seq, part in checks.group_by("seq", maintain_order=True):
+        first = part.row(0, named=True)
+        verdict = (f"successful — {first['dominant_coalition']} dominant" if first["successful"]
+                   else "not successful — scored by influence")
+        label = "final check" if first["is_final"] else f"check {first['check_no']}"
+        st.markdown(f"**{label}** at event {first['seq']}: {verdict} · blocks afghan {first['blocks_afghan']}, "
+                    f"british {first['blocks_british']}, russian {first['blocks_russian']}")
+        st.dataframe(part.select("player_id", "loyalty", "influence", "cylinders", "points")
+                     .sort(pl.col("points"), descending=True), hide_index=True)
+        st.page_link("views/game_review.py", label=f"See the board at event {first['seq']}",
+                     icon=":material/replay:", query_params={"game": game_id, "seq": str(first["seq"])})

@@ -1,0 +1,59 @@
+"""Strategy statistics: what separates winners from the rest, per title, with the games behind each figure."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from analytics.queries import title_label
+from dashboard import charts, data, ui
+
+st.title("Strategy statistics")
+ui.require_db()
+
+title = ui.title_picker("strategy_title", data.present_titles())
+if title is None:
+    st.stop()
+counts = data.q("title_game_counts", title=title)
+st.caption(f"{title_label(title)}: {counts['games']:,} games, {counts['complete']:,} complete. "
+           "Every figure below comes from complete games; its game count is in the table or tooltip.")
+
+edge = data.q("category_edge", title=title)
+if edge.height:
+    st.altair_chart(charts.category_edge(edge), width="stretch")
+    st.dataframe(edge, hide_index=True, column_config={
+        "winners": st.column_config.NumberColumn("winners' average", format="%.2f"),
+        "others": st.column_config.NumberColumn("others' average", format="%.2f"),
+        "edge": st.column_config.NumberColumn("difference", format="%+.2f"),
+        "games": st.column_config.NumberColumn("games behind it")})
+else:
+    st.info("No complete game of this title yet.")
+
+if title == "pax_pamir":
+    loyalty = data.q("pax_final_loyalty")
+    if loyalty.height:
+        st.subheader("Loyalty at the end")
+        st.altair_chart(charts.loyalty_shares(loyalty), width="stretch")
+        ui.games_caption(int(loyalty.get_column("games").max() or 0), "games with a dominance check")
+elif title == "copenhagen":
+    lines = data.q("copenhagen_lines")
+    if lines.height:
+        st.subheader("Rows against columns")
+        st.altair_chart(charts.copenhagen_lines(lines), width="stretch")
+        st.dataframe(lines, hide_index=True)
+elif title == "coal_baron":
+    deciders = data.q("shift_deciders")
+    if deciders.height:
+        st.subheader("Shift scoring by category")
+        st.dataframe(deciders, hide_index=True)
+elif title == "perikles":
+    elections = data.q("perikles_elections_summary")
+    if elections.height:
+        st.subheader("Elections won")
+        st.dataframe(elections, hide_index=True)
+
+rates = data.q("seat_win_rates").filter(title=title)
+if rates.height:
+    st.subheader("Seat and player count")
+    st.dataframe(rates.drop("title"), hide_index=True, column_config={
+        "win_rate": st.column_config.NumberColumn("win rate", format="percent"),
+        "games": st.column_config.NumberColumn("games behind it")})

@@ -1,0 +1,174 @@
+"""Chart functions (their Vega-Lite specs) and board views (their HTML) on real data."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import altair as alt
+import polars as pl
+import pytest
+
+from analytics import queries as q
+from analytics.queries import run
+from analytics.review import Stepper, record_for_game
+from dashboard import boards, charts
+from replay.games import get_game
+from replay.replayer import state_at
+from replay.simulate import simulate_one
+
+from .conftest import DIVERGED_ID, TITLES
+
+
+def _rows(chart: alt.TopLevelMixin) -> int:
+    """How many data rows a chart sends to the browser (all its datasets)."""
+    spec = chart.to_dict()
+    return sum(len(v) for v in spec.get("datasets", {}).values())
+
+
+def _layers(spec: dict) -> list[dict]:
+    out = [spec]
+    for key in ("layer", "vconcat", "hconcat", "concat"):
+        for sub in spec.get(key, []):
+            out.extend(_layers(sub))
+    if "spec" in spec:
+        out.extend(_layers(spec["spec"]))
+    return out
+
+
+def test_overview_charts(sample_db: Path) -> None:
+    for fn, query in ((charts.games_by_title_status, q.games_by_title_status),
+                      (charts.score_histograms, q.score_distribution),
+                      (charts.seat_win_rates, q.seat_win_rates)):
+        df = run(sample_db, query)
+        chart = fn(df)
+        assert _rows(chart) == df.height > 0
+
+
+def test_dense_timeline_fills_and_stacks() -> None:
+    df = pl.DataFrame({"seq": [2, 5, 5, 9], "player_id": ["p1"] * 4, "category": ["a", "b", "a", "a"],
+                       "points": [1, 3, 2, 2]})
+    dense = charts.dense_timeline(df)
+    a = dense.filter(pl.col("category") == "a").sort("seq").get_column("points").to_list()
+    b = dense.filter(pl.col("category") == "b").sort("seq").get_column("points").to_list()
+    assert a == [1, 2, 2] and b == [0, 3, 3]
+
+
+def test_score_timeline_marks_the_step_and_the_divergences(sample_db: Path) -> None:
+    tl = run(sample_db, q.game_timeline, game_id=DIVERGED_ID)
+    divs = run(sample_db, q.game_divergences, game_id=DIVERGED_ID).get_column("seq").to_list()
+    chart = charts.score_timeline(tl, 17, divs, {"p1": "Ana"})
+    spec = chart.to_dict()
+    players = run(sample_db, q.game_players, game_id=DIVERGED_ID).height
+    assert len(spec["vconcat"]) == players
+    marks = [lay.get("mark", {}) for lay in _layers(spec)]
+    rules = [m for m in marks if isinstance(m, dict) and m.get("type") == "rule"]
+    assert len(rules) == 2 * players  # the current step and the divergences, in every panel
+    datasets = list(spec["datasets"].values())
+    assert [{"seq": 17}] in datasets
+    assert [{"seq": s} for s in sorted(set(divs))] in datasets
+    assert "Ana (p1)" in str(spec)
+    assert _rows(chart) < 10_000
+
+
+def test_title_charts(sample_db: Path) -> None:
+    title = TITLES[0]
+    assert _rows(charts.breakdown_by_rank(run(sample_db, q.breakdown_by_rank, title=title))) > 0
+    assert _rows(charts.winners_vs_rest(run(sample_db, q.breakdown_winners_vs_rest, title=title))) > 0
+    assert _rows(charts.category_edge(run(sample_db, q.category_edge, title=title))) > 0
+    gid = run(sample_db, q.game_list, title=title).get_column("game_id")[0]
+    assert _rows(charts.game_breakdown(run(sample_db, q.game_breakdown_named, game_id=gid))) > 0
+    assert _rows(charts.divergence_kinds(run(sample_db, q.divergence_kinds))) == 1
+    assert _rows(charts.copenhagen_lines(run(sample_db, q.copenhagen_lines))) == 4
+
+
+@pytest.mark.skipif("coal_baron" not in TITLES, reason="no Coal Baron engine")
+def test_coal_baron_charts(sample_db: Path) -> None:
+    assert _rows(charts.shift_points(run(sample_db, q.shift_points))) > 0
+    assert _rows(charts.shift_deciders(run(sample_db, q.shift_deciders))) > 0
+    gid = run(sample_db, q.shift_games)[0]
+    ranks = run(sample_db, q.shift_rankings_of_game, game_id=gid)
+    spec = charts.game_shift_heatmap(ranks, {"p1": "Ana"}).to_dict()
+    assert "Ana" in str(spec["datasets"])
+
+
+@pytest.mark.skipif("pax_pamir" not in TITLES, reason="no Pax Pamir engine")
+def test_pax_pamir_charts(sample_db: Path) -> None:
+    success = run(sample_db, q.dominance_success_by_check)
+    if success.is_empty():
+        pytest.skip("no dominance check in the fixture games")
+    assert _rows(charts.dominance_success(success)) == success.height
+    gid = run(sample_db, q.dominance_games)[0]
+    blocks = charts.dominance_blocks(run(sample_db, q.dominance_checks_of_game, game_id=gid))
+    assert _rows(blocks) % 3 == 0 and _rows(blocks) > 0
+
+
+# --------------------------------------------------------------------------
+# boards
+# --------------------------------------------------------------------------
+
+
+def _mid_state(title: str, seed: int = 4):  # noqa: ANN202
+    game = get_game(title)
+    rec = simulate_one(game, game.min_players + 1, seed, 0)
+    return rec, state_at(rec, int(len(rec.events) * 0.6))
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_every_board_draws_a_real_position(title: str) -> None:
+    rec, state = _mid_state(title)
+    names = {str(p["id"]): str(p["name"]) for p in rec.players}
+    view = boards.render(title, state.snapshot(), names)
+    assert view.error is None and view.html is not None
+    assert len(view.resources) == len(names)
+    for r, pid in zip(view.resources, names):
+        assert pid in r["player"]
+    table = boards.resources_table(view.resources, [1] * len(names))
+    assert table.height == len(names) and "score" in table.columns
+    for name in names.values():
+        assert name in view.html
+
+
+@pytest.mark.skipif("copenhagen" not in TITLES, reason="no Copenhagen engine")
+def test_copenhagen_facade_cells_and_windows() -> None:
+    from dashboard.boards.copenhagen import facade_html
+
+    _, state = _mid_state("copenhagen")
+    board = next(iter(state.snapshot()["players"].values()))["board"]
+    html = facade_html(board)
+    filled = [c for row in board for c in row if c]
+    assert html.count("background:") - html.count("background:#dff3ff") == len(filled)
+    assert html.count("background:#dff3ff") == sum(1 for c in filled if c["window"])
+    # street level (row 0) is drawn last, at the bottom
+    labels = re.findall(r'font-size:10px">(\d+)</th>', html)
+    assert labels[: len(board)] == [str(i) for i in range(len(board), 0, -1)]
+
+
+@pytest.mark.skipif("pax_pamir" not in TITLES, reason="no Pax Pamir engine")
+def test_pax_pamir_map_has_every_region_and_the_market() -> None:
+    _, state = _mid_state("pax_pamir")
+    snap = state.snapshot()
+    html = boards.render("pax_pamir", snap, {p: p for p in snap["players"]}).html or ""
+    for region in snap["map"]["regions"]:
+        assert f"grid-area:{region}" in html
+    assert "Market" in html and "cost 0" in html
+
+
+def test_generic_board_for_titles_without_a_view() -> None:
+    snap = {"pos": {"p1": 3, "p2": 5}, "banked": {"p1": 1, "p2": 0}, "current": 0, "rolled": None}
+    view = boards.render("toy", snap, {"p1": "Ana", "p2": "Ben"})
+    assert view.html is None
+    assert view.resources == [{"player": "Ana (p1)", "pos": 3, "banked": 1},
+                              {"player": "Ben (p2)", "pos": 5, "banked": 0}]
+
+
+def test_a_broken_snapshot_falls_back_to_the_generic_view() -> None:
+    view = boards.render("copenhagen", {"players": {"p1": {"board": 5}}}, {"p1": "Ana"})
+    assert view.html is None and view.error
+
+
+def test_board_of_a_stored_game(sample_db: Path) -> None:
+    rec = run(sample_db, record_for_game, game_id=DIVERGED_ID)
+    step = Stepper(rec).step(len(rec.events) - 1)
+    view = boards.render(rec.game, step.snapshot, {str(p["id"]): str(p["name"]) for p in rec.players})
+    assert view.html and view.error is None

@@ -1,0 +1,184 @@
+"""Every page under Streamlit's AppTest: renders without exception, shows its elements, reacts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from analytics import queries as q
+from analytics.queries import run
+
+from .conftest import DIVERGED_ID, TITLES
+
+APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "app.py")
+
+
+def open_page(db: Path, page: str | None, monkeypatch: pytest.MonkeyPatch, **params: str) -> AppTest:
+    monkeypatch.setenv("GAMEREC_DB", str(db))
+    at = AppTest.from_file(APP, default_timeout=60)
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.run()
+    if page is not None:
+        at.switch_page(f"views/{page}.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def texts(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [m.value for m in at.info] + [m.value for m in at.caption]
+    parts += [m.value for m in at.warning] + [m.value for m in at.error] + [m.value for m in at.success]
+    return "\n".join(str(p) for p in parts)
+
+
+def test_overview(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(sample_db, None, monkeypatch)
+    assert at.title[0].value == "Overview"
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Games"] == str(3 * len(TITLES))
+    assert metrics["Diverged games"] == "1" and metrics["Quarantined records"] == "1"
+    top = at.dataframe[0].value
+    assert len(top) == 10
+    assert list(top["final_score"]) == sorted(top["final_score"], reverse=True)
+    assert "Based on" in texts(at)
+
+
+def test_game_review_steps_with_buttons_slider_and_jumps(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(sample_db, "game_review", monkeypatch)
+    assert at.title[0].value == "Game review"
+    best = run(sample_db, q.game_list).get_column("game_id")[0]
+    assert at.selectbox(key="review_game").value == best
+    assert at.slider(key="review_seq").value == 0
+    assert "Event 0 of" in texts(at)
+    at.button(key="review_next").click().run()
+    assert at.slider(key="review_seq").value == 1 and "Event 1 of" in texts(at)
+    at.button(key="review_prev").click().run()
+    assert at.slider(key="review_seq").value == 0
+    at.slider(key="review_seq").set_value(40).run()
+    assert "Event 40 of" in texts(at)
+    assert at.query_params["seq"] == ["40"] or at.query_params["seq"] == "40"
+    assert not at.exception
+    # the players table has one row per player, the timeline chart is there
+    n_players = run(sample_db, q.game_players, game_id=best).height
+    assert len(at.dataframe[0].value) == n_players
+    assert any(el.type == "arrow_vega_lite_chart" or "vega" in el.type for el in at.main)
+    # jump to the end through the "Jump to" box
+    last = run(sample_db, q.game_header, game_id=best)["n_events"] - 1
+    jump = at.selectbox(key="review_jump")
+    assert jump.options[-1] == f"event {last}: the end"
+    jump.select(last).run()
+    assert at.slider(key="review_seq").value == last
+    assert at.selectbox(key="review_jump").value is None
+
+
+def test_game_review_filters(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(sample_db, "game_review", monkeypatch)
+    at.selectbox(key="review_status").select("diverged").run()
+    assert at.selectbox(key="review_game").value == DIVERGED_ID
+    assert len(at.selectbox(key="review_game").options) == 1
+    at.selectbox(key="review_title").select("copenhagen").run()
+    at.selectbox(key="review_status").select("(all)").run()
+    assert at.selectbox(key="review_game").value.startswith("sim-copenhagen")
+    at.text_input(key="review_search").input("no-such-game").run()
+    assert "No game matches" in texts(at)
+
+
+def test_game_review_opens_at_a_link(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = run(sample_db, q.game_divergences, game_id=DIVERGED_ID).get_column("seq")[0]
+    at = open_page(sample_db, None, monkeypatch, game=DIVERGED_ID, seq=str(first))
+    at.switch_page("views/game_review.py").run()
+    assert not at.exception
+    assert at.selectbox(key="review_game").value == DIVERGED_ID
+    assert at.slider(key="review_seq").value == first
+    body = texts(at)
+    assert "Divergence here (observation_mismatch)" in body
+    assert "recorded" in body and "replayed" in body
+
+
+def test_game_review_unknown_game_link(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(sample_db, None, monkeypatch, game="nope")
+    at.switch_page("views/game_review.py").run()
+    assert not at.exception
+    assert "no game 'nope'" in texts(at)
+
+
+def test_score_breakdowns(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(sample_db, "score_breakdowns", monkeypatch)
+    assert at.title[0].value == "Score breakdowns"
+    assert at.selectbox(key="breakdown_title").options
+    for title in TITLES:
+        at.selectbox(key="breakdown_title").select(title).run()
+        assert not at.exception
+        assert "complete games" in texts(at)
+        assert at.selectbox(key="breakdown_game").value.startswith(f"sim-{title}")
+
+
+def test_pax_pamir_page(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(sample_db, "pax_pamir", monkeypatch)
+    assert at.title[0].value == "Pax Pamir dominance checks"
+    if "pax_pamir" not in TITLES:
+        assert "no Pax Pamir" in texts(at)
+        return
+    checks = run(sample_db, q.dominance_success_by_check)
+    if checks.is_empty():
+        assert "no dominance checks yet" in texts(at)
+        return
+    assert {m.label for m in at.metric} >= {"Dominance checks", "Successful"}
+    games = run(sample_db, q.dominance_games)
+    if len(games) > 1:
+        at.selectbox(key="dominance_game").select(games[1]).run()
+        assert not at.exception
+    assert "blocks afghan" in texts(at)
+
+
+def test_coal_baron_page(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(sample_db, "coal_baron", monkeypatch)
+    assert at.title[0].value == "Coal Baron shift rankings"
+    assert "Based on 3 Coal Baron games" in texts(at)
+    games = run(sample_db, q.shift_games)
+    at.selectbox(key="shift_game").select(games[-1]).run()
+    assert not at.exception and at.selectbox(key="shift_game").value == games[-1]
+
+
+def test_strategy_page(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(sample_db, "strategy", monkeypatch)
+    assert at.title[0].value == "Strategy statistics"
+    for title in TITLES:
+        at.selectbox(key="strategy_title").select(title).run()
+        assert not at.exception
+        edge = at.dataframe[0].value
+        assert "games" in edge.columns and (edge["games"] <= 3).all()
+        assert "games," in texts(at)
+
+
+def test_divergences_page(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(sample_db, "divergences", monkeypatch)
+    assert at.title[0].value == "Divergences"
+    table = at.dataframe[0].value
+    assert list(table["game_id"]) == [DIVERGED_ID]
+    assert table["open"][0].startswith(f"review?game={DIVERGED_ID}&seq=")
+    assert "first diverges at event" in texts(at)
+    at.selectbox(key="div_kind").select("observation_mismatch").run()
+    assert list(at.dataframe[0].value["game_id"]) == [DIVERGED_ID]
+    assert len(at.dataframe) == 2  # and the quarantine below it
+    assert "Unreadable records (1)" in [s.value for s in at.subheader]
+
+
+@pytest.mark.parametrize("page", ["pax_pamir", "coal_baron"])
+def test_absent_titles_say_so(copenhagen_db: Path, page: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(copenhagen_db, page, monkeypatch)
+    assert "There are no" in texts(at) and "games in this database yet" in texts(at)
+
+
+def test_no_divergences(copenhagen_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(copenhagen_db, "divergences", monkeypatch)
+    assert "No divergences" in texts(at)
+
+
+@pytest.mark.parametrize("page", [None, "game_review", "score_breakdowns", "pax_pamir", "coal_baron",
+                                  "strategy", "divergences"])
+def test_missing_database_is_explained(tmp_path: Path, page: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(tmp_path / "none.duckdb", page, monkeypatch)
+    assert "No database at" in texts(at) and "gamerec ingest" in texts(at)

@@ -1,0 +1,174 @@
+"""The analytics queries behind the dashboard, on a real ingested fixture database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+from analytics import queries as q
+from analytics.queries import DatabaseMissing, run
+
+from .conftest import DIVERGED_ID, TITLES
+
+
+def test_summary_and_games_by_title(sample_db: Path) -> None:
+    s = run(sample_db, q.summary)
+    assert s["games"] == 3 * len(TITLES)
+    assert s["diverged"] == 1
+    assert s["quarantined"] == 1
+    df = run(sample_db, q.games_by_title_status)
+    per_title = df.group_by("title").agg(pl.col("games").sum())
+    assert dict(per_title.iter_rows()) == {t: 3 for t in TITLES}
+    assert set(df.get_column("status")) == {"complete", "diverged"}
+
+
+def test_titles_and_filter_options(sample_db: Path) -> None:
+    assert run(sample_db, q.titles) == sorted(TITLES)
+    opts = run(sample_db, q.filter_options)
+    assert opts["title"] == sorted(TITLES)
+    assert "diverged" in opts["status"]
+
+
+def test_top_scores_are_sorted_and_filterable(sample_db: Path) -> None:
+    top = run(sample_db, q.top_scores, limit=5)
+    scores = top.get_column("final_score").to_list()
+    assert scores == sorted(scores, reverse=True) and len(scores) == 5
+    only = run(sample_db, q.top_scores, limit=50, title="copenhagen")
+    assert set(only.get_column("title")) == {"copenhagen"}
+
+
+def test_game_list_filters(sample_db: Path) -> None:
+    everything = run(sample_db, q.game_list)
+    assert everything.height == 3 * len(TITLES)
+    diverged = run(sample_db, q.game_list, status="diverged")
+    assert diverged.get_column("game_id").to_list() == [DIVERGED_ID]
+    two = run(sample_db, q.game_list, player_count=2)
+    assert two.height and set(two.get_column("player_count")) == {2}
+    found = run(sample_db, q.game_list, search="s11-000002")
+    assert all("s11-000002" in g for g in found.get_column("game_id"))
+
+
+def test_user_text_is_a_parameter_not_sql(sample_db: Path) -> None:
+    hostile = "x'; DROP TABLE games; --"
+    assert run(sample_db, q.game_list, search=hostile).is_empty()
+    assert run(sample_db, q.game_header, game_id=hostile) is None
+    assert run(sample_db, q.summary)["games"] == 3 * len(TITLES)
+
+
+def test_score_distribution_counts_every_finished_player(sample_db: Path) -> None:
+    dist = run(sample_db, q.score_distribution, bins=10)
+    players = run(sample_db, q.summary)["player_seats"]
+    assert int(dist.get_column("players").sum()) == players
+    assert (dist.get_column("bin_end") > dist.get_column("bin_start")).all()
+
+
+def test_seat_win_rates(sample_db: Path) -> None:
+    rates = run(sample_db, q.seat_win_rates)
+    assert rates.get_column("seat").min() == 1
+    assert ((rates.get_column("win_rate") >= 0) & (rates.get_column("win_rate") <= 1)).all()
+    first = rates.filter(pl.col("seat") == 1)
+    complete = run(sample_db, q.games_by_title_status).filter(pl.col("status") == "complete")
+    assert int(first.get_column("games").sum()) == int(complete.get_column("games").sum())
+
+
+def test_game_detail_queries(sample_db: Path) -> None:
+    header = run(sample_db, q.game_header, game_id=DIVERGED_ID)
+    assert header is not None and header["status"] == "diverged"
+    players = run(sample_db, q.game_players, game_id=DIVERGED_ID)
+    assert players.get_column("seat").to_list() == list(range(1, players.height + 1))
+    events = run(sample_db, q.game_events, game_id=DIVERGED_ID)
+    assert events.get_column("seq").to_list() == list(range(header["n_events"]))
+    timeline = run(sample_db, q.game_timeline, game_id=DIVERGED_ID)
+    assert timeline.get_column("seq").max() == header["n_events"] - 1
+    divs = run(sample_db, q.game_divergences, game_id=DIVERGED_ID)
+    assert divs.height >= 1 and divs.get_column("kind")[0] == "observation_mismatch"
+    assert divs.get_column("seq")[0] == header["first_divergence_seq"]
+    assert run(sample_db, q.game_record_raw, game_id=DIVERGED_ID).startswith("{")
+
+
+def test_diverged_games_first_divergence(sample_db: Path) -> None:
+    games = run(sample_db, q.diverged_games)
+    assert games.get_column("game_id").to_list() == [DIVERGED_ID]
+    row = games.row(0, named=True)
+    assert row["kind"] == "observation_mismatch"
+    assert int(row["recorded"]) == int(row["replayed"]) + 1
+    assert run(sample_db, q.diverged_games, kind="illegal_move").is_empty()
+    kinds = run(sample_db, q.divergence_kinds)
+    assert kinds.get_column("games").to_list() == [1]
+
+
+def test_breakdowns_sum_to_final_scores(sample_db: Path) -> None:
+    for title in TITLES:
+        by_rank = run(sample_db, q.breakdown_by_rank, title=title)
+        assert by_rank.height and by_rank.get_column("rank").min() == 1
+        vs = run(sample_db, q.breakdown_winners_vs_rest, title=title)
+        assert set(vs.get_column("group")) <= {"winners", "others"}
+        edge = run(sample_db, q.category_edge, title=title)
+        assert set(edge.columns) == {"category", "winners", "others", "edge", "games"}
+    gid = run(sample_db, q.game_list, title=TITLES[0], status="complete").get_column("game_id")[0]
+    named = run(sample_db, q.game_breakdown_named, game_id=gid)
+    players = run(sample_db, q.game_players, game_id=gid)
+    totals = named.group_by("rank").agg(pl.col("points").sum()).sort("rank")
+    assert sorted(totals.get_column("points").to_list(), reverse=True) == sorted(
+        players.get_column("final_score").to_list(), reverse=True)
+
+
+@pytest.mark.skipif("coal_baron" not in TITLES, reason="no Coal Baron engine")
+def test_coal_baron_queries(sample_db: Path) -> None:
+    pts = run(sample_db, q.shift_points)
+    assert set(pts.get_column("shift")) <= {1, 2, 3} and pts.height
+    deciders = run(sample_db, q.shift_deciders)
+    assert deciders.height and deciders.get_column("games").max() <= 3
+    gid = run(sample_db, q.shift_games)[0]
+    ranks = run(sample_db, q.shift_rankings_of_game, game_id=gid)
+    assert ranks.height and ranks.get_column("rank").min() == 1
+
+
+@pytest.mark.skipif("pax_pamir" not in TITLES, reason="no Pax Pamir engine")
+def test_pax_pamir_queries(sample_db: Path) -> None:
+    success = run(sample_db, q.dominance_success_by_check)
+    if success.is_empty():
+        pytest.skip("the simulated games reached no dominance check")
+    assert (success.get_column("successful") <= success.get_column("checks")).all()
+    gid = run(sample_db, q.dominance_games)[0]
+    checks = run(sample_db, q.dominance_checks_of_game, game_id=gid)
+    assert checks.height
+    loyalty = run(sample_db, q.pax_final_loyalty)
+    for _, part in loyalty.group_by("group"):
+        assert part.get_column("share").sum() == pytest.approx(1.0)
+
+
+def test_copenhagen_lines(sample_db: Path) -> None:
+    lines = run(sample_db, q.copenhagen_lines)
+    assert set(lines.get_column("line")) == {"row", "column"}
+    assert (lines.get_column("games") <= 3).all()
+
+
+def test_missing_tables_give_empty_frames(tmp_path: Path) -> None:
+    db = tmp_path / "bare.duckdb"
+    duckdb.connect(str(db)).close()
+    assert run(db, q.summary)["games"] == 0
+    for fn in (q.games_by_title_status, q.score_distribution, q.seat_win_rates, q.divergence_kinds,
+               q.dominance_success_by_check, q.shift_points, q.copenhagen_lines, q.quarantined):
+        assert run(db, fn).is_empty()
+    assert run(db, q.titles) == []
+    assert run(db, q.game_header, game_id="x") is None
+
+
+def test_missing_database(tmp_path: Path) -> None:
+    with pytest.raises(DatabaseMissing):
+        run(tmp_path / "nothing.duckdb", q.summary)
+
+
+def test_db_version_changes_when_the_ingest_publishes(sample_records: Path, tmp_path: Path) -> None:
+    from ingest.pipeline import ingest
+
+    db = tmp_path / "v.duckdb"
+    assert q.db_version(db) == (0,)
+    ingest([str(next(sample_records.iterdir()))], db, workers=0, publish_every=0)
+    v1 = q.db_version(db)
+    ingest([str(sample_records)], db, workers=0, publish_every=0)
+    assert q.db_version(db) != v1
