@@ -7,6 +7,7 @@ from typing import Any
 from .components import COLOURS, ORDERS, TRANSPORTS
 
 N_COLOURS = len(COLOURS)
+LEVEL_KEYS = ("1", "2", "3", "4")
 NEEDS: dict[str, tuple[str, ...]] = {k: tuple(COLOURS[c] for c in o.coal) for k, o in ORDERS.items()}
 
 
@@ -115,17 +116,17 @@ class Pit:
         return sum(len(x) for x in self.light) + sum(len(x) for x in self.dark)
 
     def snapshot(self) -> dict[str, Any]:
-        levels = {
-            str(i + 1): {
-                "colour": colour,
+        levels = {}
+        for i in range(N_COLOURS):
+            coal = self.coal[i]
+            levels[LEVEL_KEYS[i]] = {
+                "colour": COLOURS[i],
                 "light": self.light[i][:],
                 "dark": self.dark[i][:],
                 "carts": self.carts[i],
-                "coal": dict(zip(COLOURS, self.coal[i])),
-                "empty_carts": self.carts[i] - sum(self.coal[i]),
+                "coal": {"yellow": coal[0], "brown": coal[1], "grey": coal[2], "black": coal[3]},
+                "empty_carts": self.carts[i] - coal[0] - coal[1] - coal[2] - coal[3],
             }
-            for i, colour in enumerate(COLOURS)
-        }
         return {
             "francs": self.francs,
             "workers": self.workers,

@@ -326,6 +326,8 @@ class CoalBaronState(State):
             "phase": self.phase()[1],
             "start_player": self.players[self.start_player],
             "turn": t if isinstance(t, str) else None,
+            "chance": {"deck": t.name, "count": t.count, "reason": t.reason}
+            if isinstance(t, ChanceRequest) else None,
             "decision": None if self.decision is None else {
                 "kind": self.decision, "player": self.actor, "space": self.space or None,
                 "steps_left": self.steps if self.decision == "mining" else 0,

@@ -147,3 +147,21 @@ def test_copy_is_independent() -> None:
     trial.pits["p1"].outstanding[0].spots[0].append(0)
     assert st.state_hash() == before and trial.state_hash() != before
     assert st.snapshot() == copy.deepcopy(st).snapshot()
+
+
+def test_every_move_of_a_game_has_words_and_every_snapshot_is_json() -> None:
+    rec = simulate_one(GAME, 4, 3, 2, observe_every=0)
+    st = GAME.initial_state(rec.player_ids, rec.options)
+    kinds = set()
+    for ev in rec.events:
+        if isinstance(ev, MoveEvent):
+            text = st.describe_move(ev.player, ev.move)
+            assert text.startswith(ev.player + " ") and not text.startswith(f"{ev.player}: ")
+            kinds.add(ev.move.type)
+            st.apply_move(ev.player, ev.move)
+        elif isinstance(ev, ChanceEvent):
+            snap = st.snapshot()
+            assert snap["chance"]["deck"] == ev.outcome["draw"] and snap["turn"] is None
+            st.apply_chance(ev.outcome)
+        orjson.dumps(st.snapshot())
+    assert {"draft_order", "place_workers", "move_cage"} <= kinds
