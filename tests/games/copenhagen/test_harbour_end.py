@@ -30,8 +30,8 @@ def test_two_players_mermaid_only_among_the_bottom_ten() -> None:
     with pytest.raises(ImpossibleChance):
         s.apply_chance({"draw": "facade", "items": ["mermaid"]})
     refill(s, "red")  # now 10 cards are left: the mermaid may be any of them
-    t = s.turn()
-    assert isinstance(t, ChanceRequest) and dict(t.pool) == {"red": 9, "mermaid": 1}
+    t2 = s.turn()
+    assert isinstance(t2, ChanceRequest) and dict(t2.pool) == {"red": 9, "mermaid": 1}
 
 
 def test_mermaid_stops_the_refill_and_ends_the_game_after_the_turn() -> None:
@@ -55,9 +55,9 @@ def test_three_players_mermaid_waits_for_the_rebuilt_deck() -> None:
     refill(s, "red")
     # the deck is empty and slot 1 still needs a card: the discard pile becomes the deck, mermaid inside
     assert s.rebuilds == 1 and s.mermaid == "deck" and s.discard == NONE
-    t = s.turn()
-    assert isinstance(t, ChanceRequest) and t.reason == "refill harbour slot 1"
-    assert dict(t.pool) == {"green": 3, "blue": 2, "mermaid": 1}
+    t2 = s.turn()
+    assert isinstance(t2, ChanceRequest) and t2.reason == "refill harbour slot 1"
+    assert dict(t2.pool) == {"green": 3, "blue": 2, "mermaid": 1}
     assert s.observe(["deck_size"]) == {"deck_size": 6}
 
 
@@ -68,8 +68,8 @@ def test_a_large_rebuilt_deck_keeps_the_mermaid_down_until_ten_cards_remain() ->
     t = take_two(s, "p1", 5, 6)
     assert s.rebuilds == 1 and dict(t.pool) == {"yellow": 12}
     refill(s, "yellow")
-    t = s.turn()
-    assert isinstance(t, ChanceRequest) and dict(t.pool) == {"yellow": 11}
+    t2 = s.turn()
+    assert isinstance(t2, ChanceRequest) and dict(t2.pool) == {"yellow": 11}
     refill(s, "yellow")
     assert s.turn() == "p2" and s.deck["yellow"] == 10
 

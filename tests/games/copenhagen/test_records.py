@@ -10,7 +10,7 @@ from copenhagen_helpers import GAME, new_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay.engine import IllegalMove, Move, RuleViolation
+from replay.engine import OVER, ChanceRequest, IllegalMove, Move, RuleViolation
 from replay.games.copenhagen.components import components
 from replay.games.copenhagen.geometry import placements
 from replay.games.copenhagen.moves import Build
@@ -177,11 +177,12 @@ def test_legal_moves_are_exactly_what_the_rules_accept(seed: int, players: int) 
     checked = 0
     for step in range(160):
         t = s.turn()
-        if not isinstance(t, str):
-            if t.__class__.__name__ == "_Over":
-                break
+        if t is OVER:
+            break
+        if isinstance(t, ChanceRequest):
             s.reveal(sample_outcome(t, rng))
             continue
+        assert isinstance(t, str)
         moves = list(s.legal_moves())
         assert s.legal_count() == len(moves)
         assert len({_key(m) for m in moves}) == len(moves), "no move is listed twice"

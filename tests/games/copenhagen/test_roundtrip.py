@@ -20,5 +20,10 @@ def test_simulated_games_replay_complete(players: int, seed: int, ruleset: str) 
     rec = simulate_one(GAME, players, seed, 0, observe_every=5, options={"ruleset": ruleset})
     r = replay(loads(dumps(rec)))
     assert r.status == "complete", r.divergences[:3]
-    assert r.totals == rec.result["score"] if rec.result else False
-    assert len(r.state.players) == players if r.state else False
+    assert rec.result is not None and r.totals == rec.result["score"]
+    assert r.state is not None and len(r.state.players) == players
+    for pid, cats in r.score.items():
+        assert list(cats) == ["rows", "rows_all_windows", "columns", "columns_all_windows"], pid
+    completions = [m for m in r.milestones if m["type"] == "facade_completion"]
+    for pid in r.state.players:  # the milestones add up to the final score
+        assert sum(m["points"] for m in completions if m["player_id"] == pid) == r.totals[pid]

@@ -32,6 +32,7 @@ def test_supply_and_deck_by_player_count(n: int, per_size: dict[int, int], cards
 
 def test_chance_order_harbour_then_hands_in_turn_order() -> None:
     s = GAME.initial_state(["a", "b", "c", "d"])
+    assert isinstance(s, CopenhagenState)
     t = s.turn()
     assert isinstance(t, ChanceRequest) and (t.name, t.count) == ("facade", 7)
     assert dict(t.pool) == {c: 14 for c in ("red", "yellow", "green", "blue", "purple")}
