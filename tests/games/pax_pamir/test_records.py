@@ -140,3 +140,16 @@ def test_a_move_out_of_place_names_what_the_rules_await() -> None:
     s = setup()
     illegal(s, TaxMarket(row=0, col=0), "p1 cannot tax market now", "next action")
     illegal(s, PlaceRoad(border="kabul_punjab"), "cannot place road now")
+
+
+def test_the_worked_example_in_the_docs_replays_without_divergence() -> None:
+    import json
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[3] / "docs" / "games" / "pax_pamir.md").read_text(encoding="utf-8")
+    block = re.search(r"```json\n(.*?)```", doc, re.S)
+    assert block is not None
+    r = replay(parse_record(json.loads(block.group(1))))
+    assert r.status == INCOMPLETE and not r.divergences
+    assert r.state is not None and r.state.turn() == "p2"
