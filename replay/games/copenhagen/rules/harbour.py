@@ -32,9 +32,10 @@ def mermaid_may_come(s: CopenhagenState) -> bool:
 
 
 def draw_request(s: CopenhagenState, count: int, reason: str) -> ChanceRequest:
-    pool = [(c, n) for c, n in s.deck.items() if n > 0]
-    if count == 1 and mermaid_may_come(s):
-        pool.append((MERMAID, 1))
+    """Exactly the cards that may come up next: the mermaid only when it may be the next card."""
+    pool = [(c, n) for c, n in s.deck.items() if n]
+    if count == 1 and s.mermaid == DECK and sum(s.deck.values()) < components().mermaid_bottom:
+        pool.append((MERMAID, 1))  # mermaid_may_come, inlined: this runs for every card revealed
     return ChanceRequest("draw", DRAW, count=count, pool=tuple(pool), reason=reason)
 
 
