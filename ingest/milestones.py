@@ -85,7 +85,7 @@ MILESTONE_TABLES: list[MilestoneTable] = [
     ),
     MilestoneTable(
         game="pax_pamir", type="loyalty_change", table="pax_pamir_loyalty_changes",
-        columns=(("player_id", "VARCHAR"), ("old_loyalty", "VARCHAR"), ("new_loyalty", "VARCHAR")),
+        columns=(("player_id", "VARCHAR"), ("old", "VARCHAR"), ("new", "VARCHAR")),
     ),
     MilestoneTable(
         game="coal_baron", type="shift_ranking", table="coal_baron_shift_rankings",
@@ -114,18 +114,16 @@ MILESTONE_TABLES: list[MilestoneTable] = [
         columns=(
             ("round", "INTEGER"), ("location", "VARCHAR"), ("combat_no", "INTEGER"),
             ("combat_type", "VARCHAR"), ("attacker_player", "VARCHAR"), ("defender_player", "VARCHAR"),
-            ("attack_strength", "INTEGER"), ("defence_strength", "INTEGER"), ("table_column", "VARCHAR"),
+            ("attack_strength", "INTEGER"), ("defence_strength", "INTEGER"), ("table_column", "INTEGER"),
             ("attacker_target", "INTEGER"), ("defender_target", "INTEGER"),
             ("start_tokens_attacker", "INTEGER"), ("start_tokens_defender", "INTEGER"),
             ("rolls", "JSON"), ("winner", "VARCHAR"), ("casualty", "VARCHAR"),
+            ("table_label", "VARCHAR"), ("casualty_power", "VARCHAR"), ("casualty_strength", "INTEGER"),
         ),
     ),
     MilestoneTable(
         game="perikles", type="location_claimed", table="perikles_locations_claimed",
-        columns=(
-            ("round", "INTEGER"), ("location", "VARCHAR"), ("city", "VARCHAR"),
-            ("player_id", "VARCHAR"), ("side", "VARCHAR"), ("points", "INTEGER"),
-        ),
+        columns=(("round", "INTEGER"), ("location", "VARCHAR"), ("player_id", "VARCHAR"), ("points", "INTEGER")),
     ),
 ]
 

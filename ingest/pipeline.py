@@ -26,7 +26,7 @@ from replay.replayer import INVALID
 
 DEFAULT_DB = Path("data") / "gamerec.duckdb"
 BATCH_RECORDS = 200
-BATCH_BYTES = 8 << 20
+BATCH_BYTES = 1 << 20
 
 
 @dataclass
@@ -42,6 +42,8 @@ class Summary:
     publishes: int
     table_rows: dict[str, int] = field(default_factory=dict)
     """Rows per table in the whole database after the run."""
+    timings: dict[str, float] = field(default_factory=dict)
+    """Seconds the parent spent reading, waiting for workers, writing and publishing."""
 
     @property
     def records_per_second(self) -> float:
@@ -106,7 +108,7 @@ def ingest(
     publish_every: float = 10.0,
     progress: Progress | None = None,
     stdin: IO[bytes] | None = None,
-    memory_limit: str | None = None,
+    memory_limit: str | None = "1GB",
 ) -> Summary:
     """Ingest every record under ``paths`` into ``db_path``; see the module docstring.
 
@@ -119,6 +121,8 @@ def ingest(
     pool = _make_pool(n_workers) if n_workers > 0 else _Inline()
     db: Database | None = None
     status = "failed"
+    timings: dict[str, float] = {}
+    dirty = False
     publishes = 0
     try:
         db = Database(db_path, memory_limit=memory_limit)
@@ -132,27 +136,39 @@ def ingest(
         publish_cost = 0.0
         tables = list(milestones.MILESTONE_TABLES)
         ordinal = 0
+        timings = {"read": 0.0, "wait": 0.0, "write": 0.0, "publish": 0.0}
 
         def drain_one() -> None:
-            nonlocal last_publish, publish_cost, publishes
+            nonlocal last_publish, publish_cost, publishes, dirty
             assert db is not None
             pending, read_errors, skipped, done = inflight.popleft()
+            t = time.perf_counter()
             batch: Batch = pending.get()
+            timings["wait"] += time.perf_counter() - t
             if read_errors:
                 batch.outcomes = sorted(batch.outcomes + read_errors, key=lambda o: o.ordinal)
             db.count_skipped(skipped)
-            db.write(batch, utcnow())
+            t = time.perf_counter()
+            dirty = db.write(batch, utcnow()) or dirty
+            timings["write"] += time.perf_counter() - t
             if progress is not None:
                 progress(db.counts.records, done)
             now = time.monotonic()
             # publish at most every `publish_every` seconds, and never spend more than
             # about a fifth of the run copying snapshots
-            if publish_every >= 0 and now - last_publish >= max(publish_every, 4 * publish_cost):
+            if dirty and publish_every >= 0 and now - last_publish >= max(publish_every, 4 * publish_cost):
                 publish_cost = db.publish()
+                timings["publish"] += publish_cost
                 publishes += 1
+                dirty = False
                 last_publish = time.monotonic()
 
-        for raw_batch in _batches(iter_raw(files, stdin), batch_records, batch_bytes):
+        reader = _batches(iter_raw(files, stdin), batch_records, batch_bytes)
+        while True:
+            t = time.perf_counter()
+            raw_batch = next(reader, None)
+            if raw_batch is None:
+                break
             read_errors: list[Outcome] = []
             work: list[tuple[int, str, int | None, bytes]] = []
             hashes: list[str] = []
@@ -176,6 +192,7 @@ def ingest(
                 seen.add(sha)
                 todo.append(w)
             job = Job(todo, db.run_id or 0, utcnow(), tables)
+            timings["read"] += time.perf_counter() - t
             inflight.append((pool.apply_async(build_batch, (job,)), read_errors, skipped,
                              raw_batch[-1].done_bytes))
             while len(inflight) >= max_inflight:
@@ -195,15 +212,16 @@ def ingest(
         if db is not None:
             try:
                 db.finish_run(status)
-                if status != "failed":
-                    db.publish()
+                # a run that changed no game and no quarantine row leaves the snapshot as it is
+                if status != "failed" and (dirty or not snapshot_path(db.path).exists()):
+                    timings["publish"] += db.publish()
                     publishes += 1
                 table_rows = db.table_counts()
             finally:
                 db.close()
     assert db is not None
     return Summary(db.path, snapshot_path(db.path), db.run_id or 0, len(files), db.counts,
-                   time.perf_counter() - t0, publishes, table_rows)
+                   time.perf_counter() - t0, publishes, table_rows, timings)
 
 
 __all__ = ["DEFAULT_DB", "IngestError", "Summary", "ingest"]

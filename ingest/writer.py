@@ -153,8 +153,8 @@ class Database:
         self.counts.records += n
         self.counts.skipped += n
 
-    def write(self, batch: Batch, at: datetime) -> None:
-        """Apply one batch in one transaction."""
+    def write(self, batch: Batch, at: datetime) -> bool:
+        """Apply one batch in one transaction; ``True`` if a game or quarantine row changed."""
         good = [o for o in batch.outcomes if o.status != INVALID]
         bad = [o for o in batch.outcomes if o.status == INVALID]
         chosen: dict[str, Outcome] = {}
@@ -222,6 +222,7 @@ class Database:
                 c.rows["quarantine"] = c.rows.get("quarantine", 0) + q_new
             self._update_run()
             con.execute("COMMIT")
+            return bool(keep or q_new)
         except BaseException:
             try:
                 con.execute("ROLLBACK")
