@@ -293,10 +293,10 @@ def describe_piece(kind: str, where: str, coalition: str | None = None) -> str:
     if kind in ("army", "tribe"):
         return f"{coalition + ' ' if coalition and kind == 'army' else ''}{kind} in {where.title()}"
     if kind == "road":
-        a, b = where.split("_")
+        a, _, b = where.partition("_")
         return f"{coalition + ' ' if coalition else ''}road on the {a.title()}-{b.title()} border"
     if kind == "spy":
-        return f"spy on {card_name(int(where))}"
+        return f"spy on {card_name(int(where)) if where.isdigit() else where}"
     return f"gift on the {where}-rupee space"
 
 

@@ -94,7 +94,9 @@ def card_name(card: int) -> str:
     """A card's printed name (events by their two effects)."""
     if card in COURT:
         return COURT[card].name
-    return EVENTS[card].name
+    if card in EVENTS:
+        return EVENTS[card].name
+    return f"card {card}"
 
 
 def is_event(card: int) -> bool:

@@ -13,8 +13,8 @@ if TYPE_CHECKING:
 
 
 def _border(b: str) -> str:
-    x, y = b.split("_")
-    return f"the {x.title()}-{y.title()} border"
+    x, _, y = b.partition("_")
+    return f"the {x.title()}-{y.title()} border" if y else f"border {b!r}"
 
 
 def describe(s: PaxState, player: str, move: Move) -> str:
@@ -27,7 +27,8 @@ def _what(s: PaxState, player: str, move: Move) -> str:  # noqa: C901 - one line
     if isinstance(move, m.ChooseLoyalty):
         return f"chooses loyalty to the {move.coalition.title()} coalition"
     if isinstance(move, m.Buy):
-        card = s.market[move.row][move.col]
+        on_board = 0 <= move.row <= 1 and 0 <= move.col <= 5
+        card = s.market[move.row][move.col] if on_board else None
         name = card_name(card) if card is not None else "an empty cell"
         return f"buys {name} (market row {move.row}, column {move.col})"
     if isinstance(move, m.Play):
@@ -61,7 +62,7 @@ def _what(s: PaxState, player: str, move: Move) -> str:  # noqa: C901 - one line
         return f"places an army in {move.region.title()}"
     if isinstance(move, m.TakePiece):
         kind, _, where = move.piece.partition(":")
-        place = card_name(int(where)) if kind == "spy" else (_border(where) if kind == "road" else where)
+        place = card_name(int(where)) if kind == "spy" and where.isdigit() else (_border(where) if kind == "road" else where)
         return f"takes their {kind} from {place} (the supply is empty)"
     if isinstance(move, m.TaxMarket):
         return f"takes a rupee from market row {move.row}, column {move.col}"

@@ -1,0 +1,107 @@
+"""Protocol properties: legal moves are exactly what the engine accepts, copies are
+independent, snapshots are plain deterministic JSON, moves read as words."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import orjson
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pax_pamir_helpers import GAME, setup, to_court, to_hand
+
+from replay.engine import OVER, ChanceRequest, IllegalMove, Move
+from replay.games.pax_pamir.components import BORDER_IDS, COALITIONS, REGIONS, SUITS
+from replay.games.pax_pamir.moves import Buy, MoveAction, Play
+from replay.games.pax_pamir.state import PaxState
+from replay.simulate import sample_outcome
+
+FIELD_VALUES: dict[str, list[Any]] = {
+    "row": [0, 1, 2], "col": [0, 3, 5, 6], "card": [1, 9, 29, 62, 101, 0], "side": ["left", "right", "up"],
+    "value": [2, 3, 4, 6], "blocks": [0, 1, 3, 4, 6], "target": [5, 29, 62], "region": [*REGIONS[:3], "x"],
+    "court_card": [5, 29], "amount": [0, 1, 2, 5], "border": [*BORDER_IDS[:3], "x"], "to": ["kabul", "punjab", 29, 5],
+    "piece": ["army:kabul", "tribe:herat", "spy:29", "gift:2", "road:kabul_punjab"],
+    "player": ["p1", "p2", "p3", "p9"], "coalition": [*COALITIONS, "x"], "suit": [*SUITS, "x"],
+}
+
+
+def random_moves(rng: random.Random, n: int) -> list[Move]:
+    out: list[Move] = []
+    for _ in range(n):
+        cls = rng.choice(GAME.moves)
+        kwargs = {}
+        for f in cls.__struct_fields__:
+            choices = FIELD_VALUES[f]
+            if f == "to" and cls.__name__ == "MoveSpy":
+                choices = [29, 5, 62]
+            elif f == "to":
+                choices = ["kabul", "punjab", "herat"]
+            kwargs[f] = rng.choice(choices)
+        if cls.__name__ == "Battle":
+            kwargs = {"card": rng.choice([1, 29]), rng.choice(["region", "court_card"]): rng.choice([5, 29])
+                      if rng.random() < 0.5 else "kabul"}
+            if isinstance(kwargs.get("court_card"), str) or isinstance(kwargs.get("region"), int):
+                kwargs = {"card": 29, "region": "kabul"}
+        out.append(cls(**kwargs))
+    return out
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_legal_moves_are_exactly_the_accepted_moves(seed: int) -> None:
+    rng = random.Random(seed)
+    s = GAME.initial_state(["p1", "p2", "p3"], {})
+    assert isinstance(s, PaxState)
+    steps = 0
+    while s.turn() is not OVER and steps < 400:
+        t = s.turn()
+        if isinstance(t, ChanceRequest):
+            s.apply_chance(sample_outcome(t, rng))
+            continue
+        assert isinstance(t, str)
+        legal = list(s.legal_moves())
+        assert len(legal) == len(set(legal)) == s.legal_count()
+        for m in random_moves(rng, 6) + legal[:3]:
+            trial = s.copy()
+            try:
+                trial.apply_move(t, m)
+                accepted = True
+            except IllegalMove:
+                accepted = False
+            assert accepted == (m in legal), (m, type(s.stack[-1]).__name__)
+        s.apply_move(t, rng.choice(legal))
+        steps += 1
+
+
+def test_copy_is_independent() -> None:
+    s = setup()
+    to_court(s, "p1", 9)
+    h = s.state_hash()
+    c = s.copy()
+    c.apply_move("p1", Buy(row=0, col=2))
+    c.apply_move("p1", MoveAction(card=9))
+    assert s.state_hash() == h and c.state_hash() != h
+    assert s.hands["p1"] == [] and s.market[0][2] == 48
+
+
+def test_snapshot_is_plain_json_and_deterministic() -> None:
+    s = setup(4)
+    to_hand(s, "p1", 7)
+    s.apply_move("p1", Play(card=7, side="left"))
+    snap = s.snapshot()
+    assert orjson.loads(orjson.dumps(snap)) == snap
+    assert snap["map"]["regions"]["kabul"]["tribes"] == {"p1": 2}
+    assert snap["pending"][-1]["task"] == "SpyTask"
+    assert s.copy().state_hash() == s.state_hash()
+
+
+def test_moves_read_as_words_and_the_heuristic_prefers_points() -> None:
+    s = setup()
+    assert s.describe_move("p1", Buy(row=0, col=1)) == "p1 buys Khyber Pass (market row 0, column 1)"
+    assert s.describe_move("p1", Play(card=7, side="left")) == "p1 plays Dost Mohammad on the left of their court"
+    for m in random_moves(random.Random(1), 60):
+        assert s.describe_move("p2", m).startswith("p2 ")
+    before = s.evaluate("p1")
+    s.vp["p1"]["dominance_successful"] = 5
+    assert s.evaluate("p1") > before
