@@ -50,7 +50,7 @@ def describe(s: Board, player: str, move: Move) -> str:
     if isinstance(m, mv.RecoverUnit):
         return f"{player} takes a {_city(m.city)} {m.unit_type} back from the dead pool"
     if isinstance(m, mv.ChooseFirstCommitter):
-        return f"{player}, leading Sparta, names {m.player} to commit first"
+        return f"{player} (leader of Sparta) names {m.player} to commit first"
     if isinstance(m, mv.SendUnit):
         return (f"{player} sends a {_city(m.power)} {m.unit_type} ({m.strength}) to "
                 f"{'attack' if m.side == 'attacker' else 'defend'} {_loc(m.location)}")

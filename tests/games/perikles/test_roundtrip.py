@@ -46,3 +46,29 @@ def test_copy_is_independent() -> None:
             break
         twin.play(t, next(iter(twin.legal_moves())))
     assert st.snapshot() == before
+
+
+def test_snapshot_is_json_and_moves_read_as_sentences() -> None:
+    import orjson
+
+    from replay.engine import ChanceRequest
+
+    rec = simulate_one(GAME, 5, 8, 2)
+    st = GAME.initial_state([p["id"] for p in rec.players], rec.options)
+    seen: set[str] = set()
+    for ev in rec.events:
+        t = st.turn()
+        if hasattr(ev, "move"):
+            assert isinstance(t, str)
+            text = st.describe_move(ev.player, ev.move)
+            assert text.startswith(ev.player + " ")  # a sentence, not the "p1: type" fallback
+            seen.add(ev.move.type)
+            st.apply_move(ev.player, ev.move)
+        elif hasattr(ev, "outcome"):
+            assert isinstance(t, ChanceRequest)
+            st.apply_chance(ev.outcome)
+    snap = st.snapshot()
+    assert orjson.loads(orjson.dumps(snap)) == snap
+    assert set(snap["cities"]) == {"athens", "sparta", "argos", "corinth", "thebes", "megara"}
+    assert len(snap["units"]) == 71
+    assert {"take_tile", "nominate", "send_unit", "end_commit"} <= seen
