@@ -156,7 +156,3 @@ ITEM_ORDER: dict[str, int] = {**{k: i for i, k in enumerate(ORDER_IDS)}, **{k: i
 def usable_spaces(n_players: int) -> tuple[str, ...]:
     """The work spaces not covered by a lock tile with ``n_players`` players, in board order."""
     return tuple(s.id for s in SPACES.values() if n_players in s.players)
-
-
-def colour_name(c: int) -> str:
-    return COLOURS[c]

@@ -112,9 +112,6 @@ class Pit:
         return (sum(sum(c) for c in self.coal) + sum(self.cage) + sum(self.storage)
                 + sum(o.cubes() for o in self.outstanding))
 
-    def tiles(self) -> int:
-        return sum(len(x) for x in self.light) + sum(len(x) for x in self.dark)
-
     def snapshot(self) -> dict[str, Any]:
         levels = {}
         for i in range(N_COLOURS):

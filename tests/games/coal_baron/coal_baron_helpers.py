@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from replay.engine import Move
 from replay.games import get_game
 from replay.games.coal_baron.components import COLOUR_INDEX
@@ -59,7 +57,3 @@ def give_order(st: CoalBaronState, player: str, card: str, *fills: list[str]) ->
 
 def draw(st: CoalBaronState, deck: str, items: list[str]) -> None:
     st.apply_chance({"draw": deck, "items": items})
-
-
-def chance_request(st: CoalBaronState) -> Any:
-    return st.turn()

@@ -101,3 +101,21 @@ def test_legal_moves_are_exactly_the_accepted_placements() -> None:
         except IllegalMove:
             accepted = False
         assert accepted == (space in legal), space
+
+
+def test_a_player_with_nothing_else_to_do_still_places_on_the_bank_or_a_mine() -> None:
+    st = setup(2)
+    st.pits["p1"].francs = 0
+    st.tiles.hidden, st.orders.hidden = [], []
+    st.order_spaces = dict.fromkeys(st.order_spaces)
+    assert {m.space for m in st.legal_moves() if isinstance(m, PlaceWorkers)} == {
+        "mining_6", "mining_10", "bank_1", "bank_4", "bank_6"}
+
+
+def test_an_empty_deck_leaves_spaces_empty_and_closed() -> None:
+    st = setup(2)
+    st.orders.hidden = []
+    place(st, "order_2")
+    assert st.order_spaces["order_2"] is None and st.turn() == "p2"   # no refill, no chance event
+    with pytest.raises(IllegalMove, match="p2 cannot place workers on order_2: no order card lies there"):
+        place(st, "order_2")
