@@ -176,3 +176,19 @@ def test_instability_with_the_last_dominance_checks_is_the_final_check() -> None
     checks = [m for m in s.milestones if m["type"] == "dominance_check"]
     assert checks[0]["is_final"] and checks[0]["check_no"] == 3
     assert s.is_over()
+
+
+def test_bga_discards_the_two_checks_before_resolving_with_the_same_outcome() -> None:
+    results = []
+    for ruleset in ("official", "bga"):
+        s = setup(ruleset=ruleset)
+        me = s.current
+        s.market[1][5] = 101
+        s.seen.add(101)
+        s.piles = [[0, 0, 0], [0, 0, 0], [7, 1, 1], [7, 1, 1], [7, 1, 1], [7, 1, 1]]
+        play(s, Buy(row=0, col=0))
+        play(s, EndTurn())
+        s.apply_chance({"draw": "deck", "items": [102]})
+        rows = [m for m in s.milestones if m["type"] == "dominance_check"]
+        results.append((sorted((m["player_id"] == me, m["points"], m["is_final"]) for m in rows), s.dc_cards_done))
+    assert results[0] == results[1]
