@@ -103,3 +103,46 @@ def test_the_worked_example_of_the_docs_replays() -> None:
     r = replay(rec)
     assert r.status == "incomplete" and not r.divergences
     assert r.totals == {"p1": 3, "p2": 0}
+
+
+WORDS = st.sampled_from(["yellow", "brown", "grey", "black", "purple", "", "cage", "storage", "top", "bottom",
+                         "o1", "o44", "o45", "t1", "t48", "t0", "bank_1", "mining_4", "order_1", "canteen"])
+
+
+@st.composite
+def any_move(draw: st.DrawFn) -> Move:
+    w = lambda: draw(WORDS)  # noqa: E731
+    words = lambda: tuple(draw(st.lists(WORDS, max_size=3)))  # noqa: E731
+    return draw(st.sampled_from([
+        mv.DraftOrder(card=w()), mv.PlaceWorkers(space=w()), mv.MoveCage(level=draw(st.integers(-3, 7))),
+        mv.LoadCoal(colour=w()), mv.StoreCoal(colour=w()), mv.FillOrder(card=w(), colour=w(), source=w()),
+        mv.Substitute(card=w(), space=w(), cage=words(), storage=words()), mv.StopMining(),
+        mv.KeepTile(tile=w()), mv.ReturnTiles(to=w(), tiles=words()), mv.KeepOrder(card=w()),
+        mv.ReturnOrders(to=w(), cards=words()), mv.ChooseCoal(colour=w()),
+    ]))
+
+
+@settings(max_examples=20, deadline=None)
+@given(cut=st.integers(0, 400), moves=st.lists(any_move(), min_size=1, max_size=25))
+def test_garbage_moves_are_refused_with_reasons_never_crash(cut: int, moves: list[Move]) -> None:
+    rec = simulate_one(GAME, 3, 21, 0, observe_every=0)
+    s = GAME.initial_state(rec.player_ids, rec.options)
+    assert isinstance(s, CoalBaronState)
+    for ev in rec.events[:cut]:
+        if isinstance(ev, MoveEvent):
+            s.apply_move(ev.player, ev.move)
+        elif hasattr(ev, "outcome"):
+            s.apply_chance(ev.outcome)
+    if not isinstance(s.turn(), str):
+        return
+    legal = set(map(repr, s.legal_moves()))
+    before = s.state_hash()
+    for m in moves:
+        trial = s.copy()
+        try:
+            trial.apply_move(s.actor, m)
+        except IllegalMove as exc:
+            assert repr(m) not in legal and str(exc).startswith(s.actor + " ")
+            assert trial.state_hash() == before, "a refused move changed the state"
+        else:
+            assert repr(m) in legal
