@@ -23,7 +23,15 @@ def test_simulated_games_replay_complete(seed: int, players: int, ruleset: str) 
     assert r.status == COMPLETE, [d.to_dict() for d in r.divergences]
     assert r.totals == rec.result["score"]
     assert r.ranking == rec.result["rank"]
-    assert len([m for m in r.milestones if m["type"] == "shift_ranking"]) == (4 + 8 + 12) * players
+    ms = [m for m in r.milestones if m["type"] == "shift_ranking"]
+    assert len(ms) == (4 + 8 + 12) * players
+    for shift in (1, 2, 3):
+        for p in rec.player_ids:
+            points = sum(m["points"] for m in ms if m["shift"] == shift and m["player_id"] == p)
+            assert points == r.score[p][f"shift{shift}"]
+    for m in ms:
+        assert (m["rank"] is None) == (m["points"] == 0)
+        assert m["value"] > 0 or m["rank"] is None
 
 
 def test_replay_is_deterministic() -> None:
