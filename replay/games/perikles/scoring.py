@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .components import CITY, CITY_KEYS
+
 if TYPE_CHECKING:
     from .board import Board
 
@@ -12,8 +14,18 @@ CATEGORIES: tuple[str, ...] = ("locations", "statues", "cubes")
 
 def score_breakdown(s: Board) -> dict[str, dict[str, int]]:
     """Location tiles' VP (scored when claimed), statues at their city's current value, one VP per cube."""
-    return {p: {"locations": s.location_vp[p], "statues": s.statue_points(p), "cubes": s.cubes_on_board(p)}
-            for p in s.players}
+    values = {c: CITY[c].statue_value(s.defeats[c]) for c in CITY_KEYS}
+    statues = dict.fromkeys(s.players, 0)
+    cubes = dict.fromkeys(s.players, 0)
+    for c in CITY_KEYS:
+        value, in_city, raised = values[c], s.cubes[c], s.statues[c]
+        for p in s.players:
+            cubes[p] += in_city[p]
+            statues[p] += raised[p] * value
+        for candidate in (s.alpha[c], s.beta[c]):
+            if candidate is not None:
+                cubes[candidate] += 1
+    return {p: {"locations": s.location_vp[p], "statues": statues[p], "cubes": cubes[p]} for p in s.players}
 
 
 def tiebreak_key(s: Board, player: str) -> tuple[int, int, int]:

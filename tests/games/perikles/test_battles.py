@@ -5,9 +5,16 @@ from __future__ import annotations
 import pytest
 from perikles_helpers import at_battle, commit, fight, give_units, milestones, play, request, roll
 
-from replay.engine import ImpossibleChance
+from replay.engine import IllegalMove, ImpossibleChance, MissingChance
 from replay.games.perikles.components import CRT, crt_column
-from replay.games.perikles.moves import ChooseCasualty, DeclineSpecial, PlayBrasidas, PlayThessalianAllies
+from replay.games.perikles.moves import (
+    ChooseCasualty,
+    DeclineSpecial,
+    PlayBrasidas,
+    PlayPersianFleet,
+    PlayPhormio,
+    PlayThessalianAllies,
+)
 from replay.games.perikles.phases import battles
 
 LOCS = ["pylos", "plataea", "amphipolis", "cephallenia", "mantinea", "lesbos", "sicily"]
@@ -344,3 +351,69 @@ def test_brasidas_needs_spartan_hoplites() -> None:
     st.permissions["mantinea"] = ["athens"]
     fight(st, "mantinea")
     assert request(st).name == "attacker"  # no window: nobody could play a special tile
+
+
+def _phormio(ruleset: str):  # type: ignore[no-untyped-def]
+    """Pylos (trireme then hoplite): Athens attacks, Sparta defends; p3 holds Phormio."""
+    st = at_battle(ruleset=ruleset, locations=LOCS, specials=["perikles", "plague", "phormio"])
+    give_units(st, "p1", "sparta")
+    give_units(st, "p2", "athens")
+    commit(st, "p2", "athens", "trireme", 2, "pylos", "attacker")
+    commit(st, "p2", "athens", "hoplite", 2, "pylos", "attacker")
+    commit(st, "p1", "sparta", "trireme", 1, "pylos", "defender")
+    commit(st, "p1", "sparta", "hoplite", 2, "pylos", "defender")
+    fight(st, "pylos")
+    assert st.turn() == "p3"
+    play(st, PlayPhormio())
+    roll(st, (6, 6), (1, 1))
+    roll(st, (6, 6), (1, 1))
+    roll(st, (6, 6), (1, 1))  # the hoplite combat (attacker starts with combat 1's token)
+    return milestones(st, "combat")
+
+
+def test_phormio_doubles_athenian_triremes_for_that_combat_only() -> None:
+    c1, c2 = _phormio("official")
+    assert (c1["combat_type"], c1["attack_strength"], c1["defence_strength"]) == ("trireme", 4, 1)
+    assert (c2["combat_type"], c2["attack_strength"], c2["defence_strength"]) == ("hoplite", 2, 2)
+    assert c2["start_tokens_attacker"] == 1
+
+
+def test_phormio_carries_into_the_hoplite_combat_under_bga() -> None:
+    c1, c2 = _phormio("bga")
+    assert (c1["attack_strength"], c1["defence_strength"]) == (4, 1)
+    assert (c2["attack_strength"], c2["defence_strength"]) == (2, 4)  # Spartan hoplites doubled too
+
+
+def test_persian_fleet_gives_a_token_before_a_trireme_combat() -> None:
+    st = at_battle(locations=LOCS, specials=["perikles", "persianfleet", "plague"])
+    give_units(st, "p1", "sparta")
+    give_units(st, "p3", "athens")
+    commit(st, "p3", "athens", "trireme", 1, "pylos", "attacker")
+    commit(st, "p1", "sparta", "trireme", 3, "pylos", "defender")
+    fight(st, "pylos")
+    assert st.turn() == "p2"
+    play(st, PlayPersianFleet(side="attacker"))
+    with pytest.raises(MissingChance):
+        st.apply_move("p2", PlayPersianFleet(side="attacker"))  # the window has moved on: dice now
+    roll(st, (6, 6), (1, 1))
+    [c] = milestones(st, "combat")
+    assert c["start_tokens_attacker"] == 1 and c["winner"] == "attacker" and c["rolls"] == [[12, 2]]
+
+
+def test_token_tile_refused_for_a_side_already_holding_one() -> None:
+    st = at_battle(locations=LOCS, specials=["perikles", "plague", "thessalanianallies"])
+    give_units(st, "p1", "sparta")
+    give_units(st, "p2", "athens")
+    commit(st, "p2", "athens", "trireme", 1, "pylos", "attacker")
+    commit(st, "p2", "athens", "hoplite", 1, "pylos", "attacker")
+    commit(st, "p1", "sparta", "trireme", 3, "pylos", "defender")
+    commit(st, "p1", "sparta", "hoplite", 1, "pylos", "defender")
+    fight(st, "pylos")
+    roll(st, (1, 1), (6, 6))
+    roll(st, (1, 1), (6, 6))  # the defender wins the trireme combat and starts the hoplite one with a token
+    assert st.turn() == "p3"
+    assert set(st.legal_moves()) == {PlayThessalianAllies(side="attacker"), DeclineSpecial()}
+    with pytest.raises(IllegalMove, match="the defender already holds 1"):
+        st.apply_move("p3", PlayThessalianAllies(side="defender"))
+    play(st, DeclineSpecial())
+    assert request(st).name == "attacker" and not st.special_used["p3"]
