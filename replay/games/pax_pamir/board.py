@@ -44,6 +44,13 @@ def _mark(s: PaxState, key: str) -> None:
     s.placed[key] = s.placed.get(key, 0) + 1
 
 
+def unmark_moved(s: PaxState, key: str) -> None:
+    """A piece that moved is not a piece placed this turn."""
+    s.placed[key] -= 1
+    if not s.placed[key]:
+        del s.placed[key]
+
+
 def _unmark(s: PaxState, key: str, left: int) -> None:
     """After a piece left a location: at most ``left`` pieces there can still be marked."""
     if s.placed.get(key, 0) > left:

@@ -10,16 +10,11 @@ from typing import TYPE_CHECKING
 
 from replay.engine import ChanceRequest, Move, Outcome
 from replay.games.pax_pamir import bribes, market
-from replay.games.pax_pamir.actions import (
-    action_cost,
-    check_battle,
-    check_betray,
-    check_bribe_possible,
-    check_build,
-    check_card_action,
-    check_gift,
-    hostage_bribe,
-)
+from replay.games.pax_pamir.actions import action_cost, check_bribe_possible, check_card_action, hostage_bribe
+from replay.games.pax_pamir.actions.battle import check_battle
+from replay.games.pax_pamir.actions.betray import check_betray
+from replay.games.pax_pamir.actions.build import check_build
+from replay.games.pax_pamir.actions.gift import check_gift
 from replay.games.pax_pamir.components import COALITIONS, COURT, EVENTS, GIFT_VALUES, REGIONS, card_name
 from replay.games.pax_pamir.court import DiscardTask, SpyTask
 from replay.games.pax_pamir.events import discard_event

@@ -1,0 +1,164 @@
+"""Move: the card's rank in steps for the coalition's armies along roads, the player's
+spies around the courts (and tribes, with Nationalism)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from replay.engine import Move
+from replay.games.pax_pamir import board
+from replay.games.pax_pamir.components import (
+    ADJACENT,
+    BORDER_BETWEEN,
+    COURT,
+    REGIONS,
+    card_name,
+)
+from replay.games.pax_pamir.moves import (
+    EndAction,
+    MoveArmy,
+    MoveSpy,
+    MoveTribe,
+)
+from replay.games.pax_pamir.tasks import Task
+
+if TYPE_CHECKING:
+    from replay.games.pax_pamir.state import PaxState
+
+
+NATIONALISM = 110
+
+
+def army_can_cross(s: PaxState, player: str, frm: str, to: str) -> bool:
+    loyal = s.loyalty[player]
+    assert loyal is not None
+    return s.has(player, "indian_supplies") or s.roads[BORDER_BETWEEN[(frm, to)]][loyal] > 0
+
+
+def spy_track(s: PaxState) -> list[int]:
+    """All court cards in one circle: each court left to right, courts in seat order."""
+    return [c for p in s.players for c in s.courts[p]]
+
+
+def spy_destinations(s: PaxState, player: str, card: int) -> list[int]:
+    """Cards a spy on ``card`` can reach in one step (Strange Bedfellows adds cards of the same
+    region; Well-Connected allows two hops)."""
+    track = spy_track(s)
+    if card not in track:
+        return []
+    bedfellows = s.has(player, "strange_bedfellows")
+
+    def hop(c: int) -> set[int]:
+        i = track.index(c)
+        out = {track[(i - 1) % len(track)], track[(i + 1) % len(track)]}
+        if bedfellows:
+            out.update(x for x in track if COURT[x].region == COURT[c].region)
+        return out
+
+    reach = hop(card)
+    if s.has(player, "well_connected"):
+        for c in list(reach):
+            reach |= hop(c)
+    reach.discard(card)
+    return [c for c in track if c in reach]
+
+
+@dataclass(slots=True)
+class MoveTask(Task):
+    """Move: ``left`` steps shared among the coalition's armies and the player's spies (and,
+    with Nationalism, the player's tribes).  Rulers and overthrow are settled at the end."""
+
+    card: int
+    left: int
+    touched: list[str] = field(default_factory=list)
+    tribes_left: list[str] = field(default_factory=list)
+    accepts = (MoveArmy, MoveTribe, MoveSpy, EndAction)
+    awaiting = "next step of the Move action (or end_action)"
+
+    def is_open(self, s: PaxState) -> bool:
+        return self.left > 0 and any(not isinstance(m, EndAction) for m in self.candidates(s))
+
+    def close(self, s: PaxState) -> None:
+        board.recheck_rulers(s, self.touched)
+        for r in self.tribes_left:
+            if s.tribes[r][self.player] == 0:
+                board.overthrow_after_last_tribe(s, self.player, r)
+
+    def candidates(self, s: PaxState) -> Iterable[Move]:
+        p = self.player
+        loyal = s.loyalty[p]
+        assert loyal is not None
+        out: list[Move] = []
+        for r in REGIONS:
+            if s.armies[r][loyal]:
+                out.extend(MoveArmy(region=r, to=t) for t in ADJACENT[r] if army_can_cross(s, p, r, t))
+        if s.holds(p, NATIONALISM):
+            for r in REGIONS:
+                if s.tribes[r][p]:
+                    out.extend(MoveTribe(region=r, to=t) for t in ADJACENT[r] if army_can_cross(s, p, r, t))
+        for c in spy_track(s):
+            if s.spies.get(c, {}).get(p):
+                out.extend(MoveSpy(card=c, to=t) for t in spy_destinations(s, p, c))
+        out.append(EndAction())
+        return out
+
+    def check(self, s: PaxState, player: str, move: Move) -> str | None:
+        loyal = s.loyalty[player]
+        assert loyal is not None
+        if isinstance(move, (MoveArmy, MoveTribe)):
+            what = "army" if isinstance(move, MoveArmy) else "tribe"
+            if move.region not in REGIONS or move.to not in REGIONS:
+                return f"{player} cannot move an {what} from {move.region!r} to {move.to!r}: unknown region"
+            if isinstance(move, MoveTribe) and not s.holds(player, NATIONALISM):
+                return f"{player} cannot move a tribe: only Nationalism lets tribes move like armies"
+            have = s.armies[move.region][loyal] if what == "army" else s.tribes[move.region][player]
+            if not have:
+                whose = f"{loyal} army" if what == "army" else f"tribe of {player}"
+                return f"{player} cannot move an {what} from {move.region.title()}: there is no {whose} there"
+            if move.to not in ADJACENT[move.region]:
+                return f"{player} cannot move from {move.region.title()} to {move.to.title()}: they do not share a border"
+            if not army_can_cross(s, player, move.region, move.to):
+                return (f"{player} cannot move from {move.region.title()} to {move.to.title()}: the border has no "
+                        f"{loyal} road")
+        elif isinstance(move, MoveSpy):
+            if not s.spies.get(move.card, {}).get(player):
+                return f"{player} cannot move a spy from card {move.card}: {player} has no spy there"
+            if move.to not in spy_destinations(s, player, move.card):
+                return (f"{player} cannot move a spy from {card_name(move.card)} to card {move.to}: it is not one "
+                        "step away along the courts")
+        return None
+
+    def apply(self, s: PaxState, player: str, move: Move) -> None:
+        if isinstance(move, EndAction):
+            self.left = 0
+            return
+        self.left -= 1
+        if isinstance(move, MoveArmy):
+            loyal = s.loyalty[player]
+            assert loyal is not None
+            board.take_army(s, loyal, move.region)
+            board.add_army(s, loyal, move.to)
+            board.unmark_moved(s, f"army:{move.to}:{loyal}")
+            self._touch(move.region, move.to)
+        elif isinstance(move, MoveTribe):
+            board.take_tribe(s, player, move.region)
+            board.add_tribe(s, player, move.to)
+            board.unmark_moved(s, f"tribe:{move.to}:{player}")
+            self._touch(move.region, move.to)
+            if move.region not in self.tribes_left:
+                self.tribes_left.append(move.region)
+        else:
+            assert isinstance(move, MoveSpy)
+            board.take_spy(s, player, move.card)
+            board.add_spy(s, player, move.to)
+            board.unmark_moved(s, f"spy:{move.to}:{player}")
+
+    def _touch(self, *regions: str) -> None:
+        for r in regions:
+            if r not in self.touched:
+                self.touched.append(r)
+
+    def describe(self) -> str:
+        return f"next step of the Move action ({self.left} left) or end_action"

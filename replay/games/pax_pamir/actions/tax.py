@@ -1,0 +1,88 @@
+"""Tax: take up to the card's rank in rupees from market cards and from players with a
+court card of a region the taxer rules, above their tax shelter."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from replay.engine import Move
+from replay.games.pax_pamir.components import (
+    COURT,
+)
+from replay.games.pax_pamir.moves import (
+    EndAction,
+    TaxMarket,
+    TaxPlayer,
+)
+from replay.games.pax_pamir.tasks import Task
+
+if TYPE_CHECKING:
+    from replay.games.pax_pamir.state import PaxState
+
+
+
+def taxable_players(s: PaxState, player: str) -> list[str]:
+    """Other players with a court card of a region the taxer rules and rupees above their shelter."""
+    out = []
+    claim = s.has(player, "claim_of_ancient_lineage")
+    for q in s.players:
+        if q == player or s.rupees[q] <= s.stars(q, "economic"):
+            continue
+        if claim and (s.ruleset == "bga" or s.courts[q]):
+            out.append(q)
+        elif any(s.rulers[COURT[c].region] == player for c in s.courts[q]):
+            out.append(q)
+    return out
+
+
+@dataclass(slots=True)
+class TaxTask(Task):
+    """Tax: take up to ``rank`` rupees, one at a time, from market cards or taxable players."""
+
+    card: int
+    left: int
+    accepts = (TaxMarket, TaxPlayer, EndAction)
+    awaiting = "next rupee to take by Tax (or end_action)"
+
+    def is_open(self, s: PaxState) -> bool:
+        return self.left > 0 and (any(s.market_rupees[r][c] for r in range(2) for c in range(6))
+                                  or bool(taxable_players(s, self.player)))
+
+    def candidates(self, s: PaxState) -> Iterable[Move]:
+        out: list[Move] = [TaxMarket(row=r, col=c) for r, c in s.market_cells() if s.market_rupees[r][c]]
+        out.extend(TaxPlayer(player=q) for q in taxable_players(s, self.player))
+        out.append(EndAction())
+        return out
+
+    def check(self, s: PaxState, player: str, move: Move) -> str | None:
+        if isinstance(move, TaxMarket):
+            if not (0 <= move.row <= 1 and 0 <= move.col <= 5) or not s.market_rupees[move.row][move.col]:
+                return f"{player} cannot tax market row {move.row}, column {move.col}: there are no rupees there"
+        elif isinstance(move, TaxPlayer):
+            q = move.player
+            if q not in s.players or q == player:
+                return f"{player} cannot tax {q!r}: Tax takes from another player"
+            shelter = s.stars(q, "economic")
+            if s.rupees[q] <= shelter:
+                return (f"{player} cannot tax {q}: {q} has {s.rupees[q]} rupees and a tax shelter of {shelter} "
+                        "(economic stars)")
+            if q not in taxable_players(s, player):
+                return (f"{player} cannot tax {q}: {q} has no court card of a region {player} rules")
+        return None
+
+    def apply(self, s: PaxState, player: str, move: Move) -> None:
+        if isinstance(move, EndAction):
+            self.left = 0
+            return
+        self.left -= 1
+        if isinstance(move, TaxMarket):
+            s.market_rupees[move.row][move.col] -= 1
+        else:
+            assert isinstance(move, TaxPlayer)
+            s.rupees[move.player] -= 1
+        s.rupees[player] += 1
+
+    def describe(self) -> str:
+        return f"next rupee to take by Tax ({self.left} left) or end_action"
