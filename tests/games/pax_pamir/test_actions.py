@@ -58,9 +58,9 @@ def test_tax_respects_the_shelter_and_needs_rulership() -> None:
     s.market_rupees[1][5] = 2
     play(s, Tax(card=11))
     illegal(s, TaxPlayer(player="p2"), "p2 has 4 rupees and a tax shelter of 4")
-    s.courts["p2"] = [61] if False else [8]  # Kabul card, Kabul not ruled by p1
-    s.owner.pop(64), s.owner.pop(61)
-    s.owner[8] = "p2"
+    s.courts["p2"] = []
+    del s.owner[64], s.owner[61]
+    to_court(s, "p2", 8)  # a Kabul card, and p1 does not rule Kabul
     illegal(s, TaxPlayer(player="p2"), "no court card of a region p1 rules")
     play(s, EndAction())
     assert s.rupees["p1"] == 4
