@@ -23,6 +23,9 @@ import duckdb
 from ingest.pipeline import DEFAULT_DB
 from ingest.writer import snapshot_path
 
+ALIAS = "gamerec"
+"""The catalog name readers see (``current_database()``)."""
+
 __all__ = ["DEFAULT_DB", "NoDatabase", "connect_readonly", "snapshot_path", "snapshot_version"]
 
 
@@ -42,6 +45,10 @@ def _readable(db_path: Path) -> Path:
 def connect_readonly(db_path: str | Path = DEFAULT_DB) -> duckdb.DuckDBPyConnection:
     """A read-only connection to the latest published snapshot of ``db_path``.
 
+    Each call opens the snapshot current at that moment, attached read-only
+    as catalog ``gamerec`` in a private in-memory DuckDB (temporary tables
+    are possible, writes to the data are not).
+
     Falls back to the database file itself (read-only) when no snapshot
     exists (a database not written by ``gamerec ingest``).  Raises
     :class:`NoDatabase` when there is neither.
@@ -50,13 +57,29 @@ def connect_readonly(db_path: str | Path = DEFAULT_DB) -> duckdb.DuckDBPyConnect
     for _ in range(3):
         path = _readable(Path(db_path))
         try:
-            return duckdb.connect(str(path), read_only=True)
+            return _attach(path)
         except duckdb.Error as exc:
             # the database file itself is locked by an ingest that has not
             # published its first snapshot yet: wait a moment and look again
             last = exc
             time.sleep(0.2)
     raise NoDatabase(f"cannot open {path} for reading ({last}); is an ingest just starting? try again") from None
+
+
+def _attach(path: Path) -> duckdb.DuckDBPyConnection:
+    # A fresh in-memory instance that attaches the file, rather than
+    # duckdb.connect(path): DuckDB caches one database instance per path and
+    # process, so a second connect() while an older connection is open would
+    # return the old (stale) snapshot instead of the newly published one.
+    con = duckdb.connect()
+    try:
+        literal = "'" + str(path).replace("'", "''") + "'"
+        con.execute(f"ATTACH {literal} AS {ALIAS} (READ_ONLY)")
+        con.execute(f"USE {ALIAS}")
+    except BaseException:
+        con.close()
+        raise
+    return con
 
 
 def snapshot_version(db_path: str | Path = DEFAULT_DB) -> tuple[int, int] | None:

@@ -88,17 +88,12 @@ def iter_raw(files: Iterable[str], stdin: IO[bytes] | None = None) -> Iterator[R
             done += size
 
 
-class _Counting:
-    """A binary file wrapper that knows how far into the file it has read."""
-
-    def __init__(self, fh: IO[bytes]) -> None:
-        self.fh = fh
-
-    def pos(self) -> int:
-        try:
-            return self.fh.tell()
-        except (OSError, ValueError):
-            return 0
+def _pos(fh: IO[bytes]) -> int:
+    """How far into the file on disk reading has got (compressed bytes for ``.gz``)."""
+    try:
+        return fh.tell()
+    except (OSError, ValueError):
+        return 0
 
 
 def _iter_file(name: str) -> Iterator[RawItem]:
@@ -107,7 +102,6 @@ def _iter_file(name: str) -> Iterator[RawItem]:
     except OSError as exc:
         yield RawItem(name, None, b"", f"{name}: cannot open: {exc.strerror}")
         return
-    counter = _Counting(disk)
     with disk:
         fh: IO[bytes] = gzip.GzipFile(fileobj=disk, mode="rb") if name.endswith(".gz") else disk
         line = 0
@@ -115,15 +109,15 @@ def _iter_file(name: str) -> Iterator[RawItem]:
             if name.endswith((".jsonl", ".jsonl.gz")):
                 for line, text in enumerate(fh, start=1):  # noqa: B007 - line is used after the loop
                     if text.strip():
-                        yield RawItem(name, line, text.rstrip(b"\r\n"), done_bytes=counter.pos())
+                        yield RawItem(name, line, text.rstrip(b"\r\n"), done_bytes=_pos(disk))
             else:
                 line = 1
-                yield RawItem(name, 1, fh.read(), done_bytes=counter.pos())
+                yield RawItem(name, 1, fh.read(), done_bytes=_pos(disk))
         except (OSError, EOFError, zlib.error) as exc:
             reason = "corrupt or truncated gzip data" if name.endswith(".gz") else "read error"
             where = f"{name}:{line + 1}" if line else name
             yield RawItem(name, line + 1 if line else None, b"", f"{where}: {reason} ({exc})",
-                          done_bytes=counter.pos())
+                          done_bytes=_pos(disk))
 
 
 def _iter_stream(fh: IO[bytes]) -> Iterator[RawItem]:

@@ -8,7 +8,7 @@ crash (kill -9 included) before the commit leaves the database as it was
 before the batch: DuckDB rolls an uncommitted transaction back on open.
 
 Readers never open this file.  :meth:`Database.publish` copies the whole
-database into ``<name>.snapshot<suffix>.tmp`` with ``COPY FROM DATABASE`` and
+database into ``.<name>.snapshot.tmp<suffix>`` with ``COPY FROM DATABASE`` and
 renames it over ``<name>.snapshot<suffix>`` in one atomic step; readers open
 that snapshot read-only (see :mod:`analytics.db`).
 """
@@ -305,7 +305,8 @@ class Database:
         """Publish a read-only snapshot for readers; returns the seconds it took."""
         t0 = time.perf_counter()
         snap = snapshot_path(self.path)
-        tmp = snap.with_name(snap.name + ".tmp")
+        # a hidden name that still ends like a database file (ignored by the usual *.duckdb rules)
+        tmp = snap.with_name(f".{snap.stem}.tmp{snap.suffix}")
         for leftover in (tmp, tmp.with_name(tmp.name + ".wal")):
             if leftover.exists():
                 leftover.unlink()

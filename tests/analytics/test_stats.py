@@ -115,3 +115,20 @@ def test_stats_on_an_empty_database(tmp_path: Path) -> None:
     ingest([str(tmp_path / "empty.jsonl")], db, workers=0)
     res = CliRunner().invoke(main, ["stats", "--db", str(db)])
     assert res.exit_code == 0 and "games per title and status: none" in res.output
+
+
+def test_an_open_reader_keeps_its_snapshot_and_a_new_one_sees_the_next(tmp_path: Path) -> None:
+    recs = list(simulate("toy", 20, 43))
+    write_records(recs[:10], tmp_path / "a.jsonl")
+    write_records(recs[10:], tmp_path / "b.jsonl")
+    db = tmp_path / "g.duckdb"
+    ingest([str(tmp_path / "a.jsonl")], db, workers=0)
+    old = connect_readonly(db)
+    v1 = snapshot_version(db)
+    ingest([str(tmp_path / "b.jsonl")], db, workers=0)  # the writer is not blocked by the open reader
+    assert snapshot_version(db) != v1
+    assert old.execute("SELECT count(*) FROM games").fetchone() == (10,)
+    new = connect_readonly(db)
+    assert new.execute("SELECT count(*) FROM games").fetchone() == (20,)
+    old.close()
+    new.close()

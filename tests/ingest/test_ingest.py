@@ -332,3 +332,17 @@ def test_coercion_never_fails_a_batch() -> None:
     assert parse_time("2026-11-21T10:00:00Z").isoformat() == "2026-11-21T10:00:00"
     assert parse_time("2026-11-21T12:00:00+02:00").isoformat() == "2026-11-21T10:00:00"
     assert parse_time("yesterday") is None
+
+
+def test_truncated_gzip_lands_the_records_before_the_break(tmp_path: Path) -> None:
+    recs = toy_records(300, seed=13)
+    full = write(tmp_path / "full.jsonl.gz", recs).read_bytes()
+    cut = tmp_path / "cut.jsonl.gz"
+    cut.write_bytes(full[: len(full) // 2])
+    db = tmp_path / "g.duckdb"
+    s = ingest([str(cut)], db, workers=2, publish_every=-1)
+    landed = s.counts.new
+    assert 0 < landed < 300 and s.counts.quarantined == 1
+    assert query(db, "SELECT game_id FROM games ORDER BY game_id") == [(r.id,) for r in recs[:landed]]
+    (line, error), = query(db, "SELECT line, error FROM quarantine")
+    assert line == landed + 1 and "corrupt or truncated gzip data" in error
