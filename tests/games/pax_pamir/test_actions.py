@@ -356,3 +356,43 @@ def test_blackmail_places_a_spy_at_the_start_of_the_turn() -> None:
     play(s, PlaceSpy(card=64))
     assert s.spies[64] == {"p2": 1}
     assert s.stack[-1].__class__.__name__ == "ActionsTask"
+
+
+def test_the_ark_of_bukhara_protects_tribes_in_transcaspia() -> None:
+    s = setup()
+    to_court(s, "p1", 100)  # Count Perovsky (Transcaspia) rank 2: battle
+    to_court(s, "p2", 97)  # The Ark of Bukhara
+    armies(s, "transcaspia", "afghan", 2)
+    armies(s, "transcaspia", "russian")
+    tribes(s, "transcaspia", "p2")
+    play(s, Battle(card=100, region="transcaspia"))
+    assert RemoveTribe(player="p2") not in legal(s)
+    illegal(s, RemoveTribe(player="p2"), "citadel protects it")
+
+
+def test_both_blackmails_herat_first_then_kandahar() -> None:
+    s = setup()
+    to_court(s, "p1", 64, 45)  # a Herat card and a Kandahar card, no spies
+    to_court(s, "p2", 54, 43)  # Herati Bandits, Giljee Nobles
+    spies(s, 54, "p1")
+    spies(s, 43, "p1")
+    play(s, EndTurn())
+    assert legal(s) == [PlaceSpy(card=64), Skip()]
+    play(s, Skip())
+    assert legal(s) == [PlaceSpy(card=45), Skip()]
+    play(s, PlaceSpy(card=45))
+    assert s.spies[45] == {"p2": 1}
+
+
+def test_claude_wade_is_a_safe_house_too() -> None:
+    s = setup()
+    to_court(s, "p1", 89)  # Aga Mehdi rank 1: move, betray, battle
+    to_court(s, "p2", 72, 86)  # Claude Wade: Safe House
+    spies(s, 86, "p1")
+    spies(s, 86, "p2")
+    play(s, Battle(card=89, court_card=86))
+    play(s, RemoveSpy(player="p2"))
+    assert legal(s) == [SafeHouse(card=72), Skip()]
+    illegal(s, SafeHouse(card=86), "not a Safe House card")
+    play(s, SafeHouse(card=72))
+    assert s.spies[72] == {"p2": 1} and s.spies[86] == {"p1": 1}

@@ -105,3 +105,15 @@ def test_moves_read_as_words_and_the_heuristic_prefers_points() -> None:
     before = s.evaluate("p1")
     s.vp["p1"]["dominance_successful"] = 5
     assert s.evaluate("p1") > before
+
+
+def test_every_declared_observable_key_is_observed() -> None:
+    s = setup(3)
+    obs = s.observe()
+    assert set(obs) == set(GAME.observable_keys)
+    assert obs["rupees"] == {"p1": 4, "p2": 4, "p3": 4}
+    assert obs["loyalty"] == {"p1": "afghan", "p2": "british", "p3": "russian"}
+    assert obs["favored_suit"] == "political" and obs["deck_size"] == 46
+    assert obs["blocks"] == {"afghan": 0, "british": 0, "russian": 0}
+    assert obs["influence"] == {"p1": 1, "p2": 1, "p3": 1}
+    assert s.phase() == (1, "actions")
