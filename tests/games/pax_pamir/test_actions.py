@@ -396,3 +396,14 @@ def test_claude_wade_is_a_safe_house_too() -> None:
     illegal(s, SafeHouse(card=86), "not a Safe House card")
     play(s, SafeHouse(card=72))
     assert s.spies[72] == {"p2": 1} and s.spies[86] == {"p1": 1}
+
+
+def test_tax_reaches_rupees_on_market_cards_only() -> None:
+    s = setup()
+    to_court(s, "p1", 11)
+    s.market_rupees[0][1] = 2
+    s.market[1][3] = None
+    s.market_rupees[1][3] = 1  # left on an empty cell by a discarded event
+    play(s, Tax(card=11))
+    assert legal(s) == [TaxMarket(row=0, col=1), EndAction()]
+    illegal(s, TaxMarket(row=1, col=3), "no market card with rupees there")

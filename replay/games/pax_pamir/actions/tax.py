@@ -37,6 +37,11 @@ def taxable_players(s: PaxState, player: str) -> list[str]:
     return out
 
 
+def taxable_cell(s: PaxState, row: int, col: int) -> bool:
+    """Rupees lying on a market card (not on an empty cell) can be taxed."""
+    return s.market[row][col] is not None and s.market_rupees[row][col] > 0
+
+
 @dataclass(slots=True)
 class TaxTask(Task):
     """Tax: take up to ``rank`` rupees, one at a time, from market cards or taxable players."""
@@ -47,19 +52,20 @@ class TaxTask(Task):
     awaiting = "next rupee to take by Tax (or end_action)"
 
     def is_open(self, s: PaxState) -> bool:
-        return self.left > 0 and (any(s.market_rupees[r][c] for r in range(2) for c in range(6))
+        return self.left > 0 and (any(taxable_cell(s, r, c) for r, c in s.market_cells())
                                   or bool(taxable_players(s, self.player)))
 
     def candidates(self, s: PaxState) -> Iterable[Move]:
-        out: list[Move] = [TaxMarket(row=r, col=c) for r, c in s.market_cells() if s.market_rupees[r][c]]
+        out: list[Move] = [TaxMarket(row=r, col=c) for r, c in s.market_cells() if taxable_cell(s, r, c)]
         out.extend(TaxPlayer(player=q) for q in taxable_players(s, self.player))
         out.append(EndAction())
         return out
 
     def check(self, s: PaxState, player: str, move: Move) -> str | None:
         if isinstance(move, TaxMarket):
-            if not (0 <= move.row <= 1 and 0 <= move.col <= 5) or not s.market_rupees[move.row][move.col]:
-                return f"{player} cannot tax market row {move.row}, column {move.col}: there are no rupees there"
+            if not (0 <= move.row <= 1 and 0 <= move.col <= 5) or not taxable_cell(s, move.row, move.col):
+                return (f"{player} cannot tax market row {move.row}, column {move.col}: there is no market card "
+                        "with rupees there")
         elif isinstance(move, TaxPlayer):
             q = move.player
             if q not in s.players or q == player:
