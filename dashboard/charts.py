@@ -7,6 +7,7 @@ rows, so tests can call them and inspect the chart specification.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import altair as alt
 import polars as pl
@@ -93,9 +94,15 @@ def dense_timeline(df: pl.DataFrame) -> pl.DataFrame:
         )
         cats = [c for c in wide.columns if c != "seq"]
         wide = wide.with_columns([pl.col(c).forward_fill().fill_null(0) for c in cats])
+        if wide.height and wide.get_column("seq")[0] > 0:  # every score starts at zero before the first event
+            zero = pl.DataFrame({"seq": [0], **{c: [0] for c in cats}}, schema=wide.schema)
+            wide = pl.concat([zero, wide])
         long = wide.unpivot(index="seq", on=cats, variable_name="category", value_name="points")
         out.append(long.with_columns(pl.lit(player).alias("player_id")))
     return pl.concat(out).select("player_id", "seq", "category", "points").sort("player_id", "category", "seq")
+
+
+STEP_PARAM = "current_step"
 
 
 def score_timeline(
@@ -103,37 +110,46 @@ def score_timeline(
     current_seq: int | None = None,
     divergence_seqs: Sequence[int] = (),
     names: dict[str, str] | None = None,
-) -> alt.VConcatChart | alt.LayerChart:
-    """Each player's score by category over the events (stacked, stepwise), a rule at the current
-    step and a red rule at every divergence."""
-    dense = dense_timeline(df)
+) -> alt.FacetChart | alt.Chart:
+    """Each player's score by category over the events (stacked, stepwise; one panel per player),
+    a black rule at the current step and a red dashed rule at every divergence.
+
+    The current step is a Vega-Lite parameter (``current_step``): the page converts the chart once
+    per game and moves the rule with :func:`with_step`, so a step costs no chart rebuild.
+    """
     names = names or {}
-    panels = []
-    players = dense.get_column("player_id").unique(maintain_order=True).to_list() if dense.height else []
-    x_max = int(dense.get_column("seq").max() or 0) if dense.height else 0  # type: ignore[arg-type]
-    x_scale = alt.Scale(domain=[0, max(x_max, 1)])
-    for pid in players:
-        part = dense.filter(pl.col("player_id") == pid)
-        area = alt.Chart(part).mark_area(interpolate="step-after", opacity=0.85).encode(
-            x=alt.X("seq:Q", title="event", scale=x_scale),
-            y=alt.Y("points:Q", stack=True, title="points"),
-            color=alt.Color("category:N", title="category"),
-            tooltip=["seq:Q", "category:N", "points:Q"],
-        )
-        layers: list[alt.Chart] = [area]
-        if divergence_seqs:
-            div = pl.DataFrame({"seq": sorted(set(divergence_seqs))})
-            layers.append(alt.Chart(div).mark_rule(color="#c0392b", strokeDash=[4, 3], size=2).encode(
-                x="seq:Q", tooltip=[alt.Tooltip("seq:Q", title="divergence at event")]))
-        if current_seq is not None:
-            layers.append(alt.Chart(pl.DataFrame({"seq": [current_seq]})).mark_rule(
-                color="black", size=2).encode(x="seq:Q", tooltip=[alt.Tooltip("seq:Q", title="this step")]))
-        title = f"{names.get(pid, pid)} ({pid})" if names.get(pid) and names[pid] != pid else pid
-        panels.append(alt.layer(*layers).properties(title=title, height=130, width="container"))
-    if not panels:
-        return alt.layer(alt.Chart(pl.DataFrame({"seq": [0]})).mark_text(text="no score changes").encode(
-            x="seq:Q"))
-    return alt.vconcat(*panels).resolve_scale(color="shared")
+    dense = dense_timeline(df)
+    if dense.is_empty():
+        return alt.Chart(pl.DataFrame({"text": ["no score changes in this game"]})).mark_text().encode(
+            text="text:N")
+    players = dense.get_column("player_id").unique(maintain_order=True).to_list()
+    labels = {p: f"{names[p]} ({p})" if names.get(p) and names[p] != p else p for p in players}
+    marks = [{"player_id": p, "seq": s, "layer": "divergence"} for p in players for s in sorted(set(divergence_seqs))]
+    data = pl.concat([
+        dense.with_columns(pl.lit("score").alias("layer")),
+        pl.DataFrame(marks, schema={"player_id": pl.String, "seq": pl.Int64, "layer": pl.String}),
+    ], how="diagonal_relaxed").with_columns(
+        pl.col("player_id").replace_strict(labels, default=pl.col("player_id")).alias("player"))
+    x_max = int(dense.get_column("seq").max() or 0)  # type: ignore[arg-type]
+    x = alt.X("seq:Q", title="event", scale=alt.Scale(domain=[0, max(x_max, 1)]))
+    base = alt.Chart(data)
+    area = base.transform_filter("datum.layer == 'score'").mark_area(interpolate="step-after", opacity=0.85).encode(
+        x=x, y=alt.Y("points:Q", stack=True, title="points"), color=alt.Color("category:N", title="category"),
+        tooltip=["seq:Q", "category:N", "points:Q"])
+    step = base.transform_aggregate(rows="count()", groupby=["player"]).mark_rule(color="black", size=2).encode(
+        x=alt.XDatum(alt.ExprRef(expr=STEP_PARAM), type="quantitative"))
+    div = base.transform_filter("datum.layer == 'divergence'").mark_rule(
+        color="#c0392b", strokeDash=[4, 3], size=2).encode(x=x, tooltip=[alt.Tooltip("seq:Q", title="divergence at")])
+    step_param = alt.param(name=STEP_PARAM, value=-1 if current_seq is None else int(current_seq))
+    return alt.layer(area, step, div).add_params(step_param).properties(height=120, width=700).facet(
+        row=alt.Row("player:N", title=None, sort=[labels[p] for p in players]))
+
+
+def with_step(spec: dict[str, Any], seq: int) -> dict[str, Any]:
+    """A copy of a converted :func:`score_timeline` spec with its current-step rule at ``seq``."""
+    out = dict(spec)
+    out["params"] = [dict(p, value=int(seq)) if p.get("name") == STEP_PARAM else p for p in spec.get("params", [])]
+    return out
 
 
 # --------------------------------------------------------------------------

@@ -69,6 +69,24 @@ def stepper(game_id: str) -> Stepper | None:
     return _stepper(db, db_version(db), game_id)
 
 
+@st.cache_data(show_spinner=False, max_entries=32)
+def _timeline_spec(db: str, version: tuple[int, ...], game_id: str,
+                   names: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    from dashboard import charts
+
+    timeline = queries.run(db, queries.game_timeline, game_id=game_id)
+    divs = queries.run(db, queries.game_divergences, game_id=game_id)
+    chart = charts.score_timeline(timeline, 0, divs.get_column("seq").to_list(), dict(names))
+    spec: dict[str, Any] = chart.to_dict()
+    return spec
+
+
+def timeline_spec(game_id: str, names: dict[str, str]) -> dict[str, Any]:
+    """One game's score timeline chart, converted once (move its step rule with ``charts.with_step``)."""
+    db = db_path()
+    return _timeline_spec(db, db_version(db), game_id, tuple(sorted(names.items())))
+
+
 def database_problem() -> str | None:
     """A sentence for the user if the database cannot be read at all, else None."""
     db = db_path()

@@ -173,46 +173,45 @@ step = stepper.step(min(seq, last))
 # ---- this step ----------------------------------------------------------------
 kind_icon = {"move": ":material/play_arrow:", "chance": ":material/casino:", "observe": ":material/visibility:"}.get(
     step.kind, "")
-st.markdown(f"**Event {step.seq} of {last}** · {step.kind} · round {step.round if step.round is not None else '—'}"
-            f" · {step.phase or '—'} · after it: {step.turn}")
-st.info(step.words, icon=kind_icon or None)
-here = divs.filter(pl.col("seq") == step.seq)
-for r in here.iter_rows(named=True):
-    st.error(f"Divergence here ({r['kind']}): {r['message']}"
-             + (f" — recorded {r['recorded']}, replayed {r['replayed']}" if r["key"] else ""))
-if step.stopped_at is not None:
-    st.error(f"The replay stopped at event {step.stopped_at} ({step.stop_reason}); the board shows the state "
-             "before that event.")
-for m in step.milestones:
-    with st.expander(f"Milestone at this event: {str(m['type']).replace('_', ' ')}", expanded=True):
-        st.json(m)
-
 view = boards.render(header["title"] if header else stepper.record.game, step.snapshot, names)
-left, right = st.columns([3, 2])
+left, right = st.columns([2, 3])
 with left:
-    st.subheader("Board")
-    if view.error:
-        st.caption(f"The board drawing failed ({view.error}); the whole state is shown instead.")
-    if view.html is not None:
-        st.html(view.html)
-    else:
-        st.json(step.snapshot, expanded=1)
+    st.markdown(f"**Event {step.seq} of {last}** · {step.kind} · round "
+                f"{step.round if step.round is not None else '—'} · {step.phase or '—'}")
+    st.info(step.words, icon=kind_icon or None)
+    st.caption(f"After it: {step.turn}")
+    here = divs.filter(pl.col("seq") == step.seq)
+    for r in here.iter_rows(named=True):
+        st.error(f"Divergence here ({r['kind']}): {r['message']}"
+                 + (f" — recorded {r['recorded']}, replayed {r['replayed']}" if r["key"] else ""))
+    if step.stopped_at is not None:
+        st.error(f"The replay stopped at event {step.stopped_at} ({step.stop_reason}); the board shows the "
+                 "state before that event.")
+    for m in step.milestones:
+        with st.expander(f"Milestone at this event: {str(m['type']).replace('_', ' ')}"):
+            st.json(m)
 with right:
-    st.subheader("Players")
     totals = {p: sum(c.values()) for p, c in step.score.items()}
     if view.resources:
         st.dataframe(boards.resources_table(view.resources, [totals.get(p, 0) for p in names]),
                      hide_index=True)
-    st.caption("Score by category at this step")
     st.dataframe(
         pl.DataFrame([{"player": boards.player_label(p, names), **cats} for p, cats in step.score.items()]),
         hide_index=True,
     )
+    st.caption("Above: each player's resources and score; below it, the score by category at this step.")
+
+st.subheader("Board")
+if view.error:
+    st.caption(f"The board drawing failed ({view.error}); the whole state is shown instead.")
+if view.html is not None:
+    st.html(view.html)
+else:
+    st.json(step.snapshot, expanded=1)
 
 # ---- score timeline ---------------------------------------------------------------
 st.subheader("Score by category over the game")
-timeline = data.q("game_timeline", game_id=game_id)
-st.altair_chart(charts.score_timeline(timeline, step.seq, div_seqs, names), width="stretch")
+st.vega_lite_chart(charts.with_step(data.timeline_spec(game_id, names), step.seq), width="stretch")
 st.caption("Black line: this step. Red dashed lines: divergences.")
 
 if divs.height:

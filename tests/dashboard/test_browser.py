@@ -87,15 +87,22 @@ def test_every_page_loads_without_exception(server: str) -> None:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 2200})
+            page.goto(server)
             for path, title in PAGES:
-                page.goto(f"{server}/{path}")
+                if path:  # the other pages through the sidebar, as a user moves around
+                    page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=title).click()
+                    page.wait_for_url(f"{server}/{path}", timeout=30_000)
+                page.wait_for_function("t => document.querySelector('h1')?.innerText.trim() === t", arg=title,
+                                       timeout=60_000)
                 _settle(page)
-                shot = f"/tmp/gamerec-dashboard-{path or 'overview'}.png"
-                page.screenshot(path=shot)
+                page.screenshot(path=f"/tmp/gamerec-dashboard-{path or 'overview'}.png")
                 errors = page.locator('[data-testid="stException"]')
                 assert errors.count() == 0, f"/{path}: {errors.first.inner_text()}"
-                assert page.locator("h1").first.inner_text().strip() == title
                 assert page.get_by_text("Page not found").count() == 0, path
+            # a deep link loads on its own too
+            page.goto(f"{server}/divergences")
+            _settle(page)
+            assert page.locator("h1").first.inner_text().strip() == "Divergences"
             # Game review reacts in the browser: the Next button moves one event on
             page.goto(f"{server}/review")
             _settle(page)

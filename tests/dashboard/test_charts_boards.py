@@ -51,24 +51,29 @@ def test_dense_timeline_fills_and_stacks() -> None:
     dense = charts.dense_timeline(df)
     a = dense.filter(pl.col("category") == "a").sort("seq").get_column("points").to_list()
     b = dense.filter(pl.col("category") == "b").sort("seq").get_column("points").to_list()
-    assert a == [1, 2, 2] and b == [0, 3, 3]
+    assert a == [0, 1, 2, 2] and b == [0, 0, 3, 3]  # from zero at event 0
 
 
 def test_score_timeline_marks_the_step_and_the_divergences(sample_db: Path) -> None:
     tl = run(sample_db, q.game_timeline, game_id=DIVERGED_ID)
     divs = run(sample_db, q.game_divergences, game_id=DIVERGED_ID).get_column("seq").to_list()
-    chart = charts.score_timeline(tl, 17, divs, {"p1": "Ana"})
-    spec = chart.to_dict()
     players = run(sample_db, q.game_players, game_id=DIVERGED_ID).height
-    assert len(spec["vconcat"]) == players
-    marks = [lay.get("mark", {}) for lay in _layers(spec)]
-    rules = [m for m in marks if isinstance(m, dict) and m.get("type") == "rule"]
-    assert len(rules) == 2 * players  # the current step and the divergences, in every panel
-    datasets = list(spec["datasets"].values())
-    assert [{"seq": 17}] in datasets
-    assert [{"seq": s} for s in sorted(set(divs))] in datasets
-    assert "Ana (p1)" in str(spec)
-    assert _rows(chart) < 10_000
+    spec = charts.score_timeline(tl, 17, divs, {"p1": "Ana"}).to_dict()
+    assert spec["facet"]["row"]["field"] == "player"
+    assert spec["params"] == [{"name": charts.STEP_PARAM, "value": 17}]
+    area, step, div = spec["spec"]["layer"]
+    assert area["mark"]["type"] == "area" and area["mark"]["interpolate"] == "step-after"
+    assert step["mark"]["type"] == "rule" and step["encoding"]["x"]["datum"] == {"expr": charts.STEP_PARAM}
+    assert div["mark"]["type"] == "rule" and div["mark"]["color"] == "#c0392b"
+    (rows,) = spec["datasets"].values()
+    marked = sorted({r["seq"] for r in rows if r["layer"] == "divergence"})
+    assert marked == sorted(set(divs)) and len(marked) >= 1
+    assert sum(1 for r in rows if r["layer"] == "divergence") == players * len(marked)
+    assert "Ana (p1)" in {r["player"] for r in rows}
+    assert len(rows) < 10_000
+    moved = charts.with_step(spec, 40)
+    assert moved["params"][0]["value"] == 40 and spec["params"][0]["value"] == 17
+    assert moved["datasets"] is spec["datasets"]
 
 
 def test_title_charts(sample_db: Path) -> None:

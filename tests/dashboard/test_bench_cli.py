@@ -1,0 +1,53 @@
+"""The dashboard benchmark's database builder and step figures; the ``gamerec dashboard`` command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+from click.testing import CliRunner
+
+from analytics import queries as q
+from analytics.queries import run
+from dashboard import bench
+from gamerec_cli.dashboard_cmd import dashboard, streamlit_argv
+from gamerec_cli.main import main
+
+
+def test_bench_database_has_exactly_the_games_asked_for(tmp_path: Path) -> None:
+    db = tmp_path / "b.duckdb"
+    built = bench.build_database(db, n_games=23, base_games=8, titles=["copenhagen"], pool=2, workers=0)
+    assert built["games"] == 23 and built["base"] == 8
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        ids = [r[0] for r in con.execute("SELECT game_id FROM games").fetchall()]
+        assert len(set(ids)) == 23
+        # every copied game has its players, scores and stored record
+        for table in ("players", "score_breakdown", "records"):
+            n = con.execute(f"SELECT count(DISTINCT game_id) FROM {table}").fetchone()[0]
+            assert n == 23, table
+        # the event rows are kept for the ingested games only
+        assert con.execute("SELECT count(DISTINCT game_id) FROM events").fetchone()[0] == 8
+    finally:
+        con.close()
+    assert run(db, q.summary)["games"] == 23
+    rows = bench._steps(db, per_title=2)
+    assert rows and all(r["unit"] == "ms" and r["value"] > 0 for r in rows)
+    assert {r["metric"] for r in rows} == {f"review step {t}" for t in run(db, q.titles)}
+
+
+def test_streamlit_is_bound_to_localhost_and_headless() -> None:
+    argv = streamlit_argv(8600)
+    assert argv[argv.index("--server.address") + 1] == "127.0.0.1"
+    assert argv[argv.index("--server.port") + 1] == "8600"
+    assert argv[argv.index("--server.headless") + 1] == "true"
+    assert argv[3] == "run" and argv[4].endswith("dashboard/app.py") and Path(argv[4]).exists()
+    assert streamlit_argv(8600, open_browser=True)[argv.index("--server.headless") + 1] == "false"
+
+
+def test_dashboard_command_is_registered() -> None:
+    assert main.get_command(None, "dashboard") is dashboard  # type: ignore[arg-type]
+    out = CliRunner().invoke(main, ["dashboard", "--help"])
+    assert out.exit_code == 0 and "--db" in out.output and "--port" in out.output
+    bad = CliRunner().invoke(main, ["dashboard", "--port", "0"])
+    assert bad.exit_code != 0
