@@ -148,9 +148,10 @@ def ingest(
             if read_errors:
                 batch.outcomes = sorted(batch.outcomes + read_errors, key=lambda o: o.ordinal)
             db.count_skipped(skipped)
-            t = time.perf_counter()
-            dirty = db.write(batch, utcnow()) or dirty
-            timings["write"] += time.perf_counter() - t
+            if batch.outcomes:  # a batch of skipped records only needs no transaction
+                t = time.perf_counter()
+                dirty = db.write(batch, utcnow()) or dirty
+                timings["write"] += time.perf_counter() - t
             if progress is not None:
                 progress(db.counts.records, done)
             now = time.monotonic()
@@ -193,8 +194,8 @@ def ingest(
                 todo.append(w)
             job = Job(todo, db.run_id or 0, utcnow(), tables)
             timings["read"] += time.perf_counter() - t
-            inflight.append((pool.apply_async(build_batch, (job,)), read_errors, skipped,
-                             raw_batch[-1].done_bytes))
+            pending = pool.apply_async(build_batch, (job,)) if todo else _Inline._Done(Batch([]))
+            inflight.append((pending, read_errors, skipped, raw_batch[-1].done_bytes))
             while len(inflight) >= max_inflight:
                 drain_one()
         while inflight:
