@@ -12,6 +12,8 @@ import copy
 
 import orjson
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from replay.engine import OVER, ChanceRequest, Game
 from replay.games import available, get_game
@@ -129,3 +131,32 @@ def test_chance_requests_describe_themselves(corpus: tuple[Game, list[Record]]) 
     t = state.turn()
     if isinstance(t, ChanceRequest):
         assert t.describe()
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_corrupted_observation_is_caught_at_its_event(corpus: tuple[Game, list[Record]],
+                                                          data: st.DataObject) -> None:
+    rec = copy.deepcopy(corpus[1][-1])
+    observed = [i for i, e in enumerate(rec.events) if isinstance(e, ObserveEvent) and "score" in e.facts]
+    i = data.draw(st.sampled_from(observed))
+    pid = data.draw(st.sampled_from(rec.player_ids))
+    delta = data.draw(st.integers(-5, 5).filter(bool))
+    ev = rec.events[i]
+    assert isinstance(ev, ObserveEvent)
+    ev.facts["score"][pid] += delta
+    r = replay(rec)
+    assert [(d.seq, d.kind, d.key) for d in r.divergences] == [(i, "observation_mismatch", f"score.{pid}")]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_move_by_another_player_is_caught_at_its_event(corpus: tuple[Game, list[Record]],
+                                                           data: st.DataObject) -> None:
+    rec = copy.deepcopy(corpus[1][-1])
+    moves = [i for i, e in enumerate(rec.events) if isinstance(e, MoveEvent)]
+    i = data.draw(st.sampled_from(moves))
+    ev = rec.events[i]
+    assert isinstance(ev, MoveEvent)
+    ev.player = data.draw(st.sampled_from([p for p in rec.player_ids if p != ev.player]))
+    assert _first_div(rec) == (i, "wrong_player")
