@@ -474,6 +474,18 @@ def dominance_success_by_check(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """)
 
 
+def dominance_summary(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
+    """How many dominance checks there were, how many succeeded, in how many games."""
+    if _DOM not in _tables(con):
+        return {"checks": 0, "successful": 0, "games": 0}
+    row = con.execute(f"""
+        WITH c AS (SELECT game_id, seq, bool_or(successful) AS ok FROM {_DOM} GROUP BY game_id, seq)
+        SELECT count(*), count(*) FILTER (WHERE ok), count(DISTINCT game_id) FROM c
+    """).fetchone()
+    assert row is not None
+    return {"checks": int(row[0]), "successful": int(row[1]), "games": int(row[2])}
+
+
 def dominance_coalitions(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """Successful checks by dominant coalition and check number."""
     if _DOM not in _tables(con):
@@ -531,14 +543,15 @@ _SHIFT = "coal_baron_shift_rankings"
 
 
 def shift_points(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
-    """Average value and points per shift, category and rank, with the number of rows behind it."""
+    """Average value and points per shift, category and rank, with the number of rows behind it
+    (players with nothing in a category are unranked and score nothing: left out)."""
     if _SHIFT not in _tables(con):
         return _empty(shift=pl.Int64, category=pl.String, rank=pl.Int64, avg_value=pl.Float64,
                       avg_points=pl.Float64, rows=pl.Int64)
     return _df(con, f"""
         SELECT shift::BIGINT AS shift, category, rank::BIGINT AS rank, avg(value) AS avg_value,
                avg(points) AS avg_points, count(*)::BIGINT AS rows
-        FROM {_SHIFT} GROUP BY ALL ORDER BY shift, category, rank
+        FROM {_SHIFT} WHERE rank IS NOT NULL GROUP BY ALL ORDER BY shift, category, rank
     """)
 
 

@@ -102,6 +102,65 @@ def card_labels(game_id: str) -> dict[Any, dict[str, Any]]:
     return out
 
 
+def dense_timeline(df: pl.DataFrame) -> pl.DataFrame:
+    """Score-by-category series made dense: each category's value at every change of any category
+    of the same player, from zero at event 0 (so that the series stack correctly)."""
+    if df.is_empty():
+        return df
+    out = []
+    for (player,), part in df.group_by(["player_id"], maintain_order=True):
+        wide = part.pivot(on="category", index="seq", values="points", aggregate_function="last").sort("seq")
+        cats = [c for c in wide.columns if c != "seq"]
+        wide = wide.with_columns([pl.col(c).forward_fill().fill_null(0) for c in cats])
+        if wide.height and wide.get_column("seq")[0] > 0:
+            zero = pl.DataFrame({"seq": [0], **{c: [0] for c in cats}}, schema=wide.schema)
+            wide = pl.concat([zero, wide])
+        long = wide.unpivot(index="seq", on=cats, variable_name="category", value_name="points")
+        out.append(long.with_columns(pl.lit(player).alias("player_id")))
+    return pl.concat(out).select("player_id", "seq", "category", "points").sort("player_id", "category", "seq")
+
+
+def decisive_events(timeline: pl.DataFrame, names: dict[str, str] | None = None) -> list[tuple[int, str]]:
+    """Where a game was decided, from its score timeline: the event after which the final leader
+    led alone to the end, and the biggest single-event gain (with the categories it came from)."""
+    names = names or {}
+    dense = dense_timeline(timeline)
+    if dense.is_empty():
+        return []
+    totals = dense.group_by("seq", "player_id").agg(pl.col("points").sum()).sort("seq", "player_id")
+    wide = totals.pivot(on="player_id", index="seq", values="points").sort("seq").fill_null(strategy="forward")
+    players = [c for c in wide.columns if c != "seq"]
+    seqs = wide.get_column("seq").to_list()
+    rows = wide.select(players).rows()
+    out: list[tuple[int, str]] = []
+
+    def leader(row: tuple[Any, ...]) -> str | None:
+        best = max(v or 0 for v in row)
+        top = [p for p, v in zip(players, row) if (v or 0) == best]
+        return top[0] if len(top) == 1 else None
+
+    final = leader(rows[-1])
+    if final is not None:
+        since = len(rows) - 1
+        while since > 0 and leader(rows[since - 1]) == final:
+            since -= 1
+        who = names.get(final, final)
+        out.append((int(seqs[since]), f"{who} leads alone from here to the end"))
+    best_gain, best_at, best_player = 0, None, None
+    for i in range(1, len(rows)):
+        for j, p in enumerate(players):
+            gain = (rows[i][j] or 0) - (rows[i - 1][j] or 0)
+            if gain > best_gain:
+                best_gain, best_at, best_player = gain, i, p
+    if best_at is not None and best_player is not None:
+        seq = int(seqs[best_at])
+        changed = timeline.filter((pl.col("seq") == seq) & (pl.col("player_id") == best_player))
+        cats = ", ".join(sorted(set(changed.get_column("category").to_list())))
+        who = names.get(best_player, best_player)
+        out.append((seq, f"biggest gain: {who} +{best_gain}" + (f" ({cats})" if cats else "")))
+    return out
+
+
 def describe_event(state: State, event: Event, names: dict[str, str] | None = None) -> str:
     """One event in words; ``state`` is the state just before it."""
     names = names or {}

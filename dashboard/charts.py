@@ -13,6 +13,7 @@ import altair as alt
 import polars as pl
 
 from analytics.queries import title_label
+from analytics.review import dense_timeline
 
 COALITION_COLOURS = {"afghan": "#4c8c4a", "british": "#c0392b", "russian": "#d4a017", "none": "#999999"}
 GROUP_COLOURS = alt.Scale(domain=["winners", "others"], range=["#d4a017", "#7f8c8d"])
@@ -79,27 +80,6 @@ def seat_win_rates(df: pl.DataFrame) -> alt.FacetChart:
 # --------------------------------------------------------------------------
 # Game review
 # --------------------------------------------------------------------------
-
-
-def dense_timeline(df: pl.DataFrame) -> pl.DataFrame:
-    """Score-by-category series made dense (each category's value at every change of any),
-    so that they stack correctly."""
-    if df.is_empty():
-        return df
-    out = []
-    for (player,), part in df.group_by(["player_id"], maintain_order=True):
-        wide = (
-            part.pivot(on="category", index="seq", values="points", aggregate_function="last")
-            .sort("seq")
-        )
-        cats = [c for c in wide.columns if c != "seq"]
-        wide = wide.with_columns([pl.col(c).forward_fill().fill_null(0) for c in cats])
-        if wide.height and wide.get_column("seq")[0] > 0:  # every score starts at zero before the first event
-            zero = pl.DataFrame({"seq": [0], **{c: [0] for c in cats}}, schema=wide.schema)
-            wide = pl.concat([zero, wide])
-        long = wide.unpivot(index="seq", on=cats, variable_name="category", value_name="points")
-        out.append(long.with_columns(pl.lit(player).alias("player_id")))
-    return pl.concat(out).select("player_id", "seq", "category", "points").sort("player_id", "category", "seq")
 
 
 STEP_PARAM = "current_step"
@@ -274,7 +254,8 @@ def game_shift_heatmap(df: pl.DataFrame, names: dict[str, str] | None = None) ->
     names = names or {}
     data = df.with_columns(
         pl.col("player_id").replace_strict(names, default=pl.col("player_id")).alias("player"),
-        pl.format("{} (#{}) → {}", pl.col("value"), pl.col("rank"), pl.col("points")).alias("label"),
+        pl.when(pl.col("rank").is_null()).then(pl.lit("—")).otherwise(
+            pl.format("{} (#{}) → {}", pl.col("value"), pl.col("rank"), pl.col("points"))).alias("label"),
     )
     base = alt.Chart(data).encode(
         x=alt.X("player:N", title=None), y=alt.Y("category:N", title=None))
@@ -330,8 +311,8 @@ def copenhagen_lines(df: pl.DataFrame) -> alt.Chart:
 def divergence_kinds(df: pl.DataFrame) -> alt.Chart:
     """Divergences by kind and title."""
     return alt.Chart(_with_label(df), title="Divergences by kind").mark_bar().encode(
-        y=alt.Y("kind:N", sort="-x", title=None),
-        x=alt.X("sum(divergences):Q", title="divergences"),
+        y=alt.Y("kind:N", sort="-x", title=None, axis=alt.Axis(labelLimit=260)),
+        x=alt.X("sum(divergences):Q", title="divergences", axis=alt.Axis(tickMinStep=1, format="d")),
         color=alt.Color("game:N", title="title"),
         tooltip=["game:N", "kind:N", "divergences:Q", "games:Q"],
     )

@@ -10,7 +10,7 @@ import polars as pl
 import streamlit as st
 
 from analytics.queries import title_label
-from analytics.review import ReviewError
+from analytics.review import ReviewError, decisive_events
 from dashboard import boards, charts, data, ui
 
 GAME = "review_game"
@@ -55,9 +55,12 @@ def _goto_from_jump() -> None:
 
 
 def _jump_targets(div_seqs: list[int], div_kinds: list[str], milestones: list[dict[str, object]],
-                  last: int) -> dict[int | None, str]:
-    """The "Jump to" choices: every divergence, every event with milestones, the end."""
+                  last: int, decisive: list[tuple[int, str]]) -> dict[int | None, str]:
+    """The "Jump to" choices: where the game was decided, every divergence, every event with
+    milestones, the end."""
     found: dict[int, list[str]] = {}
+    for s, text in decisive:
+        found.setdefault(s, []).append(text)
     for s, k in zip(div_seqs, div_kinds):
         found.setdefault(s, []).append(f"divergence ({k})")
     counts: dict[tuple[int, str], int] = {}
@@ -144,6 +147,8 @@ st.session_state[SEQ] = min(max(0, int(st.session_state.get(SEQ, 0))), last)
 divs = data.q("game_divergences", game_id=game_id)
 div_seqs = [int(s) for s in divs.get_column("seq").to_list()]
 
+decisive = decisive_events(data.q("game_timeline", game_id=game_id), names)
+
 # ---- header ---------------------------------------------------------------
 h1, h2, h3, h4 = st.columns(4)
 h1.metric("Title", title_label(header["title"]) if header else "?")
@@ -151,11 +156,14 @@ h2.metric("Status", header["status"] if header else "?")
 h3.metric("Events", n)
 winner = (header or {}).get("winner")
 h4.metric("Winner", ", ".join(names.get(w, w) for w in winner.split(",")) if winner else "—")
+if decisive:
+    st.caption("Where it was decided: " + " · ".join(f"event {s}: {t}" for s, t in decisive)
+               + " (use Jump to).")
 if stepper.stopped_at is not None:
     st.warning(f"The rules stop this game at event {stepper.stopped_at}: {stepper.stop_reason}")
 
 # ---- stepping controls --------------------------------------------------------
-jumps = _jump_targets(div_seqs, divs.get_column("kind").to_list(), stepper.milestones, last)
+jumps = _jump_targets(div_seqs, divs.get_column("kind").to_list(), stepper.milestones, last, decisive)
 
 b1, b2, b3, b4 = st.columns([1.3, 1.1, 5, 4])
 b1.button("◀ Previous", on_click=_move, args=(-1, last), disabled=st.session_state[SEQ] <= 0, key="review_prev")

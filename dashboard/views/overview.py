@@ -29,7 +29,10 @@ with left:
     st.altair_chart(charts.games_by_title_status(by_status), width="stretch")
 with right:
     st.subheader("Highest scores")
-    top = data.q("top_scores", limit=10)
+    titles = [None, *data.present_titles()]
+    pick = st.selectbox("Title", titles, key="overview_top_title",
+                        format_func=lambda t: "every title" if t is None else title_label(t))
+    top = data.q("top_scores", limit=10, title=pick)
     st.dataframe(
         top.with_columns(
             top.get_column("title").map_elements(title_label, return_dtype=str).alias("title"),

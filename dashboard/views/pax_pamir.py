@@ -17,12 +17,12 @@ if success.is_empty():
     st.info("The Pax Pamir games in this database have no dominance checks yet (none reached one).")
     st.stop()
 
-n_checks = int(success.get_column("checks").sum())
-n_ok = int(success.get_column("successful").sum())
-c1, c2, c3 = st.columns(3)
-c1.metric("Dominance checks", f"{n_checks:,}")
-c2.metric("Successful", f"{n_ok:,}", f"{n_ok / n_checks:.0%} of checks" if n_checks else None, delta_color="off")
-c3.metric("Games with checks", f"{data.q('title_game_counts', title='pax_pamir')['games']:,}")
+summary = data.q("dominance_summary")
+c1, c2, c3, c4 = st.columns(4)
+c1.metric("Dominance checks", f"{summary['checks']:,}")
+c2.metric("Successful", f"{summary['successful']:,}")
+c3.metric("Success rate", f"{summary['successful'] / summary['checks']:.0%}" if summary["checks"] else "—")
+c4.metric("Games with checks", f"{summary['games']:,}")
 
 left, right = st.columns(2)
 with left:

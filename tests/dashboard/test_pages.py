@@ -43,6 +43,8 @@ def test_overview(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(top) == 10
     assert list(top["final_score"]) == sorted(top["final_score"], reverse=True)
     assert "Based on" in texts(at)
+    at.selectbox(key="overview_top_title").select("copenhagen").run()
+    assert set(at.dataframe[0].value["title"]) == {"Copenhagen"}
 
 
 def test_game_review_steps_with_buttons_slider_and_jumps(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -93,6 +95,7 @@ def test_game_review_opens_at_a_link(sample_db: Path, monkeypatch: pytest.Monkey
     assert at.selectbox(key="review_game").value == DIVERGED_ID
     assert at.slider(key="review_seq").value == first
     body = texts(at)
+    assert "Where it was decided" in body
     assert "Divergence here (observation_mismatch)" in body
     assert "recorded" in body and "replayed" in body
 

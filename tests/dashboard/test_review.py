@@ -96,3 +96,23 @@ def test_unknown_title_is_a_review_error() -> None:
     record.game = "praga"
     with pytest.raises(ReviewError):
         Stepper(record)
+
+
+def test_decisive_events_from_a_timeline() -> None:
+    import polars as pl
+
+    from analytics.review import decisive_events
+
+    # p2 leads at 3, p1 catches up at 5 (tie), p1 leads alone from 8 with a +7 jump in "b"
+    tl = pl.DataFrame({
+        "seq": [3, 5, 8, 8, 12],
+        "player_id": ["p2", "p1", "p1", "p1", "p2"],
+        "category": ["a", "a", "a", "b", "a"],
+        "points": [2, 2, 3, 7, 4],
+    })
+    events = decisive_events(tl, {"p1": "Ana"})
+    assert events[0] == (8, "Ana leads alone from here to the end")
+    assert events[1] == (8, "biggest gain: Ana +8 (a, b)")
+    tie = pl.DataFrame({"seq": [1, 1], "player_id": ["p1", "p2"], "category": ["a", "a"], "points": [1, 1]})
+    assert [t for _, t in decisive_events(tie)] == ["biggest gain: p1 +1 (a)"]
+    assert decisive_events(tl.clear()) == []
