@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
-from replay.engine import OVER, ChanceRequest, IllegalMove, ImpossibleChance, Move, Outcome, State, Turn
+from replay.engine import OVER, ChanceRequest, IllegalMove, Move, Outcome, State, Turn
 from replay.games.pax_pamir.components import (
     ABILITY_CARDS,
     BLOCKS_PER_COALITION,
@@ -22,7 +22,6 @@ from replay.games.pax_pamir.components import (
     COURT,
     CYLINDERS_PER_PLAYER,
     FAVORED_AT_START,
-    GIFT_VALUES,
     PILES,
     REGIONS,
     STARTING_RUPEES,
@@ -133,10 +132,9 @@ class PaxState(State):
                 return
             t.run(self)
         if not stack and not self.over:
-            raise ImpossibleChance("the rules have nothing left to do but the game is not over")
+            raise RuntimeError("engine bug: the rules have nothing left to do but the game is not over")
 
     def push(self, task: Task) -> None:
-        self._score = None
         self.stack.append(task)
 
     def pop(self, task: Task) -> None:
@@ -408,5 +406,3 @@ def _task_view(t: Task) -> dict[str, Any]:
         out[f.name] = list(v) if isinstance(v, tuple) else (v.to_dict() if isinstance(v, Move) else v)
     return out
 
-
-__all__ = ["PaxState", "CATEGORIES", "GIFT_VALUES"]
