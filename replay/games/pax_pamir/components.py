@@ -82,7 +82,25 @@ EVENTS: dict[int, EventCard] = {
 DOMINANCE_CHECKS: tuple[int, ...] = tuple(e for e, c in EVENTS.items() if c.purchased == "dominance_check")
 OTHER_EVENTS: tuple[int, ...] = tuple(e for e in EVENTS if e not in DOMINANCE_CHECKS)
 COURT_IDS: tuple[int, ...] = tuple(sorted(COURT))
-PUBLIC_WITHDRAWAL = 111
+
+
+
+def _event_with(effect: str) -> int:
+    return next(e.id for e in EVENTS.values() if effect in (e.purchased, e.discarded))
+
+
+# Event cards by the effect the rules name them by (either half of the card).
+PUBLIC_WITHDRAWAL: int = _event_with("public_withdrawal")
+NEW_TACTICS: int = _event_with("new_tactics")
+KOH_I_NOOR: int = _event_with("koh_i_noor_recovered")
+EMBARRASSMENT_OF_RICHES: int = _event_with("embarrassment_of_riches")
+COURTLY_MANNERS: int = _event_with("courtly_manners")
+DISREGARD_FOR_CUSTOMS: int = _event_with("disregard_for_customs")
+RUMOR: int = _event_with("rumor")
+CONFLICT_FATIGUE: int = _event_with("conflict_fatigue")
+NATIONALISM: int = _event_with("nationalism")
+NATION_BUILDING: int = _event_with("nation_building")
+PASHTUNWALI_VALUES: int = _event_with("pashtunwali_values")
 
 ABILITY_CARDS: dict[str, tuple[int, ...]] = {}
 for _c in COURT.values():

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from replay.engine import Move
 from replay.games.pax_pamir import board
-from replay.games.pax_pamir.components import BORDERS_OF, COURT, card_name
+from replay.games.pax_pamir.components import BORDERS_OF, COURT, PASHTUNWALI_VALUES, card_name
 from replay.games.pax_pamir.moves import Discard, PlaceRoad, PlaceSpy, Skip
 from replay.games.pax_pamir.tasks import Task
 
@@ -75,7 +75,7 @@ def resolve_icon(s: PaxState, player: str, card: int, icon: str) -> None:
 
 def change_favored_suit(s: PaxState, suit: str) -> None:
     """Move the favored-suit marker (ignored while Pashtunwali Values is in force)."""
-    if s.event_held(115):
+    if s.event_held(PASHTUNWALI_VALUES):
         return
     s.favored = suit
 

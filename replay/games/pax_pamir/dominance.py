@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from replay.games.pax_pamir import board
 from replay.games.pax_pamir.components import (
     COALITIONS,
+    CONFLICT_FATIGUE,
     DC_FAIL_POINTS,
     DC_FINAL_MULTIPLIER,
     DC_LEAD,
@@ -20,7 +21,6 @@ from replay.games.pax_pamir.components import (
 if TYPE_CHECKING:
     from replay.games.pax_pamir.state import PaxState
 
-CONFLICT_FATIGUE = 109
 
 
 def place_points(values: dict[str, int], points: tuple[int, ...]) -> dict[str, int]:

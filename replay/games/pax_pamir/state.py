@@ -20,10 +20,16 @@ from replay.games.pax_pamir.components import (
     BORDER_IDS,
     COALITIONS,
     COURT,
+    COURTLY_MANNERS,
     CYLINDERS_PER_PLAYER,
+    DISREGARD_FOR_CUSTOMS,
+    EMBARRASSMENT_OF_RICHES,
     FAVORED_AT_START,
+    KOH_I_NOOR,
+    NEW_TACTICS,
     PILES,
     REGIONS,
+    RUMOR,
     STARTING_RUPEES,
 )
 from replay.games.pax_pamir.tasks import Task
@@ -197,7 +203,7 @@ class PaxState(State):
         c = COURT[card]
         if c.suit == self.favored or c.ability in ("savvy_operator", "irregulars"):
             return True
-        return c.suit == "military" and self.holds(self.owner[card], 105)
+        return c.suit == "military" and self.holds(self.owner[card], NEW_TACTICS)
 
     def influence(self, player: str) -> int:
         patriots = sum(1 for c in self.courts[player] if COURT[c].patriot == self.loyalty[player])
@@ -205,12 +211,12 @@ class PaxState(State):
             prizes = sum(1 for c in self.prizes[player] if COURT[c].prize == self.loyalty[player])
         else:
             prizes = len(self.prizes[player])
-        if self.holds(player, 108):
+        if self.holds(player, RUMOR):
             patriots = 0
         gift_worth = 1
-        if 106 in self.global_events:
+        if EMBARRASSMENT_OF_RICHES in self.global_events:
             gift_worth = 0
-        elif self.holds(player, 106):
+        elif self.holds(player, KOH_I_NOOR):
             gift_worth = 2
         return 1 + patriots + prizes + gift_worth * len(self.gifts[player])
 
@@ -255,7 +261,7 @@ class PaxState(State):
         return leaders[0]
 
     def bribes_waived(self, player: str) -> bool:
-        return 107 in self.global_events or self.holds(player, 107)
+        return DISREGARD_FOR_CUSTOMS in self.global_events or self.holds(player, COURTLY_MANNERS)
 
     def next_player(self, player: str) -> str:
         return self.players[(self.players.index(player) + 1) % len(self.players)]

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 
 from replay.engine import Move
 from replay.games.pax_pamir import board
-from replay.games.pax_pamir.actions.move import NATIONALISM
 from replay.games.pax_pamir.components import (
     BORDERS_OF,
     COALITIONS,
     COURT,
+    NATIONALISM,
     REGIONS,
     card_name,
 )

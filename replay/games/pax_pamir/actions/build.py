@@ -11,6 +11,7 @@ from replay.engine import Move
 from replay.games.pax_pamir import board
 from replay.games.pax_pamir.components import (
     BORDERS_OF,
+    NATION_BUILDING,
     REGIONS,
 )
 from replay.games.pax_pamir.market import pay_to_market
@@ -27,7 +28,6 @@ if TYPE_CHECKING:
 
 
 BLOCK_COST = 2
-NATION_BUILDING = 112
 
 
 def build_cost(s: PaxState, player: str, blocks: int) -> int:

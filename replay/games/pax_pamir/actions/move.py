@@ -13,6 +13,7 @@ from replay.games.pax_pamir.components import (
     ADJACENT,
     BORDER_BETWEEN,
     COURT,
+    NATIONALISM,
     REGIONS,
     card_name,
 )
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
     from replay.games.pax_pamir.state import PaxState
 
 
-NATIONALISM = 110
 
 
 def army_can_cross(s: PaxState, player: str, frm: str, to: str) -> bool:
