@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from replay.engine import ChanceRequest, IllegalMove, State, Turn
+from replay.engine import ChanceRequest, State, Turn
 
 from .components import (
     CITY,
@@ -18,7 +18,6 @@ from .components import (
     CUBE_LIMIT,
     DISPLAY_SLOTS,
     LOCATION,
-    LOCATION_SLOTS,
     PERSIA,
     POWERS,
     UNIT,
@@ -216,8 +215,3 @@ class Board(State):
     def statue_count(self, player: str) -> int:
         return sum(self.statues[c][player] for c in CITY_KEYS)
 
-    def fail(self, message: str) -> IllegalMove:
-        return IllegalMove(message)
-
-
-__all__ = ["Board", "STACK", "DEAD", "HELD", "POOL", "BATTLE", "LOCATION_SLOTS"]

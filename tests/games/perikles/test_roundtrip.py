@@ -72,3 +72,31 @@ def test_snapshot_is_json_and_moves_read_as_sentences() -> None:
     assert set(snap["cities"]) == {"athens", "sparta", "argos", "corinth", "thebes", "megara"}
     assert len(snap["units"]) == 71
     assert {"take_tile", "nominate", "send_unit", "end_commit"} <= seen
+
+
+def test_legal_moves_are_exactly_what_the_rules_accept() -> None:
+    """At sampled decisions of a game, every candidate move is accepted iff it is listed as legal."""
+    from replay.engine import IllegalMove
+    from replay.games.perikles.state import EXPECTED, RULES
+
+    rec = simulate_one(GAME, 4, 21, 0)
+    st = GAME.initial_state([p["id"] for p in rec.players], rec.options)
+    decisions = 0
+    for ev in rec.events:
+        if hasattr(ev, "move"):
+            if decisions % 4 == 0:
+                legal = set(st.legal_moves())
+                for cls in EXPECTED[st._key()][0]:  # type: ignore[attr-defined]
+                    for m in RULES[cls][0](st, ev.player):
+                        trial = st.copy()
+                        try:
+                            trial.apply_move(ev.player, m)
+                            accepted = True
+                        except IllegalMove:
+                            accepted = False
+                        assert accepted == (m in legal), (st.phase(), m)
+            decisions += 1
+            st.apply_move(ev.player, ev.move)
+        elif hasattr(ev, "outcome"):
+            st.apply_chance(ev.outcome)
+    assert st.is_over() and decisions > 100
