@@ -21,7 +21,18 @@ from .components import (
     UNITS,
 )
 from .describe import describe
-from .phases import battles, elections, end_of_round, influence, military, nominations
+from .phases import (
+    battle_specials,
+    battles,
+    commitment,
+    elections,
+    end_of_round,
+    influence,
+    influence_specials,
+    military,
+    nominations,
+    slave_revolt,
+)
 from .scoring import ranking, score_breakdown
 
 Options = Callable[[Any, str], Any]
@@ -63,29 +74,29 @@ RULES: dict[type[Move], tuple[Options, Check, Apply]] = {
     mv.Nominate: (nominations.nominate_options, nominations.nominate_check, _nominate),
     mv.Assassinate: (influence.assassinate_options, influence.assassinate_check, influence.assassinate),
     mv.FinishTurn: (influence.finish_turn_options, influence.finish_turn_check, influence.finish_turn),
-    mv.PlayPerikles: (influence.play_perikles_options, influence.play_perikles_check, influence.play_perikles),
-    mv.PlayPlague: (influence.play_plague_options, influence.play_plague_check, influence.play_plague),
-    mv.PlayAlkibiades: (influence.play_alkibiades_options, influence.play_alkibiades_check,
-                        influence.play_alkibiades),
-    mv.AlkibiadesMove: (influence.alkibiades_move_options, influence.alkibiades_move_check,
-                        influence.alkibiades_move),
+    mv.PlayPerikles: (influence_specials.play_perikles_options, influence_specials.play_perikles_check, influence_specials.play_perikles),
+    mv.PlayPlague: (influence_specials.play_plague_options, influence_specials.play_plague_check, influence_specials.play_plague),
+    mv.PlayAlkibiades: (influence_specials.play_alkibiades_options, influence_specials.play_alkibiades_check,
+                        influence_specials.play_alkibiades),
+    mv.AlkibiadesMove: (influence_specials.alkibiades_move_options, influence_specials.alkibiades_move_check,
+                        influence_specials.alkibiades_move),
     mv.RecoverUnit: (military.recover_unit_options, military.recover_unit_check, military.recover_unit),
     mv.ChooseFirstCommitter: (military.choose_first_committer_options, military.choose_first_committer_check,
                               _choose_first),
-    mv.SendUnit: (military.send_unit_options, military.send_unit_check, military.send_unit),
-    mv.SpendCube: (military.spend_cube_options, military.spend_cube_check, military.spend_cube),
+    mv.SendUnit: (commitment.send_unit_options, commitment.send_unit_check, commitment.send_unit),
+    mv.SpendCube: (commitment.spend_cube_options, commitment.spend_cube_check, commitment.spend_cube),
     mv.EndCommit: (military.end_commit_options, military.end_commit_check, military.end_commit),
-    mv.AnswerPermission: (military.answer_permission_options, military.answer_permission_check,
-                          military.answer_permission),
-    mv.PlaySlaveRevolt: (military.play_slave_revolt_options, military.play_slave_revolt_check,
-                         military.play_slave_revolt),
-    mv.PlayBrasidas: (battles.play_brasidas_options, battles.play_brasidas_check, battles.play_brasidas),
-    mv.PlayPhormio: (battles.play_phormio_options, battles.play_phormio_check, battles.play_phormio),
-    mv.PlayThessalianAllies: (battles.play_thessalian_allies_options, battles.play_thessalian_allies_check,
-                              battles.play_thessalian_allies),
-    mv.PlayPersianFleet: (battles.play_persian_fleet_options, battles.play_persian_fleet_check,
-                          battles.play_persian_fleet),
-    mv.DeclineSpecial: (battles.decline_special_options, battles.decline_special_check, battles.decline_special),
+    mv.AnswerPermission: (commitment.answer_permission_options, commitment.answer_permission_check,
+                          commitment.answer_permission),
+    mv.PlaySlaveRevolt: (slave_revolt.play_slave_revolt_options, slave_revolt.play_slave_revolt_check,
+                         slave_revolt.play_slave_revolt),
+    mv.PlayBrasidas: (battle_specials.play_brasidas_options, battle_specials.play_brasidas_check, battle_specials.play_brasidas),
+    mv.PlayPhormio: (battle_specials.play_phormio_options, battle_specials.play_phormio_check, battle_specials.play_phormio),
+    mv.PlayThessalianAllies: (battle_specials.play_thessalian_allies_options, battle_specials.play_thessalian_allies_check,
+                              battle_specials.play_thessalian_allies),
+    mv.PlayPersianFleet: (battle_specials.play_persian_fleet_options, battle_specials.play_persian_fleet_check,
+                          battle_specials.play_persian_fleet),
+    mv.DeclineSpecial: (battle_specials.decline_special_options, battle_specials.decline_special_check, battle_specials.decline_special),
     mv.ChooseCasualty: (battles.choose_casualty_options, battles.choose_casualty_check, battles.choose_casualty),
 }
 
@@ -211,7 +222,7 @@ class PeriklesState(Board):
                 self.cur = self.first_player
                 self.stage = "placement"
             else:
-                military.slave_revolt_strikes(self, str(value))
+                slave_revolt.slave_revolt_strikes(self, str(value))
         else:
             total = sum(outcome["roll"])
             if self.pending_roll is None:
@@ -306,7 +317,7 @@ class PeriklesState(Board):
             if st == "slave_revolt":
                 assert self.revolt_target is not None
                 self._turn = ChanceRequest("choose", "slave_revolt",
-                                           options=tuple(military.revolt_candidates(self, self.revolt_target)),
+                                           options=tuple(slave_revolt.revolt_candidates(self, self.revolt_target)),
                                            reason="Slave Revolt: which Spartan hoplite rises")
                 return
             if st == "location":
@@ -316,7 +327,7 @@ class PeriklesState(Board):
                 battles.start_combat(self)
                 continue
             if st == "window":
-                battles.open_window(self)
+                battle_specials.open_window(self)
                 continue
             if st == "roll":
                 tile = self.current_location()

@@ -7,7 +7,7 @@ from typing import Any
 from replay.engine import ChanceRequest, Move
 from replay.games.perikles import GAME
 from replay.games.perikles.components import INFLUENCE_TILES, LOCATIONS
-from replay.games.perikles.phases import military
+from replay.games.perikles.phases import commitment
 from replay.games.perikles.state import PeriklesState
 
 PLAYERS3 = ["p1", "p2", "p3"]
@@ -93,9 +93,9 @@ def give_units(st: PeriklesState, player: str, power: str) -> None:
 
 def commit(st: PeriklesState, player: str, power: str, unit_type: str, strength: int, location: str,
            side: str) -> str:
-    uid = military.find_unit(st, player, power, unit_type, strength)
+    uid = commitment.find_unit(st, player, power, unit_type, strength)
     assert uid is not None, f"{player} holds no {power} {unit_type} {strength}"
-    military.commit(st, player, uid, location, side)
+    commitment.commit(st, player, uid, location, side)
     return uid
 
 

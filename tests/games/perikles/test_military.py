@@ -16,7 +16,7 @@ from replay.games.perikles.moves import (
     SendUnit,
     SpendCube,
 )
-from replay.games.perikles.phases import military
+from replay.games.perikles.phases import commitment
 
 LOCS = ["pylos", "plataea", "amphipolis", "cephallenia", "mantinea", "lesbos", "sicily"]
 
@@ -148,7 +148,7 @@ def test_attack_restrictions() -> None:
     st = _military()
     play(st, ChooseFirstCommitter(player="p2"))
     # land-only location
-    problem = military.attack_problem(st, "p1", "sparta", "trireme", "mantinea")
+    problem = commitment.attack_problem(st, "p1", "sparta", "trireme", "mantinea")
     assert problem == "p1 cannot attack Mantinea with a Sparta trireme: Mantinea is a land battle, triremes cannot go there"
     with pytest.raises(IllegalMove, match="p2 cannot attack Mantinea with an Athens trireme: he leads Argos"):
         st.apply_move("p2", _send("athens", "trireme", 1, "mantinea", "attacker"))
@@ -171,13 +171,13 @@ def test_war_and_alliance_block_later_commitments() -> None:
     assert st.relation("athens", "sparta") == -1
     # Persia (p3) defends Sicily for Sparta -> allied with Sparta; then attacks where Athens attacks? allowed.
     st.permissions["sicily"] = ["persia"]
-    military.commit(st, "p3", "u62", "sicily", "defender")
+    commitment.commit(st, "p3", "u62", "sicily", "defender")
     assert st.relation("persia", "sparta") == 1
     # Athens cannot defend Sicily: at war with Sparta, which owns it
-    problem = military.defence_problem(st, "p2", "athens", "hoplite", "sicily")
+    problem = commitment.defence_problem(st, "p2", "athens", "hoplite", "sicily")
     assert problem is not None and "at war with Sparta" in problem
     # Persia may not attack Cephallenia alongside... it is allied with Sparta, the owner
-    problem = military.attack_problem(st, "p3", "persia", "hoplite", "cephallenia")
+    problem = commitment.attack_problem(st, "p3", "persia", "hoplite", "cephallenia")
     assert problem is not None and "allied" in problem
 
 

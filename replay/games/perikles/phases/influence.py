@@ -7,14 +7,10 @@ from typing import TYPE_CHECKING
 
 from ..components import ANY, CITY_KEYS, INFLUENCE, SPECIAL, tiles_per_player
 from ..moves import (
-    AlkibiadesMove,
     Assassinate,
     FinishTurn,
     PlaceAnyCube,
     PlaceCube,
-    PlayAlkibiades,
-    PlayPerikles,
-    PlayPlague,
     TakeTile,
 )
 from . import nominations
@@ -180,117 +176,6 @@ def can_play_influence_special(s: Board, player: str) -> bool:
     tile = s.special[player]
     return (tile is not None and not s.special_used[player] and not s.special_played_this_turn
             and SPECIAL[tile].timing == "influence")
-
-
-def _special_check(s: Board, player: str, key: str) -> str | None:
-    if s.special[player] != key:
-        return f"{player} cannot play {SPECIAL[key].name}: it is not his special tile"
-    if s.special_used[player]:
-        return f"{player} cannot play {SPECIAL[key].name}: he has already used it"
-    if s.special_played_this_turn:
-        return f"{player} cannot play {SPECIAL[key].name}: he already played a special tile this turn"
-    return None
-
-
-def _special_played(s: Board, player: str) -> None:
-    s.special_used[player] = True
-    s.special_played_this_turn = True
-
-
-def _after_special(s: Board, player: str) -> None:
-    """Played before taking a tile: the turn goes on; played after: the turn ends."""
-    if s.step == "after":
-        s.step = "done"
-
-
-def play_perikles_options(s: Board, player: str) -> Iterator[PlayPerikles]:
-    if s.special[player] == "perikles":
-        yield PlayPerikles()
-
-
-def play_perikles_check(s: Board, player: str, move: PlayPerikles) -> str | None:
-    return _special_check(s, player, "perikles")
-
-
-def play_perikles(s: Board, player: str, move: PlayPerikles) -> None:
-    """Perikles: two of the player's cubes into Athens (30-cube limit applies)."""
-    _special_played(s, player)
-    s.add_cubes(player, "athens", 2)
-    _after_special(s, player)
-
-
-def play_plague_options(s: Board, player: str) -> Iterator[PlayPlague]:
-    if s.special[player] == "plague":
-        for c in CITY_KEYS:
-            yield PlayPlague(city=c)
-
-
-def play_plague_check(s: Board, player: str, move: PlayPlague) -> str | None:
-    return _special_check(s, player, "plague") or _bad_city(player, "strike with the Plague", move.city)
-
-
-def plague_losses(s: Board, city: str) -> dict[str, int]:
-    """Half of each player's cubes there, rounded down, counting his candidate cube; taken from ordinary cubes."""
-    out = {}
-    for p in s.players:
-        count = s.cubes[city][p] + (s.alpha[city] == p) + (s.beta[city] == p)
-        out[p] = min(count // 2, s.cubes[city][p])
-    return out
-
-
-def play_plague(s: Board, player: str, move: PlayPlague) -> None:
-    _special_played(s, player)
-    for p, n in plague_losses(s, move.city).items():
-        s.cubes[move.city][p] -= n
-    _after_special(s, player)
-
-
-def play_alkibiades_options(s: Board, player: str) -> Iterator[PlayAlkibiades]:
-    if s.special[player] == "alkibiades":
-        yield PlayAlkibiades()
-
-
-def play_alkibiades_check(s: Board, player: str, move: PlayAlkibiades) -> str | None:
-    return _special_check(s, player, "alkibiades")
-
-
-def play_alkibiades(s: Board, player: str, move: PlayAlkibiades) -> None:
-    _special_played(s, player)
-    s.resume_step = "done" if s.step == "after" else s.step
-    s.alkibiades_left = 2
-    s.step = "alkibiades"
-
-
-def alkibiades_move_options(s: Board, player: str) -> Iterator[AlkibiadesMove]:
-    for src in CITY_KEYS:
-        for p in s.players:
-            if s.cubes[src][p] > 0:
-                for dst in CITY_KEYS:
-                    if dst != src:
-                        yield AlkibiadesMove(owner=p, from_city=src, to_city=dst)
-
-
-def alkibiades_move_check(s: Board, player: str, move: AlkibiadesMove) -> str | None:
-    bad = _bad_city(player, "move a cube from", move.from_city) or _bad_city(player, "move a cube to", move.to_city)
-    if bad:
-        return bad
-    if move.owner not in s.players:
-        return f"{player} cannot move a cube of {move.owner!r}: not a player of this game"
-    if move.from_city == move.to_city:
-        return f"{player} cannot move a cube from {_city_name(move.from_city)} to the same city (Alkibiades)"
-    if s.cubes[move.from_city][move.owner] == 0:
-        return (f"{player} cannot move a cube of {move.owner} out of {_city_name(move.from_city)} (Alkibiades): "
-                f"{move.owner} has no cube there outside the candidate spaces")
-    return None
-
-
-def alkibiades_move(s: Board, player: str, move: AlkibiadesMove) -> None:
-    """Alkibiades: one cube moves city to city (candidate cubes stay put)."""
-    s.cubes[move.from_city][move.owner] -= 1
-    s.cubes[move.to_city][move.owner] += 1
-    s.alkibiades_left -= 1
-    if s.alkibiades_left == 0 or not any(True for _ in alkibiades_move_options(s, player)):
-        s.step = s.resume_step
 
 
 def finish_turn_options(s: Board, player: str) -> Iterator[FinishTurn]:

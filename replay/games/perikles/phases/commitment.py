@@ -1,0 +1,237 @@
+"""Commit turns in detail: where a unit may go, sending it, permission to defend, extra units for a cube."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from ..board import BATTLE
+from ..components import ATTACKER, CITY_KEYS, DEFENDER, LOCATION, PERSIA, SIDES, TRIREME, UNIT, UNIT_TYPES
+from ..moves import AnswerPermission, SendUnit, SpendCube
+from .military import MAX_UNITS, MAX_UNITS_WITH_CUBE, a_unit, power_name
+
+if TYPE_CHECKING:
+    from ..board import Board
+
+# ---- where a unit may go ------------------------------------------------------------
+
+
+def _defending_powers(s: Board, location: str) -> list[str]:
+    owner = LOCATION[location].owner
+    found = s.powers_at(location, DEFENDER)
+    return [owner] + [p for p in found if p != owner]
+
+
+def attack_problem(s: Board, player: str, power: str, unit_type: str, location: str) -> str | None:
+    """The five conditions for committing ``power``'s unit as attacker at ``location``."""
+    tile = LOCATION[location]
+    owner = tile.owner
+    who = f"{player} cannot attack {tile.name} with {a_unit(power, unit_type)}"
+    if s.leader[owner] == player:
+        return f"{who}: he leads {power_name(owner)}, which owns it"
+    for d in _defending_powers(s, location):
+        if s.relation(power, d) == 1:
+            why = "the same city" if d == power else "allied with it this round"
+            return f"{who}: {power_name(power)} and {power_name(d)} (defending) are {why}"
+    for d in s.powers_at(location, DEFENDER):
+        if s.leads(player, d):
+            return f"{who}: he leads {power_name(d)}, which already defends there"
+    for a in s.powers_at(location, ATTACKER):
+        if s.relation(power, a) == -1:
+            return f"{who}: {power_name(power)} is at war with {power_name(a)}, which already attacks there"
+    if unit_type == TRIREME and tile.land_only:
+        return f"{who}: {tile.name} is a land battle, triremes cannot go there"
+    return None
+
+
+def defence_problem(s: Board, player: str, power: str, unit_type: str, location: str) -> str | None:
+    """The conditions for committing as defender, permission aside."""
+    tile = LOCATION[location]
+    who = f"{player} cannot defend {tile.name} with {a_unit(power, unit_type)}"
+    for d in _defending_powers(s, location):
+        if s.relation(power, d) == -1:
+            return f"{who}: {power_name(power)} is at war with {power_name(d)}, which defends it"
+    for a in s.powers_at(location, ATTACKER):
+        if s.relation(power, a) == 1:
+            return f"{who}: {power_name(power)} is allied with {power_name(a)}, which attacks it"
+        if s.leads(player, a):
+            return f"{who}: he leads {power_name(a)}, which attacks it"
+    if unit_type == TRIREME and tile.land_only:
+        return f"{who}: {tile.name} is a land battle, triremes cannot go there"
+    return None
+
+
+def needs_permission(s: Board, player: str, power: str, location: str) -> bool:
+    owner = LOCATION[location].owner
+    return not s.leads(player, owner) and power not in s.permissions.get(location, [])
+
+
+def extra_power(s: Board, player: str) -> str | None:
+    """After a spent cube: the power whose units may follow (Persia for a Persian leader)."""
+    if s.commit_cube_city is None:
+        return None
+    return PERSIA if player in s.persian_leaders else s.commit_cube_city
+
+
+def find_unit(s: Board, player: str, power: str, unit_type: str, strength: int) -> str | None:
+    for uid in s.controlled_units(player):
+        u = UNIT[uid]
+        if u.power == power and u.type == unit_type and u.strength == strength:
+            return uid
+    return None
+
+
+def send_unit_options(s: Board, player: str) -> Iterator[SendUnit]:
+    kinds = sorted({(UNIT[u].power, UNIT[u].type, UNIT[u].strength) for u in s.controlled_units(player)},
+                   key=lambda k: (list(UNIT_TYPES).index(k[1]), k[0], k[2]))
+    for power, unit_type, strength in kinds:
+        for loc in s.locations:
+            for side in SIDES:
+                yield SendUnit(power=power, unit_type=unit_type, strength=strength, location=loc, side=side)
+
+
+def send_unit_check(s: Board, player: str, move: SendUnit) -> str | None:
+    if move.unit_type not in UNIT_TYPES:
+        return f"{player} cannot send a {move.unit_type!r}: units are hoplites or triremes"
+    if move.side not in SIDES:
+        return f"{player} cannot send a unit to side {move.side!r}: the sides are attacker and defender"
+    if move.location not in s.locations:
+        return f"{player} cannot send a unit to {move.location!r}: it is not a location of this round"
+    if find_unit(s, player, move.power, move.unit_type, move.strength) is None:
+        return (f"{player} cannot send {a_unit(move.power, move.unit_type)} of strength {move.strength}: "
+                f"he controls no such uncommitted unit")
+    extra = extra_power(s, player)
+    if extra is None and s.commit_sent >= MAX_UNITS:
+        return (f"{player} cannot send a third unit: a commit turn sends at most {MAX_UNITS} units "
+                f"unless he first removes a cube from a city he leads")
+    if extra is not None:
+        if s.commit_sent >= MAX_UNITS_WITH_CUBE:
+            return f"{player} cannot send a fifth unit: a commit turn sends at most {MAX_UNITS_WITH_CUBE} units"
+        if move.power != extra:
+            return (f"{player} cannot send a {power_name(move.power)} unit as an extra unit: the cube he spent "
+                    f"allows only {power_name(extra)} units")
+    if move.side == ATTACKER:
+        return attack_problem(s, player, move.power, move.unit_type, move.location)
+    bad = defence_problem(s, player, move.power, move.unit_type, move.location)
+    if bad:
+        return bad
+    if needs_permission(s, player, move.power, move.location):
+        tile = LOCATION[move.location]
+        owner_leader = s.leader[tile.owner]
+        if owner_leader is None:
+            return (f"{player} cannot defend {tile.name} with {power_name(move.power)} units: it needs permission "
+                    f"from the leader of {power_name(tile.owner)}, and {power_name(tile.owner)} has no leader")
+        if [move.location, move.power] in s.commit_denied:
+            return (f"{player} cannot ask again to defend {tile.name} with {power_name(move.power)} units this turn: "
+                    f"{owner_leader} refused")
+    return None
+
+
+def commit(s: Board, player: str, uid: str, location: str, side: str) -> None:
+    """Place the unit; the first player on a side is its main player; relationships follow."""
+    unit = UNIT[uid]
+    sides = s.main_player.setdefault(location, {ATTACKER: None, DEFENDER: None})
+    if sides[side] is None:
+        sides[side] = player
+    main = sides[side]
+    is_main = main == player or (unit.power == PERSIA and main in s.persian_leaders and player in s.persian_leaders)
+    attackers = s.powers_at(location, ATTACKER)
+    defenders = _defending_powers(s, location)
+    if side == ATTACKER:
+        for d in defenders:
+            s.set_relation(unit.power, d, -1)
+        for a in attackers:
+            s.set_relation(unit.power, a, 1)
+    else:
+        for a in attackers:
+            s.set_relation(unit.power, a, -1)
+        for d in defenders:
+            s.set_relation(unit.power, d, 1)
+    s.unit_at[uid] = BATTLE
+    s.unit_holder[uid] = player
+    s.unit_location[uid] = location
+    s.unit_side[uid] = side
+    s.unit_main[uid] = is_main
+    s.commit_sent += 1
+
+
+def send_unit(s: Board, player: str, move: SendUnit) -> None:
+    if move.side == DEFENDER and needs_permission(s, player, move.power, move.location):
+        owner_leader = s.leader[LOCATION[move.location].owner]
+        s.permission_request = {"player": player, "power": move.power, "unit_type": move.unit_type,
+                                "strength": move.strength, "location": move.location}
+        s.stage = "permission"
+        s.cur = owner_leader
+        return
+    uid = find_unit(s, player, move.power, move.unit_type, move.strength)
+    assert uid is not None
+    commit(s, player, uid, move.location, move.side)
+
+
+# ---- permission -------------------------------------------------------------------
+
+
+def answer_permission_options(s: Board, player: str) -> Iterator[AnswerPermission]:
+    yield AnswerPermission(grant=True)
+    yield AnswerPermission(grant=False)
+
+
+def answer_permission_check(s: Board, player: str, move: AnswerPermission) -> str | None:
+    return None
+
+
+def answer_permission(s: Board, player: str, move: AnswerPermission) -> None:
+    req = s.permission_request
+    assert req is not None
+    requester = req["player"]
+    if move.grant:
+        s.permissions.setdefault(req["location"], []).append(req["power"])
+        uid = find_unit(s, requester, req["power"], req["unit_type"], req["strength"])
+        assert uid is not None
+        commit(s, requester, uid, req["location"], DEFENDER)
+        s.commit_granted = True
+    else:
+        s.commit_denied.append([req["location"], req["power"]])
+    s.permission_request = None
+    s.stage = "commit"
+    s.cur = requester
+
+
+# ---- extra units for a cube ---------------------------------------------------------------
+
+
+def spend_cube_options(s: Board, player: str) -> Iterator[SpendCube]:
+    for c in CITY_KEYS:
+        yield SpendCube(city=c)
+
+
+def spend_cube_check(s: Board, player: str, move: SpendCube) -> str | None:
+    c = move.city
+    if c not in CITY_KEYS:
+        return f"{player} cannot spend a cube in {c!r}: the cities are {', '.join(CITY_KEYS)}"
+    if s.commit_cube_city is not None:
+        return f"{player} cannot spend a second cube: one cube per commit turn"
+    if s.commit_sent != MAX_UNITS:
+        return (f"{player} cannot spend a cube for extra units yet: he has sent {s.commit_sent} units this turn, "
+                f"extra units come after {MAX_UNITS}")
+    persian = player in s.persian_leaders
+    if not persian and s.leader[c] != player:
+        return f"{player} cannot spend a cube in {c.capitalize()}: he does not lead it"
+    if s.cubes[c][player] == 0:
+        return f"{player} cannot spend a cube in {c.capitalize()}: he has no cube there"
+    power = PERSIA if persian else c
+    s.commit_cube_city = c
+    try:
+        ok = any(send_unit_check(s, player, m) is None for m in send_unit_options(s, player) if m.power == power)
+    finally:
+        s.commit_cube_city = None
+    if not ok:
+        return f"{player} cannot spend a cube in {c.capitalize()}: he could send no further {power_name(power)} unit"
+    return None
+
+
+def spend_cube(s: Board, player: str, move: SpendCube) -> None:
+    s.cubes[move.city][player] -= 1
+    s.commit_cube_city = move.city
+
+
