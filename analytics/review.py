@@ -93,12 +93,14 @@ def card_labels(game_id: str) -> dict[Any, dict[str, Any]]:
     if game_id != "pax_pamir":
         return {}
     try:
-        from replay.games.pax_pamir.components import COURT
+        from replay.games.pax_pamir.components import COURT, EVENTS
     except ImportError:
         return {}
     out: dict[Any, dict[str, Any]] = {}
     for cid, card in COURT.items():
         out[cid] = {k: getattr(card, k, None) for k in ("name", "suit", "rank", "region")}
+    for cid, event in EVENTS.items():
+        out[cid] = {"name": getattr(event, "name", f"event {cid}"), "suit": "event"}
     return out
 
 

@@ -55,8 +55,9 @@ def board_html(snapshot: dict[str, Any], names: dict[str, str]) -> str:
             f'{facade_html(p.get("board") or [])}'
             f'<div style="margin-top:4px">hand: {hand or "<span class=gr-muted>empty</span>"}</div></div>'
         )
-    harbour = " ".join(chip(c, COLOURS.get(str(c), "#ccc"), "#000" if c in ("yellow", "white") else "#fff")
-                       for c in snapshot.get("harbour") or [])
+    harbour = " ".join(
+        chip(c, COLOURS.get(str(c), "#ccc"), "#000" if c in ("yellow", "white") else "#fff") if c
+        else chip("empty", "#fff", "#999", "an empty slot") for c in snapshot.get("harbour") or [])
     mermaid = snapshot.get("mermaid")
     info = (f'<div class="gr-box"><b>Harbour</b> (slots 1–{len(snapshot.get("harbour") or [])}): {harbour}'
             f'<br><span class="gr-muted">deck {esc(snapshot.get("deck_size", "?"))} cards'

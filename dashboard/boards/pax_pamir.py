@@ -9,9 +9,10 @@ from analytics.review import card_labels
 from dashboard.boards import chip, esc, player_label
 
 COALITIONS = {"afghan": "#4c8c4a", "british": "#c0392b", "russian": "#d4a017"}
-SUITS = {"economic": "#27ae60", "military": "#7b241c", "political": "#2e86c1", "intelligence": "#5d6d7e"}
+SUITS = {"economic": "#27ae60", "military": "#7b241c", "political": "#2e86c1", "intelligence": "#5d6d7e",
+         "event": "#b9770e"}
 PLAYER_COLOURS = ["#1f77b4", "#ff7f0e", "#9467bd", "#17becf", "#e377c2"]
-LAYOUT = '"transcaspia transcaspia kabul punjab" "persia herat kandahar punjab"'
+LAYOUT = "'transcaspia transcaspia kabul punjab' 'persia herat kandahar punjab'"
 
 
 def _card(card: Any, cards: dict[Any, dict[str, Any]]) -> str:

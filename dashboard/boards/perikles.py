@@ -31,8 +31,9 @@ def board_html(snapshot: dict[str, Any], names: dict[str, str]) -> str:
     players = list(names)
     colours = {p: PLAYER_COLOURS[i % len(PLAYER_COLOURS)] for i, p in enumerate(players)}
     armies = _units_by_power(snapshot.get("units") or {})
+    to_move = snapshot.get("to_move")
     head = (f'<div class="gr-box">Round {esc(snapshot.get("round", "?"))} · {esc(snapshot.get("phase", ""))}'
-            f' · {esc(player_label(str(snapshot.get("to_move")), names))} to move'
+            + (f" · {esc(player_label(str(to_move), names))} to move" if to_move else "")
             + (" · the game is over" if snapshot.get("over") else "") + "</div>")
     boxes = []
     for city, c in cities.items():
