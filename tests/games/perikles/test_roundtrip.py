@@ -77,7 +77,7 @@ def test_snapshot_is_json_and_moves_read_as_sentences() -> None:
 def test_legal_moves_are_exactly_what_the_rules_accept() -> None:
     """At sampled decisions of a game, every candidate move is accepted iff it is listed as legal."""
     from replay.engine import IllegalMove
-    from replay.games.perikles.state import EXPECTED, RULES
+    from replay.games.perikles.decisions import EXPECTED, RULES, key
 
     rec = simulate_one(GAME, 4, 21, 0)
     st = GAME.initial_state([p["id"] for p in rec.players], rec.options)
@@ -86,7 +86,7 @@ def test_legal_moves_are_exactly_what_the_rules_accept() -> None:
         if hasattr(ev, "move"):
             if decisions % 4 == 0:
                 legal = set(st.legal_moves())
-                for cls in EXPECTED[st._key()][0]:  # type: ignore[attr-defined]
+                for cls in EXPECTED[key(st)][0]:
                     for m in RULES[cls][0](st, ev.player):
                         trial = st.copy()
                         try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..components import ANY, CITY_KEYS, INFLUENCE, SPECIAL, tiles_per_player
+from ..components import ANY, CITY_KEYS, INFLUENCE, INFLUENCE_TILES, SPECIAL, tiles_per_player
 from ..moves import (
     Assassinate,
     FinishTurn,
@@ -201,3 +201,25 @@ def begin_turn(s: Board, player: str) -> None:
 
 def tiles_to_take(s: Board) -> int:
     return tiles_per_player(len(s.players)) * len(s.players)
+
+
+def start_influence(s: Board) -> None:
+    s.stage = "influence"
+    s.takes = 0
+    assert s.start_player is not None
+    begin_turn(s, s.start_player)
+
+
+def end_of_turn(s: Board) -> None:
+    """A tile taken: the slot is refilled unless that was the phase's last tile."""
+    s.takes += 1
+    s.stage = "nomination_start" if s.takes == tiles_to_take(s) else "refill"
+
+
+def deck_pool(s: Board) -> tuple[tuple[str, int], ...]:
+    """The face-down influence tiles: neither on display, in a hand nor spent."""
+    out_of_deck = set(s.spent)
+    out_of_deck.update(t for t in s.display if t is not None)
+    for hand in s.hands.values():
+        out_of_deck.update(hand)
+    return tuple((t.id, 1) for t in INFLUENCE_TILES if t.id not in out_of_deck)

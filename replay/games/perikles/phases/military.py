@@ -180,3 +180,36 @@ def next_commit_turn(s: Board) -> str | None:
             return None
         s.commit_shards = 1
 
+
+
+def start_military(s: Board) -> None:
+    """Official: recovery from the Sparta leader (the start player if none), then his choice.
+    ``bga``: the choice first."""
+    s.commit_shards = 2
+    s.free_turn_for = None
+    if s.ruleset == "bga":
+        s.stage = "choose_first"
+        return
+    assert s.start_player is not None
+    s.recovery_queue = recovery_queue(s, s.leader["sparta"] or s.start_player)
+    s.stage = "recover"
+
+
+def after_recovery(s: Board) -> None:
+    s.stage = "next_commit" if s.ruleset == "bga" else "choose_first"
+
+
+def after_spartan_choice(s: Board) -> None:
+    """Official: recovery came first, commits follow. ``bga``: recovery follows, from the chosen player."""
+    if s.ruleset == "bga":
+        assert s.first_committer is not None
+        s.recovery_queue = recovery_queue(s, s.first_committer)
+        s.stage = "recover"
+    else:
+        s.stage = "next_commit"
+
+
+def no_spartan_choice(s: Board) -> None:
+    """Sparta has no leader: the round's start player commits first."""
+    s.first_committer = s.commit_next = s.start_player
+    after_spartan_choice(s)
