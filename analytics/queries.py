@@ -23,6 +23,8 @@ from typing import Any
 import duckdb
 import polars as pl
 
+from analytics.db import NoDatabase, connect_readonly, snapshot_version
+
 TITLES: dict[str, str] = {
     "copenhagen": "Copenhagen",
     "coal_baron": "Coal Baron",
@@ -56,18 +58,8 @@ def db_version(db_path: str | Path) -> tuple[int, ...]:
 
     Used as part of cache keys so that a finished ingest shows up without a restart.
     """
-    try:
-        from analytics.db import snapshot_version
-    except ImportError:
-        snapshot_version = None
-    if snapshot_version is not None:
-        v = snapshot_version(db_path)
-        return tuple(v) if v is not None else (0,)
-    try:
-        st = Path(db_path).stat()
-    except FileNotFoundError:
-        return (0,)
-    return (st.st_ino, st.st_mtime_ns, st.st_size)
+    v = snapshot_version(db_path)
+    return tuple(v) if v is not None else (0,)
 
 
 def connect(db_path: str | Path) -> duckdb.DuckDBPyConnection:
@@ -78,10 +70,6 @@ def connect(db_path: str | Path) -> duckdb.DuckDBPyConnection:
     DuckDB file without a snapshot is opened read-only, retried for a moment
     if a writer holds it.
     """
-    try:
-        from analytics.db import NoDatabase, connect_readonly
-    except ImportError:
-        return _connect_file(Path(db_path))
     try:
         return connect_readonly(db_path)
     except NoDatabase as exc:

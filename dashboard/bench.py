@@ -120,7 +120,7 @@ def _page_run(page: str | None) -> tuple[float, Any]:
 
 
 def _pages(db: Path) -> list[dict[str, Any]]:
-    rows = []
+    rows: list[dict[str, Any]] = []
     with _env(db):
         for name, page in PAGES:
             cold, at = _page_run(page)

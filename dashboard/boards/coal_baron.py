@@ -89,7 +89,7 @@ def resources(snapshot: dict[str, Any], names: dict[str, str]) -> list[dict[str,
     out = []
     for pid, p in (snapshot.get("players") or {}).items():
         pit = p.get("pit") or {}
-        mined = {}
+        mined: dict[str, int] = {}
         for lv in pit.values():
             for c, n in (lv.get("coal") or {}).items():
                 mined[c] = mined.get(c, 0) + n

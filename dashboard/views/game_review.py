@@ -125,8 +125,8 @@ if not labels:
 if st.session_state.get(GAME) not in labels:
     st.session_state[GAME] = next(iter(labels))
     st.session_state[SEQ] = 0
-game_id = st.selectbox(f"Game ({len(games)} shown{' — the first 500' if len(games) >= 500 else ''})",
-                       list(labels), format_func=labels.get, key=GAME, on_change=_new_game)
+game_id: str = st.selectbox(f"Game ({len(games)} shown{' — the first 500' if len(games) >= 500 else ''})",
+                            list(labels), format_func=lambda g: labels[g], key=GAME, on_change=_new_game)
 
 header = data.q("game_header", game_id=game_id)
 roster = data.q("game_players", game_id=game_id)
@@ -168,8 +168,8 @@ jumps = _jump_targets(div_seqs, divs.get_column("kind").to_list(), stepper.miles
 b1, b2, b3, b4 = st.columns([1.3, 1.1, 5, 4])
 b1.button("◀ Previous", on_click=_move, args=(-1, last), disabled=st.session_state[SEQ] <= 0, key="review_prev")
 b2.button("Next ▶", on_click=_move, args=(1, last), disabled=st.session_state[SEQ] >= last, key="review_next")
-b4.selectbox("Jump to", list(jumps), format_func=jumps.get, key="review_jump", on_change=_goto_from_jump,
-             label_visibility="collapsed")
+b4.selectbox("Jump to", list(jumps), format_func=lambda j: jumps[j], key="review_jump",
+             on_change=_goto_from_jump, label_visibility="collapsed")
 seq = b3.slider("Event", 0, max(last, 1), key=SEQ, disabled=last == 0,
                 label_visibility="collapsed")
 st.query_params["game"] = game_id
@@ -219,7 +219,7 @@ else:
 
 # ---- score timeline ---------------------------------------------------------------
 st.subheader("Score by category over the game")
-st.vega_lite_chart(charts.with_step(data.timeline_spec(game_id, names), step.seq), width="stretch")
+st.vega_lite_chart(spec=charts.with_step(data.timeline_spec(game_id, names), step.seq), width="stretch")
 st.caption("Black line: this step. Red dashed lines: divergences.")
 
 if divs.height:

@@ -172,3 +172,33 @@ def test_db_version_changes_when_the_ingest_publishes(sample_records: Path, tmp_
     v1 = q.db_version(db)
     ingest([str(sample_records)], db, workers=0, publish_every=0)
     assert q.db_version(db) != v1
+
+
+def test_reading_while_a_writer_holds_the_database(sample_records: Path, tmp_path: Path) -> None:
+    from ingest.pipeline import ingest
+
+    db = tmp_path / "busy.duckdb"
+    ingest([str(sample_records)], db, workers=0, publish_every=0)
+    writer = duckdb.connect(str(db))  # as an ingest in progress would
+    try:
+        writer.execute("DELETE FROM games")  # not yet published: readers still see the snapshot
+        assert run(db, q.summary)["games"] == 3 * len(TITLES)
+    finally:
+        writer.close()
+
+
+def test_dashboard_shows_the_last_result_while_the_database_is_busy(
+    sample_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dashboard import data
+
+    monkeypatch.setenv("GAMEREC_DB", str(sample_db))
+    first = data.q("summary")
+
+    def busy(*args: object, **kwargs: object) -> None:
+        raise q.DatabaseBusy("locked")
+
+    monkeypatch.setattr(data, "_cached", busy)
+    assert data.q("summary") == first
+    with pytest.raises(q.DatabaseBusy):
+        data.q("top_scores", limit=3)  # never read before: nothing to fall back on
