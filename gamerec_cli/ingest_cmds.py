@@ -35,8 +35,8 @@ def _console() -> Console:
 @DB_OPTION
 @click.option("--workers", type=click.IntRange(min=0), default=None,
               help="Replay processes (default: one per core; 0: replay in this process).")
-@click.option("--batch-size", type=click.IntRange(min=1), default=200, show_default=True,
-              help="Records per batch (one transaction each).")
+@click.option("--batch-size", type=click.IntRange(min=1), default=500, show_default=True,
+              help="At most this many records (and 4 MiB of input) per batch; one transaction each.")
 @click.option("--publish-every", type=click.FloatRange(min=0), default=10.0, show_default=True,
               help="Seconds between snapshots published for readers while the ingest runs.")
 def ingest(paths: tuple[str, ...], db: str, workers: int | None, batch_size: int, publish_every: float) -> None:

@@ -25,8 +25,8 @@ from ingest.writer import Counts, Database, IngestError, snapshot_path, utcnow
 from replay.replayer import INVALID
 
 DEFAULT_DB = Path("data") / "gamerec.duckdb"
-BATCH_RECORDS = 200
-BATCH_BYTES = 1 << 20
+BATCH_RECORDS = 500
+BATCH_BYTES = 4 << 20
 
 
 @dataclass
@@ -156,8 +156,8 @@ def ingest(
                 progress(db.counts.records, done)
             now = time.monotonic()
             # publish at most every `publish_every` seconds, and never spend more than
-            # about a fifth of the run copying snapshots
-            if dirty and publish_every >= 0 and now - last_publish >= max(publish_every, 4 * publish_cost):
+            # about a seventh of the run copying snapshots
+            if dirty and publish_every >= 0 and now - last_publish >= max(publish_every, 6 * publish_cost):
                 publish_cost = db.publish()
                 timings["publish"] += publish_cost
                 publishes += 1

@@ -11,7 +11,7 @@ seq, category), so the same input always gives the same tables.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -128,7 +128,7 @@ def _bool(value: Any) -> bool | None:
     return None
 
 
-COERCE = {
+COERCE: dict[str, Callable[[Any], Any]] = {
     "VARCHAR": _str,
     "INTEGER": _int,
     "BIGINT": lambda v: _int(v, -(2**63), 2**63 - 1),
@@ -211,7 +211,7 @@ def _add_game(r: Replay, raw: bytes, job: Job, core: dict[str, _Columns], typed:
         _str(result.get("end")), r.source, r.line, job.run_id)
 
     totals = r.totals
-    agents = source.get("agents") if isinstance(source.get("agents"), dict) else {}
+    agents: dict[str, Any] = source["agents"] if isinstance(source.get("agents"), dict) else {}
     for seat, p in enumerate(rec.players, start=1):
         pid = str(p["id"])
         rank = ranking.get(pid)
@@ -252,16 +252,16 @@ def _add_game(r: Replay, raw: bytes, job: Job, core: dict[str, _Columns], typed:
             add(sb, gid, pid, cat, _int(pts))
 
     dv = core["divergences"]
-    for n, d in enumerate(r.divergences):
-        add(dv, gid, d.seq, d.kind, d.key, _json(d.recorded), _json(d.replayed), d.message, n)
+    for n, div in enumerate(r.divergences):
+        add(dv, gid, div.seq, div.kind, div.key, _json(div.recorded), _json(div.replayed), div.message, n)
 
     ms = core["milestones"]
     for n, m in enumerate(r.milestones):
         mtype = str(m.get("type"))
-        seq = _int(m.get("seq"))
-        add(ms, gid, seq, rec.game, mtype, _json(m), n)
+        mseq = _int(m.get("seq"))
+        add(ms, gid, mseq, rec.game, mtype, _json(m), n)
         spec = registry.get((rec.game, mtype))
         if spec is not None:
-            add(typed[spec.table], gid, seq, *(COERCE[t](m.get(c)) for c, t in spec.columns), n)
+            add(typed[spec.table], gid, mseq, *(COERCE[t](m.get(c)) for c, t in spec.columns), n)
 
     add(core["records"], gid, raw.strip().decode())

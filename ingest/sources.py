@@ -16,7 +16,7 @@ import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, cast
 
 import orjson
 
@@ -103,7 +103,9 @@ def _iter_file(name: str) -> Iterator[RawItem]:
         yield RawItem(name, None, b"", f"{name}: cannot open: {exc.strerror}")
         return
     with disk:
-        fh: IO[bytes] = gzip.GzipFile(fileobj=disk, mode="rb") if name.endswith(".gz") else disk
+        fh: IO[bytes] = (
+            cast(IO[bytes], gzip.GzipFile(fileobj=disk, mode="rb")) if name.endswith(".gz") else disk
+        )
         line = 0
         try:
             if name.endswith((".jsonl", ".jsonl.gz")):

@@ -98,6 +98,7 @@ class Database:
         if memory_limit:
             self.con.execute("SET memory_limit = ?", [memory_limit])
         self.con.execute("SET preserve_insertion_order = true")
+        self.con.execute("SET enable_progress_bar = false")
         schema.create_schema(self.con)
         self.catalog = self.con.execute("SELECT current_database()").fetchone()[0]  # type: ignore[index]
         self.game_tables = schema.game_tables()
