@@ -53,17 +53,23 @@ def connect_readonly(db_path: str | Path = DEFAULT_DB) -> duckdb.DuckDBPyConnect
     exists (a database not written by ``gamerec ingest``).  Raises
     :class:`NoDatabase` when there is neither.
     """
-    last: Exception | None = None
-    for _ in range(3):
+    for attempt in range(4):
         path = _readable(Path(db_path))
         try:
             return _attach(path)
         except duckdb.Error as exc:
+            msg = str(exc)
+            if "lock" not in msg.lower():
+                raise NoDatabase(f"cannot open {path} for reading: {msg}") from None
+            if attempt == 3:
+                raise NoDatabase(
+                    f"{path} is being written by another process and no snapshot has been published "
+                    "yet (an ingest just starting?); try again in a moment"
+                ) from None
             # the database file itself is locked by an ingest that has not
             # published its first snapshot yet: wait a moment and look again
-            last = exc
-            time.sleep(0.2)
-    raise NoDatabase(f"cannot open {path} for reading ({last}); is an ingest just starting? try again") from None
+            time.sleep(0.25)
+    raise AssertionError("unreachable")
 
 
 def _attach(path: Path) -> duckdb.DuckDBPyConnection:

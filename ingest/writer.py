@@ -16,6 +16,7 @@ that snapshot read-only (see :mod:`analytics.db`).
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -88,8 +89,10 @@ class Database:
         except duckdb.Error as exc:
             msg = str(exc)
             if "lock" in msg.lower():
+                pid = re.search(r"PID (\d+)", msg)
+                who = f"process {pid.group(1)}" if pid else "another process"
                 raise IngestError(
-                    f"{self.path} is open for writing by another process (another `gamerec ingest`?); "
+                    f"{self.path} is open for writing by {who} (another `gamerec ingest`?); "
                     "wait for it to finish"
                 ) from None
             raise IngestError(f"cannot open the database {self.path}: {msg}") from None

@@ -153,3 +153,27 @@ while not stop.exists() and time.monotonic() < end:
     # the reader saw the database grow while the ingest was writing, and the end state
     assert len(set(games)) >= 3
     assert games[-1] == N_FILES * PER_FILE
+
+
+def test_a_second_writer_and_a_non_database_file_are_clear_errors(tmp_path: Path) -> None:
+    write_records(simulate("toy", 3, 22), tmp_path / "r.jsonl")
+    db = tmp_path / "held.duckdb"
+    holder = duckdb.connect(str(db))  # this process holds the write lock
+    try:
+        res = subprocess.run(gamerec("ingest", str(tmp_path / "r.jsonl"), "--db", str(db)),
+                             capture_output=True, text=True, cwd=ROOT, timeout=60)
+        assert res.returncode == 2
+        assert f"is open for writing by process {os.getpid()}" in res.stderr
+        assert "Traceback" not in res.stderr + res.stdout
+        res = subprocess.run(gamerec("stats", "--db", str(db)), capture_output=True, text=True, cwd=ROOT,
+                             timeout=60)
+        assert res.returncode == 2 and "no snapshot has been published yet" in res.stderr
+    finally:
+        holder.close()
+    junk = tmp_path / "junk.duckdb"
+    junk.write_text("not a database\n")
+    for args in (("ingest", str(tmp_path / "r.jsonl")), ("stats",), ("export", "--parquet", str(tmp_path / "pq"))):
+        res = subprocess.run(gamerec(*args, "--db", str(junk)), capture_output=True, text=True, cwd=ROOT,
+                             timeout=60)
+        assert res.returncode == 2, args
+        assert "not a valid DuckDB database file" in res.stderr and "Traceback" not in res.stderr, args
