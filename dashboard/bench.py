@@ -68,6 +68,7 @@ def build_database(db: Path, n_games: int, base_games: int, *, titles: list[str]
     t1 = time.perf_counter()
     con = duckdb.connect(str(db))
     try:
+        con.execute("SET enable_progress_bar = false")
         have = {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
         con.execute("CREATE TEMP TABLE base_ids AS SELECT game_id FROM games")
         con.execute("CREATE TEMP TABLE cut_ids AS SELECT game_id FROM base_ids ORDER BY game_id LIMIT ?", [rest])

@@ -5,12 +5,14 @@ Links from other pages open it at a game and step with ``?game=<id>&seq=<n>``.
 
 from __future__ import annotations
 
+from typing import Any
+
 import orjson
 import polars as pl
 import streamlit as st
 
 from analytics.queries import title_label
-from analytics.review import ReviewError, decisive_events
+from analytics.review import ReviewError, Stepper, decisive_events
 from dashboard import boards, charts, data, ui
 
 GAME = "review_game"
@@ -145,7 +147,6 @@ last = n - 1
 st.session_state[SEQ] = min(max(0, int(st.session_state.get(SEQ, 0))), last)
 
 divs = data.q("game_divergences", game_id=game_id)
-div_seqs = [int(s) for s in divs.get_column("seq").to_list()]
 
 decisive = decisive_events(data.q("game_timeline", game_id=game_id), names)
 
@@ -162,72 +163,82 @@ if decisive:
 if stepper.stopped_at is not None:
     st.warning(f"The rules stop this game at event {stepper.stopped_at}: {stepper.stop_reason}")
 
-# ---- stepping controls --------------------------------------------------------
-jumps = _jump_targets(div_seqs, divs.get_column("kind").to_list(), stepper.milestones, last, decisive)
+# ---- stepping: a fragment, so a step reruns (and redraws) only this part of the page ----------
 
-b1, b2, b3, b4 = st.columns([1.3, 1.1, 5, 4])
-b1.button("◀ Previous", on_click=_move, args=(-1, last), disabled=st.session_state[SEQ] <= 0, key="review_prev")
-b2.button("Next ▶", on_click=_move, args=(1, last), disabled=st.session_state[SEQ] >= last, key="review_next")
-b4.selectbox("Jump to", list(jumps), format_func=lambda j: jumps[j], key="review_jump",
-             on_change=_goto_from_jump, label_visibility="collapsed")
-seq = b3.slider("Event", 0, max(last, 1), key=SEQ, disabled=last == 0,
-                label_visibility="collapsed")
-st.query_params["game"] = game_id
-st.query_params["seq"] = str(seq)
-st.session_state[APPLIED] = (game_id, str(seq))
 
-step = stepper.step(min(seq, last))
+@st.fragment
+def _stepping(game_id: str, stepper: Stepper, names: dict[str, str], header: dict[str, Any] | None,
+              divs: pl.DataFrame, decisive: list[tuple[int, str]]) -> None:
+    last = len(stepper) - 1
+    div_seqs = [int(s) for s in divs.get_column("seq").to_list()]
+    jumps = _jump_targets(div_seqs, divs.get_column("kind").to_list(), stepper.milestones, last, decisive)
 
-# ---- this step ----------------------------------------------------------------
-kind_icon = {"move": ":material/play_arrow:", "chance": ":material/casino:", "observe": ":material/visibility:"}.get(
-    step.kind, "")
-view = boards.render(header["title"] if header else stepper.record.game, step.snapshot, names)
-left, right = st.columns([2, 3])
-with left:
-    st.markdown(f"**Event {step.seq} of {last}** · {step.kind} · round "
-                f"{step.round if step.round is not None else '—'} · {step.phase or '—'}")
-    st.info(step.words, icon=kind_icon or None)
-    st.caption(f"After it: {step.turn}")
-    here = divs.filter(pl.col("seq") == step.seq)
-    for r in here.iter_rows(named=True):
-        st.error(f"Divergence here ({r['kind']}): {r['message']}"
-                 + (f" — recorded {r['recorded']}, replayed {r['replayed']}" if r["key"] else ""))
-    if step.stopped_at is not None:
-        st.error(f"The replay stopped at event {step.stopped_at} ({step.stop_reason}); the board shows the "
-                 "state before that event.")
-    for m in step.milestones:
-        with st.expander(f"Milestone at this event: {str(m['type']).replace('_', ' ')}"):
-            st.json(m)
-with right:
-    totals = {p: sum(c.values()) for p, c in step.score.items()}
-    if view.resources:
-        st.dataframe(boards.resources_table(view.resources, [totals.get(p, 0) for p in names]),
-                     hide_index=True)
-    st.dataframe(
-        pl.DataFrame([{"player": boards.player_label(p, names), **cats} for p, cats in step.score.items()]),
-        hide_index=True,
-    )
-    st.caption("Above: each player's resources and score; below it, the score by category at this step.")
+    b1, b2, b3, b4 = st.columns([1.3, 1.1, 5, 4])
+    b1.button("◀ Previous", on_click=_move, args=(-1, last), disabled=st.session_state[SEQ] <= 0, key="review_prev")
+    b2.button("Next ▶", on_click=_move, args=(1, last), disabled=st.session_state[SEQ] >= last, key="review_next")
+    b4.selectbox("Jump to", list(jumps), format_func=lambda j: jumps[j], key="review_jump",
+                 on_change=_goto_from_jump, label_visibility="collapsed")
+    seq = b3.slider("Event", 0, max(last, 1), key=SEQ, disabled=last == 0,
+                    label_visibility="collapsed")
+    st.query_params["game"] = game_id
+    st.query_params["seq"] = str(seq)
+    st.session_state[APPLIED] = (game_id, str(seq))
 
-st.subheader("Board")
-if view.error:
-    st.caption(f"The board drawing failed ({view.error}); the whole state is shown instead.")
-if view.html is not None:
-    st.html(view.html)
-else:
-    st.json(step.snapshot, expanded=1)
+    step = stepper.step(min(seq, last))
 
-# ---- score timeline ---------------------------------------------------------------
-st.subheader("Score by category over the game")
-st.vega_lite_chart(spec=charts.with_step(data.timeline_spec(game_id, names), step.seq), width="stretch")
-st.caption("Black line: this step. Red dashed lines: divergences.")
+    # ---- this step ----------------------------------------------------------------
+    kind_icon = {"move": ":material/play_arrow:", "chance": ":material/casino:", "observe": ":material/visibility:"}.get(
+        step.kind, "")
+    view = boards.render(header["title"] if header else stepper.record.game, step.snapshot, names)
+    left, right = st.columns([2, 3])
+    with left:
+        st.markdown(f"**Event {step.seq} of {last}** · {step.kind} · round "
+                    f"{step.round if step.round is not None else '—'} · {step.phase or '—'}")
+        st.info(step.words, icon=kind_icon or None)
+        st.caption(f"After it: {step.turn}")
+        here = divs.filter(pl.col("seq") == step.seq)
+        for r in here.iter_rows(named=True):
+            st.error(f"Divergence here ({r['kind']}): {r['message']}"
+                     + (f" — recorded {r['recorded']}, replayed {r['replayed']}" if r["key"] else ""))
+        if step.stopped_at is not None:
+            st.error(f"The replay stopped at event {step.stopped_at} ({step.stop_reason}); the board shows the "
+                     "state before that event.")
+        for m in step.milestones:
+            with st.expander(f"Milestone at this event: {str(m['type']).replace('_', ' ')}"):
+                st.json(m)
+    with right:
+        totals = {p: sum(c.values()) for p, c in step.score.items()}
+        if view.resources:
+            st.dataframe(boards.resources_table(view.resources, [totals.get(p, 0) for p in names]),
+                         hide_index=True)
+        st.dataframe(
+            pl.DataFrame([{"player": boards.player_label(p, names), **cats} for p, cats in step.score.items()]),
+            hide_index=True,
+        )
+        st.caption("Above: each player's resources and score; below it, the score by category at this step.")
 
-if divs.height:
-    st.subheader(f"Divergences ({divs.height})")
-    st.dataframe(divs, hide_index=True)
-    first = int(divs.get_column("seq")[0])
-    st.button(f"Go to the first divergence (event {first})", on_click=_goto, args=(first,), key="review_first_div")
+    st.subheader("Board")
+    if view.error:
+        st.caption(f"The board drawing failed ({view.error}); the whole state is shown instead.")
+    if view.html is not None:
+        st.html(view.html)
+    else:
+        st.json(step.snapshot, expanded=1)
 
-with st.expander("This event as recorded"):
-    st.code(orjson.dumps(stepper.record.events[step.seq].to_dict(), option=orjson.OPT_INDENT_2).decode(),
-            language="json")
+    # ---- score timeline ---------------------------------------------------------------
+    st.subheader("Score by category over the game")
+    st.vega_lite_chart(spec=charts.with_step(data.timeline_spec(game_id, names), step.seq), width="stretch")
+    st.caption("Black line: this step. Red dashed lines: divergences.")
+
+    if divs.height:
+        st.subheader(f"Divergences ({divs.height})")
+        st.dataframe(divs, hide_index=True)
+        first = int(divs.get_column("seq")[0])
+        st.button(f"Go to the first divergence (event {first})", on_click=_goto, args=(first,), key="review_first_div")
+
+    with st.expander("This event as recorded"):
+        st.code(orjson.dumps(stepper.record.events[step.seq].to_dict(), option=orjson.OPT_INDENT_2).decode(),
+                language="json")
+
+
+_stepping(game_id, stepper, names, header, divs, decisive)
