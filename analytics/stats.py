@@ -84,6 +84,16 @@ def mean_score_by_category(con: duckdb.DuckDBPyConnection, title: str | None = N
     """, title)
 
 
+def quarantine(con: duckdb.DuckDBPyConnection, limit: int = 20) -> pl.DataFrame:
+    """The most recently met quarantined records: where they are and why they could not be read."""
+    return con.execute("""
+        SELECT run_id, source, line, kind, error
+        FROM quarantine
+        ORDER BY run_id DESC, source, line NULLS FIRST
+        LIMIT ?
+    """, [limit]).pl()
+
+
 def titles(con: duckdb.DuckDBPyConnection) -> list[str]:
     """The game ids present in the database."""
     return [r[0] for r in con.execute("SELECT DISTINCT title FROM games ORDER BY title").fetchall()]

@@ -78,6 +78,8 @@ def ingest(paths: tuple[str, ...], db: str, workers: int | None, batch_size: int
     if c.quarantined:
         click.echo(
             f"{c.quarantined} record(s) could not be read and went to quarantine; see them with\n"
+            f"  gamerec stats --db {summary.db}\n"
+            f"or with SQL (run_id {summary.run_id} is this run):\n"
             f"  duckdb {summary.snapshot} \"SELECT source, line, error FROM quarantine "
             f"WHERE run_id = {summary.run_id} ORDER BY source, line\"",
             err=True,
@@ -162,6 +164,9 @@ def stats(db: str, game: str | None) -> None:
                 out.print(_frame_table(title, df))
             else:
                 out.print(f"[bold]{title}[/bold]: none")
+        if game is None and int(ov["quarantined"][0]):
+            out.print(_frame_table("quarantine (latest runs first; the raw text is in quarantine.raw)",
+                                   q.quarantine(con)))
     except duckdb.Error as exc:
         _fail(f"cannot query {db}: {exc}")
     finally:

@@ -103,6 +103,7 @@ def test_stats_command(db: Path) -> None:
     for heading in ("games per title and status", "divergences by kind", "win rate by seat",
                     "mean final score by category", "observation_mismatch", "incomplete"):
         assert heading in res.output, heading
+    assert "quarantine (latest" not in res.output  # nothing quarantined in this database
     res = CliRunner().invoke(main, ["stats", "--db", str(db), "--game", "coal_baron"])
     assert res.exit_code == 2 and "no games of 'coal_baron'" in res.output and "toy" in res.output
     res = CliRunner().invoke(main, ["stats", "--db", str(db.with_name("none.duckdb"))])
@@ -132,3 +133,15 @@ def test_an_open_reader_keeps_its_snapshot_and_a_new_one_sees_the_next(tmp_path:
     assert new.execute("SELECT count(*) FROM games").fetchone() == (20,)
     old.close()
     new.close()
+
+
+def test_stats_lists_the_quarantine(tmp_path: Path) -> None:
+    path = tmp_path / "r.jsonl"
+    path.write_bytes(dumps(next(simulate("toy", 1, 44))) + b"\n{broken\n")
+    db = tmp_path / "g.duckdb"
+    ingest([str(path)], db, workers=0)
+    con = connect_readonly(db)
+    assert stats.quarantine(con).select("run_id", "source", "line", "kind").rows() == [(1, str(path), 2, "unreadable")]
+    con.close()
+    res = CliRunner().invoke(main, ["stats", "--db", str(db)])
+    assert res.exit_code == 0 and "quarantine (latest runs first" in res.output and "not valid JSON" in res.output
