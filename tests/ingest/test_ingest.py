@@ -346,3 +346,21 @@ def test_truncated_gzip_lands_the_records_before_the_break(tmp_path: Path) -> No
     assert query(db, "SELECT game_id FROM games ORDER BY game_id") == [(r.id,) for r in recs[:landed]]
     (line, error), = query(db, "SELECT line, error FROM quarantine")
     assert line == landed + 1 and "corrupt or truncated gzip data" in error
+
+
+def test_rows_are_deterministic_whatever_the_workers_and_batches(tmp_path: Path,
+                                                                 corpus: tuple[Path, list[Record]]) -> None:
+    folder, _ = corpus
+    dumps_by_run = []
+    for i, (workers, batch) in enumerate(((0, 500), (2, 7))):
+        db = tmp_path / f"g{i}.duckdb"
+        ingest([str(folder)], db, workers=workers, batch_records=batch, publish_every=-1)
+        con = duckdb.connect(str(db), read_only=True)
+        snapshot = {}
+        for t in tables():
+            cols = [c for c in t.column_names if c not in ("ingested_at", "at", "started_at", "finished_at")]
+            sel = ", ".join(f'"{c}"' for c in cols)
+            snapshot[t.name] = con.execute(f"SELECT {sel} FROM {t.name}").fetchall()  # storage order
+        con.close()
+        dumps_by_run.append(snapshot)
+    assert dumps_by_run[0] == dumps_by_run[1]
