@@ -313,5 +313,7 @@ def battle_view(s: Board) -> dict[str, Any] | None:
     tile = s.current_location()
     return {"location": tile.key, "combat_no": s.combat_no + 1, "combat_type": combat_type(s),
             "tokens": dict(s.tokens), "brasidas": s.brasidas, "phormio": s.phormio,
+            "combat1_winner": s.combat1_winner, "window": list(s.window), "pending_roll": s.pending_roll,
+            "casualty_side": s.casualty_side,
             "combat": None if s.combat is None else dict(s.combat)}
 
