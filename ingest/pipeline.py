@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -67,12 +68,17 @@ def _batches(items: Iterator[RawItem], records: int, size: int) -> Iterator[list
         yield batch
 
 
+def _worker_init() -> None:
+    # Ctrl-C is the parent's business: it stops the pool and closes the run cleanly.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _make_pool(workers: int) -> Any:
     methods = multiprocessing.get_all_start_methods()
     # fork keeps games registered at run time (tests' toy game) visible to workers; it
     # happens before the database, threads or progress display exist in this process.
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-    return ctx.Pool(workers)
+    return ctx.Pool(workers, initializer=_worker_init)
 
 
 class _Inline:

@@ -177,3 +177,34 @@ def test_a_second_writer_and_a_non_database_file_are_clear_errors(tmp_path: Path
                              timeout=60)
         assert res.returncode == 2, args
         assert "not a valid DuckDB database file" in res.stderr and "Traceback" not in res.stderr, args
+
+
+def test_ctrl_c_stops_cleanly_and_marks_the_run_interrupted(tmp_path: Path, big: Path) -> None:
+    db = tmp_path / "g.duckdb"
+    # a new session, so the signal goes to the whole process group, as Ctrl-C in a terminal does
+    proc = subprocess.Popen(gamerec("ingest", str(big), "--db", str(db), "--batch-size", "40",
+                                    "--publish-every", "0.2"),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            start_new_session=True)
+    deadline = time.monotonic() + 60
+    try:
+        while snapshot_games(db) < 100:
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err + out
+    assert_whole(db)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        (status, ok), = con.execute("SELECT status, ok FROM ingest_runs").fetchall()
+        games = con.execute("SELECT count(*) FROM games").fetchone()[0]
+    finally:
+        con.close()
+    assert status == "interrupted" and ok == games < N_FILES * PER_FILE
+    assert snapshot_games(db) == games  # what was committed is published for readers
