@@ -101,7 +101,6 @@ EXPECTED: dict[str, tuple[tuple[type[Move], ...], str]] = {
 }
 
 
-
 def key(s: Board) -> str:
     """The point of the game: the stage, with the influence turn's step."""
     return f"influence/{s.step}" if s.stage == "influence" else s.stage

@@ -12,6 +12,7 @@ from .battles import begin_rolling, combat_type
 if TYPE_CHECKING:
     from ..board import Board
 
+
 def present_units(s: Board) -> list[str]:
     return s.units_at(s.current_location().key, None, combat_type(s))
 

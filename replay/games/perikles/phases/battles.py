@@ -109,7 +109,6 @@ def start_combat(s: Board) -> None:
         s.stage = "window"
 
 
-
 # ---- strengths, the table, the dice --------------------------------------------------------
 
 

@@ -19,11 +19,11 @@ if TYPE_CHECKING:
     from ..board import Board
 
 
-def _city_name(city: str) -> str:
+def city_name(city: str) -> str:
     return city.capitalize()
 
 
-def _bad_city(player: str, what: str, city: str) -> str | None:
+def bad_city(player: str, what: str, city: str) -> str | None:
     if city not in CITY_KEYS:
         return f"{player} cannot {what} {city!r}: the cities are {', '.join(CITY_KEYS)}"
     return None
@@ -38,7 +38,7 @@ def place_cube_options(s: Board, player: str) -> Iterator[PlaceCube]:
 
 
 def place_cube_check(s: Board, player: str, move: PlaceCube) -> str | None:
-    return _bad_city(player, "place a cube in", move.city)
+    return bad_city(player, "place a cube in", move.city)
 
 
 def place_cube(s: Board, player: str, move: PlaceCube) -> None:
@@ -70,7 +70,7 @@ def take_tile_check(s: Board, player: str, move: TakeTile) -> str | None:
     if tile.category in held:
         offered = {INFLUENCE[t].category for t in s.display if t is not None}
         if not offered <= held:
-            what = "an Any tile" if tile.category == ANY else f"a {_city_name(tile.city)} tile"
+            what = "an Any tile" if tile.category == ANY else f"a {city_name(tile.city)} tile"
             return (f"{player} cannot take {tile.id} from slot {move.slot}: he already holds {what} this round "
                     f"(colour rule), and the display still offers "
                     f"{', '.join(sorted(offered - held))}")
@@ -115,7 +115,7 @@ def place_any_cube_options(s: Board, player: str) -> Iterator[PlaceAnyCube]:
 
 
 def place_any_cube_check(s: Board, player: str, move: PlaceAnyCube) -> str | None:
-    return _bad_city(player, "put the Any tile's cube in", move.city)
+    return bad_city(player, "put the Any tile's cube in", move.city)
 
 
 def place_any_cube(s: Board, player: str, move: PlaceAnyCube) -> None:
@@ -139,18 +139,18 @@ def assassinate_options(s: Board, player: str) -> Iterator[Assassinate]:
 
 
 def assassinate_check(s: Board, player: str, move: Assassinate) -> str | None:
-    bad = _bad_city(player, "assassinate in", move.city)
+    bad = bad_city(player, "assassinate in", move.city)
     if bad:
         return bad
     if move.victim not in s.players:
         return f"{player} cannot assassinate a cube of {move.victim!r}: not a player of this game"
     if move.space == "city":
         if s.cubes[move.city][move.victim] == 0:
-            return f"{player} cannot remove a cube of {move.victim} in {_city_name(move.city)}: {move.victim} has no cube there"
+            return f"{player} cannot remove a cube of {move.victim} in {city_name(move.city)}: {move.victim} has no cube there"
     elif move.space in ("alpha", "beta"):
         holder = s.alpha[move.city] if move.space == "alpha" else s.beta[move.city]
         if holder != move.victim:
-            return (f"{player} cannot remove {move.victim}'s {move.space} candidate in {_city_name(move.city)}: "
+            return (f"{player} cannot remove {move.victim}'s {move.space} candidate in {city_name(move.city)}: "
                     f"the {move.space} space holds {holder or 'no cube'}")
     else:
         return f"{player} cannot assassinate on space {move.space!r}: the spaces are city, alpha and beta"
@@ -169,7 +169,7 @@ def assassinate(s: Board, player: str, move: Assassinate) -> None:
     after_tile(s, player)
 
 
-# ---- influence special tiles -------------------------------------------------------
+# ---- after the tile: a last chance for a special tile ----------------------------------
 
 
 def can_play_influence_special(s: Board, player: str) -> bool:

@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING
 
 from ..components import CITY_KEYS, SPECIAL
 from ..moves import AlkibiadesMove, PlayAlkibiades, PlayPerikles, PlayPlague
-from .influence import _bad_city, _city_name
+from .influence import bad_city, city_name
 
 if TYPE_CHECKING:
     from ..board import Board
+
 
 def _special_check(s: Board, player: str, key: str) -> str | None:
     if s.special[player] != key:
@@ -56,7 +57,7 @@ def play_plague_options(s: Board, player: str) -> Iterator[PlayPlague]:
 
 
 def play_plague_check(s: Board, player: str, move: PlayPlague) -> str | None:
-    return _special_check(s, player, "plague") or _bad_city(player, "strike with the Plague", move.city)
+    return _special_check(s, player, "plague") or bad_city(player, "strike with the Plague", move.city)
 
 
 def plague_losses(s: Board, city: str) -> dict[str, int]:
@@ -101,15 +102,15 @@ def alkibiades_move_options(s: Board, player: str) -> Iterator[AlkibiadesMove]:
 
 
 def alkibiades_move_check(s: Board, player: str, move: AlkibiadesMove) -> str | None:
-    bad = _bad_city(player, "move a cube from", move.from_city) or _bad_city(player, "move a cube to", move.to_city)
+    bad = bad_city(player, "move a cube from", move.from_city) or bad_city(player, "move a cube to", move.to_city)
     if bad:
         return bad
     if move.owner not in s.players:
         return f"{player} cannot move a cube of {move.owner!r}: not a player of this game"
     if move.from_city == move.to_city:
-        return f"{player} cannot move a cube from {_city_name(move.from_city)} to the same city (Alkibiades)"
+        return f"{player} cannot move a cube from {city_name(move.from_city)} to the same city (Alkibiades)"
     if s.cubes[move.from_city][move.owner] == 0:
-        return (f"{player} cannot move a cube of {move.owner} out of {_city_name(move.from_city)} (Alkibiades): "
+        return (f"{player} cannot move a cube of {move.owner} out of {city_name(move.from_city)} (Alkibiades): "
                 f"{move.owner} has no cube there outside the candidate spaces")
     return None
 

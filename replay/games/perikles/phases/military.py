@@ -1,4 +1,4 @@
-"""The military phase: dead-pool recovery, the Spartan choice, commit turns, permission, Slave Revolt."""
+"""The military phase: dead-pool recovery, the Spartan choice, and the order of commit turns."""
 
 from __future__ import annotations
 
@@ -6,17 +6,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..board import DEAD, HELD
-from ..components import (
-    CITY_KEYS,
-    INFLUENCE,
-    UNIT_TYPES,
-    UNITS,
-)
-from ..moves import (
-    ChooseFirstCommitter,
-    EndCommit,
-    RecoverUnit,
-)
+from ..components import CITY_KEYS, INFLUENCE, UNIT_TYPES, UNITS
+from ..moves import ChooseFirstCommitter, EndCommit, RecoverUnit
 
 if TYPE_CHECKING:
     from ..board import Board
