@@ -268,3 +268,39 @@ def test_player_without_units_is_skipped() -> None:
     play(st, ChooseFirstCommitter(player="p1"))
     assert st.turn() == "p2"  # p1's tile was spent, he had nothing to send
     assert "athens-2a" in st.spent
+
+
+def test_attackers_at_war_cannot_attack_together() -> None:
+    st = _military()
+    commitment.commit(st, "p2", "u1", "cephallenia", "attacker")  # Athens attacks Cephallenia (Sparta's)
+    st.set_relation("argos", "athens", -1)
+    problem = commitment.attack_problem(st, "p2", "argos", "hoplite", "cephallenia")
+    assert problem is not None and "Argos is at war with Athens, which already attacks there" in problem
+
+
+def test_defender_cannot_be_allied_with_an_attacker() -> None:
+    st = _military()
+    commitment.commit(st, "p2", "u1", "cephallenia", "attacker")
+    st.set_relation("persia", "athens", 1)
+    problem = commitment.defence_problem(st, "p3", "persia", "hoplite", "cephallenia")
+    assert problem is not None and "Persia is allied with Athens, which attacks it" in problem
+
+
+def test_persian_leader_spends_a_cube_anywhere_for_more_persians() -> None:
+    st = _military(hands={"p1": ["any-a"], "p2": ["any-b"], "p3": ["any-c"]})
+    play(st, ChooseFirstCommitter(player="p3"))
+    assert st.turn() == "p3"
+    play(st, _send("persia", "hoplite", 2, "lesbos", "attacker"))
+    play(st, _send("persia", "hoplite", 2, "lesbos", "attacker"))
+    play(st, SpendCube(city="megara"))
+    play(st, _send("persia", "trireme", 3, "lesbos", "attacker"))
+    assert st.commit_sent == 3 and st.cubes["megara"]["p3"] == 3
+
+
+def test_persian_units_return_for_the_next_round() -> None:
+    from replay.games.perikles.phases import elections
+    st = placed(3, locations=LOCS)
+    st.unit_at["u62"] = "stack"  # a Persian casualty of the last round waits on the Persian stack
+    st.alpha["athens"] = "p1"
+    elections.hold_elections(st)
+    assert st.unit_at["u62"] == "pool"
