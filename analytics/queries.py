@@ -372,8 +372,8 @@ def game_divergences(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFra
         return _empty(seq=pl.Int64, kind=pl.String, key=pl.String, recorded=pl.String, replayed=pl.String,
                       message=pl.String)
     return _df(con, """
-        SELECT seq::BIGINT AS seq, kind, key, CAST(recorded AS VARCHAR) AS recorded,
-               CAST(replayed AS VARCHAR) AS replayed, message
+        SELECT seq::BIGINT AS seq, kind, key, json_extract_string(recorded, '$') AS recorded,
+               json_extract_string(replayed, '$') AS replayed, message
         FROM divergences WHERE game_id = ? ORDER BY seq
     """, [game_id])
 
@@ -707,6 +707,19 @@ def divergence_kinds(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """)
 
 
+def divergence_keys(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Divergences by title, kind and what disagreed (the observed key up to its first dot:
+    ``score``, ``state_hash``, ``legal_count``, ``rank``...), with the games they touch."""
+    if not {"divergences", "games"} <= _tables(con):
+        return _empty(title=pl.String, kind=pl.String, what=pl.String, divergences=pl.Int64, games=pl.Int64)
+    return _df(con, """
+        SELECT g.title, d.kind, coalesce(split_part(d.key, '.', 1), '—') AS what,
+               count(*)::BIGINT AS divergences, count(DISTINCT d.game_id)::BIGINT AS games
+        FROM divergences d JOIN games g USING (game_id)
+        GROUP BY ALL ORDER BY title, divergences DESC, what
+    """)
+
+
 def diverged_games(
     con: duckdb.DuckDBPyConnection, title: str | None = None, kind: str | None = None,
     limit: int = GAME_LIST_LIMIT,
@@ -720,8 +733,8 @@ def diverged_games(
         WITH firsts AS (
             SELECT game_id, count(*) AS n, min(seq) AS first_seq FROM divergences GROUP BY game_id
         ), d AS (
-            SELECT game_id, seq, kind, key, CAST(recorded AS VARCHAR) AS recorded,
-                   CAST(replayed AS VARCHAR) AS replayed, message,
+            SELECT game_id, seq, kind, key, json_extract_string(recorded, '$') AS recorded,
+                   json_extract_string(replayed, '$') AS replayed, message,
                    row_number() OVER (PARTITION BY game_id ORDER BY seq) AS k
             FROM divergences
         )

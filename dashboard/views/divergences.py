@@ -17,7 +17,12 @@ kinds = data.q("divergence_kinds")
 if kinds.is_empty():
     st.success("No divergences: every game in the database replays exactly as recorded.")
 else:
-    st.altair_chart(charts.divergence_kinds(kinds), width="stretch")
+    left, right = st.columns([3, 2])
+    left.altair_chart(charts.divergence_kinds(kinds), width="stretch")
+    right.dataframe(data.q("divergence_keys").with_columns(
+        pl.col("title").map_elements(title_label, return_dtype=pl.String)), hide_index=True,
+        column_config={"what": st.column_config.TextColumn("what disagreed"),
+                       "games": st.column_config.NumberColumn("games touched")})
 
     c1, c2 = st.columns(2)
     titles = [ALL, *kinds.get_column("title").unique().sort().to_list()]

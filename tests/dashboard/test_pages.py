@@ -159,13 +159,16 @@ def test_strategy_page(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None
 def test_divergences_page(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     at = open_page(sample_db, "divergences", monkeypatch)
     assert at.title[0].value == "Divergences"
-    table = at.dataframe[0].value
+    keys = at.dataframe[0].value
+    assert list(keys["what"]) == ["score"] and list(keys["games"]) == [1]
+    table = at.dataframe[1].value
     assert list(table["game_id"]) == [DIVERGED_ID]
     assert table["open"][0].startswith(f"review?game={DIVERGED_ID}&seq=")
+    assert int(table["recorded"][0]) == int(table["replayed"][0]) + 1
     assert "first diverges at event" in texts(at)
     at.selectbox(key="div_kind").select("observation_mismatch").run()
-    assert list(at.dataframe[0].value["game_id"]) == [DIVERGED_ID]
-    assert len(at.dataframe) == 2  # and the quarantine below it
+    assert list(at.dataframe[1].value["game_id"]) == [DIVERGED_ID]
+    assert len(at.dataframe) == 3  # and the quarantine below it
     assert "Unreadable records (1)" in [s.value for s in at.subheader]
 
 

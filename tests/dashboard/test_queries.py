@@ -98,6 +98,8 @@ def test_diverged_games_first_divergence(sample_db: Path) -> None:
     assert run(sample_db, q.diverged_games, kind="illegal_move").is_empty()
     kinds = run(sample_db, q.divergence_kinds)
     assert kinds.get_column("games").to_list() == [1]
+    keys = run(sample_db, q.divergence_keys)
+    assert keys.select("kind", "what", "games").rows() == [("observation_mismatch", "score", 1)]
 
 
 def test_breakdowns_sum_to_final_scores(sample_db: Path) -> None:
