@@ -120,7 +120,7 @@ def _page_run(page: str | None) -> tuple[float, Any]:
     return time.perf_counter() - t0, at
 
 
-def _pages(db: Path) -> list[dict[str, Any]]:
+def _pages(db: Path, warm_runs: int) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     with _env(db):
         for name, page in PAGES:
@@ -129,9 +129,9 @@ def _pages(db: Path) -> list[dict[str, Any]]:
                 rows.append({"metric": f"page {name}", "value": "failed", "unit": "",
                              "detail": str(at.exception[0].value)[:200]})
                 continue
-            warm = min(_page_run(page)[0] for _ in range(3))
+            warm = min(_page_run(page)[0] for _ in range(warm_runs))
             rows.append({"metric": f"page {name}, after first load", "value": warm * 1000, "unit": "ms",
-                         "detail": f"whole script run under AppTest (best of 3 new sessions); "
+                         "detail": f"whole script run under AppTest (best of {warm_runs} new sessions); "
                                    f"first load {cold * 1000:.0f} ms"})
     return rows
 
@@ -192,16 +192,16 @@ def _review_rerun(db: Path, clicks: int) -> dict[str, Any]:
 def run(quick: bool, n_games: int | None = None, base_games: int | None = None) -> list[dict[str, Any]]:
     """Benchmark rows: ``{"metric", "value", "unit", "detail"}``."""
     n = n_games or (QUICK_GAMES if quick else FULL_GAMES)
-    base = base_games or (200 if quick else 1_000)
+    base = base_games or (100 if quick else 1_000)
     with tempfile.TemporaryDirectory(prefix="gamerec-dash-bench-") as tmp:
         db = Path(tmp) / "dash.duckdb"
-        built = build_database(db, n, base)
+        built = build_database(db, n, base, pool=3 if quick else None)
         rows: list[dict[str, Any]] = [{
             "metric": "dashboard database", "value": built["games"], "unit": "games",
             "detail": f"{built['base']:,} simulated games ingested ({built['ingest_s']:.1f} s), copied to "
                       f"{built['games']:,} in {built['copy_s']:.1f} s; {built['bytes'] / 2**20:,.0f} MiB",
         }]
-        rows += _pages(db)
+        rows += _pages(db, 2 if quick else 3)
         rows += _steps(db, 10 if quick else 30)
         rows.append(_review_rerun(db, 5 if quick else 10))
     return rows
