@@ -112,14 +112,58 @@ def tables() -> list[Table]:
 
 
 def create_schema(con: duckdb.DuckDBPyConnection) -> None:
-    """Create every missing table, and add columns declared since the table was made."""
-    for t in tables():
-        con.execute(t.ddl())
-        have = {r[0] for r in con.execute(
-            "SELECT column_name FROM information_schema.columns WHERE table_name = ? AND table_schema = 'main' "
-            "AND table_catalog = current_database()",
-            [t.name],
-        ).fetchall()}
-        for name, typ in t.columns:
-            if name not in have:
-                con.execute(f'ALTER TABLE {t.name} ADD COLUMN "{name}" {typ}')
+    """Create every missing table, and add columns declared since the table was made.
+
+    A milestone table (or column) declared after games were ingested is
+    filled from the generic ``milestones`` table, which holds every
+    milestone's fields, so a new declaration applies to the whole database
+    at once.  All of it is one transaction.
+    """
+    specs = {m.table: m for m in milestones.MILESTONE_TABLES}
+    con.execute("BEGIN TRANSACTION")
+    try:
+        for t in tables():
+            have = [r[0] for r in con.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
+                "AND table_schema = 'main' AND table_catalog = current_database()",
+                [t.name],
+            ).fetchall()]
+            con.execute(t.ddl())
+            spec = specs.get(t.name)
+            if not have:
+                if spec is not None:
+                    _backfill_table(con, t, spec)
+                continue
+            for name, typ in t.columns:
+                if name not in have:
+                    con.execute(f'ALTER TABLE {t.name} ADD COLUMN "{name}" {typ}')
+                    if spec is not None:
+                        _backfill_column(con, t, spec, name, typ)
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
+def _from_payload(column: str, typ: str) -> str:
+    """SQL for one milestone field of ``m.payload``, coerced like :mod:`ingest.rows` does."""
+    path = "'$.\"" + column + "\"'"  # column names are [a-z0-9_]: checked by MilestoneTable
+    if typ == "JSON":
+        return (f"CASE WHEN coalesce(json_type(m.payload, {path}), 'NULL') = 'NULL' "
+                f"THEN NULL ELSE json_extract(m.payload, {path}) END")
+    text = f"json_extract_string(m.payload, {path})"
+    return text if typ == "VARCHAR" else f"TRY_CAST({text} AS {typ})"
+
+
+def _backfill_table(con: duckdb.DuckDBPyConnection, t: Table, spec: milestones.MilestoneTable) -> None:
+    cols = ", ".join(f'"{c}"' for c in t.column_names)
+    values = ", ".join(["m.game_id", "m.seq", *(_from_payload(c, typ) for c, typ in spec.columns),
+                        "m.milestone_no"])
+    con.execute(f"INSERT INTO {t.name} ({cols}) SELECT {values} FROM milestones m "
+                "WHERE m.title = ? AND m.type = ?", [spec.game, spec.type])
+
+
+def _backfill_column(con: duckdb.DuckDBPyConnection, t: Table, spec: milestones.MilestoneTable, column: str,
+                     typ: str) -> None:
+    con.execute(f'UPDATE {t.name} SET "{column}" = {_from_payload(column, typ)} FROM milestones m '
+                f"WHERE m.game_id = {t.name}.game_id AND m.milestone_no = {t.name}.milestone_no")

@@ -364,3 +364,34 @@ def test_rows_are_deterministic_whatever_the_workers_and_batches(tmp_path: Path,
         con.close()
         dumps_by_run.append(snapshot)
     assert dumps_by_run[0] == dumps_by_run[1]
+
+
+def test_a_milestone_table_declared_later_is_filled_from_the_milestones(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    recs = toy_records(12, seed=14)
+    path = write(tmp_path / "r.jsonl", recs)
+    monkeypatch.setattr(milestones, "MILESTONE_TABLES", list(milestones.MILESTONE_TABLES))
+    late, early = tmp_path / "late.duckdb", tmp_path / "early.duckdb"
+    ingest([str(path)], late, workers=0, publish_every=-1)  # before the declaration
+
+    cols = (("player_id", "VARCHAR"), ("type", "JSON"), ("missing", "INTEGER"))
+    milestones.register(milestones.MilestoneTable(game="toy", type="finish", table="toy_finishes", columns=cols))
+    ingest([str(path)], early, workers=0, publish_every=-1)  # filled by the workers
+    s = ingest([str(path)], late, workers=0, publish_every=-1)  # filled from `milestones` on open
+    assert s.counts.skipped == 12
+    sql = "SELECT * FROM toy_finishes ORDER BY game_id"
+    assert query(late, sql) == query(early, sql) and len(query(late, sql)) == 12
+    assert query(late, "SELECT DISTINCT type, missing FROM toy_finishes") == [('"finish"', None)]
+
+    # a column added to the declaration later is filled in too
+    milestones.register(milestones.MilestoneTable(game="toy", type="finish", table="toy_finishes",
+                                                  columns=(*cols, ("seq_again", "BIGINT"))))
+    ingest([str(path)], late, workers=0, publish_every=-1)
+    assert query(late, "SELECT count(*) FROM toy_finishes WHERE seq_again IS NULL") == [(12,)]  # no such field
+    milestones.register(milestones.MilestoneTable(game="toy", type="finish", table="toy_finishes",
+                                                  columns=(*cols, ("seq_again", "BIGINT"), ("player", "VARCHAR"))))
+    con = duckdb.connect(str(late))
+    con.execute("UPDATE milestones SET payload = json_merge_patch(payload, '{\"player\": \"x\"}') WHERE type = 'finish'")
+    con.close()
+    ingest([str(path)], late, workers=0, publish_every=-1)
+    assert query(late, "SELECT DISTINCT player FROM toy_finishes") == [("x",)]
