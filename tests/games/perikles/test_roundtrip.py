@@ -100,3 +100,23 @@ def test_legal_moves_are_exactly_what_the_rules_accept() -> None:
         elif hasattr(ev, "outcome"):
             st.apply_chance(ev.outcome)
     assert st.is_over() and decisions > 100
+
+
+def test_bga_record_under_official_rules_shows_the_departures() -> None:
+    """A game played under BGA's behaviour replays clean under ``bga``; under the rulebook it diverges once a
+    total equal to its target has counted as a hit (or earlier, at another of BGA's departures)."""
+    import dataclasses
+
+    diverged = 0
+    for i in range(3):
+        rec = simulate_one(GAME, 3, 17, i, options={"ruleset": "bga"})
+        clean = replay(rec)
+        assert clean.status == "complete"
+        equal_hit = [m["seq"] for m in clean.milestones if m["type"] == "combat"
+                     and any(a == m["attacker_target"] or d == m["defender_target"] for a, d in m["rolls"])]
+        r = replay(dataclasses.replace(rec, options={"ruleset": "official"}))
+        if equal_hit:
+            assert r.status == "diverged" and r.divergences[0].seq > 3  # the deals agree
+        if r.status == "diverged":
+            diverged += 1
+    assert diverged >= 2
