@@ -131,7 +131,7 @@ def _pages(db: Path, warm_runs: int) -> list[dict[str, Any]]:
                 continue
             warm = min(_page_run(page)[0] for _ in range(warm_runs))
             rows.append({"metric": f"page {name}, after first load", "value": warm * 1000, "unit": "ms",
-                         "detail": f"whole script run under AppTest (best of {warm_runs} new sessions); "
+                         "detail": f"AppTest script run, new session (best of {warm_runs}); "
                                    f"first load {cold * 1000:.0f} ms"})
     return rows
 
@@ -163,9 +163,9 @@ def _steps(db: Path, per_title: int) -> list[dict[str, Any]]:
         times.sort()
         rows.append({
             "metric": f"review step {title}", "value": statistics.median(times) * 1000, "unit": "ms",
-            "detail": f"replay to a random step, board view, chart marker moved; median of {per_title}; "
-                      f"p95 {times[int(0.95 * (len(times) - 1))] * 1000:.0f} ms; {len(stepper)} events; "
-                      f"opening the game (record, checkpoints, chart) {open_s * 1000:.0f} ms",
+            "detail": f"replay + board + chart marker, median of {per_title}, "
+                      f"p95 {times[int(0.95 * (len(times) - 1))] * 1000:.1f} ms; {len(stepper)} events; "
+                      f"opening the game {open_s * 1000:.0f} ms",
         })
     return rows
 
@@ -186,11 +186,29 @@ def _review_rerun(db: Path, clicks: int) -> dict[str, Any]:
     if failed:
         return {"metric": "review Next click", "value": "failed", "unit": "", "detail": str(at.exception[0].value)}
     return {"metric": "review Next click (page rerun)", "value": statistics.median(times) * 1000, "unit": "ms",
-            "detail": f"whole Game review script rerun after Next, median of {clicks} (AppTest)"}
+            "detail": f"Game review rerun after Next (AppTest), median of {clicks}"}
+
+
+def _quiet_streamlit() -> None:
+    """No "missing ScriptRunContext" / "No runtime found" warnings: AppTest and the caches are
+    used outside ``streamlit run`` on purpose here.  (A filter, because AppTest resets levels.)"""
+    import logging
+
+    for name in ("streamlit.runtime.scriptrunner_utils.script_run_context",
+                 "streamlit.runtime.caching.cache_data_api", "streamlit.runtime.caching.cache_resource_api"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, _DropWarnings) for f in logger.filters):
+            logger.addFilter(_DropWarnings())
+
+
+class _DropWarnings:
+    def filter(self, record: Any) -> bool:
+        return bool(record.levelno >= 40)
 
 
 def run(quick: bool, n_games: int | None = None, base_games: int | None = None) -> list[dict[str, Any]]:
     """Benchmark rows: ``{"metric", "value", "unit", "detail"}``."""
+    _quiet_streamlit()
     n = n_games or (QUICK_GAMES if quick else FULL_GAMES)
     base = base_games or (100 if quick else 1_000)
     with tempfile.TemporaryDirectory(prefix="gamerec-dash-bench-") as tmp:
