@@ -8,6 +8,7 @@ elements) and on a page without its title.  Screenshots go to
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -91,7 +92,7 @@ def test_every_page_loads_without_exception(server: str) -> None:
             for path, title in PAGES:
                 if path:  # the other pages through the sidebar, as a user moves around
                     page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=title).click()
-                    page.wait_for_url(f"{server}/{path}", timeout=30_000)
+                    page.wait_for_url(re.compile(rf"/{path}(\?.*)?$"), timeout=30_000)
                 page.wait_for_function("t => document.querySelector('h1')?.innerText.trim() === t", arg=title,
                                        timeout=60_000)
                 _settle(page)
@@ -107,6 +108,8 @@ def test_every_page_loads_without_exception(server: str) -> None:
             page.goto(f"{server}/review")
             _settle(page)
             assert page.get_by_text("Event 0 of", exact=False).count() == 1
+            assert page.locator(".gr-board").count() == 1  # the board view is drawn
+            page.wait_for_selector(".vega-embed", timeout=30_000)  # and the score timeline
             page.get_by_role("button", name="Next").click()
             page.wait_for_selector("text=Event 1 of", timeout=30_000)
             _settle(page)
