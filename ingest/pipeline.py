@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+import duckdb
+
 from ingest import milestones
 from ingest.rows import Batch, Job, Outcome, build_batch, raw_sha256
 from ingest.sources import RawItem, expand, iter_raw
@@ -66,6 +68,12 @@ def _batches(items: Iterator[RawItem], records: int, size: int) -> Iterator[list
             batch, nbytes = [], 0
     if batch:
         yield batch
+
+
+def _changes(db: Database) -> tuple[int, ...]:
+    """What readers would see change: written games and new quarantine rows."""
+    c = db.counts
+    return (c.new, c.replaced, c.quarantined_new)
 
 
 def _worker_init() -> None:
@@ -128,7 +136,7 @@ def ingest(
     db: Database | None = None
     status = "failed"
     timings: dict[str, float] = {}
-    dirty = False
+    published: tuple[int, ...] = (0, 0, 0)  # nothing written yet
     publishes = 0
     try:
         db = Database(db_path, memory_limit=memory_limit)
@@ -145,7 +153,7 @@ def ingest(
         timings = {"read": 0.0, "wait": 0.0, "write": 0.0, "publish": 0.0}
 
         def drain_one() -> None:
-            nonlocal last_publish, publish_cost, publishes, dirty
+            nonlocal last_publish, publish_cost, publishes, published
             assert db is not None
             pending, read_errors, skipped, done = inflight.popleft()
             t = time.perf_counter()
@@ -156,18 +164,19 @@ def ingest(
             db.count_skipped(skipped)
             if batch.outcomes:  # a batch of skipped records only needs no transaction
                 t = time.perf_counter()
-                dirty = db.write(batch, utcnow()) or dirty
+                db.write(batch, utcnow())
                 timings["write"] += time.perf_counter() - t
             if progress is not None:
                 progress(db.counts.records, done)
             now = time.monotonic()
             # publish at most every `publish_every` seconds, and never spend more than
             # about a seventh of the run copying snapshots
-            if dirty and publish_every >= 0 and now - last_publish >= max(publish_every, 6 * publish_cost):
+            if (_changes(db) != published and publish_every >= 0
+                    and now - last_publish >= max(publish_every, 6 * publish_cost)):
                 publish_cost = db.publish()
                 timings["publish"] += publish_cost
                 publishes += 1
-                dirty = False
+                published = _changes(db)
                 last_publish = time.monotonic()
 
         reader = _batches(iter_raw(files, stdin), batch_records, batch_bytes)
@@ -210,6 +219,13 @@ def ingest(
     except KeyboardInterrupt:
         status = "interrupted"
         raise
+    except (duckdb.Error, RuntimeError) as exc:
+        # DuckDB turns a Ctrl-C that lands inside a query into its own error
+        # (an InterruptException, or "Query interrupted" in older versions)
+        if isinstance(exc, getattr(duckdb, "InterruptException", ())) or "interrupted" in str(exc).lower():
+            status = "interrupted"
+            raise KeyboardInterrupt from None
+        raise
     finally:
         if status != "finished":
             pool.terminate()
@@ -220,7 +236,7 @@ def ingest(
             try:
                 db.finish_run(status)
                 # a run that changed no game and no quarantine row leaves the snapshot as it is
-                if status != "failed" and (dirty or not snapshot_path(db.path).exists()):
+                if status != "failed" and (_changes(db) != published or not snapshot_path(db.path).exists()):
                     timings["publish"] += db.publish()
                     publishes += 1
                 table_rows = db.table_counts()

@@ -15,6 +15,7 @@ that snapshot read-only (see :mod:`analytics.db`).
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 import time
@@ -121,8 +122,8 @@ class Database:
         self.run_id = run_id
         return run_id
 
-    def _update_run(self, status: str | None = None) -> None:
-        c = self.counts
+    def _update_run(self, status: str | None = None, counts: Counts | None = None) -> None:
+        c = counts or self.counts
         self.con.execute(
             "UPDATE ingest_runs SET records = ?, ok = ?, diverged = ?, quarantined = ?, skipped = ?, "
             "replaced = ? WHERE run_id = ?",
@@ -173,6 +174,7 @@ class Database:
                 replaced_in_batch += 1
             chosen[o.game_id] = o
         con = self.con
+        committing = False
         con.execute("BEGIN TRANSACTION")
         try:
             existing: dict[str, str] = {}
@@ -205,7 +207,8 @@ class Database:
                     con.unregister("gamerec_replace")
             rows = self._insert_games(batch, keep, len(keep) == len(good))
             q_new = self._quarantine(bad, at)
-            c = self.counts
+            # new counters, kept only if the commit succeeds
+            c = copy.deepcopy(self.counts)
             c.records += len(batch.outcomes)
             c.skipped += skipped
             c.new += len(keep) - len(replace)
@@ -224,15 +227,28 @@ class Database:
                 c.rows[name] = c.rows.get(name, 0) + n
             if q_new:
                 c.rows["quarantine"] = c.rows.get("quarantine", 0) + q_new
-            self._update_run()
+            self._update_run(counts=c)
+            committing = True
             con.execute("COMMIT")
+            self.counts = c
             return bool(keep or q_new)
         except BaseException:
             try:
                 con.execute("ROLLBACK")
             except duckdb.Error:
                 pass
+            # an interrupt can land while the commit completes: trust the database
+            if committing and self._run_counts_are(c):
+                self.counts = c
             raise
+
+    def _run_counts_are(self, c: Counts) -> bool:
+        try:
+            row = self.con.execute("SELECT records, ok, skipped FROM ingest_runs WHERE run_id = ?",
+                                   [self.run_id]).fetchone()
+        except duckdb.Error:
+            return False
+        return row == (c.records, c.ok, c.skipped)
 
     def _insert_games(self, batch: Batch, keep: list[Outcome], everything: bool) -> dict[str, int]:
         rows: dict[str, int] = {}
