@@ -225,6 +225,9 @@ def ingest(
         if isinstance(exc, getattr(duckdb, "InterruptException", ())) or "interrupted" in str(exc).lower():
             status = "interrupted"
             raise KeyboardInterrupt from None
+        if isinstance(exc, duckdb.Error):  # disk full, I/O error...: the last batch was rolled back
+            raise IngestError(f"database error while writing {db_path}: {exc}; every batch committed "
+                              "before it is complete, rerun to finish") from None
         raise
     finally:
         if status != "finished":

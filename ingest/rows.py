@@ -180,7 +180,17 @@ def build_batch(job: Job) -> Batch:
             continue
         every = (*core.values(), *typed.values())
         starts = [len(c.cols[0]) for c in every]
-        _add_game(r, raw, job, core, typed, registry)
+        try:
+            _add_game(r, raw, job, core, typed, registry)
+        except Exception as exc:  # a value no column can hold: keep the record, in quarantine
+            for c, start in zip(every, starts):
+                for col in c.cols:
+                    del col[start:]
+            outcomes.append(Outcome(
+                ordinal, source, line, sha, INVALID, rec.id, rec.game,
+                f"{source}:{line}: cannot store this record: {type(exc).__name__}: {exc}", raw,
+            ))
+            continue
         spans = {c.table.name: (s, len(c.cols[0])) for c, s in zip(every, starts) if len(c.cols[0]) > s}
         outcomes.append(Outcome(ordinal, source, line, sha, r.status, rec.id, rec.game, spans=spans))
     tables = {name: cols.to_arrow() for name, cols in core.items()}

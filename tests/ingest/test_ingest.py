@@ -395,3 +395,40 @@ def test_a_milestone_table_declared_later_is_filled_from_the_milestones(tmp_path
     con.close()
     ingest([str(path)], late, workers=0, publish_every=-1)
     assert query(late, "SELECT DISTINCT player FROM toy_finishes") == [("x",)]
+
+
+def test_a_record_that_cannot_be_stored_is_quarantined_without_leftover_rows(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import ingest.rows as rows_module
+
+    recs = toy_records(5, seed=15)
+    real = rows_module._add_game
+
+    def failing(r, *args, **kw):  # type: ignore[no-untyped-def]
+        real(r, *args, **kw)  # rows are appended first, then it fails: they must be taken back
+        if r.record.id == recs[2].id:
+            raise OverflowError("value out of range")
+
+    monkeypatch.setattr(rows_module, "_add_game", failing)
+    db = tmp_path / "g.duckdb"
+    s = ingest([str(write(tmp_path / "r.jsonl", recs))], db, workers=0, publish_every=-1)
+    assert (s.counts.ok, s.counts.quarantined) == (4, 1)
+    (line, kind, error), = query(db, "SELECT line, kind, error FROM quarantine")
+    assert line == 3 and kind == "engine_error" and "cannot store this record: OverflowError" in error
+    for t in ("events", "players", "records", "milestones", "score_timeline", "score_breakdown"):
+        assert query(db, f"SELECT count(*) FROM {t} WHERE game_id = ?", [recs[2].id]) == [(0,)], t
+    assert query(db, "SELECT count(*) FROM events") == [(sum(len(r.events) for i, r in enumerate(recs) if i != 2),)]
+
+
+def test_a_database_error_while_writing_is_a_clear_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ingest.writer import Database
+
+    def full(self: Database, batch: object, at: object) -> bool:
+        raise duckdb.IOException("No space left on device")
+
+    monkeypatch.setattr(Database, "write", full)
+    path = write(tmp_path / "r.jsonl", toy_records(3, seed=16))
+    code, out = cli("ingest", str(path), "--db", str(tmp_path / "g.duckdb"), "--workers", "0")
+    assert code == 2 and "database error while writing" in out and "No space left on device" in out
+    assert "Traceback" not in out
+    assert query(tmp_path / "g.duckdb", "SELECT status FROM ingest_runs") == [("failed",)]
