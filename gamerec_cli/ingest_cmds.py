@@ -13,7 +13,7 @@ from rich.table import Table
 
 DEFAULT_DB = str(Path("data") / "gamerec.duckdb")
 DB_OPTION = click.option("--db", "db", default=DEFAULT_DB, show_default=True, type=click.Path(dir_okay=False),
-                         help="The DuckDB database file.")
+                         envvar="GAMEREC_DB", show_envvar=True, help="The DuckDB database file.")
 
 
 def _fail(message: str, code: int = 2) -> None:

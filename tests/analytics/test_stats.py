@@ -104,6 +104,8 @@ def test_stats_command(db: Path) -> None:
                     "mean final score by category", "observation_mismatch", "incomplete"):
         assert heading in res.output, heading
     assert "quarantine (latest" not in res.output  # nothing quarantined in this database
+    by_env = CliRunner().invoke(main, ["stats"], env={"GAMEREC_DB": str(db)})
+    assert by_env.exit_code == 0 and by_env.output == res.output
     res = CliRunner().invoke(main, ["stats", "--db", str(db), "--game", "coal_baron"])
     assert res.exit_code == 2 and "no games of 'coal_baron'" in res.output and "toy" in res.output
     res = CliRunner().invoke(main, ["stats", "--db", str(db.with_name("none.duckdb"))])
