@@ -347,7 +347,8 @@ def game_events(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
 
 
 def game_timeline(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
-    """Score by player and category at every event where it changed, plus a final point per series."""
+    """Score by player and category at every event where it changed, plus a closing point per series
+    just after the last event (so that end-of-game scoring shows as a step of its own)."""
     if not {"score_timeline", "games"} <= _tables(con):
         return _empty(seq=pl.Int64, player_id=pl.String, category=pl.String, points=pl.Int64)
     return _df(con, """
@@ -359,7 +360,7 @@ def game_timeline(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
         )
         SELECT * FROM t
         UNION ALL
-        SELECT greatest((SELECT n_events - 1 FROM games WHERE game_id = ?), 0)::BIGINT AS seq,
+        SELECT greatest((SELECT n_events FROM games WHERE game_id = ?), 0)::BIGINT AS seq,
                player_id, category, points
         FROM last
         ORDER BY player_id, category, seq

@@ -82,7 +82,7 @@ def seat_win_rates(df: pl.DataFrame) -> alt.FacetChart:
 # --------------------------------------------------------------------------
 
 
-STEP_PARAM = "current_step"
+STEP_DATA = "current_step"
 
 
 def score_timeline(
@@ -90,12 +90,13 @@ def score_timeline(
     current_seq: int | None = None,
     divergence_seqs: Sequence[int] = (),
     names: dict[str, str] | None = None,
-) -> alt.FacetChart | alt.Chart:
+) -> alt.VConcatChart | alt.Chart:
     """Each player's score by category over the events (stacked, stepwise; one panel per player),
     a black rule at the current step and a red dashed rule at every divergence.
 
-    The current step is a Vega-Lite parameter (``current_step``): the page converts the chart once
-    per game and moves the rule with :func:`with_step`, so a step costs no chart rebuild.
+    The current step lives in its own small dataset named ``current_step``: the page converts the
+    chart once per game and swaps that dataset with :func:`with_step`, so a step neither rebuilds
+    the chart nor changes its specification (the browser updates the rule in place).
     """
     names = names or {}
     dense = dense_timeline(df)
@@ -108,27 +109,39 @@ def score_timeline(
     data = pl.concat([
         dense.with_columns(pl.lit("score").alias("layer")),
         pl.DataFrame(marks, schema={"player_id": pl.String, "seq": pl.Int64, "layer": pl.String}),
-    ], how="diagonal_relaxed").with_columns(
-        pl.col("player_id").replace_strict(labels, default=pl.col("player_id")).alias("player"))
+    ], how="diagonal_relaxed")
     x_max = int(dense.get_column("seq").max() or 0)  # type: ignore[arg-type]
     x = alt.X("seq:Q", title="event", scale=alt.Scale(domain=[0, max(x_max, 1)]))
     base = alt.Chart(data)
-    area = base.transform_filter("datum.layer == 'score'").mark_area(interpolate="step-after", opacity=0.85).encode(
-        x=x, y=alt.Y("points:Q", stack=True, title="points"), color=alt.Color("category:N", title="category"),
-        tooltip=["seq:Q", "category:N", "points:Q"])
-    step = base.transform_aggregate(rows="count()", groupby=["player"]).mark_rule(color="black", size=2).encode(
-        x=alt.XDatum(alt.ExprRef(expr=STEP_PARAM), type="quantitative"))
-    div = base.transform_filter("datum.layer == 'divergence'").mark_rule(
-        color="#c0392b", strokeDash=[4, 3], size=2).encode(x=x, tooltip=[alt.Tooltip("seq:Q", title="divergence at")])
-    step_param = alt.param(name=STEP_PARAM, value=-1 if current_seq is None else int(current_seq))
-    return alt.layer(area, step, div).add_params(step_param).properties(height=120, width=700).facet(
-        row=alt.Row("player:N", title=None, sort=[labels[p] for p in players]))
+    step_rows = [] if current_seq is None else [{"seq": int(current_seq)}]
+    step = alt.Chart(alt.NamedData(STEP_DATA)).mark_rule(color="black", size=2).encode(
+        x=alt.X("seq:Q"), tooltip=[alt.Tooltip("seq:Q", title="this step")])
+    panels = []
+    for p in players:
+        mine = f"datum.player_id == {_js_string(p)}"
+        area = base.transform_filter(f"{mine} && datum.layer == 'score'").mark_area(
+            interpolate="step-after", opacity=0.85).encode(
+            x=x, y=alt.Y("points:Q", stack=True, title="points"), color=alt.Color("category:N", title="category"),
+            tooltip=["seq:Q", "category:N", "points:Q"])
+        div = base.transform_filter(f"{mine} && datum.layer == 'divergence'").mark_rule(
+            color="#c0392b", strokeDash=[4, 3], size=2).encode(
+            x=x, tooltip=[alt.Tooltip("seq:Q", title="divergence at")])
+        panels.append(alt.layer(area, div, step).properties(title=labels[p], height=110, width=700))
+    chart = alt.vconcat(*panels).resolve_scale(color="shared").configure_legend(orient="bottom", columns=4)
+    chart.datasets = {STEP_DATA: step_rows}  # type: ignore[attr-defined]
+    return chart
+
+
+def _js_string(text: str) -> str:
+    """A Vega expression string literal."""
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def with_step(spec: dict[str, Any], seq: int) -> dict[str, Any]:
-    """A copy of a converted :func:`score_timeline` spec with its current-step rule at ``seq``."""
+    """A copy of a converted :func:`score_timeline` spec with its current-step rule at ``seq``
+    (only the ``current_step`` dataset differs)."""
     out = dict(spec)
-    out["params"] = [dict(p, value=int(seq)) if p.get("name") == STEP_PARAM else p for p in spec.get("params", [])]
+    out["datasets"] = {**spec.get("datasets", {}), STEP_DATA: [{"seq": int(seq)}]}
     return out
 
 

@@ -39,13 +39,23 @@ def _pit(p: dict[str, Any]) -> str:
     return f'<table>{head}{"".join(rows)}</table>'
 
 
+def _order_spaces(order: dict[str, Any]) -> list[tuple[str, bool]]:
+    """``(coal colour needed, filled)`` per space of an order card (either snapshot shape:
+    ``spaces: [{needs, coal}]`` or parallel ``needs`` / ``coal`` lists)."""
+    if "spaces" in order:
+        return [(str(sp.get("needs")), bool(sp.get("coal"))) for sp in order.get("spaces") or []]
+    needs = order.get("needs") or []
+    coal = order.get("coal") or [[] for _ in needs]
+    return [(str(n), bool(c)) for n, c in zip(needs, coal)]
+
+
 def _orders(p: dict[str, Any]) -> str:
     items = []
     for o in p.get("outstanding") or []:
         spaces = " ".join(
-            chip("●" if s.get("coal") else "○", COAL.get(str(s.get("needs")), "#ccc"), FG.get(str(s.get("needs")), "#000"),
-                 f"needs {s.get('needs')}" + (" (filled)" if s.get("coal") else ""))
-            for s in o.get("spaces") or [])
+            chip("filled" if full else "needs", COAL.get(need, "#ccc"), FG.get(need, "#000"),
+                 f"needs {need}" + (" (filled)" if full else ""))
+            for need, full in _order_spaces(o))
         items.append(f'<div>{esc(o.get("card"))} · {esc(o.get("transport"))} · {esc(o.get("vp"))} VP {spaces}</div>')
     delivered = p.get("delivered") or []
     items.append(f'<div class="gr-muted">delivered: {len(delivered)}</div>')

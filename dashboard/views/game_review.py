@@ -208,13 +208,12 @@ def _stepping(game_id: str, stepper: Stepper, names: dict[str, str], header: dic
                 st.json(m)
     with right:
         totals = {p: sum(c.values()) for p, c in step.score.items()}
+        # small static tables: cheaper for the browser to redraw at every step than data grids
         if view.resources:
-            st.dataframe(boards.resources_table(view.resources, [totals.get(p, 0) for p in names]),
-                         hide_index=True)
-        st.dataframe(
-            pl.DataFrame([{"player": boards.player_label(p, names), **cats} for p, cats in step.score.items()]),
-            hide_index=True,
-        )
+            st.table(boards.resources_table(view.resources, [totals.get(p, 0) for p in names]).to_pandas()
+                     .set_index("player"))
+        st.table(pl.DataFrame([{"player": boards.player_label(p, names), **cats} for p, cats in step.score.items()])
+                 .to_pandas().set_index("player"))
         st.caption("Above: each player's resources and score; below it, the score by category at this step.")
 
     st.subheader("Board")

@@ -58,23 +58,28 @@ def test_dense_timeline_fills_and_stacks() -> None:
 def test_score_timeline_marks_the_step_and_the_divergences(sample_db: Path) -> None:
     tl = run(sample_db, q.game_timeline, game_id=DIVERGED_ID)
     divs = run(sample_db, q.game_divergences, game_id=DIVERGED_ID).get_column("seq").to_list()
-    players = run(sample_db, q.game_players, game_id=DIVERGED_ID).height
+    players = run(sample_db, q.game_players, game_id=DIVERGED_ID).get_column("player_id").to_list()
     spec = charts.score_timeline(tl, 17, divs, {"p1": "Ana"}).to_dict()
-    assert spec["facet"]["row"]["field"] == "player"
-    assert spec["params"] == [{"name": charts.STEP_PARAM, "value": 17}]
-    area, step, div = spec["spec"]["layer"]
-    assert area["mark"]["type"] == "area" and area["mark"]["interpolate"] == "step-after"
-    assert step["mark"]["type"] == "rule" and step["encoding"]["x"]["datum"] == {"expr": charts.STEP_PARAM}
-    assert div["mark"]["type"] == "rule" and div["mark"]["color"] == "#c0392b"
-    (rows,) = spec["datasets"].values()
+    assert len(spec["vconcat"]) == len(players)
+    assert spec["vconcat"][0]["title"] == "Ana (p1)"
+    assert spec["datasets"][charts.STEP_DATA] == [{"seq": 17}]
+    for panel, pid in zip(spec["vconcat"], players):
+        area, div, step = panel["layer"]
+        assert area["mark"]["type"] == "area" and area["mark"]["interpolate"] == "step-after"
+        assert f"datum.player_id == '{pid}'" in area["transform"][0]["filter"]
+        assert div["mark"]["type"] == "rule" and div["mark"]["color"] == "#c0392b"
+        assert step["mark"]["type"] == "rule" and step["data"] == {"name": charts.STEP_DATA}
+    (rows,) = [v for k, v in spec["datasets"].items() if k != charts.STEP_DATA]
     marked = sorted({r["seq"] for r in rows if r["layer"] == "divergence"})
     assert marked == sorted(set(divs)) and len(marked) >= 1
-    assert sum(1 for r in rows if r["layer"] == "divergence") == players * len(marked)
-    assert "Ana (p1)" in {r["player"] for r in rows}
+    assert sum(1 for r in rows if r["layer"] == "divergence") == len(players) * len(marked)
     assert len(rows) < 10_000
     moved = charts.with_step(spec, 40)
-    assert moved["params"][0]["value"] == 40 and spec["params"][0]["value"] == 17
-    assert moved["datasets"] is spec["datasets"]
+    assert moved["datasets"][charts.STEP_DATA] == [{"seq": 40}]
+    assert spec["datasets"][charts.STEP_DATA] == [{"seq": 17}]
+    # a step changes nothing but the step's own little dataset
+    assert {k: v for k, v in moved.items() if k != "datasets"} == {k: v for k, v in spec.items() if k != "datasets"}
+    assert charts._js_string("it's") == "'it\\'s'"
 
 
 def test_title_charts(sample_db: Path) -> None:
@@ -148,6 +153,20 @@ def test_copenhagen_facade_cells_and_windows() -> None:
     # street level (row 0) is drawn last, at the bottom
     labels = re.findall(r'font-size:10px">(\d+)</th>', html)
     assert labels[: len(board)] == [str(i) for i in range(len(board), 0, -1)]
+
+
+@pytest.mark.skipif("coal_baron" not in TITLES, reason="no Coal Baron engine")
+def test_coal_baron_orders_show_every_space() -> None:
+    from dashboard.boards.coal_baron import _order_spaces
+
+    _, state = _mid_state("coal_baron")
+    snap = state.snapshot()
+    html = boards.render("coal_baron", snap, {p: p for p in snap["players"]}).html or ""
+    spaces = [sp for p in snap["players"].values() for o in p["outstanding"] for sp in _order_spaces(o)]
+    assert spaces and html.count('title="needs ') == len(spaces)
+    assert html.count("(filled)") == sum(1 for _, full in spaces if full)
+    assert _order_spaces({"spaces": [{"needs": "grey", "coal": ["grey"]}]}) == [("grey", True)]
+    assert _order_spaces({"needs": ["black", "brown"], "coal": [[], ["brown"]]}) == [("black", False), ("brown", True)]
 
 
 @pytest.mark.skipif("pax_pamir" not in TITLES, reason="no Pax Pamir engine")

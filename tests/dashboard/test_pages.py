@@ -64,7 +64,9 @@ def test_game_review_steps_with_buttons_slider_and_jumps(sample_db: Path, monkey
     assert not at.exception
     # the players table has one row per player, the timeline chart is there
     n_players = run(sample_db, q.game_players, game_id=best).height
-    assert len(at.dataframe[0].value) == n_players
+    resources, scores = at.table[0].value, at.table[1].value
+    assert len(resources) == n_players and "score" in resources.columns
+    assert len(scores) == n_players
     assert any(el.type == "arrow_vega_lite_chart" or "vega" in el.type for el in at.main)
     # jump to the end through the "Jump to" box
     last = run(sample_db, q.game_header, game_id=best)["n_events"] - 1

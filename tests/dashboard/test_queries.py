@@ -82,7 +82,7 @@ def test_game_detail_queries(sample_db: Path) -> None:
     events = run(sample_db, q.game_events, game_id=DIVERGED_ID)
     assert events.get_column("seq").to_list() == list(range(header["n_events"]))
     timeline = run(sample_db, q.game_timeline, game_id=DIVERGED_ID)
-    assert timeline.get_column("seq").max() == header["n_events"] - 1
+    assert timeline.get_column("seq").max() == header["n_events"]
     divs = run(sample_db, q.game_divergences, game_id=DIVERGED_ID)
     assert divs.height >= 1 and divs.get_column("kind")[0] == "observation_mismatch"
     assert divs.get_column("seq")[0] == header["first_divergence_seq"]
