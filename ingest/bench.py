@@ -82,7 +82,7 @@ def _child(corpus: str, db: str, toy: bool) -> None:
         sys.path.insert(0, str(TESTS_DIR))
         import toygame  # noqa: F401
 
-    from ingest.pipeline import ingest
+    from ingest.pipeline import ingest, usable_cpus
 
     first = ingest([corpus], db)
     again = ingest([corpus], db)
@@ -92,7 +92,7 @@ def _child(corpus: str, db: str, toy: bool) -> None:
         "again_records": again.counts.records, "again_seconds": again.seconds, "again_skipped": again.counts.skipped,
         "writer_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
         "worker_kib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
-        "db_bytes": os.path.getsize(db), "workers": os.cpu_count() or 1,
+        "db_bytes": os.path.getsize(db), "workers": usable_cpus(),
         "timings": first.timings,
     }
     print(json.dumps(out))

@@ -70,6 +70,14 @@ def _batches(items: Iterator[RawItem], records: int, size: int) -> Iterator[list
         yield batch
 
 
+def usable_cpus() -> int:
+    """The cores this process may run on (respects affinity masks and container CPU sets)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def _changes(db: Database) -> tuple[int, ...]:
     """What readers would see change: written games and new quarantine rows."""
     c = db.counts
@@ -131,7 +139,7 @@ def ingest(
     """
     t0 = time.perf_counter()
     files = expand(paths)
-    n_workers = (os.cpu_count() or 1) if workers is None else max(0, workers)
+    n_workers = usable_cpus() if workers is None else max(0, workers)
     pool = _make_pool(n_workers) if n_workers > 0 else _Inline()
     db: Database | None = None
     status = "failed"
