@@ -102,9 +102,10 @@ def _print_summary(s: Any) -> None:
         ("diverged (ingested, with divergences)", f"{c.diverged:,}"),
         ("quarantined", f"{c.quarantined:,}" + (f" ({c.quarantined_new:,} new)" if c.quarantined else "")),
         ("time", f"{s.seconds:.2f} s ({s.records_per_second:,.0f} records/s)"),
+        ("  writing / publishing snapshots",
+         f"{s.timings.get('write', 0.0):.2f} s / {s.timings.get('publish', 0.0):.2f} s ({s.publishes}x)"),
     ]
-    for status, n in sorted(c.statuses.items()):
-        rows.insert(6, (f"  status {status}", f"{n:,}"))
+    rows[6:6] = [(f"  status {status}", f"{n:,}") for status, n in sorted(c.statuses.items())]
     for k, v in rows:
         t.add_row(k, v)
     con.print(t)
