@@ -211,6 +211,8 @@ def _add_game(r: Replay, raw: bytes, job: Job, core: dict[str, _Columns], typed:
     result = rec.result if isinstance(rec.result, dict) else {}
 
     def add(cols: _Columns, *values: Any) -> None:
+        if len(values) != len(cols.cols):
+            raise AssertionError(f"{cols.table.name}: {len(values)} values for {len(cols.cols)} columns")
         for col, v in zip(cols.cols, values):
             col.append(v)
 
