@@ -174,7 +174,8 @@ def winners_vs_rest(df: pl.DataFrame, value: str = "avg_points", title: str = "W
 def game_breakdown(df: pl.DataFrame) -> alt.Chart:
     """One game's final score, one bar per player stacked by category."""
     return alt.Chart(df, title="Final score by category").mark_bar().encode(
-        y=alt.Y("player:N", title=None, sort=alt.EncodingSortField("rank", order="ascending")),
+        y=alt.Y("player:N", title=None, sort=alt.EncodingSortField("rank", order="ascending"),
+                axis=alt.Axis(labelLimit=260)),
         x=alt.X("points:Q", stack=True, title="points"),
         color=alt.Color("category:N"),
         tooltip=["player:N", "category:N", "points:Q", "rank:Q"],
@@ -253,7 +254,7 @@ def shift_deciders(df: pl.DataFrame) -> alt.Chart:
     """Per category: how many more shift points winners take than the others."""
     return alt.Chart(df, title="Which categories decide games (winners' minus others' shift points)").mark_bar(
     ).encode(
-        y=alt.Y("category:N", sort="-x", title=None),
+        y=alt.Y("category:N", sort="-x", title=None, axis=alt.Axis(labelLimit=260)),
         x=alt.X("gap:Q", title="points per game, winners minus others"),
         color=alt.condition("datum.gap > 0", alt.value("#d4a017"), alt.value("#7f8c8d")),
         tooltip=["category:N", alt.Tooltip("winner_points:Q", format=".2f"),
@@ -288,7 +289,7 @@ def game_shift_heatmap(df: pl.DataFrame, names: dict[str, str] | None = None) ->
 def category_edge(df: pl.DataFrame, title: str = "What separates winners: points per category") -> alt.Chart:
     """Per category, the winners' average minus the others' (the games behind it in the tooltip)."""
     return alt.Chart(df, title=title).mark_bar().encode(
-        y=alt.Y("category:N", sort="-x", title=None),
+        y=alt.Y("category:N", sort="-x", title=None, axis=alt.Axis(labelLimit=260)),
         x=alt.X("edge:Q", title="winners' average minus others' average"),
         color=alt.condition("datum.edge > 0", alt.value("#d4a017"), alt.value("#7f8c8d")),
         tooltip=["category:N", alt.Tooltip("winners:Q", format=".2f"), alt.Tooltip("others:Q", format=".2f"),

@@ -39,12 +39,21 @@ elif title == "copenhagen":
     if lines.height:
         st.subheader("Rows against columns")
         st.altair_chart(charts.copenhagen_lines(lines), width="stretch")
-        st.dataframe(lines, hide_index=True)
+        st.dataframe(lines, hide_index=True, column_config={
+            "per_player": st.column_config.NumberColumn("completed per player", format="%.2f"),
+            "points_per_player": st.column_config.NumberColumn("their points per player", format="%.2f"),
+            "all_windows_share": st.column_config.NumberColumn("with all windows", format="percent"),
+            "games": st.column_config.NumberColumn("games behind it")})
 elif title == "coal_baron":
     deciders = data.q("shift_deciders")
     if deciders.height:
         st.subheader("Shift scoring by category")
-        st.dataframe(deciders, hide_index=True)
+        st.dataframe(deciders, hide_index=True, column_config={
+            "winner_points": st.column_config.NumberColumn("winners' shift points", format="%.2f"),
+            "other_points": st.column_config.NumberColumn("others' shift points", format="%.2f"),
+            "gap": st.column_config.NumberColumn("difference", format="%+.2f"),
+            "winner_first_rate": st.column_config.NumberColumn("winner ranked 1st", format="percent"),
+            "games": st.column_config.NumberColumn("games behind it")})
 elif title == "perikles":
     elections = data.q("perikles_elections_summary")
     if elections.height:
