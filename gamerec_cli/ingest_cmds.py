@@ -75,6 +75,9 @@ def ingest(paths: tuple[str, ...], db: str, workers: int | None, batch_size: int
             _fail("interrupted; every batch written so far is complete, rerun to finish", 130)
     _print_summary(summary)
     c = summary.counts
+    if c.records == 0:
+        click.echo("warning: no records found in " + ", ".join(paths) + " (record files end in "
+                   ".json, .jsonl, .json.gz or .jsonl.gz)", err=True)
     if c.quarantined:
         click.echo(
             f"{c.quarantined} record(s) could not be read and went to quarantine; see them with\n"

@@ -289,6 +289,9 @@ def test_stdin_and_missing_path(tmp_path: Path) -> None:
     assert code == 0 and "skipped (already present)" in out
     code, out = cli("ingest", str(tmp_path / "nope.jsonl"), "--db", str(db))
     assert code == 2 and "no such file or directory" in out and "Traceback" not in out
+    (tmp_path / "empty").mkdir()
+    code, out = cli("ingest", str(tmp_path / "empty"), "--db", str(db))
+    assert code == 0 and "warning: no records found" in out
 
 
 def test_cli_summary(tmp_path: Path, corpus: tuple[Path, list[Record]]) -> None:
