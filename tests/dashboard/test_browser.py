@@ -108,7 +108,7 @@ def test_every_page_loads_without_exception(server: str) -> None:
             page.goto(f"{server}/review")
             _settle(page)
             assert page.get_by_text("Event 0 of", exact=False).count() == 1
-            assert page.locator(".gr-board").count() == 1  # the board view is drawn
+            page.wait_for_selector(".gr-board", timeout=30_000)  # the board view is drawn
             page.wait_for_selector(".vega-embed", timeout=30_000)  # and the score timeline
             page.get_by_role("button", name="Next").click()
             page.wait_for_selector("text=Event 1 of", timeout=30_000)
