@@ -82,6 +82,13 @@ def _settle(page: object) -> None:
     page.wait_for_selector("h1", timeout=30_000)
 
 
+def _wait_title(page: object, title: str) -> None:
+    """Wait until the page showing is ``title`` and its script run has finished."""
+    page.wait_for_function("t => document.querySelector('h1')?.innerText.trim() === t", arg=title,
+                           timeout=60_000)
+    _settle(page)
+
+
 def test_every_page_loads_without_exception(server: str) -> None:
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as pw:
@@ -93,21 +100,18 @@ def test_every_page_loads_without_exception(server: str) -> None:
                 if path:  # the other pages through the sidebar, as a user moves around
                     page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=title).click()
                     page.wait_for_url(re.compile(rf"/{path}(\?.*)?$"), timeout=30_000)
-                page.wait_for_function("t => document.querySelector('h1')?.innerText.trim() === t", arg=title,
-                                       timeout=60_000)
-                _settle(page)
+                _wait_title(page, title)
                 page.screenshot(path=f"/tmp/gamerec-dashboard-{path or 'overview'}.png")
                 errors = page.locator('[data-testid="stException"]')
                 assert errors.count() == 0, f"/{path}: {errors.first.inner_text()}"
                 assert page.get_by_text("Page not found").count() == 0, path
             # a deep link loads on its own too
             page.goto(f"{server}/divergences")
-            _settle(page)
-            assert page.locator("h1").first.inner_text().strip() == "Divergences"
+            _wait_title(page, "Divergences")
             # Game review reacts in the browser: the Next button moves one event on
             page.goto(f"{server}/review")
-            _settle(page)
-            assert page.get_by_text("Event 0 of", exact=False).count() == 1
+            _wait_title(page, "Game review")
+            page.wait_for_selector("text=Event 0 of", timeout=30_000)
             page.wait_for_selector(".gr-board", timeout=30_000)  # the board view is drawn
             page.wait_for_selector(".vega-embed", timeout=30_000)  # and the score timeline
             page.get_by_role("button", name="Next").click()
