@@ -191,7 +191,7 @@ def score_distribution(con: duckdb.DuckDBPyConnection, bins: int = 30) -> pl.Dat
         WITH s AS (
             SELECT g.title, p.final_score::DOUBLE AS score, coalesce(p.won, false) AS won
             FROM players p JOIN games g USING (game_id)
-            WHERE p.final_score IS NOT NULL AND g.status IN ('complete', 'diverged')
+            WHERE p.final_score IS NOT NULL AND p.won IS NOT NULL
         ), r AS (
             SELECT title, min(score) AS lo, greatest(max(score) - min(score), 1) AS span FROM s GROUP BY title
         ), b AS (
@@ -220,7 +220,7 @@ def seat_win_rates(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
                count(*) FILTER (WHERE p.won)::BIGINT AS wins,
                avg(CASE WHEN p.won THEN 1.0 ELSE 0.0 END) AS win_rate
         FROM players p JOIN games g USING (game_id)
-        WHERE g.status = 'complete'
+        WHERE p.won IS NOT NULL
         GROUP BY ALL ORDER BY title, player_count, seat
     """, [_seat_offset(con)])
 
@@ -404,7 +404,7 @@ def breakdown_by_rank(con: duckdb.DuckDBPyConnection, title: str) -> pl.DataFram
         FROM score_breakdown b
         JOIN players p USING (game_id, player_id)
         JOIN games g USING (game_id)
-        WHERE g.title = ? AND g.status = 'complete' AND p.rank IS NOT NULL
+        WHERE g.title = ? AND p.won IS NOT NULL AND p.rank IS NOT NULL
         GROUP BY ALL ORDER BY rank, category
     """, [title])
 
@@ -421,7 +421,7 @@ def breakdown_winners_vs_rest(con: duckdb.DuckDBPyConnection, title: str) -> pl.
         FROM score_breakdown b
         JOIN players p USING (game_id, player_id)
         JOIN games g USING (game_id)
-        WHERE g.title = ? AND g.status = 'complete'
+        WHERE g.title = ? AND p.won IS NOT NULL
         GROUP BY ALL ORDER BY category, "group" DESC
     """, [title])
 
@@ -614,14 +614,17 @@ def category_edge(con: duckdb.DuckDBPyConnection, title: str) -> pl.DataFrame:
 
 
 def title_game_counts(con: duckdb.DuckDBPyConnection, title: str) -> dict[str, int]:
-    """How many games of a title there are, and how many complete ones."""
-    if "games" not in _tables(con):
-        return {"games": 0, "complete": 0}
-    row = con.execute(
-        "SELECT count(*), count(*) FILTER (WHERE status = 'complete') FROM games WHERE title = ?", [title]
-    ).fetchone()
+    """How many games of a title there are, how many complete ones (no divergence), and how many
+    finished ones (the rules reached the end, with or without a divergence on the way)."""
+    if not {"games", "players"} <= _tables(con):
+        return {"games": 0, "complete": 0, "finished": 0}
+    row = con.execute("""
+        SELECT count(*), count(*) FILTER (WHERE status = 'complete'),
+               count(*) FILTER (WHERE game_id IN (SELECT game_id FROM players WHERE won IS NOT NULL))
+        FROM games WHERE title = ?
+    """, [title]).fetchone()
     assert row is not None
-    return {"games": int(row[0]), "complete": int(row[1])}
+    return {"games": int(row[0]), "complete": int(row[1]), "finished": int(row[2])}
 
 
 def pax_final_loyalty(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
@@ -654,7 +657,7 @@ def copenhagen_lines(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     return _df(con, """
         WITH pl AS (
             SELECT p.game_id, p.player_id, p.won FROM players p JOIN games g USING (game_id)
-            WHERE g.title = 'copenhagen' AND g.status = 'complete'
+            WHERE g.title = 'copenhagen' AND p.won IS NOT NULL
         ), c AS (
             SELECT pl.game_id, pl.player_id, pl.won, l.line,
                    count(c.player_id) AS n, coalesce(sum(c.points), 0) AS pts,

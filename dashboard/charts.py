@@ -73,7 +73,7 @@ def seat_win_rates(df: pl.DataFrame) -> alt.FacetChart:
                  "wins:Q", "games:Q"],
     ).properties(width=260, height=160)
     return base.facet(facet=alt.Facet("game:N", title=None), columns=3).properties(
-        title="Win rate by seat and player count (complete games)"
+        title="Win rate by seat and player count (finished games)"
     )
 
 

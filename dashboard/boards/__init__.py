@@ -91,7 +91,7 @@ def _scalar(v: Any) -> Any:
     if isinstance(v, (list, tuple)):
         return len(v)
     if isinstance(v, dict):
-        if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v.values()):
+        if _numeric_map(v):
             return ", ".join(f"{k} {x}" for k, x in v.items() if x) or "—"
         return len(v)
     return str(v)
@@ -121,8 +121,17 @@ def generic_resources(snapshot: dict[str, Any], names: dict[str, str]) -> list[d
             continue
         if set(value) <= set(pids):
             for pid, v in value.items():
-                rows[pid][key] = _scalar(v)
+                if isinstance(v, dict) and not _numeric_map(v):
+                    # a per-player record under another name: its fields, one column each
+                    for k, x in v.items():
+                        rows[pid].setdefault(k, _scalar(x))
+                else:
+                    rows[pid][key] = _scalar(v)
     return [rows[p] for p in pids]
+
+
+def _numeric_map(v: dict[str, Any]) -> bool:
+    return all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v.values())
 
 
 def resources_table(rows: list[dict[str, Any]], scores: list[int] | None = None) -> pl.DataFrame:

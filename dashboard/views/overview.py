@@ -54,4 +54,4 @@ rates = data.q("seat_win_rates")
 if rates.height:
     st.altair_chart(charts.seat_win_rates(rates))
     ui.games_caption(int(rates.filter(pl.col("seat") == 1).get_column("games").sum()),
-                     "complete games (seat win rates; hover a bar for the games behind it)")
+                     "finished games (seat win rates; hover a bar for the games behind it)")

@@ -16,7 +16,8 @@ if title is None:
 counts = data.q("title_game_counts", title=title)
 by_rank = data.q("breakdown_by_rank", title=title)
 if by_rank.is_empty():
-    st.info("No complete game of this title has a score breakdown yet.")
+    st.info("No game of this title has reached its end yet (under the rules), so there is no final "
+            "breakdown to show.")
     st.stop()
 
 left, right = st.columns(2)
@@ -24,10 +25,11 @@ with left:
     st.altair_chart(charts.breakdown_by_rank(by_rank), width="stretch")
 with right:
     st.altair_chart(charts.winners_vs_rest(data.q("breakdown_winners_vs_rest", title=title)), width="stretch")
-ui.games_caption(counts["complete"], f"complete games (of {counts['games']:,} in the database)")
+ui.games_caption(counts["finished"], f"finished games (of {counts['games']:,} in the database; "
+                 f"{counts['complete']:,} without any divergence)")
 
 st.subheader("One game, stacked per player")
-ids = data.q("game_list", title=title, status="complete", order="top_score", limit=200)
+ids = data.q("game_list", title=title, order="top_score", limit=200)
 if ids.height:
     game_id = st.selectbox(
         "Game (best scores first)", ids.get_column("game_id").to_list(), key="breakdown_game",

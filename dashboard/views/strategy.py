@@ -14,8 +14,9 @@ title = ui.title_picker("strategy_title", data.present_titles())
 if title is None:
     st.stop()
 counts = data.q("title_game_counts", title=title)
-st.caption(f"{title_label(title)}: {counts['games']:,} games, {counts['complete']:,} complete. "
-           "Every figure below comes from complete games; its game count is in the table or tooltip.")
+st.caption(f"{title_label(title)}: {counts['games']:,} games, {counts['finished']:,} finished under the rules "
+           f"({counts['complete']:,} without any divergence). Every figure below comes from finished games; "
+           "its game count is in the table or tooltip.")
 
 edge = data.q("category_edge", title=title)
 if edge.height:
@@ -26,7 +27,7 @@ if edge.height:
         "edge": st.column_config.NumberColumn("difference", format="%+.2f"),
         "games": st.column_config.NumberColumn("games behind it")})
 else:
-    st.info("No complete game of this title yet.")
+    st.info("No game of this title has reached its end under the rules yet.")
 
 if title == "pax_pamir":
     loyalty = data.q("pax_final_loyalty")

@@ -196,6 +196,14 @@ def test_generic_board_for_titles_without_a_view() -> None:
                               {"player": "Ben (p2)", "pos": 5, "banked": 0}]
 
 
+def test_generic_view_expands_a_per_player_record_under_any_name() -> None:
+    snap = {"p": {"p1": {"gold": 2, "vp": {"crane": 3, "walls": 0}, "walls": ["a", "b"]},
+                  "p2": {"gold": 0, "vp": {"crane": 1, "walls": 1}, "walls": []}}, "era": 1}
+    rows = boards.generic_resources(snap, {"p1": "Ana", "p2": "Ben"})
+    assert rows == [{"player": "Ana (p1)", "gold": 2, "vp": "crane 3", "walls": 2},
+                    {"player": "Ben (p2)", "gold": 0, "vp": "crane 1, walls 1", "walls": 0}]
+
+
 def test_a_broken_snapshot_falls_back_to_the_generic_view() -> None:
     view = boards.render("copenhagen", {"players": {"p1": {"board": 5}}}, {"p1": "Ana"})
     assert view.html is None and view.error

@@ -116,7 +116,7 @@ def test_score_breakdowns(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> N
     for title in TITLES:
         at.selectbox(key="breakdown_title").select(title).run()
         assert not at.exception
-        assert "complete games" in texts(at)
+        assert "finished games" in texts(at)
         assert at.selectbox(key="breakdown_game").value.startswith(f"sim-{title}")
 
 

@@ -70,8 +70,9 @@ def test_seat_win_rates(sample_db: Path) -> None:
     assert rates.get_column("seat").min() == 1
     assert ((rates.get_column("win_rate") >= 0) & (rates.get_column("win_rate") <= 1)).all()
     first = rates.filter(pl.col("seat") == 1)
-    complete = run(sample_db, q.games_by_title_status).filter(pl.col("status") == "complete")
-    assert int(first.get_column("games").sum()) == int(complete.get_column("games").sum())
+    # every finished game once: the complete ones and the one whose only divergence is an observation
+    finished = sum(run(sample_db, q.title_game_counts, title=t)["finished"] for t in TITLES)
+    assert int(first.get_column("games").sum()) == finished == 3 * len(TITLES)
 
 
 def test_game_detail_queries(sample_db: Path) -> None:
@@ -141,6 +142,12 @@ def test_pax_pamir_queries(sample_db: Path) -> None:
     loyalty = run(sample_db, q.pax_final_loyalty)
     for _, part in loyalty.group_by("group"):
         assert part.get_column("share").sum() == pytest.approx(1.0)
+
+
+def test_title_game_counts(sample_db: Path) -> None:
+    counts = run(sample_db, q.title_game_counts, title=DIVERGED_ID.split("-")[1])
+    assert counts == {"games": 3, "complete": 2, "finished": 3}
+    assert run(sample_db, q.title_game_counts, title="praga") == {"games": 0, "complete": 0, "finished": 0}
 
 
 def test_copenhagen_lines(sample_db: Path) -> None:

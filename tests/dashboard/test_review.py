@@ -93,7 +93,7 @@ def test_describe_chance_and_observe_events() -> None:
 
 def test_unknown_title_is_a_review_error() -> None:
     record = simulate_one(get_game(TITLES[0]), 2, 2, 0)
-    record.game = "praga"
+    record.game = "chess"  # no engine of that name
     with pytest.raises(ReviewError):
         Stepper(record)
 
