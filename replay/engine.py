@@ -223,11 +223,13 @@ class Game:
     option_keys: tuple[str, ...] = ("ruleset",)
     _move_type: Any = field(default=None, init=False, repr=False, compare=False)
     move_type_names: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+    _move_by_tag: dict[str, type[Move]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         union: Any = Union[tuple(self.moves)] if len(self.moves) > 1 else self.moves[0]  # noqa: UP007
         object.__setattr__(self, "_move_type", union)
         object.__setattr__(self, "move_type_names", frozenset(self.move_types()))
+        self._move_by_tag.update({str(m.__struct_config__.tag): m for m in self.moves})
 
     @property
     def move_type(self) -> Any:
@@ -238,8 +240,15 @@ class Game:
         return [str(m.__struct_config__.tag) for m in self.moves]
 
     def parse_move(self, obj: Any) -> Move:
-        """Validate a move object from a record; raises ``msgspec.ValidationError``."""
-        move: Move = msgspec.convert(obj, type=self._move_type, strict=True)
+        """Validate a move object from a record; raises ``msgspec.ValidationError``.
+
+        A move whose ``type`` names a known move is converted straight to that
+        struct (msgspec caches its type information on a struct class, but
+        rebuilds it for a union on every call); anything else goes through the
+        union, which gives the error message.
+        """
+        cls = self._move_by_tag.get(str(obj.get("type"))) if type(obj) is dict else None
+        move: Move = msgspec.convert(obj, type=cls or self._move_type, strict=True)
         return move
 
     def initial_state(self, players: Sequence[str], options: Mapping[str, Any] | None = None) -> State:
