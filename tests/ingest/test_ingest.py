@@ -435,3 +435,19 @@ def test_a_database_error_while_writing_is_a_clear_message(tmp_path: Path, monke
     assert code == 2 and "database error while writing" in out and "No space left on device" in out
     assert "Traceback" not in out
     assert query(tmp_path / "g.duckdb", "SELECT status FROM ingest_runs") == [("failed",)]
+
+
+def test_snapshot_copies_are_whole_databases(tmp_path: Path) -> None:
+    from ingest.writer import Database, snapshot_path
+
+    db = tmp_path / "g.duckdb"
+    ingest([str(write(tmp_path / "r.jsonl", toy_records(20, seed=17)))], db, workers=0, publish_every=-1)
+    w = Database(db)
+    try:
+        w.publish()  # checkpoint + file copy
+        assert not list(tmp_path.glob(".*tmp*"))
+        w._copy_database(tmp_path / "logical.duckdb")  # the fallback, table by table
+    finally:
+        w.close()
+    assert counts(snapshot_path(db)) == counts(db) == counts(tmp_path / "logical.duckdb")
+    assert counts(db)["games"] == 20
