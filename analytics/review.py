@@ -163,6 +163,28 @@ def decisive_events(timeline: pl.DataFrame, names: dict[str, str] | None = None)
     return out
 
 
+def jump_targets(div_seqs: list[int], div_kinds: list[str], milestones: list[dict[str, object]],
+                 last: int, decisive: list[tuple[int, str]]) -> dict[int | None, str]:
+    """The "Jump to" choices of Game review, ``{seq: label}`` in event order (``None``: the prompt):
+    where the game was decided, every divergence, every event with milestones, the end."""
+    found: dict[int, list[str]] = {}
+    for s, text in decisive:
+        found.setdefault(s, []).append(text)
+    for s, k in zip(div_seqs, div_kinds):
+        found.setdefault(s, []).append(f"divergence ({k})")
+    counts: dict[tuple[int, str], int] = {}
+    for m in milestones:
+        key = (int(str(m["seq"])), str(m["type"]).replace("_", " "))
+        counts[key] = counts.get(key, 0) + 1
+    for (s, kind), n in counts.items():
+        found.setdefault(s, []).append(kind + (f" ×{n}" if n > 1 else ""))
+    found.setdefault(last, []).append("the end")
+    out: dict[int | None, str] = {None: "Jump to…"}
+    for s in sorted(found):
+        out[s] = f"event {s}: " + "; ".join(found[s])
+    return out
+
+
 def describe_event(state: State, event: Event, names: dict[str, str] | None = None) -> str:
     """One event in words; ``state`` is the state just before it."""
     names = names or {}

@@ -12,7 +12,7 @@ import polars as pl
 import streamlit as st
 
 from analytics.queries import title_label
-from analytics.review import ReviewError, Stepper, decisive_events
+from analytics.review import ReviewError, Stepper, decisive_events, jump_targets
 from dashboard import boards, charts, data, ui
 
 GAME = "review_game"
@@ -54,28 +54,6 @@ def _goto_from_jump() -> None:
     if choice is not None:
         st.session_state[SEQ] = choice
     st.session_state["review_jump"] = None
-
-
-def _jump_targets(div_seqs: list[int], div_kinds: list[str], milestones: list[dict[str, object]],
-                  last: int, decisive: list[tuple[int, str]]) -> dict[int | None, str]:
-    """The "Jump to" choices: where the game was decided, every divergence, every event with
-    milestones, the end."""
-    found: dict[int, list[str]] = {}
-    for s, text in decisive:
-        found.setdefault(s, []).append(text)
-    for s, k in zip(div_seqs, div_kinds):
-        found.setdefault(s, []).append(f"divergence ({k})")
-    counts: dict[tuple[int, str], int] = {}
-    for m in milestones:
-        key = (int(str(m["seq"])), str(m["type"]).replace("_", " "))
-        counts[key] = counts.get(key, 0) + 1
-    for (s, kind), n in counts.items():
-        found.setdefault(s, []).append(kind + (f" ×{n}" if n > 1 else ""))
-    found.setdefault(last, []).append("the end")
-    out: dict[int | None, str] = {None: "Jump to…"}
-    for s in sorted(found):
-        out[s] = f"event {s}: " + "; ".join(found[s])
-    return out
 
 
 def _filters_changed() -> None:
@@ -171,7 +149,7 @@ def _stepping(game_id: str, stepper: Stepper, names: dict[str, str], header: dic
               divs: pl.DataFrame, decisive: list[tuple[int, str]]) -> None:
     last = len(stepper) - 1
     div_seqs = [int(s) for s in divs.get_column("seq").to_list()]
-    jumps = _jump_targets(div_seqs, divs.get_column("kind").to_list(), stepper.milestones, last, decisive)
+    jumps = jump_targets(div_seqs, divs.get_column("kind").to_list(), stepper.milestones, last, decisive)
 
     b1, b2, b3, b4 = st.columns([1.3, 1.1, 5, 4])
     b1.button("◀ Previous", on_click=_move, args=(-1, last), disabled=st.session_state[SEQ] <= 0, key="review_prev")

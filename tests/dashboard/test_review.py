@@ -116,3 +116,17 @@ def test_decisive_events_from_a_timeline() -> None:
     tie = pl.DataFrame({"seq": [1, 1], "player_id": ["p1", "p2"], "category": ["a", "a"], "points": [1, 1]})
     assert [t for _, t in decisive_events(tie)] == ["biggest gain: p1 +1 (a)"]
     assert decisive_events(tl.clear()) == []
+
+
+def test_jump_targets_merge_everything_by_event() -> None:
+    from analytics.review import jump_targets
+
+    milestones = [{"type": "shift_ranking", "seq": 40}, {"type": "shift_ranking", "seq": 40},
+                  {"type": "dominance_check", "seq": 12}]
+    jumps = jump_targets([12, 30], ["observation_mismatch", "illegal_move"], milestones, 99,
+                         [(30, "Ana leads alone from here to the end")])
+    assert list(jumps) == [None, 12, 30, 40, 99]
+    assert jumps[12] == "event 12: divergence (observation_mismatch); dominance check"
+    assert jumps[30] == "event 30: Ana leads alone from here to the end; divergence (illegal_move)"
+    assert jumps[40] == "event 40: shift ranking ×2"
+    assert jumps[99] == "event 99: the end"
