@@ -1,0 +1,126 @@
+"""Free actions on one's own turn: climb, extra action, swap display tiles, claim a seal, use a technology."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from ..components import ACTIONS, ROWS, SEALS, TECHS, hex_deck
+from ..flow import Task as _Task
+from ..flow import draw, handler, push
+from .actions import perform, performable
+
+if TYPE_CHECKING:
+    from ..state import PragaState
+
+EXTRA_PAYMENTS = {"two_gold": (2, 0), "gold_silver": (1, 1)}
+
+
+def why_not_extra(s: PragaState, player: str, action: str, pay: str) -> str | None:
+    me = s.d["p"][player]
+    if s.d["turn"]["extra_used"]:
+        return f"{player} has already taken an extra action this turn (once per turn)"
+    if action not in ACTIONS:
+        return f"{action!r} is not one of the six actions"
+    if pay not in EXTRA_PAYMENTS:
+        return f"an extra action is paid with two_gold or gold_silver windows, not {pay!r}"
+    gold, silver = EXTRA_PAYMENTS[pay]
+    if me["goldw"] < gold or me["silver"] < silver:
+        return (f"{player} cannot pay an extra action with {gold} gold and {silver} silver windows: "
+                f"{player} has {me['goldw']} gold and {me['silver']} silver windows")
+    if not performable(s, player, action):
+        return f"{player} cannot take the King's Road action: the pawn is on V, or the bridge needs an egg"
+    return None
+
+
+def extra_action(s: PragaState, player: str, action: str, pay: str) -> None:
+    gold, silver = EXTRA_PAYMENTS[pay]
+    me = s.d["p"][player]
+    me["goldw"] -= gold
+    me["silver"] -= silver
+    s.d["turn"]["extra_used"] = True
+    perform(s, player, action, bonus=True, source="extra")
+
+
+def swap_options(s: PragaState, player: str) -> list[tuple[str, list[int], str]]:
+    if s.d["turn"]["swap_used"]:
+        return []
+    me = s.d["p"][player]
+    pays = [r for r in ("gold", "stone") if me[r] >= 1]
+    out = []
+    for row in ROWS:
+        filled = [i for i, t in enumerate(s.d["display"][row]) if t is not None]
+        for pair in combinations(filled, 2):
+            for r in pays:
+                out.append((row, list(pair), r))
+    return out
+
+
+def why_not_swap(s: PragaState, player: str, row: str, slots: list[int], pay: str) -> str:
+    if s.d["turn"]["swap_used"]:
+        return f"{player} has already swapped display tiles this turn (once per turn)"
+    if pay not in ("gold", "stone") or s.d["p"][player].get(pay, 0) < 1:
+        return f"swapping costs 1 gold or 1 stone; {player} cannot pay 1 {pay}"
+    return f"{player} cannot swap slots {slots} of the {row} row: two different filled slots are needed"
+
+
+def swap_tiles(s: PragaState, player: str, row: str, slots: list[int], pay: str) -> None:
+    """Put two tiles of a row under their stacks and refill those slots from the top at once."""
+    s.d["p"][player][pay] -= 1
+    s.d["turn"]["swap_used"] = True
+    display = s.d["display"][row]
+    tasks: list[_Task] = []
+    for slot in sorted(slots):
+        tile = display[slot]
+        display[slot] = None
+        s.d["stacks"][hex_deck(tile)]["bottom"].append(tile)
+        tasks.append({"op": "refill_slot", "row": row, "slot": slot})
+    push(s, *tasks)
+
+
+@handler("refill_slot")
+def refill_slot(s: PragaState, task: _Task) -> None:
+    from .turn_end import row_deck
+
+    if s.d["display"][task["row"]][task["slot"]] is None:
+        draw(s, row_deck(s, task["row"], task["slot"] == 3), 1, "display", row=task["row"], slots=[task["slot"]])
+
+
+def why_not_seal(s: PragaState, player: str, seal: str) -> str | None:
+    me = s.d["p"][player]
+    if seal not in SEALS:
+        return f"there is no seal {seal!r}"
+    if seal in s.d["seals"]:
+        return f"the {seal.replace('_', ' ')} already belongs to {s.d['seals'][seal]}"
+    rights = [t for t in me["seal_rights"] if t not in me["seal_tracks"]]
+    if not rights:
+        return (f"{player} has no seal to claim: a seal needs a production track at its last space, "
+                f"one seal per track (holds {len(me['seals'])})")
+    cost = SEALS[seal]["cost"]
+    if me["silver"] < cost["silver"]:
+        return f"the {seal.replace('_', ' ')} costs {cost['silver']} silver windows, {player} has {me['silver']}"
+    if me["cubes"] < 1:
+        return f"{player} has no cube left in reserve to put on the seal"
+    return None
+
+
+def claim_seal(s: PragaState, player: str, seal: str) -> None:
+    me = s.d["p"][player]
+    track = next(t for t in me["seal_rights"] if t not in me["seal_tracks"])
+    me["seal_tracks"].append(track)
+    me["silver"] -= SEALS[seal]["cost"]["silver"]
+    me["cubes"] -= 1
+    me["seals"].append(seal)
+    s.d["seals"][seal] = player
+    s.add_milestone("seal_claimed", round=s.round(), player_id=player, seal=seal, track=track)
+
+
+def why_not_technology(s: PragaState, player: str, tech: str) -> str | None:
+    if tech not in s.d["p"][player]["stored"]:
+        held = ", ".join(s.d["p"][player]["stored"]) or "none"
+        return f"{player} holds no stored technology {tech} (stored: {held})"
+    return None
+
+
+def technology_text(tech: str) -> str:
+    return f"{tech} ({TECHS[tech]['text']})"

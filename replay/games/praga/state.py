@@ -1,0 +1,149 @@
+"""The Praga state on the engine protocol: whose turn, legal moves, play, chance, score, snapshot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from replay.engine import OVER, ChanceRequest, IllegalMove, ImpossibleChance, Move, Outcome, State, Turn
+
+from . import flow
+from .components import ROUNDS
+from .decisions import RULES, explain
+from .describe import describe
+from .rules import crane
+from .rules.setup import initial
+from .scoring import final_points, ranking, score_breakdown
+
+
+class PragaState(State):
+    """A game of Praga Caput Regni in progress; the whole position is the plain-JSON dict ``d``."""
+
+    game_id = "praga"
+
+    def __init__(self, players: list[str], options: dict[str, Any]) -> None:
+        super().__init__(players, options)
+        self.d: dict[str, Any] = initial(players)
+        self._score: dict[str, dict[str, int]] | None = None
+        self._request: ChanceRequest | None = None
+        flow.run(self)
+
+    # ---- helpers used by the rules ------------------------------------------------------
+
+    def current(self) -> str:
+        order: list[str] = self.d["order"]
+        return order[int(self.d["turns"]) % len(order)]
+
+    def round(self) -> int:
+        return min(ROUNDS, int(self.d["turns"]) // len(self.players) + 1)
+
+    # ---- protocol ----------------------------------------------------------------------
+
+    def turn(self) -> Turn:
+        if self.d["over"]:
+            return OVER
+        if self.d["chance"] is not None:
+            if self._request is None:
+                self._request = flow.request(self)
+            assert self._request is not None
+            return self._request
+        player: str = self.d["decision"]["player"]
+        return player
+
+    def legal_moves(self) -> list[Move]:
+        dec = self.d["decision"]
+        if self.d["over"] or self.d["chance"] is not None or dec is None:
+            return []
+        return RULES[dec["kind"]][0](self, dec)
+
+    def _play(self, player: str, move: Move) -> None:
+        dec = self.d["decision"]
+        if move not in self.legal_moves():
+            raise IllegalMove(explain(self, dec, move))
+        self.d["decision"] = None
+        self._score = None
+        RULES[dec["kind"]][1](self, dec, move)
+        flow.run(self)
+
+    def _reveal(self, request: ChanceRequest, outcome: Outcome) -> None:
+        if request.kind == "draw" and len(outcome["items"]) != request.count:
+            raise ImpossibleChance(f"the {request.name} draw needs {request.count} tiles")
+        self._request = None
+        self._score = None
+        flow.reveal(self, outcome)
+        flow.run(self)
+
+    # ---- scores --------------------------------------------------------------------------
+
+    def score(self) -> dict[str, dict[str, int]]:
+        if self._score is None:
+            self._score = score_breakdown(self)
+        return self._score
+
+    def ranking(self) -> dict[str, int]:
+        return ranking(self)
+
+    def evaluate(self, player: str) -> float:
+        """Greedy heuristic: points so far plus the final scoring as it stands, resources a little,
+        against the best opponent measured the same way."""
+        def worth(p: str) -> float:
+            me = self.d["p"][p]
+            base = sum(self.score()[p].values())
+            if not self.d["over"]:
+                base += sum(final_points(self, p).values())
+            goods = int(me["gold"]) + int(me["stone"])
+            spare = int(me["silver"]) + int(me["goldw"]) + int(me["eggs"])
+            return base + 0.3 * goods + 0.5 * spare
+        return worth(player) - max(worth(q) for q in self.players if q != player)
+
+    def phase(self) -> tuple[int | None, str]:
+        d = self.d
+        if d["stage"] == "setup":
+            return (None, "setup")
+        if d["over"]:
+            return (ROUNDS, "game over")
+        if d["stage"] == "final":
+            return (ROUNDS, "final scoring")
+        return (self.round(), f"era {'I' if d['era'] == 1 else 'II'}")
+
+    def describe_move(self, player: str, move: Move) -> str:
+        return describe(self, player, move)
+
+    def copy(self) -> PragaState:
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.d = orjson.loads(orjson.dumps(self.d))
+        new.milestones = list(self.milestones)
+        new.players = list(self.players)
+        new.options = dict(self.options)
+        return new
+
+    # ---- views ---------------------------------------------------------------------------
+
+    def observables(self) -> dict[str, Any]:
+        ps = self.d["p"]
+        return {
+            "resources": {p: {"gold": ps[p]["gold"], "stone": ps[p]["stone"], "eggs": ps[p]["eggs"],
+                              "silver_windows": ps[p]["silver"], "gold_windows": ps[p]["goldw"]}
+                          for p in self.players},
+            "tracks": {p: {"mines": ps[p]["mines"], "quarries": ps[p]["quarries"], "technology": ps[p]["tech"],
+                           "university": ps[p]["uni"], "kings_road": ps[p]["road"],
+                           "hunger_wall": [ps[p]["hunger_wall"]["row"] + 1, ps[p]["hunger_wall"]["col"]],
+                           "cathedral": [ps[p]["cathedral"]["row"] + 1, ps[p]["cathedral"]["col"]]}
+                       for p in self.players},
+            "round": self.round(),
+            "era": self.d["era"],
+        }
+
+    def snapshot(self) -> dict[str, Any]:
+        d = self.d
+        snap: dict[str, Any] = orjson.loads(orjson.dumps(
+            {k: v for k, v in d.items() if k not in ("tasks", "stacks")}))
+        snap["round"] = self.round()
+        snap["to_move"] = d["decision"]["player"] if d["decision"] else None
+        snap["crane_view"] = crane.crane_view(self)
+        snap["stacks"] = {k: {"unseen": len(v["unseen"]), "bottom": list(v["bottom"])}
+                          for k, v in sorted(d["stacks"].items())}
+        snap["pending_steps"] = [t["op"] for t in d["tasks"]]
+        return snap
