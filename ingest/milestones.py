@@ -125,6 +125,20 @@ MILESTONE_TABLES: list[MilestoneTable] = [
         game="perikles", type="location_claimed", table="perikles_locations_claimed",
         columns=(("round", "INTEGER"), ("location", "VARCHAR"), ("player_id", "VARCHAR"), ("points", "INTEGER")),
     ),
+    MilestoneTable(
+        game="praga", type="era_change", table="praga_era_changes",
+        columns=(("round", "INTEGER"), ("player_id", "VARCHAR"), ("turn", "INTEGER"), ("era", "VARCHAR"),
+                 ("tiles_removed", "INTEGER")),
+    ),
+    MilestoneTable(
+        game="praga", type="plaza_completed", table="praga_plaza_completions",
+        columns=(("round", "INTEGER"), ("plaza", "VARCHAR"), ("tile", "VARCHAR"), ("player_id", "VARCHAR"),
+                 ("cubes", "INTEGER"), ("both_rewards", "BOOLEAN")),
+    ),
+    MilestoneTable(
+        game="praga", type="technology_gained", table="praga_technologies",
+        columns=(("round", "INTEGER"), ("player_id", "VARCHAR"), ("tech", "VARCHAR"), ("level", "INTEGER")),
+    ),
 ]
 
 
