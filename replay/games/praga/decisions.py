@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from replay.engine import Move
 
 from . import moves as m
-from .components import ACTION_NAMES, ACTIONS, HEX_TILES, PLAZA_TILES, POSITIONS, SEALS, TECHS
+from .components import ACTION_NAMES, ACTIONS, HEX_TILES, PLAZA_TILES, POSITIONS, ROWS, SEALS, TECHS
 from .rules import actions, bridge, crane, free_actions, grids, plazas, production, technologies, turn_end
 from .rules.effects import describe_atoms, gain
 
@@ -34,6 +34,7 @@ AWAITS = {
     "grid": "choose the Hunger Wall or the Cathedral",
     "plaza": "choose a plaza",
     "track": "choose the gold mine or the quarry track",
+    "swap": "choose the two tiles to swap and the payment",
     "discard_window": "discard a window down to 2",
 }
 
@@ -52,7 +53,7 @@ def menu_moves(s: PragaState, dec: Dec) -> list[Move]:
     out += [m.Climb(grid=name) for name in ("hunger_wall", "cathedral") if grids.can_climb(s, p, name) is None]
     out += [m.ExtraAction(action=a, pay=pay) for a in ACTIONS for pay in free_actions.EXTRA_PAYMENTS
             if free_actions.why_not_extra(s, p, a, pay) is None]
-    out += [m.SwapTiles(row=row, slots=slots, pay=pay) for row, slots, pay in free_actions.swap_options(s, p)]
+    out += [m.SwapTiles(row=row) for row in ROWS if free_actions.why_not_swap(s, p, row) is None]
     out += [m.ClaimSeal(seal=x) for x in sorted(SEALS) if free_actions.why_not_seal(s, p, x) is None]
     out += [m.UseTechnology(tech=t) for t in sorted(set(me["stored"]))]
     if turn["tile_taken"] and turn["action_done"]:
@@ -69,7 +70,7 @@ def menu_apply(s: PragaState, dec: Dec, move: Move) -> None:
     elif isinstance(move, m.ExtraAction):
         free_actions.extra_action(s, p, move.action, move.pay)
     elif isinstance(move, m.SwapTiles):
-        free_actions.swap_tiles(s, p, move.row, move.slots, move.pay)
+        free_actions.swap_tiles(s, p, move.row)
     elif isinstance(move, m.ClaimSeal):
         free_actions.claim_seal(s, p, move.seal)
     elif isinstance(move, m.UseTechnology):
@@ -89,7 +90,7 @@ def menu_explain(s: PragaState, dec: Dec, move: Move) -> str:
     elif isinstance(move, m.ExtraAction):
         why = free_actions.why_not_extra(s, p, move.action, move.pay)
     elif isinstance(move, m.SwapTiles):
-        why = free_actions.why_not_swap(s, p, move.row, move.slots, move.pay)
+        why = free_actions.why_not_swap(s, p, move.row)
     elif isinstance(move, m.ClaimSeal):
         why = free_actions.why_not_seal(s, p, move.seal)
     elif isinstance(move, m.UseTechnology):
@@ -189,6 +190,8 @@ RULES: dict[str, Rule] = {
               lambda s, d, mv: plazas.both_rewards(s, d["player"], mv.plaza)),
     "track": (lambda s, d: _options(d, m.ChooseTrack, "track"),
               lambda s, d, mv: technologies.track_chosen(s, d["player"], d, mv.track)),
+    "swap": (lambda s, d: [m.SwapSlots(slots=sl, pay=pay) for sl, pay in free_actions.swap_choices(s, d["player"], d["row"])],
+             lambda s, d, mv: free_actions.swap_slots(s, d["player"], d["row"], mv.slots, mv.pay)),
     "discard_window": (_discard_moves, lambda s, d, mv: turn_end.discard_window(s, d["player"], mv.window)),
 }
 
@@ -199,7 +202,7 @@ ACCEPTS: dict[str, tuple[type[Move], ...]] = {
     "place": (m.PlaceTile,), "rotate": (m.RotateTile,), "road_egg": (m.RoadEgg,),
     "keep_bridge_tile": (m.KeepBridgeTile,), "plank": (m.PlacePlank,), "keep_technology": (m.KeepTechnology,),
     "upgrade_bonus": (m.ChooseUpgradeBonus,), "grid": (m.ChooseGrid,), "plaza": (m.ChoosePlaza,),
-    "track": (m.ChooseTrack,), "discard_window": (m.DiscardWindow,),
+    "track": (m.ChooseTrack,), "swap": (m.SwapSlots,), "discard_window": (m.DiscardWindow,),
 }
 
 
@@ -234,6 +237,9 @@ def explain(s: PragaState, dec: Dec, move: Move) -> str:
         why = f"plank {move.to_dict().get('plank')!r} is not free (free: {', '.join(bridge.free_planks(s))})"
     elif kind == "production_token":
         why = f"{move.to_dict().get('token')!r} is not in the river (left: {', '.join(sorted(s.d['river']))})"
+    elif kind == "swap":
+        why = (f"{p} cannot swap slots {move.to_dict().get('slots')} paying {move.to_dict().get('pay')}: two different "
+               f"filled slots of the {dec['row']} row are needed, and 1 gold or 1 stone {p} has")
     elif kind == "discard_window":
         why = f"{p} has no {move.to_dict().get('window')} window to discard"
     return why or f"{p} cannot {move.type.replace('_', ' ')} that way: {p} must {AWAITS[kind]}"

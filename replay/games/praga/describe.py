@@ -37,7 +37,9 @@ def describe(s: PragaState, player: str, move: Move) -> str:
     if isinstance(move, m.ExtraAction):
         return f"{player} pays windows ({move.pay.replace('_', ' + ')}) for an extra {ACTION_NAMES.get(move.action)}"
     if isinstance(move, m.SwapTiles):
-        return f"{player} pays 1 {move.pay} to swap slots {move.slots} of the {move.row} row"
+        return f"{player} swaps two tiles of the {move.row} row"
+    if isinstance(move, m.SwapSlots):
+        return f"{player} pays 1 {move.pay} to put slots {move.slots} of the {dec.get('row', '?')} row under their stacks"
     if isinstance(move, m.ClaimSeal):
         return f"{player} claims the {SEALS.get(move.seal, {}).get('id', move.seal).replace('_', ' ')}"
     if isinstance(move, m.UseTechnology):

@@ -27,11 +27,9 @@ class ExtraAction(Move, tag="extra_action", frozen=True):
 
 
 class SwapTiles(Move, tag="swap_tiles", frozen=True):
-    """Free action, once per turn: pay 1 ``pay`` (gold/stone) to put display ``slots`` of ``row`` under their stacks."""
+    """Free action, once per turn: swap two tiles of display ``row`` (the slots and the payment follow)."""
 
     row: str
-    slots: list[int]
-    pay: str
 
 
 class ClaimSeal(Move, tag="claim_seal", frozen=True):
@@ -147,6 +145,13 @@ class ChooseTrack(Move, tag="choose_track", frozen=True):
     track: str
 
 
+class SwapSlots(Move, tag="swap_slots", frozen=True):
+    """The two display ``slots`` (0-3) put under their stacks, paying 1 ``pay`` (gold/stone)."""
+
+    slots: list[int]
+    pay: str
+
+
 class DiscardWindow(Move, tag="discard_window", frozen=True):
     """End of turn with more than 2 windows: discard one ``window`` (gold / silver)."""
 
@@ -157,5 +162,5 @@ MOVES: tuple[type[Move], ...] = (
     TakeTile, Climb, ExtraAction, SwapTiles, ClaimSeal, UseTechnology, EndTurn,
     ChooseAction, ChooseReward, Manage, TakeProductionToken, PickTile, SkipAction, PlaceTile, RotateTile,
     RoadEgg, KeepBridgeTile, PlacePlank, KeepTechnology, ChooseUpgradeBonus, ChooseGrid, ChoosePlaza,
-    ChooseTrack, DiscardWindow,
+    ChooseTrack, SwapSlots, DiscardWindow,
 )

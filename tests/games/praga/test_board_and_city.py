@@ -184,12 +184,12 @@ def test_plaza_completion_majority_takes_both_others_choose_one() -> None:
     plaza = "P01"
     spaces = PLAZAS[plaza]["spaces"]
     tiles = cube_building(4)
-    for b, t, who in zip(spaces[:3], tiles, ["p1", "p1", "p2"]):
+    for b, t, who in zip(spaces[:2], tiles, ["p1", "p2"]):
         st.d["city"]["built"][b] = {"tile": t, "rot": 0, "owner": who, "paid": 3}
-    me(st, "p1")["cubes"] = 2
-    assert plazas.majority(st, plaza) == ["p1"]
+    me(st, "p1")["cubes"] = 1
+    assert plazas.majority(st, plaza) == ["p1", "p2"]
     tile = st.d["city"]["plaza_tiles"][plaza]
-    build(st, tiles[3], spaces[3], "p1")
+    build(st, tiles[3], spaces[2], "p1")
     assert plaza in st.d["city"]["completed"]
     assert st.d["decision"]["player"] == "p2" and st.d["decision"]["kind"] == "reward"
     kinds = [(x["player_id"], x["both_rewards"]) for x in st.milestones if x["type"] == "plaza_completed"]
@@ -201,10 +201,10 @@ def test_plaza_tie_goes_to_who_paid_more_then_all_tied() -> None:
     st = new_game(4)
     spaces = PLAZAS["P02"]["spaces"]
     tiles = cube_building(4)
-    for b, t, who, paid in zip(spaces, tiles, ["p1", "p1", "p2", "p2"], [2, 2, 3, 2]):
+    for b, t, who, paid in zip(spaces, tiles, ["p1", None, "p2"], [4, 0, 5]):
         st.d["city"]["built"][b] = {"tile": t, "rot": 0, "owner": who, "paid": paid}
     assert plazas.majority(st, "P02") == ["p2"]
-    st.d["city"]["built"][spaces[2]]["paid"] = 2
+    st.d["city"]["built"][spaces[2]]["paid"] = 4
     assert plazas.majority(st, "P02") == ["p1", "p2"]
 
 

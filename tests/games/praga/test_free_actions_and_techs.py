@@ -29,13 +29,15 @@ def test_extra_action_costs_two_gold_or_gold_and_silver_windows_once_per_turn() 
 def test_swap_puts_two_tiles_under_their_stacks_and_refills_from_the_top() -> None:
     st = new_game(3)
     before = list(st.d["display"]["wall"])
-    play(st, m.SwapTiles(row="wall", slots=[0, 3], pay="stone"))
+    play(st, m.SwapTiles(row="wall"))
+    assert len(st.legal_moves()) == 12  # 6 pairs of slots, paid with gold or stone
+    play(st, m.SwapSlots(slots=[0, 3], pay="stone"))
     assert me(st)["stone"] == 1
     assert st.d["stacks"]["wall_I"]["bottom"] == [before[0]]
     assert st.d["stacks"]["wall_I_special"]["bottom"] == [before[3]]
     assert st.d["display"]["wall"][0] not in (None, before[0]) and st.d["display"]["wall"][3] not in (None, before[3])
     with pytest.raises(IllegalMove, match="already swapped display tiles this turn"):
-        st.apply_move("p1", m.SwapTiles(row="upgrade", slots=[0, 1], pay="gold"))
+        st.apply_move("p1", m.SwapTiles(row="upgrade"))
 
 
 def use(st, tech: str) -> None:  # type: ignore[no-untyped-def]

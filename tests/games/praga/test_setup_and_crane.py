@@ -21,7 +21,7 @@ def test_setup_chance_events_in_engine_order() -> None:
         st.apply_chance(first_items(req))
     assert names == [("action_tiles", 6), ("plaza_tiles_green", 4), ("plaza_tiles_purple", 3),
                      ("plaza_tiles_yellow", 2), ("upgrade_I", 3), ("upgrade_I_special", 1), ("wall_I", 3),
-                     ("wall_I_special", 1), ("building_I", 3), ("building_I_special", 1), ("building_I", 5),
+                     ("wall_I_special", 1), ("building_I", 3), ("building_I_special", 1), ("building_I", 4),
                      ("first_player", 1)]
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..components import ACTIONS, ROWS, SEALS, TECHS, hex_deck
 from ..flow import Task as _Task
-from ..flow import draw, handler, push
+from ..flow import decide, draw, handler, push
 from .actions import perform, performable
 
 if TYPE_CHECKING:
@@ -42,32 +42,34 @@ def extra_action(s: PragaState, player: str, action: str, pay: str) -> None:
     perform(s, player, action, bonus=True, source="extra")
 
 
-def swap_options(s: PragaState, player: str) -> list[tuple[str, list[int], str]]:
-    if s.d["turn"]["swap_used"]:
-        return []
+def why_not_swap(s: PragaState, player: str, row: str) -> str | None:
     me = s.d["p"][player]
-    pays = [r for r in ("gold", "stone") if me[r] >= 1]
-    out = []
-    for row in ROWS:
-        filled = [i for i, t in enumerate(s.d["display"][row]) if t is not None]
-        for pair in combinations(filled, 2):
-            for r in pays:
-                out.append((row, list(pair), r))
-    return out
-
-
-def why_not_swap(s: PragaState, player: str, row: str, slots: list[int], pay: str) -> str:
     if s.d["turn"]["swap_used"]:
         return f"{player} has already swapped display tiles this turn (once per turn)"
-    if pay not in ("gold", "stone") or s.d["p"][player].get(pay, 0) < 1:
-        return f"swapping costs 1 gold or 1 stone; {player} cannot pay 1 {pay}"
-    return f"{player} cannot swap slots {slots} of the {row} row: two different filled slots are needed"
+    if me["gold"] < 1 and me["stone"] < 1:
+        return f"swapping costs 1 gold or 1 stone; {player} has neither"
+    if row not in ROWS:
+        return f"there is no display row {row!r} (upgrade, wall or building)"
+    if sum(1 for t in s.d["display"][row] if t is not None) < 2:
+        return f"the {row} row holds fewer than 2 tiles to swap"
+    return None
 
 
-def swap_tiles(s: PragaState, player: str, row: str, slots: list[int], pay: str) -> None:
+def swap_choices(s: PragaState, player: str, row: str) -> list[tuple[list[int], str]]:
+    """The pairs of filled slots of the row, times the payments the player can make."""
+    me = s.d["p"][player]
+    filled = [i for i, t in enumerate(s.d["display"][row]) if t is not None]
+    return [(list(pair), r) for pair in combinations(filled, 2) for r in ("gold", "stone") if me[r] >= 1]
+
+
+def swap_tiles(s: PragaState, player: str, row: str) -> None:
+    s.d["turn"]["swap_used"] = True
+    decide(s, player, "swap", row=row)
+
+
+def swap_slots(s: PragaState, player: str, row: str, slots: list[int], pay: str) -> None:
     """Put two tiles of a row under their stacks and refill those slots from the top at once."""
     s.d["p"][player][pay] -= 1
-    s.d["turn"]["swap_used"] = True
     display = s.d["display"][row]
     tasks: list[_Task] = []
     for slot in sorted(slots):
