@@ -162,3 +162,29 @@ def test_skip_only_when_no_tile_can_be_taken() -> None:
     with pytest.raises(IllegalMove, match="cannot build wall WI-01: it costs 0 gold and 1 stone, p1 has 0 gold"):
         st.apply_move("p1", m.PickTile(slot=0))
     assert vp(st) == 0
+
+
+def test_technology_track_past_the_top_scores_two_per_step() -> None:
+    from replay.games.praga.rules.effects import advance_technology
+
+    st = new_game(3)
+    me(st)["tech"] = 9
+    advance_technology(st, "p1", 3)
+    assert me(st)["tech"] == 10 and st.d["p"]["p1"]["vp"]["tracks"] == 4
+
+
+def test_era_two_upgrade_moves_the_university_two() -> None:
+    from replay.games.praga import geometry as g
+    from replay.games.praga.components import BOARD, HEX_TILES
+
+    st = new_game(3)
+    tile = next(t for t, d in HEX_TILES.items() if d["type"] == "upgrade" and d["era"] == 2 and not d["special"])
+    hex_ = g.action_hex(BOARD["action_hex_direction"][HEX_TILES[tile]["upgrades"]])
+    me(st)["paid"]["edges"] = [g.edge_name(hex_, g.neighbour(hex_, d)) for d in range(6)]
+    me(st)["paid"]["vertices"] = [g.vertex(hex_, c) for c in range(6)]
+    st.d["display"]["upgrade"][0] = tile
+    actions.perform(st, "p1", "upgrade", bonus=False, source="technology")
+    run(st)
+    play(st, m.PickTile(slot=0))
+    play(st, m.RotateTile(rotation=0))
+    assert me(st)["uni"] == 2
