@@ -138,13 +138,22 @@ while not stop.exists() and time.monotonic() < end:
 """
     reader = subprocess.Popen([sys.executable, "-c", reader_code], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    writer = subprocess.run(gamerec("ingest", str(big), "--db", str(db), "--batch-size", "50",
-                                    "--publish-every", "0.2"),
-                            capture_output=True, text=True, cwd=ROOT, timeout=120)
+    writer = subprocess.Popen(gamerec("ingest", str(big), "--db", str(db), "--batch-size", "50",
+                                      "--publish-every", "0.2"),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    deadline = time.monotonic() + 60
+    while snapshot_games(db) < 100 and writer.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    # `gamerec stats` too, started while the ingest is writing
+    assert writer.poll() is None, "the ingest ended too early for this test"
+    stats = subprocess.run(gamerec("stats", "--db", str(db)), capture_output=True, text=True, cwd=ROOT,
+                           timeout=60)
+    assert stats.returncode == 0 and "games per title and status" in stats.stdout, stats.stderr
+    w_out, w_err = writer.communicate(timeout=120)
     time.sleep(0.3)
     stop.touch()
     out, err = reader.communicate(timeout=60)
-    assert writer.returncode == 0, writer.stderr
+    assert writer.returncode == 0, w_err
     assert reader.returncode == 0 and err == "", err
     seen = [tuple(int(x) for x in line.split()) for line in out.splitlines()]
     assert len(seen) > 5
