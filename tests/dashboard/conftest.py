@@ -18,7 +18,7 @@ from replay.games import available, get_game
 from replay.record import dumps
 from replay.simulate import simulate_one
 
-TITLES = [g for g in ("copenhagen", "coal_baron", "pax_pamir", "perikles") if g in available()]
+TITLES = [g for g in ("copenhagen", "coal_baron", "pax_pamir", "perikles", "praga") if g in available()]
 DIVERGED_ID = "sim-coal_baron-s11-000001" if "coal_baron" in TITLES else "sim-copenhagen-s11-000001"
 
 
