@@ -177,7 +177,7 @@ def game_breakdown(df: pl.DataFrame) -> alt.Chart:
         y=alt.Y("player:N", title=None, sort=alt.EncodingSortField("rank", order="ascending"),
                 axis=alt.Axis(labelLimit=260)),
         x=alt.X("points:Q", stack=True, title="points"),
-        color=alt.Color("category:N"),
+        color=alt.Color("category:N", legend=alt.Legend(orient="bottom", columns=5)),
         tooltip=["player:N", "category:N", "points:Q", "rank:Q"],
     )
 
