@@ -21,6 +21,8 @@ from .components import (
     PERSIA,
     POWERS,
     UNIT,
+    UNIT_IDS,
+    UNIT_TYPE_BY_ID,
     UNITS,
     LocationTile,
 )
@@ -105,6 +107,8 @@ class Board(State):
         # engine bookkeeping
         self._turn: Turn = ChanceRequest("draw", "influence", count=DISPLAY_SLOTS)
         self._score_cache: dict[str, dict[str, int]] | None = None
+        """The last score(); every rule that moves a cube or candidate, raises a statue, adds a defeat or
+        scores a location calls :meth:`score_changed`."""
         self._memo: dict[tuple[str, ...], list[str]] | None = None
         """Unit lookups cached while legal moves are listed (nothing moves meanwhile)."""
 
@@ -136,11 +140,16 @@ class Board(State):
         else:
             placed = max(0, min(n, CUBE_LIMIT - on_board))
         self.cubes[city][player] += placed
+        self.score_changed()
         return placed
 
     def has_influence(self, player: str, city: str) -> bool:
         """A cube in the city or one of its candidate spaces."""
         return self.cubes[city][player] > 0 or self.alpha[city] == player or self.beta[city] == player
+
+    def score_changed(self) -> None:
+        """Cubes, candidates, statues, defeats or location points changed: the score is recomputed."""
+        self._score_cache = None
 
     # ---- leaders and units -------------------------------------------------
 
@@ -155,18 +164,19 @@ class Board(State):
         if memo is not None and ("c", player) in memo:
             return memo[("c", player)]
         persian = player in self.persian_leaders
-        out = [u.id for u in UNITS
-               if (self.unit_at[u.id] == HELD and self.unit_holder[u.id] == player)
-               or (persian and self.unit_at[u.id] == POOL)]
+        at, holder = self.unit_at, self.unit_holder
+        out = [uid for uid in UNIT_IDS
+               if (at[uid] == HELD and holder[uid] == player) or (persian and at[uid] == POOL)]
         if memo is not None:
             memo[("c", player)] = out
         return out
 
     def units_at(self, location: str, side: str | None = None, unit_type: str | None = None) -> list[str]:
-        return [u.id for u in UNITS
-                if self.unit_at[u.id] == BATTLE and self.unit_location[u.id] == location
-                and (side is None or self.unit_side[u.id] == side)
-                and (unit_type is None or u.type == unit_type)]
+        where, at, sides = self.unit_location, self.unit_at, self.unit_side
+        return [uid for uid, kind in UNIT_TYPE_BY_ID
+                if where[uid] == location and at[uid] == BATTLE
+                and (side is None or sides[uid] == side)
+                and (unit_type is None or kind == unit_type)]
 
     def powers_at(self, location: str, side: str) -> list[str]:
         memo = self._memo

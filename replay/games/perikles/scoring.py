@@ -14,18 +14,19 @@ CATEGORIES: tuple[str, ...] = ("locations", "statues", "cubes")
 
 def score_breakdown(s: Board) -> dict[str, dict[str, int]]:
     """Location tiles' VP (scored when claimed), statues at their city's current value, one VP per cube."""
-    values = {c: CITY[c].statue_value(s.defeats[c]) for c in CITY_KEYS}
-    statues = dict.fromkeys(s.players, 0)
-    cubes = dict.fromkeys(s.players, 0)
+    players = s.players
+    statues = dict.fromkeys(players, 0)
+    cubes = dict.fromkeys(players, 0)
     for c in CITY_KEYS:
-        value, in_city, raised = values[c], s.cubes[c], s.statues[c]
-        for p in s.players:
+        value, in_city, raised = CITY[c].statue_value(s.defeats[c]), s.cubes[c], s.statues[c]
+        for p in players:
             cubes[p] += in_city[p]
             statues[p] += raised[p] * value
         for candidate in (s.alpha[c], s.beta[c]):
             if candidate is not None:
                 cubes[candidate] += 1
-    return {p: {"locations": s.location_vp[p], "statues": statues[p], "cubes": cubes[p]} for p in s.players}
+    vp = s.location_vp
+    return {p: {"locations": vp[p], "statues": statues[p], "cubes": cubes[p]} for p in players}
 
 
 def tiebreak_key(s: Board, player: str) -> tuple[int, int, int]:

@@ -50,15 +50,17 @@ class PeriklesState(Board):
             raise IllegalMove(f"{player} cannot {move.type.replace('_', ' ')} now: in the "
                               f"{self.phase()[1]} phase {player} must {what}")
         _, check, apply = RULES[type(move)]
-        why = check(self, player, move)
+        self._memo = {}  # nothing moves while the move is checked
+        try:
+            why = check(self, player, move)
+        finally:
+            self._memo = None
         if why is not None:
             raise IllegalMove(why)
-        self._score_cache = None
         apply(self, player, move)
         self._advance()
 
     def _reveal(self, request: ChanceRequest, outcome: Outcome) -> None:
-        self._score_cache = None
         flow.reveal(self, request, outcome)
         self._advance()
 

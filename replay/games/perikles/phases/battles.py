@@ -285,6 +285,7 @@ def finish_location(s: Board, winner: str | None) -> None:
         claim_tile(s, claimant)
         if winner == ATTACKER:
             s.defeats[tile.owner] += 1
+            s.score_changed()
     for uid in s.units_at(tile.key):
         s.send_home(uid)
     s.battle_slot += 1
@@ -302,6 +303,7 @@ def claim_tile(s: Board, claimant: str) -> None:
     for p in scorers:
         s.claimed[p].append(tile.key)
         s.location_vp[p] += tile.vp
+        s.score_changed()
         s.add_milestone("location_claimed", round=s.round, location=tile.key, player_id=p, points=tile.vp)
 
 

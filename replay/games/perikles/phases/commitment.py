@@ -232,6 +232,7 @@ def spend_cube_check(s: Board, player: str, move: SpendCube) -> str | None:
 
 def spend_cube(s: Board, player: str, move: SpendCube) -> None:
     s.cubes[move.city][player] -= 1
+    s.score_changed()
     s.commit_cube_city = move.city
 
 

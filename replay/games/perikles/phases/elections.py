@@ -29,6 +29,7 @@ def hold_election(s: Board, city: str) -> None:
         winner = a
     s.alpha[city] = None
     s.beta[city] = None
+    s.score_changed()
     s.add_milestone("election", round=s.round, city=city, alpha_player=a, alpha_cubes=a_cubes,
                     beta_player=b, beta_cubes=b_cubes, winner=winner, cubes_removed=removed)
     s.leader[city] = winner

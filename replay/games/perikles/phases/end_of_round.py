@@ -17,6 +17,7 @@ def raise_statues(s: Board) -> None:
         leader = s.leader[c]
         if leader is not None:
             s.statues[c][leader] += 1
+            s.score_changed()
 
 
 def clear_round(s: Board) -> None:

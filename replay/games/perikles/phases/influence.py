@@ -166,6 +166,7 @@ def assassinate(s: Board, player: str, move: Assassinate) -> None:
         s.alpha[c], s.beta[c] = s.beta[c], None
     else:
         s.beta[c] = None
+    s.score_changed()
     after_tile(s, player)
 
 

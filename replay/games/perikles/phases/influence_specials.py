@@ -73,6 +73,7 @@ def play_plague(s: Board, player: str, move: PlayPlague) -> None:
     _special_played(s, player)
     for p, n in plague_losses(s, move.city).items():
         s.cubes[move.city][p] -= n
+    s.score_changed()
     _after_special(s, player)
 
 
@@ -119,6 +120,7 @@ def alkibiades_move(s: Board, player: str, move: AlkibiadesMove) -> None:
     """Alkibiades: one cube moves city to city (candidate cubes stay put)."""
     s.cubes[move.from_city][move.owner] -= 1
     s.cubes[move.to_city][move.owner] += 1
+    s.score_changed()
     s.alkibiades_left -= 1
     if s.alkibiades_left == 0 or not any(True for _ in alkibiades_move_options(s, player)):
         s.step = s.resume_step

@@ -49,6 +49,7 @@ def nominate(s: Board, player: str, move: Nominate) -> None:
         s.alpha[c] = move.nominee
     else:
         s.beta[c] = move.nominee
+    s.score_changed()
 
 
 def first_nominator(s: Board, start: str) -> str | None:
