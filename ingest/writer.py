@@ -101,7 +101,11 @@ class Database:
         if threads:
             self.con.execute(f"SET threads TO {int(threads)}")
         if memory_limit:
-            self.con.execute("SET memory_limit = ?", [memory_limit])
+            try:
+                self.con.execute("SET memory_limit = ?", [memory_limit])
+            except duckdb.Error as exc:
+                self.con.close()
+                raise IngestError(f"bad memory limit {memory_limit!r} (e.g. 512MB or 2GB): {exc}") from None
         self.con.execute("SET preserve_insertion_order = true")
         self.con.execute("SET enable_progress_bar = false")
         schema.create_schema(self.con)

@@ -289,6 +289,8 @@ def test_stdin_and_missing_path(tmp_path: Path) -> None:
     assert code == 0 and "skipped (already present)" in out
     code, out = cli("ingest", str(tmp_path / "nope.jsonl"), "--db", str(db))
     assert code == 2 and "no such file or directory" in out and "Traceback" not in out
+    code, out = cli("ingest", "-", "--db", str(db), "--memory-limit", "lots", stdin=data)
+    assert code == 2 and "bad memory limit 'lots'" in out
     (tmp_path / "empty").mkdir()
     code, out = cli("ingest", str(tmp_path / "empty"), "--db", str(db))
     assert code == 0 and "warning: no records found" in out
