@@ -8,6 +8,7 @@ engine protocol on top.
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import Any
 
 from replay.engine import ChanceRequest, State, Turn
@@ -22,7 +23,7 @@ from .components import (
     POWERS,
     UNIT,
     UNIT_IDS,
-    UNIT_TYPE_BY_ID,
+    UNIT_INDEX,
     UNITS,
     LocationTile,
 )
@@ -78,6 +79,8 @@ class Board(State):
         self.unit_location: dict[str, str | None] = {u.id: None for u in UNITS}
         self.unit_side: dict[str, str | None] = {u.id: None for u in UNITS}
         self.unit_main: dict[str, bool] = {u.id: False for u in UNITS}
+        self._committed: dict[str, list[str]] = {}
+        """Location -> the units committed there, in unit order (kept by commit_unit and send_home)."""
         # military phase
         self.relations: dict[str, int] = {}
         self.permissions: dict[str, list[str]] = {}
@@ -172,11 +175,11 @@ class Board(State):
         return out
 
     def units_at(self, location: str, side: str | None = None, unit_type: str | None = None) -> list[str]:
-        where, at, sides = self.unit_location, self.unit_at, self.unit_side
-        return [uid for uid, kind in UNIT_TYPE_BY_ID
-                if where[uid] == location and at[uid] == BATTLE
+        at, sides = self.unit_at, self.unit_side
+        return [uid for uid in self._committed.get(location, ())
+                if at[uid] == BATTLE
                 and (side is None or sides[uid] == side)
-                and (unit_type is None or kind == unit_type)]
+                and (unit_type is None or UNIT[uid].type == unit_type)]
 
     def powers_at(self, location: str, side: str) -> list[str]:
         memo = self._memo
@@ -188,12 +191,28 @@ class Board(State):
             memo[("p", location, side)] = out
         return out
 
+    def commit_unit(self, unit_id: str, player: str, location: str, side: str, main: bool) -> None:
+        """The unit joins the battle at ``location`` on ``side``, sent by ``player``."""
+        self._leave_location(unit_id)
+        self.unit_at[unit_id] = BATTLE
+        self.unit_holder[unit_id] = player
+        self.unit_location[unit_id] = location
+        self.unit_side[unit_id] = side
+        self.unit_main[unit_id] = main
+        insort(self._committed.setdefault(location, []), unit_id, key=UNIT_INDEX.__getitem__)
+
     def send_home(self, unit_id: str) -> None:
+        self._leave_location(unit_id)
         self.unit_at[unit_id] = STACK
         self.unit_holder[unit_id] = None
         self.unit_location[unit_id] = None
         self.unit_side[unit_id] = None
         self.unit_main[unit_id] = False
+
+    def _leave_location(self, unit_id: str) -> None:
+        location = self.unit_location[unit_id]
+        if location is not None:
+            self._committed[location].remove(unit_id)
 
     # ---- relationships -------------------------------------------------------
 

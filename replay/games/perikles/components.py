@@ -137,8 +137,6 @@ UNITS: tuple[Unit, ...] = _units()
 UNIT: dict[str, Unit] = {u.id: u for u in UNITS}
 UNIT_INDEX: dict[str, int] = {u.id: i for i, u in enumerate(UNITS)}
 UNIT_IDS: tuple[str, ...] = tuple(u.id for u in UNITS)
-UNIT_TYPE_BY_ID: tuple[tuple[str, str], ...] = tuple((u.id, u.type) for u in UNITS)
-"""(unit id, unit type) in unit order, for the scans of where units are."""
 
 CRT: tuple[CrtColumn, ...] = tuple(
     CrtColumn(c["column"], c["label"], c["test"], c["attacker_target"], c["defender_target"])

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..board import BATTLE
 from ..components import ATTACKER, CITY_KEYS, DEFENDER, LOCATION, PERSIA, SIDES, TRIREME, UNIT, UNIT_TYPES
 from ..moves import AnswerPermission, SendUnit, SpendCube
 from .military import MAX_UNITS, MAX_UNITS_WITH_CUBE, a_unit, power_name
@@ -147,11 +146,7 @@ def commit(s: Board, player: str, uid: str, location: str, side: str) -> None:
             s.set_relation(unit.power, a, -1)
         for d in defenders:
             s.set_relation(unit.power, d, 1)
-    s.unit_at[uid] = BATTLE
-    s.unit_holder[uid] = player
-    s.unit_location[uid] = location
-    s.unit_side[uid] = side
-    s.unit_main[uid] = is_main
+    s.commit_unit(uid, player, location, side, is_main)
     s.commit_sent += 1
 
 
