@@ -169,7 +169,7 @@ class Board(State):
         persian = player in self.persian_leaders
         at, holder = self.unit_at, self.unit_holder
         out = [uid for uid in UNIT_IDS
-               if (at[uid] == HELD and holder[uid] == player) or (persian and at[uid] == POOL)]
+               if (holder[uid] == player and at[uid] == HELD) or (persian and at[uid] == POOL)]
         if memo is not None:
             memo[("c", player)] = out
         return out

@@ -25,38 +25,44 @@ def attack_problem(s: Board, player: str, power: str, unit_type: str, location: 
     """The five conditions for committing ``power``'s unit as attacker at ``location``."""
     tile = LOCATION[location]
     owner = tile.owner
-    who = f"{player} cannot attack {tile.name} with {a_unit(power, unit_type)}"
+
+    def who() -> str:
+        return f"{player} cannot attack {tile.name} with {a_unit(power, unit_type)}"
+
     if s.leader[owner] == player:
-        return f"{who}: he leads {power_name(owner)}, which owns it"
+        return f"{who()}: he leads {power_name(owner)}, which owns it"
     for d in _defending_powers(s, location):
         if s.relation(power, d) == 1:
             why = "the same city" if d == power else "allied with it this round"
-            return f"{who}: {power_name(power)} and {power_name(d)} (defending) are {why}"
+            return f"{who()}: {power_name(power)} and {power_name(d)} (defending) are {why}"
     for d in s.powers_at(location, DEFENDER):
         if s.leads(player, d):
-            return f"{who}: he leads {power_name(d)}, which already defends there"
+            return f"{who()}: he leads {power_name(d)}, which already defends there"
     for a in s.powers_at(location, ATTACKER):
         if s.relation(power, a) == -1:
-            return f"{who}: {power_name(power)} is at war with {power_name(a)}, which already attacks there"
+            return f"{who()}: {power_name(power)} is at war with {power_name(a)}, which already attacks there"
     if unit_type == TRIREME and tile.land_only:
-        return f"{who}: {tile.name} is a land battle, triremes cannot go there"
+        return f"{who()}: {tile.name} is a land battle, triremes cannot go there"
     return None
 
 
 def defence_problem(s: Board, player: str, power: str, unit_type: str, location: str) -> str | None:
     """The conditions for committing as defender, permission aside."""
     tile = LOCATION[location]
-    who = f"{player} cannot defend {tile.name} with {a_unit(power, unit_type)}"
+
+    def who() -> str:
+        return f"{player} cannot defend {tile.name} with {a_unit(power, unit_type)}"
+
     for d in _defending_powers(s, location):
         if s.relation(power, d) == -1:
-            return f"{who}: {power_name(power)} is at war with {power_name(d)}, which defends it"
+            return f"{who()}: {power_name(power)} is at war with {power_name(d)}, which defends it"
     for a in s.powers_at(location, ATTACKER):
         if s.relation(power, a) == 1:
-            return f"{who}: {power_name(power)} is allied with {power_name(a)}, which attacks it"
+            return f"{who()}: {power_name(power)} is allied with {power_name(a)}, which attacks it"
         if s.leads(player, a):
-            return f"{who}: he leads {power_name(a)}, which attacks it"
+            return f"{who()}: he leads {power_name(a)}, which attacks it"
     if unit_type == TRIREME and tile.land_only:
-        return f"{who}: {tile.name} is a land battle, triremes cannot go there"
+        return f"{who()}: {tile.name} is a land battle, triremes cannot go there"
     return None
 
 

@@ -38,7 +38,14 @@ def nominate_check(s: Board, player: str, move: Nominate) -> str | None:
 
 
 def can_nominate(s: Board, player: str) -> bool:
-    return any(nominate_check(s, player, m) is None for m in nominate_options(s, player))
+    """Whether :func:`nominate_check` accepts one of the nominations (its conditions, without the messages)."""
+    for c in CITY_KEYS:
+        alpha = s.alpha[c]
+        if (alpha is None or s.beta[c] is None) and s.has_influence(player, c):
+            cubes = s.cubes[c]
+            if any(cubes[p] != 0 and p != alpha for p in s.players):
+                return True
+    return False
 
 
 def nominate(s: Board, player: str, move: Nominate) -> None:
