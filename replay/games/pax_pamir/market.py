@@ -128,10 +128,11 @@ def draw_pool(s: PaxState) -> tuple[tuple[int, int], ...]:
     if i >= len(s.piles):
         return ()
     left = s.piles[i]
+    seen = s.seen
     groups = [
-        [c for c in COURT_IDS if c not in s.seen],
-        [e for e in OTHER_EVENTS if e not in s.seen],
-        [d for d in DOMINANCE_CHECKS if d not in s.seen],
+        [c for c in COURT_IDS if c not in seen],
+        [e for e in OTHER_EVENTS if e not in seen],
+        [d for d in DOMINANCE_CHECKS if d not in seen],
     ]
     active = [k for k in range(3) if left[k] > 0 and groups[k]]
     weights = {}
@@ -144,7 +145,7 @@ def draw_pool(s: PaxState) -> tuple[tuple[int, int], ...]:
     g = 0
     for w in weights.values():
         g = gcd(g, w)
-    return tuple((card, weights[k] // g) for k in active for card in groups[k])
+    return tuple([(card, weights[k] // g) for k in active for card in groups[k]])
 
 
 # ---------------------------------------------------------------- refill

@@ -37,6 +37,10 @@ from replay.games.pax_pamir.tasks import Task
 CATEGORIES: tuple[str, ...] = ("dominance_successful", "dominance_unsuccessful")
 
 
+MARKET_CELLS: tuple[tuple[int, int], ...] = tuple((row, col) for col in range(6) for row in range(2))
+"""Every market cell in the refill order: column by column, top before bottom."""
+
+
 class PaxState(State):
     game_id = "pax_pamir"
 
@@ -269,11 +273,9 @@ class PaxState(State):
     def deck_size(self) -> int:
         return sum(sum(p) for p in self.piles[self.pile:])
 
-    def market_cells(self) -> Iterator[tuple[int, int]]:
+    def market_cells(self) -> tuple[tuple[int, int], ...]:
         """Every market cell in the refill order: column by column, top before bottom."""
-        for col in range(6):
-            for row in range(2):
-                yield row, col
+        return MARKET_CELLS
 
     # ------------------------------------------------------------------ views
 
