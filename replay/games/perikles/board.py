@@ -174,6 +174,12 @@ class Board(State):
             memo[("c", player)] = out
         return out
 
+    def controls(self, player: str, unit_id: str) -> bool:
+        """Whether ``unit_id`` is among :meth:`controlled_units` of ``player``."""
+        at = self.unit_at[unit_id]
+        return ((self.unit_holder[unit_id] == player and at == HELD)
+                or (at == POOL and player in self.persian_leaders))
+
     def units_at(self, location: str, side: str | None = None, unit_type: str | None = None) -> list[str]:
         at, sides = self.unit_at, self.unit_side
         return [uid for uid in self._committed.get(location, ())

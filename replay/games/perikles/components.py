@@ -137,6 +137,11 @@ UNITS: tuple[Unit, ...] = _units()
 UNIT: dict[str, Unit] = {u.id: u for u in UNITS}
 UNIT_INDEX: dict[str, int] = {u.id: i for i, u in enumerate(UNITS)}
 UNIT_IDS: tuple[str, ...] = tuple(u.id for u in UNITS)
+UNITS_BY_KIND: dict[tuple[str, str, int], tuple[str, ...]] = {
+    kind: tuple(u.id for u in UNITS if (u.power, u.type, u.strength) == kind)
+    for kind in dict.fromkeys((u.power, u.type, u.strength) for u in UNITS)
+}
+"""(power, type, strength) -> the ids of the units of that kind, in unit order."""
 
 CRT: tuple[CrtColumn, ...] = tuple(
     CrtColumn(c["column"], c["label"], c["test"], c["attacker_target"], c["defender_target"])

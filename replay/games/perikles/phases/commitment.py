@@ -5,7 +5,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..components import ATTACKER, CITY_KEYS, DEFENDER, LOCATION, PERSIA, SIDES, TRIREME, UNIT, UNIT_TYPES
+from ..components import (
+    ATTACKER,
+    CITY_KEYS,
+    DEFENDER,
+    LOCATION,
+    PERSIA,
+    SIDES,
+    TRIREME,
+    UNIT,
+    UNIT_TYPES,
+    UNITS_BY_KIND,
+)
 from ..moves import AnswerPermission, SendUnit, SpendCube
 from .military import MAX_UNITS, MAX_UNITS_WITH_CUBE, a_unit, power_name
 
@@ -79,16 +90,16 @@ def extra_power(s: Board, player: str) -> str | None:
 
 
 def find_unit(s: Board, player: str, power: str, unit_type: str, strength: int) -> str | None:
-    for uid in s.controlled_units(player):
-        u = UNIT[uid]
-        if u.power == power and u.type == unit_type and u.strength == strength:
+    """The first unit of that kind among the units ``player`` controls."""
+    for uid in UNITS_BY_KIND.get((power, unit_type, strength), ()):
+        if s.controls(player, uid):
             return uid
     return None
 
 
 def send_unit_options(s: Board, player: str) -> Iterator[SendUnit]:
     kinds = sorted({(UNIT[u].power, UNIT[u].type, UNIT[u].strength) for u in s.controlled_units(player)},
-                   key=lambda k: (list(UNIT_TYPES).index(k[1]), k[0], k[2]))
+                   key=lambda k: (UNIT_TYPES.index(k[1]), k[0], k[2]))
     for power, unit_type, strength in kinds:
         for loc in s.locations:
             for side in SIDES:

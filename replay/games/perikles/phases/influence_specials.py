@@ -119,8 +119,7 @@ def alkibiades_move_check(s: Board, player: str, move: AlkibiadesMove) -> str | 
 def alkibiades_move(s: Board, player: str, move: AlkibiadesMove) -> None:
     """Alkibiades: one cube moves city to city (candidate cubes stay put)."""
     s.cubes[move.from_city][move.owner] -= 1
-    s.cubes[move.to_city][move.owner] += 1
-    s.score_changed()
+    s.cubes[move.to_city][move.owner] += 1  # the same cubes on the board: the score does not change
     s.alkibiades_left -= 1
     if s.alkibiades_left == 0 or not any(True for _ in alkibiades_move_options(s, player)):
         s.step = s.resume_step

@@ -29,7 +29,8 @@ def a_unit(power: str, unit_type: str) -> str:
 
 
 def dead_types(s: Board, city: str) -> list[str]:
-    return [t for t in UNIT_TYPES if any(s.unit_at[u.id] == DEAD and u.power == city and u.type == t for u in UNITS)]
+    dead = {u.type for u in UNITS if u.power == city and s.unit_at[u.id] == DEAD}
+    return [t for t in UNIT_TYPES if t in dead]
 
 
 def recovery_queue(s: Board, start: str) -> list[list[str]]:

@@ -56,7 +56,7 @@ def nominate(s: Board, player: str, move: Nominate) -> None:
         s.alpha[c] = move.nominee
     else:
         s.beta[c] = move.nominee
-    s.score_changed()
+    # the cube only moves onto a candidate space: the score does not change
 
 
 def first_nominator(s: Board, start: str) -> str | None:
