@@ -112,8 +112,9 @@ class Board(State):
         self._score_cache: dict[str, dict[str, int]] | None = None
         """The last score(); every rule that moves a cube or candidate, raises a statue, adds a defeat or
         scores a location calls :meth:`score_changed`."""
-        self._memo: dict[tuple[str, ...], list[str]] | None = None
-        """Unit lookups cached while legal moves are listed (nothing moves meanwhile)."""
+        self._memo: dict[tuple[str, ...], Any] | None = None
+        """Unit lookups and commit conditions cached while legal moves are listed or a move is checked
+        (nothing moves meanwhile)."""
 
     # ---- players --------------------------------------------------------
 
@@ -165,7 +166,8 @@ class Board(State):
         """Uncommitted units ``player`` may send: his own, plus the Persian pool if he is a Persian leader."""
         memo = self._memo
         if memo is not None and ("c", player) in memo:
-            return memo[("c", player)]
+            units: list[str] = memo[("c", player)]
+            return units
         persian = player in self.persian_leaders
         at, holder = self.unit_at, self.unit_holder
         out = [uid for uid in UNIT_IDS
@@ -190,7 +192,8 @@ class Board(State):
     def powers_at(self, location: str, side: str) -> list[str]:
         memo = self._memo
         if memo is not None and ("p", location, side) in memo:
-            return memo[("p", location, side)]
+            powers: list[str] = memo[("p", location, side)]
+            return powers
         found = {UNIT[u].power for u in self.units_at(location, side)}
         out = [p for p in POWERS if p in found]
         if memo is not None:

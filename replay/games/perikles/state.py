@@ -112,6 +112,7 @@ class PeriklesState(Board):
     def snapshot(self) -> dict[str, Any]:
         t = self._turn
         to_move = t if isinstance(t, str) else None
+        at, holder, where, sides, main = self.unit_at, self.unit_holder, self.unit_location, self.unit_side, self.unit_main
         return {
             "round": self.round,
             "phase": self.phase()[1],
@@ -133,8 +134,7 @@ class PeriklesState(Board):
             "persia": {"leaders": list(self.persian_leaders)},
             "units": {u.id: {
                 "power": u.power, "type": u.type, "strength": u.strength,
-                "at": self.unit_at[u.id], "holder": self.unit_holder[u.id],
-                "location": self.unit_location[u.id], "side": self.unit_side[u.id], "main": self.unit_main[u.id],
+                "at": at[u.id], "holder": holder[u.id], "location": where[u.id], "side": sides[u.id], "main": main[u.id],
             } for u in UNITS},
             "influence": {
                 "display": list(self.display),

@@ -77,6 +77,21 @@ def defence_problem(s: Board, player: str, power: str, unit_type: str, location:
     return None
 
 
+def side_problem(s: Board, player: str, power: str, unit_type: str, location: str, side: str) -> str | None:
+    """:func:`attack_problem` or :func:`defence_problem` (the unit's strength plays no part, so the
+    answer is shared by every strength while legal moves are listed)."""
+    memo = s._memo
+    key = ("side", player, power, unit_type, location, side)
+    if memo is not None and key in memo:
+        why: str | None = memo[key]
+        return why
+    problem = attack_problem if side == ATTACKER else defence_problem
+    why = problem(s, player, power, unit_type, location)
+    if memo is not None:
+        memo[key] = why
+    return why
+
+
 def needs_permission(s: Board, player: str, power: str, location: str) -> bool:
     owner = LOCATION[location].owner
     return not s.leads(player, owner) and power not in s.permissions.get(location, [])
@@ -98,7 +113,11 @@ def find_unit(s: Board, player: str, power: str, unit_type: str, strength: int) 
 
 
 def send_unit_options(s: Board, player: str) -> Iterator[SendUnit]:
-    kinds = sorted({(UNIT[u].power, UNIT[u].type, UNIT[u].strength) for u in s.controlled_units(player)},
+    extra = extra_power(s, player)
+    if s.commit_sent >= (MAX_UNITS if extra is None else MAX_UNITS_WITH_CUBE):
+        return  # no further unit this turn (send_unit_check refuses them all)
+    kinds = sorted({(UNIT[u].power, UNIT[u].type, UNIT[u].strength) for u in s.controlled_units(player)
+                    if extra is None or UNIT[u].power == extra},
                    key=lambda k: (UNIT_TYPES.index(k[1]), k[0], k[2]))
     for power, unit_type, strength in kinds:
         for loc in s.locations:
@@ -127,8 +146,8 @@ def send_unit_check(s: Board, player: str, move: SendUnit) -> str | None:
             return (f"{player} cannot send a {power_name(move.power)} unit as an extra unit: the cube he spent "
                     f"allows only {power_name(extra)} units")
     if move.side == ATTACKER:
-        return attack_problem(s, player, move.power, move.unit_type, move.location)
-    bad = defence_problem(s, player, move.power, move.unit_type, move.location)
+        return side_problem(s, player, move.power, move.unit_type, move.location, ATTACKER)
+    bad = side_problem(s, player, move.power, move.unit_type, move.location, DEFENDER)
     if bad:
         return bad
     if needs_permission(s, player, move.power, move.location):
