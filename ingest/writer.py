@@ -107,6 +107,8 @@ class Database:
                 self.con.close()
                 raise IngestError(f"bad memory limit {memory_limit!r} (e.g. 512MB or 2GB): {exc}") from None
         self.con.execute("SET preserve_insertion_order = true")
+        # fewer, larger checkpoints: batches append a lot; a crash replays at most this much log
+        self.con.execute("SET checkpoint_threshold = '256MB'")
         self.con.execute("SET enable_progress_bar = false")
         schema.create_schema(self.con)
         self.catalog = self.con.execute("SELECT current_database()").fetchone()[0]  # type: ignore[index]
