@@ -23,8 +23,9 @@ import duckdb
 
 from ingest import milestones
 from ingest.rows import Batch, Job, Outcome, build_batch, raw_sha256
-from ingest.sources import RawItem, expand, iter_raw
+from ingest.sources import expand
 from ingest.writer import Counts, Database, IngestError, snapshot_path, utcnow
+from replay.record import RawItem, iter_raw
 from replay.replayer import INVALID
 
 DEFAULT_DB = Path("data") / "gamerec.duckdb"
@@ -199,7 +200,7 @@ def ingest(
             for it in raw_batch:
                 sha = raw_sha256(it.raw)
                 if it.error is not None:
-                    read_errors.append(Outcome(ordinal, it.source, it.line, sha, INVALID, error=it.error,
+                    read_errors.append(Outcome(ordinal, it.source, it.line, sha, INVALID, error=str(it.error),
                                                raw=it.raw))
                 else:
                     work.append((ordinal, it.source, it.line, it.raw))

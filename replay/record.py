@@ -453,6 +453,21 @@ def _item(raw: bytes, source: str, line: int | None) -> Item:
         return Item(source, line, raw, error=exc)
 
 
+@dataclass(slots=True)
+class RawItem:
+    """One record's raw text (not yet parsed), or the error that kept a file from being read.
+
+    ``done_bytes`` is how far reading has got over all inputs, in bytes on
+    disk (compressed bytes for ``.gz``), for progress bars.
+    """
+
+    source: str
+    line: int | None
+    raw: bytes
+    error: RecordError | None = None
+    done_bytes: int = 0
+
+
 def record_files(path: Path) -> Iterator[Path]:
     """Record files under ``path`` (itself, or recursively in sorted order)."""
     if path.is_dir():
@@ -465,75 +480,101 @@ def record_files(path: Path) -> Iterator[Path]:
         yield path
 
 
+def iter_raw(paths: Iterable[str | Path], stdin: IO[bytes] | None = None) -> Iterator[RawItem]:
+    """Split every input into raw records, in order, without parsing them.
+
+    ``paths`` are files, directories (recursively, sorted) or ``-`` (standard
+    input: JSON lines, or one pretty-printed record).  ``.jsonl`` holds one
+    record per line, ``.json`` one record; either may be gzip-compressed.
+    """
+    done = 0
+    for p in paths:
+        if str(p) == "-":
+            for item in _raw_stream(stdin if stdin is not None else sys.stdin.buffer, "<stdin>"):
+                item.done_bytes = done
+                yield item
+            continue
+        path = Path(p)
+        if not path.exists():
+            yield RawItem(str(path), None, b"", RecordError("no such file or directory", source=str(path)),
+                          done)
+            continue
+        for f in record_files(path):
+            size = 0
+            for item in _raw_file(str(f)):
+                size = max(size, item.done_bytes)
+                item.done_bytes += done
+                yield item
+            try:
+                done += os.path.getsize(f)
+            except OSError:
+                done += size
+
+
 def iter_records(paths: Iterable[str | Path], stdin: IO[bytes] | None = None) -> Iterator[Item]:
-    """Stream every record from ``paths`` (files, directories, ``-``), in order.
+    """Stream every record from ``paths`` (files, directories, ``-``), parsed and validated.
 
     Unreadable files and bad records come out as items carrying the error, so
     one bad line never hides the good ones around it.
     """
-    for p in paths:
-        if str(p) == "-":
-            yield from _iter_stream(stdin if stdin is not None else sys.stdin.buffer, "<stdin>")
-            continue
-        path = Path(p)
-        if not path.exists():
-            yield Item(str(path), None, b"", error=RecordError("no such file or directory", source=str(path)))
-            continue
-        for f in record_files(path):
-            yield from _iter_file(f)
-
-
-def _iter_file(path: Path) -> Iterator[Item]:
-    name = str(path)
-    try:
-        if name.endswith(".gz"):
-            raw_fh: IO[bytes] = gzip.open(path, "rb")  # type: ignore[assignment]
+    for raw in iter_raw(paths, stdin):
+        if raw.error is not None:
+            yield Item(raw.source, raw.line, raw.raw, error=raw.error)
         else:
-            raw_fh = open(path, "rb")  # noqa: SIM115 - closed below
+            yield _item(raw.raw, raw.source, raw.line)
+
+
+def _disk_position(fh: IO[bytes]) -> int:
+    try:
+        return fh.tell()
+    except (OSError, ValueError):
+        return 0
+
+
+def _raw_file(name: str) -> Iterator[RawItem]:
+    try:
+        disk = open(name, "rb")  # noqa: SIM115 - closed below
     except OSError as exc:
-        yield Item(name, None, b"", error=RecordError(f"cannot open: {exc.strerror}", source=name))
+        yield RawItem(name, None, b"", RecordError(f"cannot open: {exc.strerror}", source=name))
         return
-    with raw_fh as fh:
+    with disk:
+        fh: IO[bytes] = gzip.GzipFile(fileobj=disk, mode="rb") if name.endswith(".gz") else disk  # type: ignore[assignment]
+        line = 0
         try:
             if name.endswith((".jsonl", ".jsonl.gz")):
-                yield from _iter_lines(fh, name)
+                for line, text in enumerate(fh, start=1):  # noqa: B007 - line is used after the loop
+                    if text.strip():
+                        yield RawItem(name, line, text.rstrip(b"\r\n"), done_bytes=_disk_position(disk))
             else:
-                data = fh.read()
-                yield _item(data, name, 1)
+                line = 1
+                yield RawItem(name, 1, fh.read(), done_bytes=_disk_position(disk))
         except (OSError, EOFError, zlib.error) as exc:
-            reason = "corrupt or truncated gzip data" if name.endswith(".gz") else f"read error: {exc}"
-            yield Item(name, None, b"", error=RecordError(f"{reason} ({exc})", source=name))
+            reason = "corrupt or truncated gzip data" if name.endswith(".gz") else "read error"
+            at = line + 1 if line else None
+            yield RawItem(name, at, b"", RecordError(f"{reason} ({exc})", source=name, line=at),
+                          done_bytes=_disk_position(disk))
 
 
-def _iter_lines(fh: IO[bytes], name: str) -> Iterator[Item]:
-    for n, line in enumerate(fh, start=1):
-        if not line.strip():
-            continue
-        yield _item(line.rstrip(b"\r\n"), name, n)
-
-
-def _iter_stream(fh: IO[bytes], name: str) -> Iterator[Item]:
-    """Standard input: JSONL, or one (possibly pretty-printed) JSON record."""
+def _raw_stream(fh: IO[bytes], name: str) -> Iterator[RawItem]:
+    """Standard input: JSON lines, or one (possibly pretty-printed) JSON record."""
     first = b""
     n = 0
-    for line in fh:
+    for text in fh:
         n += 1
-        if line.strip():
-            first = line
+        if text.strip():
+            first = text
             break
     if not first:
         return
     try:
         orjson.loads(first)
-        single_line = True
     except orjson.JSONDecodeError:
-        single_line = False
-    if single_line:
-        yield _item(first.rstrip(b"\r\n"), name, n)
-        yield from (_item(line.rstrip(b"\r\n"), name, k) for k, line in enumerate(fh, start=n + 1)
-                    if line.strip())
-    else:
-        yield _item(first + fh.read(), name, n)
+        yield RawItem(name, n, first + fh.read())
+        return
+    yield RawItem(name, n, first.rstrip(b"\r\n"))
+    for k, text in enumerate(fh, start=n + 1):
+        if text.strip():
+            yield RawItem(name, k, text.rstrip(b"\r\n"))
 
 
 # --------------------------------------------------------------------------

@@ -65,7 +65,7 @@ EXPECT = {
     "no_players.jsonl": "no_players.jsonl:1: at $.players: a record needs at least one player",
     "event_form.jsonl": "event_form.jsonl:1: event 0 at $.events[0]: unknown event form",
     "move_type.jsonl": "move_type.jsonl:1: event 1 at $.events[1].move.type: unknown move type 'jump'",
-    "corrupt.jsonl.gz": "corrupt.jsonl.gz: corrupt or truncated gzip data",
+    "corrupt.jsonl.gz": "corrupt.jsonl.gz:3: corrupt or truncated gzip data",
 }
 
 
