@@ -9,6 +9,11 @@ the event where it was made, with the right divergence kind.
 from __future__ import annotations
 
 import copy
+import gzip
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import orjson
 import pytest
@@ -160,3 +165,24 @@ def test_any_move_by_another_player_is_caught_at_its_event(corpus: tuple[Game, l
     assert isinstance(ev, MoveEvent)
     ev.player = data.draw(st.sampled_from([p for p in rec.player_ids if p != ev.player]))
     assert _first_div(rec) == (i, "wrong_player")
+
+
+def test_every_game_replays_byte_identically_whatever_the_hash_seed(tmp_path: Path) -> None:
+    """``replay --json`` of each game's bundled records, under three PYTHONHASHSEEDs."""
+    data = Path(__file__).parents[2] / "data"
+    files = [str(f) for g in available() for f in sorted((data / g).glob("*.jsonl.gz"))[:1]]
+    assert files, "no bundled records"
+    sample = tmp_path / "sample.jsonl"
+    with open(sample, "wb") as out:
+        for f in files:
+            with gzip.open(f) as fh:
+                for _, line in zip(range(3), fh):
+                    out.write(line)
+    outputs = set()
+    for seed in ("0", "1", "4242"):
+        proc = subprocess.run([sys.executable, "-m", "gamerec_cli.main", "replay", "--json", "--snapshot",
+                               str(sample)], env=dict(os.environ, PYTHONHASHSEED=seed),
+                              capture_output=True, check=True)
+        outputs.add(proc.stdout)
+    assert len(outputs) == 1
+    assert outputs.pop().count(b'"status":"complete"') == 3 * len(files)
