@@ -231,11 +231,6 @@ class Game:
         object.__setattr__(self, "move_type_names", frozenset(self.move_types()))
         self._move_by_tag.update({str(m.__struct_config__.tag): m for m in self.moves})
 
-    @property
-    def move_type(self) -> Any:
-        """The tagged union of this game's move structs (for ``msgspec.convert``)."""
-        return self._move_type
-
     def move_types(self) -> list[str]:
         return [str(m.__struct_config__.tag) for m in self.moves]
 

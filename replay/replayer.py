@@ -128,7 +128,7 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
     out = Replay(record=record, status=INCOMPLETE, state=state)
     stopped = False
     events = record.events if until is None else record.events[: until + 1]
-    score = state.score()
+    score = state.score() if keep_frames else {}
     for seq, ev in enumerate(events):
         state.seq = seq
         if isinstance(ev, ObserveEvent):
@@ -147,7 +147,8 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
                 out.divergences.append(Divergence(seq, exc.kind, str(exc)))
                 stopped = True
                 break
-            score = state.score()
+            if keep_frames:
+                score = state.score()
         if keep_frames:
             rnd, phase = state.phase()
             out.frames.append(Frame(seq, ev.kind, actor, move, rnd, phase, score))

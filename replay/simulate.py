@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -107,16 +106,6 @@ def _value(state: State, player: str) -> float:
 
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
-
-
-@dataclass
-class SimConfig:
-    game: str
-    seed: int
-    players: int | None = None
-    observe_every: int = 10
-    options: dict[str, Any] | None = None
-    agents: Sequence[str] | None = None
 
 
 def player_counts(game: Game, players: int | None) -> list[int]:
