@@ -50,8 +50,11 @@ def main() -> None:
 @click.option("--ruleset", type=click.Choice(["official", "bga"]), default=None)
 @click.option("--observe-every", type=int, default=10, show_default=True,
               help="Add an observe event every N events (0: only at the end).")
+@click.option("--view", "view", default=None, metavar="SEAT",
+              help="Write each record as seat SEAT (p1, p2, ...) saw the game: other players' hidden "
+                   "draws unknown (null), revealed when the rules reveal them.")
 def simulate(game_id: str, players: int | None, games: int, seed: int, out: str, ruleset: str | None,
-             observe_every: int) -> None:
+             observe_every: int, view: str | None) -> None:
     """Play GAMES seeded games with the random and greedy agents and write records."""
     from rich.progress import Progress
 
@@ -63,6 +66,10 @@ def simulate(game_id: str, players: int | None, games: int, seed: int, out: str,
         _fail(str(exc))
     if players is not None and not game.min_players <= players <= game.max_players:
         _fail(f"{game.title} takes {game.min_players} to {game.max_players} players, not {players}")
+    if view is not None:
+        seats = {f"p{i}" for i in range(1, (players or game.min_players) + 1)}
+        if view not in seats:
+            _fail(f"--view {view}: no such seat in every game simulated (seats: {', '.join(sorted(seats))})")
     options = {"ruleset": ruleset} if ruleset else None
     outdir = Path(out)
     written = 0
@@ -73,11 +80,12 @@ def simulate(game_id: str, players: int | None, games: int, seed: int, out: str,
 
             def batch(start: int = start, n: int = n) -> Iterator[Any]:
                 for rec in run(game_id, n, seed, players, start=start, observe_every=observe_every,
-                               options=options):
+                               options=options, view=view):
                     progress.advance(task)
                     yield rec
 
-            path = outdir / f"{game_id}-s{seed}-{start // RECORDS_PER_FILE:04d}.jsonl.gz"
+            stem = f"{game_id}-s{seed}" + (f"-view-{view}" if view else "")
+            path = outdir / f"{stem}-{start // RECORDS_PER_FILE:04d}.jsonl.gz"
             written += write_records(batch(), path)
     click.echo(f"wrote {written} {game_id} records to {outdir}")
 

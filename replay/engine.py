@@ -89,6 +89,13 @@ class ChanceRequest:
       player, a random seat).  The outcome is ``{"choose": name, "value": v}``.
 
     ``reason`` says in words why the randomness is needed (for messages).
+
+    ``visible_to`` says who sees the outcome: ``None`` for everyone (a card
+    dealt face up), or the ids of the players who see it (a card drawn into a
+    hand).  A record written from another seat's view writes those items as
+    unknown (``null``, see :mod:`replay.hidden`).  The items of a draw may be
+    unknown in any record; the rules then hold unknown cards until a move or a
+    ``reveal`` event names them.
     """
 
     kind: str
@@ -99,6 +106,7 @@ class ChanceRequest:
     options: tuple[Any, ...] = ()
     min_count: int | None = None
     reason: str = ""
+    visible_to: tuple[str, ...] | None = None
 
     def describe(self) -> str:
         if self.kind == "draw":
@@ -278,6 +286,11 @@ class State(ABC):
         self.milestones: list[dict[str, Any]] = []
         self.seq: int = 0
         """The index of the event being applied (set by the replayer/simulator)."""
+        self.reveals: list[Outcome] = []
+        """``reveal`` outcomes the rules made public while applying the last
+        event (a battle turns the committed units face up).  The simulator
+        writes them into records seen from one seat (``simulate --view``) and
+        clears the list; nothing else reads it."""
 
     # ---- to implement per game -------------------------------------------
 
@@ -308,6 +321,24 @@ class State(ABC):
     @abstractmethod
     def snapshot(self) -> dict[str, Any]:
         """The whole state as plain, JSON-serialisable data (deterministic order)."""
+
+    def _reveal_zone(self, zone: str, items: list[Any]) -> None:
+        """Apply a ``reveal`` event: ``items`` are shown to be in ``zone``.
+
+        Games with hidden zones override this, binding the zone's unknown items
+        (see :func:`replay.hidden.reveal_in`) and raising
+        :class:`ImpossibleChance` when the revelation is impossible.
+        """
+        raise ImpossibleChance(f"nothing is hidden in a zone called {zone!r} in this game")
+
+    def redact_move(self, player: str, move: Move, viewer: str) -> Move:
+        """The move as ``viewer`` saw it when ``player`` made it.
+
+        The default is the move itself (every move is public).  A game whose
+        moves hide something from the other players (a unit committed face
+        down) returns the move with those fields unknown.
+        """
+        return move
 
     def observables(self) -> dict[str, Any]:
         """Game-specific observable facts (beyond ``score``, ``legal_count``,
@@ -353,7 +384,14 @@ class State(ABC):
         self._play(player, move)
 
     def apply_chance(self, outcome: Outcome) -> None:
-        """The checked path for a chance outcome."""
+        """The checked path for a chance outcome.
+
+        A ``reveal`` outcome may come at any point, even after the end (hands
+        shown at the end of the game): the rules need not await it.
+        """
+        if "reveal" in outcome:
+            self._reveal_zone(str(outcome["reveal"]), list(outcome.get("items") or ()))
+            return
         t = self.turn()
         if t is OVER:
             raise GameOverError("the game is over; no more randomness is expected")
@@ -367,6 +405,10 @@ class State(ABC):
         self._play(player, move)
 
     def reveal(self, outcome: Outcome) -> None:
+        """The trusted path for a chance outcome (the simulator's own draws)."""
+        if "reveal" in outcome:
+            self._reveal_zone(str(outcome["reveal"]), list(outcome.get("items") or ()))
+            return
         t = self.turn()
         assert isinstance(t, ChanceRequest)
         self._reveal(t, outcome)
@@ -431,6 +473,8 @@ def check_outcome_form(req: ChanceRequest, outcome: Outcome) -> None:
         if req.pool:
             left = dict(req.pool)
             for it in items:
+                if it is None:  # drawn face down: any item of the pool
+                    continue
                 key = it if not isinstance(it, list) else tuple(it)
                 if left.get(key, 0) <= 0:
                     raise ImpossibleChance(

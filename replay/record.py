@@ -380,11 +380,21 @@ def _check_chance(outcome: Any, path: str, i: int) -> None:
         if "value" not in outcome:
             raise _err("a random choice needs a value", f"{path}.value", i)
         n_allowed = 2
+    elif "reveal" in outcome:
+        _expect(outcome["reveal"], str, f"{path}.reveal", "reveal (the zone shown)", i)
+        items = outcome.get("items")
+        if items is None:
+            raise _err("a reveal needs items", f"{path}.items", i)
+        _expect(items, list, f"{path}.items", "items", i)
+        for j, it in enumerate(items):
+            if it is None:
+                raise _err("a revealed item cannot be unknown (null)", f"{path}.items[{j}]", i)
+        n_allowed = 2
     else:
         keys = ", ".join(sorted(outcome)) or "no keys"
-        raise _err(f"unknown chance form (expected draw, roll or choose; got {keys})", path, i)
+        raise _err(f"unknown chance form (expected draw, roll, choose or reveal; got {keys})", path, i)
     if len(outcome) > n_allowed:
-        known = {"draw", "items", "roll", "choose", "value"}
+        known = {"draw", "items", "roll", "choose", "value", "reveal"}
         k = next((k for k in outcome if k not in known), next(iter(outcome)))
         raise _err(f"unknown field {k!r} in a chance outcome", f"{path}.{k}", i)
 

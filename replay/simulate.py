@@ -20,7 +20,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from replay import ENGINE_VERSION
-from replay.engine import OVER, ChanceRequest, Game, Move, Outcome, State, pool_items
+from replay.engine import OVER, ChanceRequest, Game, Move, Outcome, RuleViolation, State, pool_items
 from replay.games import get_game
 from replay.record import ChanceEvent, Event, MoveEvent, ObserveEvent, Record
 
@@ -113,16 +113,44 @@ def player_counts(game: Game, players: int | None) -> list[int]:
 
 
 def simulate_one(game: Game, n_players: int, seed: int, index: int, *, observe_every: int = 10,
-                 options: dict[str, Any] | None = None, agents: Sequence[str] | None = None) -> Record:
-    """Play one complete game and return its record (deterministic in its arguments)."""
+                 options: dict[str, Any] | None = None, agents: Sequence[str] | None = None,
+                 view: str | None = None) -> Record:
+    """Play one complete game and return its record (deterministic in its arguments).
+
+    With ``view`` (a seat's player id, ``"p2"``) the record is written as that
+    seat saw the game: the items of draws it did not see are unknown
+    (``null``), moves are as it saw them (:meth:`State.redact_move`), and what
+    the rules later turn face up comes as ``reveal`` events.  The record is
+    replayed while it is written (a *shadow* state), and its observations are
+    that replay's, so they are what the seat's own engine would say.
+    """
     rng = random.Random(f"{game.id}:{seed}:{index}")
     pids = [f"p{i + 1}" for i in range(n_players)]
+    if view is not None and view not in pids:
+        raise ValueError(f"no seat {view!r} in a {n_players}-player game (seats: {', '.join(pids)})")
     if agents is None:
         agents = ["greedy" if (index + i) % 2 == 0 else "random" for i in range(n_players)]
     seat_agents = {p: AGENTS[a](random.Random(f"{game.id}:{seed}:{index}:{p}")) for p, a in zip(pids, agents)}
     opts = dict(options or {})
     state = game.initial_state(pids, opts)
+    shadow = game.initial_state(pids, dict(opts)) if view is not None else None
+    seen = state if shadow is None else shadow
     events: list[Event] = []
+
+    def write(event: Event) -> None:
+        if shadow is not None:
+            shadow.seq = len(events)
+            try:
+                if isinstance(event, MoveEvent):
+                    shadow.apply_move(event.player, event.move)
+                else:
+                    assert isinstance(event, ChanceEvent)
+                    shadow.apply_chance(event.outcome)
+            except RuleViolation as exc:
+                raise SimulationError(f"{game.id} game {index} seen from {view}: event {len(events)} "
+                                      f"does not replay: {exc}") from exc
+        events.append(event)
+
     while True:
         t = state.turn()
         if t is OVER:
@@ -133,34 +161,51 @@ def simulate_one(game: Game, n_players: int, seed: int, index: int, *, observe_e
         if isinstance(t, ChanceRequest):
             outcome = sample_outcome(t, rng)
             state.reveal(outcome)
-            events.append(ChanceEvent(outcome))
+            write(ChanceEvent(_as_seen(t, outcome, view)))
         else:
             assert isinstance(t, str)
             move = seat_agents[t].choose(state, t)
+            shown = move if view is None else state.redact_move(t, move, view)
             state.play(t, move)
-            events.append(MoveEvent(t, move))
+            write(MoveEvent(t, shown))
+        if state.reveals:
+            if view is not None:
+                for outcome in state.reveals:
+                    write(ChanceEvent(outcome))
+            state.reveals.clear()
         if observe_every and len(events) % observe_every == 0:
-            events.append(ObserveEvent(state.observe(["score", "legal_count", "state_hash"]), "simulator"))
-    events.append(ObserveEvent(state.observe(["score", "state_hash"]), "simulator"))
+            events.append(ObserveEvent(seen.observe(["score", "legal_count", "state_hash"]), "simulator"))
+    events.append(ObserveEvent(seen.observe(["score", "state_hash"]), "simulator"))
     result = {"score": state.totals(), "rank": state.ranking(), "end": "normal"}
+    source: dict[str, Any] = {"kind": "simulated", "engine": ENGINE_VERSION, "seed": seed,
+                              "agents": {p: a for p, a in zip(pids, agents)}}
+    if view is not None:
+        source["view"] = view
     return Record(
         game=game.id,
-        id=f"sim-{game.id}-s{seed}-{index:06d}",
+        id=f"sim-{game.id}-s{seed}-{index:06d}" + (f"-view-{view}" if view is not None else ""),
         players=[{"id": p, "name": NAMES[i]} for i, p in enumerate(pids)],
         events=events,
         options=opts,
-        source={"kind": "simulated", "engine": ENGINE_VERSION, "seed": seed,
-                "agents": {p: a for p, a in zip(pids, agents)}},
+        source=source,
         played_at=(EPOCH + timedelta(minutes=index)).strftime("%Y-%m-%dT%H:%M:%SZ"),
         result=result,
     )
 
 
+def _as_seen(req: ChanceRequest, outcome: Outcome, view: str | None) -> Outcome:
+    """A chance outcome as ``view`` saw it: a draw it did not see has unknown items."""
+    if view is None or req.visible_to is None or view in req.visible_to or req.kind != "draw":
+        return outcome
+    return {"draw": outcome["draw"], "items": [None] * len(outcome["items"])}
+
+
 def simulate(game_id: str, games: int, seed: int, players: int | None = None, *,
-             start: int = 0, observe_every: int = 10, options: dict[str, Any] | None = None) -> Iterator[Record]:
+             start: int = 0, observe_every: int = 10, options: dict[str, Any] | None = None,
+             view: str | None = None) -> Iterator[Record]:
     """Yield ``games`` simulated records; player counts cycle when ``players`` is None."""
     game = get_game(game_id)
     counts = player_counts(game, players)
     for i in range(start, start + games):
         yield simulate_one(game, counts[i % len(counts)], seed, i, observe_every=observe_every,
-                           options=options)
+                           options=options, view=view)

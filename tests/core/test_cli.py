@@ -116,3 +116,19 @@ def test_real_process_never_prints_a_traceback(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr + proc.stdout
     assert "x.jsonl:2: not valid JSON" in proc.stdout
+
+
+def test_simulate_view_writes_a_seat_view_that_verifies(tmp_path: Path) -> None:
+    code, out = run("simulate", "--game", "copenhagen", "--players", "3", "--games", "2", "--seed", "4",
+                    "--view", "p2", "--out", str(tmp_path / "v"))
+    assert code == 0, out
+    files = list((tmp_path / "v").iterdir())
+    assert [f.name for f in files] == ["copenhagen-s4-view-p2-0000.jsonl.gz"]
+    code, out = run("verify", str(tmp_path / "v"))
+    assert code == 0 and "2 complete" in out, out
+
+
+def test_simulate_view_of_a_seat_that_does_not_exist_is_a_usage_error(tmp_path: Path) -> None:
+    code, out = run("simulate", "--game", "copenhagen", "--players", "2", "--games", "1",
+                    "--view", "p3", "--out", str(tmp_path / "v"))
+    assert code != 0 and "--view p3" in out and "Traceback" not in out
