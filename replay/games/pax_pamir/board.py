@@ -215,7 +215,7 @@ def place(s: PaxState, player: str, kind: str, where: str, coalition: str | None
     else:
         empty = s.cyl_supply[player] == 0
     if empty:
-        if eligible_pieces(s, player, is_block, coalition, f"{kind}:{where}"):
+        if eligible_pieces(s, player, is_block, coalition):
             s.push(TakePieceTask(player, kind, where, coalition))
         return
     put(s, player, kind, where, coalition)
@@ -246,16 +246,10 @@ def put(s: PaxState, player: str, kind: str, where: str, coalition: str | None) 
         add_gift(s, player, int(where))
 
 
-def eligible_pieces(s: PaxState, player: str, is_block: bool, coalition: str | None,
-                    exclude: str = "") -> list[str]:
-    """Pieces the player may take from the board under the component-limit rule: any block
-    of the required coalition, or any own cylinder, not placed this turn (and not the very
-    place the piece is going to: ``exclude``)."""
-    out = [p for p in _board_pieces(s, player, is_block, coalition) if p != exclude]
-    return out
-
-
-def _board_pieces(s: PaxState, player: str, is_block: bool, coalition: str | None) -> list[str]:
+def eligible_pieces(s: PaxState, player: str, is_block: bool, coalition: str | None) -> list[str]:
+    """Pieces the player may take under the component-limit rule: "from anywhere in play,
+    excluding any pieces placed this turn" -- any block of the required coalition, or any of
+    the player's own cylinders, wherever it is (the very place it is going to included)."""
     out: list[str] = []
     placed = s.placed
     if is_block:
@@ -277,6 +271,22 @@ def _board_pieces(s: PaxState, player: str, is_block: bool, coalition: str | Non
         if not placed.get(f"gift:{v}:{player}", 0):
             out.append(f"gift:{v}")
     return out
+
+
+def pieces_at(s: PaxState, kind: str, where: str, owner: str) -> int:
+    """How many pieces of ``kind`` of ``owner`` (a coalition for blocks, a player for cylinders)
+    are at ``where``."""
+    if kind == "army":
+        return s.armies[where][owner] if where in s.armies else 0
+    if kind == "road":
+        return s.roads[where][owner] if where in s.roads else 0
+    if kind == "tribe":
+        return s.tribes[where][owner] if where in s.tribes else 0
+    if kind == "spy":
+        return s.spies.get(int(where), {}).get(owner, 0) if where.isdigit() else 0
+    if kind == "gift":
+        return s.gifts[owner].count(int(where)) if where.isdigit() else 0
+    return 0
 
 
 def take_from_board(s: PaxState, player: str, piece: str, coalition: str | None) -> None:
@@ -318,12 +328,10 @@ class TakePieceTask(Task):
     awaiting = "choice of a piece to take from the board (the supply is empty)"
 
     def is_open(self, s: PaxState) -> bool:
-        return bool(eligible_pieces(s, self.player, self.kind in ("army", "road"), self.coalition,
-                                    f"{self.kind}:{self.where}"))
+        return bool(eligible_pieces(s, self.player, self.kind in ("army", "road"), self.coalition))
 
     def candidates(self, s: PaxState) -> Iterable[Move]:
-        for piece in eligible_pieces(s, self.player, self.kind in ("army", "road"), self.coalition,
-                                     f"{self.kind}:{self.where}"):
+        for piece in eligible_pieces(s, self.player, self.kind in ("army", "road"), self.coalition):
             yield TakePiece(piece=piece)
 
     def check(self, s: PaxState, player: str, move: Move) -> str | None:
@@ -338,15 +346,25 @@ class TakePieceTask(Task):
         if kind not in ok_kinds:
             return (f"{player} cannot take {move.piece!r}: the {self.kind} must come from {what} "
                     f"on the board (pieces named {', '.join(k + ':...' for k in ok_kinds)})")
-        if move.piece not in eligible_pieces(s, player, self.kind in ("army", "road"), self.coalition,
-                                             f"{self.kind}:{self.where}"):
-            return (f"{player} cannot take the {describe_piece(kind, where, self.coalition)}: there is none "
-                    "there that was not placed this turn (component-limit rule)")
+        if move.piece not in eligible_pieces(s, player, self.kind in ("army", "road"), self.coalition):
+            piece = describe_piece(kind, where, self.coalition if kind in ("army", "road") else None)
+            owner = self.coalition if kind in ("army", "road") else player
+            assert owner is not None
+            if not pieces_at(s, kind, where, owner):
+                whose = f"no {self.coalition} block" if kind in ("army", "road") else f"no cylinder of {player}"
+                return f"{player} cannot take the {piece}: there is {whose} there"
+            return (f"{player} cannot take the {piece}: every one there was placed this turn, and pieces "
+                    "placed this turn may not be taken (component-limit rule)")
         return None
 
     def apply(self, s: PaxState, player: str, move: Move) -> None:
         assert isinstance(move, TakePiece)
         s.pop(self)
+        if move.piece == f"{self.kind}:{self.where}":
+            # Taken from the very place it goes to: it never leaves, so nothing is lost there
+            # (no overthrow, no ruler change); it is now a piece placed this turn.
+            _mark(s, f"{self.kind}:{self.where}:{self.coalition if self.kind in ('army', 'road') else player}")
+            return
         take_from_board(s, player, move.piece, self.coalition)
         put(s, player, self.kind, self.where, self.coalition)
 

@@ -407,3 +407,52 @@ def test_tax_reaches_rupees_on_market_cards_only() -> None:
     play(s, Tax(card=11))
     assert legal(s) == [TaxMarket(row=0, col=1), EndAction()]
     illegal(s, TaxMarket(row=1, col=3), "no market card with rupees there")
+
+
+def _tribe_leaves_kabul_and_comes_back(ruleset: str) -> list[int]:
+    s = setup(ruleset=ruleset)
+    me = s.current  # p1 officially, p2 (the last seat) on BGA
+    s.loyalty.update({me: "afghan", "p2" if me == "p1" else "p1": "british"})
+    to_court(s, me, 13, 5)  # Ghilzai Nomads rank 2: tax, move; 5: a Kabul political card
+    tribes(s, "kabul", me)
+    roads(s, "kabul_punjab", "afghan")
+    s.held_events[me].append(110)  # Nationalism
+    play(s, MoveAction(card=13))
+    play(s, MoveTribe(region="kabul", to="punjab"))
+    if ruleset == "official":
+        assert 5 not in s.courts[me], "Overthrow is immediate: the last Kabul tribe left"
+        assert s.rulers["kabul"] is None and s.rulers["punjab"] == me, "ruler tokens move at once"
+    else:
+        assert s.rulers["kabul"] == me, "bga: rulers are settled when the Move is over"
+    play(s, MoveTribe(region="punjab", to="kabul"))
+    assert s.tribes["kabul"][me] == 1 and s.rulers["kabul"] == me
+    return s.courts[me]
+
+
+def test_overthrow_during_a_nationalism_move_is_immediate_officially_and_after_the_move_on_bga() -> None:
+    """Issue 16, departure 4: a last tribe that leaves a region and comes back within one Move
+    has cost the region's political cards under the rulebook; BGA checks only after the Move."""
+    assert _tribe_leaves_kabul_and_comes_back("official") == [13]
+    assert _tribe_leaves_kabul_and_comes_back("bga") == [13, 5]
+
+
+def test_battle_overthrow_and_rulers_are_immediate_officially_and_after_the_battle_on_bga() -> None:
+    for ruleset in ("official", "bga"):
+        s = setup(ruleset=ruleset)
+        me = s.current
+        other = "p2" if me == "p1" else "p1"
+        s.loyalty.update({me: "afghan", other: "british"})
+        to_court(s, me, 2)  # Jan-Fishan Khan rank 2: battle, move
+        to_court(s, other, 6)  # Aminullah Khan Logari: a Kabul political card
+        armies(s, "kabul", "afghan", 2)
+        armies(s, "kabul", "british", 2)
+        tribes(s, "kabul", other)
+        assert s.rulers["kabul"] == other  # a tribe and two British armies against two Afghan
+        play(s, Battle(card=2, region="kabul"))
+        play(s, RemoveTribe(player=other))
+        if ruleset == "official":
+            assert 6 not in s.courts[other] and s.rulers["kabul"] is None
+        else:
+            assert s.courts[other] == [6] and s.rulers["kabul"] == other, "bga: settled after the battle"
+        play(s, EndAction())
+        assert 6 not in s.courts[other]

@@ -193,3 +193,50 @@ def test_component_limit_for_blocks_moves_an_army_across_the_map() -> None:
     assert legal(s) == [TakePiece(piece="army:persia")]
     play(s, TakePiece(piece="army:persia"))
     assert s.armies["persia"]["afghan"] == 11 and s.armies["kabul"]["afghan"] == 1
+
+
+def test_component_limit_may_take_the_piece_from_the_very_place_it_goes_to() -> None:
+    """Issue 16, departure 1: "take it from anywhere in play, excluding any pieces placed this
+    turn" has no exception for the place the piece is going to (BGA allows it too).  The piece
+    never leaves, so its last tribe there overthrows nothing; it is now placed this turn."""
+    s = setup()
+    to_court(s, "p1", 6)  # Aminullah Khan Logari: political, Kabul
+    tribes(s, "kabul", "p1", 1)
+    spies(s, 6, "p1", 9)
+    assert s.cyl_supply["p1"] == 0 and s.rulers["kabul"] == "p1"
+    to_hand(s, "p1", 5)  # Shah Shujah Durrani (Kabul, political): tribe
+    play(s, Play(card=5, side="right"))
+    assert TakePiece(piece="tribe:kabul") in legal(s)
+    play(s, TakePiece(piece="tribe:kabul"))
+    assert s.tribes["kabul"]["p1"] == 1 and s.cyl_supply["p1"] == 0
+    assert s.courts["p1"] == [6, 5], "the tribe never left Kabul: no overthrow"
+    assert s.rulers["kabul"] == "p1"
+    assert s.placed == {"tribe:kabul:p1": 1}
+
+
+def test_component_limit_for_a_road_may_take_a_road_from_that_border() -> None:
+    s = setup()
+    s.block_supply["afghan"] = 0
+    s.roads["kabul_punjab"]["afghan"] = 12
+    to_hand(s, "p1", 9)  # Afghan Handicrafts (Kabul): road
+    play(s, Play(card=9, side="left"))
+    play(s, PlaceRoad(border="kabul_punjab"))
+    assert legal(s) == [TakePiece(piece="road:kabul_punjab")]
+    play(s, TakePiece(piece="road:kabul_punjab"))
+    assert s.roads["kabul_punjab"]["afghan"] == 12 and s.block_supply["afghan"] == 0
+
+
+def test_component_limit_refusals_say_why() -> None:
+    s = setup()
+    tribes(s, "herat", "p1", 1)
+    spies(s, 57, "p1", 9)
+    to_court(s, "p2", 57)
+    to_hand(s, "p1", 1)  # Mohan Lal: spy, spy, spy (Kabul)
+    to_court(s, "p2", 17)  # Citadel of Ghazni (Kabul), a target for the spies
+    play(s, Play(card=1, side="left"))
+    play(s, PlaceSpy(card=17))
+    illegal(s, TakePiece(piece="tribe:punjab"), "there is no cylinder of p1 there")
+    play(s, TakePiece(piece="spy:57"))  # the first spy on Ghazni
+    play(s, PlaceSpy(card=17))
+    # the spy on Ghazni was placed this turn: it may not be taken again
+    illegal(s, TakePiece(piece="spy:17"), "placed this turn", "component-limit rule")

@@ -67,7 +67,11 @@ def protected_tribes(s: PaxState, owner: str, region: str) -> bool:
 
 @dataclass(slots=True)
 class BattleTask(Task):
-    """Battle: remove up to ``left`` enemy pieces, one at a time, at one site."""
+    """Battle: remove up to ``left`` enemy pieces, one at a time, at one site.
+
+    Official rules: each removal re-checks the region's ruler and a player's last tribe
+    removed overthrows at once.  ``bga``: both are settled when the battle is over.
+    """
 
     card: int
     region: str | None
@@ -81,7 +85,7 @@ class BattleTask(Task):
         return self.left > 0 and any(not isinstance(m, EndAction) for m in self.candidates(s))
 
     def close(self, s: PaxState) -> None:
-        if self.region is None:
+        if self.region is None or s.ruleset != "bga":
             return
         board.recheck_rulers(s, (self.region,))
         for q in self.losers:
@@ -154,14 +158,20 @@ class BattleTask(Task):
         self.left -= 1
         if isinstance(move, RemoveArmy):
             assert self.region is not None
-            board.take_army(s, move.coalition, self.region)
+            if s.ruleset == "bga":
+                board.take_army(s, move.coalition, self.region)
+            else:
+                board.remove_army(s, move.coalition, self.region)
         elif isinstance(move, RemoveRoad):
             board.take_road(s, move.coalition, move.border)
         elif isinstance(move, RemoveTribe):
             assert self.region is not None
-            board.take_tribe(s, move.player, self.region)
-            if move.player not in self.losers:
-                self.losers.append(move.player)
+            if s.ruleset == "bga":
+                board.take_tribe(s, move.player, self.region)
+                if move.player not in self.losers:
+                    self.losers.append(move.player)
+            else:
+                board.remove_tribe(s, move.player, self.region)
         else:
             assert isinstance(move, RemoveSpy) and self.court_card is not None
             board.take_spy(s, move.player, self.court_card)

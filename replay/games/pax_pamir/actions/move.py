@@ -68,7 +68,13 @@ def spy_destinations(s: PaxState, player: str, card: int) -> list[int]:
 @dataclass(slots=True)
 class MoveTask(Task):
     """Move: ``left`` steps shared among the coalition's armies and the player's spies (and,
-    with Nationalism, the player's tribes).  Rulers and overthrow are settled at the end."""
+    with Nationalism, the player's tribes).
+
+    Official rules: the ruler tokens move and the Overthrow rule strikes immediately, after
+    each step ("they immediately discard..."), so a last tribe that leaves a region and comes
+    back within the action has already cost the region's political cards.  ``bga``: Board
+    Game Arena settles rulers and overthrow once, when the whole Move is over.
+    """
 
     card: int
     left: int
@@ -141,24 +147,30 @@ class MoveTask(Task):
             board.take_army(s, loyal, move.region)
             board.add_army(s, loyal, move.to)
             board.unmark_moved(s, f"army:{move.to}:{loyal}")
-            self._touch(move.region, move.to)
+            self._settle(s, player, move.region, move.to, tribe=False)
         elif isinstance(move, MoveTribe):
             board.take_tribe(s, player, move.region)
             board.add_tribe(s, player, move.to)
             board.unmark_moved(s, f"tribe:{move.to}:{player}")
-            self._touch(move.region, move.to)
-            if move.region not in self.tribes_left:
-                self.tribes_left.append(move.region)
+            self._settle(s, player, move.region, move.to, tribe=True)
         else:
             assert isinstance(move, MoveSpy)
             board.take_spy(s, player, move.card)
             board.add_spy(s, player, move.to)
             board.unmark_moved(s, f"spy:{move.to}:{player}")
 
-    def _touch(self, *regions: str) -> None:
-        for r in regions:
+    def _settle(self, s: PaxState, player: str, frm: str, to: str, *, tribe: bool) -> None:
+        """After one step: rulers and Overthrow now (official), or noted for the end (bga)."""
+        if s.ruleset != "bga":
+            board.recheck_rulers(s, (frm, to))
+            if tribe and s.tribes[frm][player] == 0:
+                board.overthrow_after_last_tribe(s, player, frm)
+            return
+        for r in (frm, to):
             if r not in self.touched:
                 self.touched.append(r)
+        if tribe and frm not in self.tribes_left:
+            self.tribes_left.append(frm)
 
     def describe(self) -> str:
         return f"next step of the Move action ({self.left} left) or end_action"
