@@ -41,9 +41,14 @@ def _console() -> Console:
               help="Seconds between snapshots published for readers while the ingest runs.")
 @click.option("--memory-limit", default="1GB", show_default=True,
               help="DuckDB's memory limit for the writer (e.g. 512MB); the writer's peak is about this plus 0.4 GB.")
+@click.option("--ruleset", type=click.Choice(["official", "bga"]), default=None,
+              help="Replay every record under these rules, whatever its options say.")
 def ingest(paths: tuple[str, ...], db: str, workers: int | None, batch_size: int, publish_every: float,
-           memory_limit: str) -> None:
-    """Replay records (files, folders, `-` for stdin) and load them into DuckDB.
+           memory_limit: str, ruleset: str | None) -> None:
+    """Replay records or saved BGA logs (files, folders, `-` for stdin) and load them into DuckDB.
+
+    BGA logs are imported on the fly (see `gamerec import bga`); a log that
+    cannot be imported goes to quarantine with its reason.
 
     Idempotent: records already present (same id and content) are skipped, a
     record whose content changed replaces the old game. Unreadable records go
@@ -71,7 +76,8 @@ def ingest(paths: tuple[str, ...], db: str, workers: int | None, batch_size: int
 
         try:
             summary = run(list(paths), db, workers=workers, batch_records=batch_size,
-                          publish_every=publish_every, progress=advance, memory_limit=memory_limit)
+                          publish_every=publish_every, progress=advance, memory_limit=memory_limit,
+                          ruleset=ruleset)
         except (IngestError, MissingPath) as exc:
             _fail(str(exc))
         except KeyboardInterrupt:

@@ -15,7 +15,7 @@ import click
 import orjson
 
 from replay.games import GAME_IDS, UnknownGame, get_game
-from replay.record import iter_records, write_records
+from replay.record import Item, RecordError, iter_raw, loads, write_records
 from replay.replayer import COMPLETE, DIVERGED, INVALID, Replay, replay_item
 
 RECORDS_PER_FILE = 500
@@ -95,9 +95,29 @@ def simulate(game_id: str, players: int | None, games: int, seed: int, out: str,
 # --------------------------------------------------------------------------
 
 
+def _items(paths: tuple[str, ...]) -> Iterator[Item]:
+    """Records from ``paths``, with BGA logs among them imported on the fly (table files passed over)."""
+    from ingest.bga.convert import bga_items
+
+    for raw in bga_items(iter_raw(paths or ("-",))):
+        if raw.error is not None:
+            yield Item(raw.source, raw.line, raw.raw, error=raw.error)
+            continue
+        try:
+            yield Item(raw.source, raw.line, raw.raw, record=loads(raw.raw, raw.source, raw.line))
+        except RecordError as exc:
+            yield Item(raw.source, raw.line, raw.raw, error=exc)
+
+
 def _replays(paths: tuple[str, ...], **kw: Any) -> Iterator[Replay]:
-    for item in iter_records(paths or ("-",)):
+    for item in _items(paths):
         yield replay_item(item, **kw)
+
+
+RULESET_OPTION = click.option(
+    "--ruleset", type=click.Choice(["official", "bga"]), default=None,
+    help="Replay under these rules whatever the record says (a BGA game under official shows where BGA "
+         "departs from the rulebook).")
 
 
 @main.command("replay")
@@ -105,10 +125,11 @@ def _replays(paths: tuple[str, ...], **kw: Any) -> Iterator[Replay]:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per record.")
 @click.option("--at", "at", type=int, default=None, help="Stop after event SEQ (0-based) and show that state.")
 @click.option("--snapshot", is_flag=True, help="Include the full state snapshot in --json output.")
-def replay_cmd(paths: tuple[str, ...], as_json: bool, at: int | None, snapshot: bool) -> None:
-    """Replay records and show the final (or --at SEQ) state and score breakdown."""
+@RULESET_OPTION
+def replay_cmd(paths: tuple[str, ...], as_json: bool, at: int | None, snapshot: bool, ruleset: str | None) -> None:
+    """Replay records (or BGA logs) and show the final (or --at SEQ) state and score breakdown."""
     bad = 0
-    for r in _replays(paths, until=at):
+    for r in _replays(paths, until=at, ruleset=ruleset):
         if r.status in (INVALID, DIVERGED):
             bad += 1
         if as_json:
@@ -143,10 +164,11 @@ def _print_replay(r: Replay, at: int | None) -> None:
 @click.argument("paths", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per record.")
 @click.option("--quiet", "-q", is_flag=True, help="Only the summary and the problems.")
-def verify(paths: tuple[str, ...], as_json: bool, quiet: bool) -> None:
-    """Check records against the rules; exit 1 if any record diverged or is invalid."""
+@RULESET_OPTION
+def verify(paths: tuple[str, ...], as_json: bool, quiet: bool, ruleset: str | None) -> None:
+    """Check records (or BGA logs) against the rules; exit 1 if any diverged or is invalid."""
     counts: dict[str, int] = {}
-    for r in _replays(paths, keep_frames=False):
+    for r in _replays(paths, keep_frames=False, ruleset=ruleset):
         counts[r.status] = counts.get(r.status, 0) + 1
         if as_json:
             click.echo(_dumps(r.to_json(details=False)))
@@ -174,7 +196,7 @@ def _register_extra_commands() -> None:
     """Commands that live in their own modules (one per layer), if present."""
     import importlib
 
-    for name in ("ingest_cmds", "dashboard_cmd", "bench_cmd"):
+    for name in ("ingest_cmds", "import_cmd", "dashboard_cmd", "bench_cmd"):
         try:
             module = importlib.import_module(f"gamerec_cli.{name}")
         except ModuleNotFoundError as exc:

@@ -22,6 +22,7 @@ from typing import IO, Any
 import duckdb
 
 from ingest import milestones
+from ingest.bga.convert import bga_items
 from ingest.rows import Batch, Job, Outcome, build_batch, raw_sha256
 from ingest.sources import expand
 from ingest.writer import Counts, Database, IngestError, snapshot_path, utcnow
@@ -132,8 +133,13 @@ def ingest(
     progress: Progress | None = None,
     stdin: IO[bytes] | None = None,
     memory_limit: str | None = "1GB",
+    ruleset: str | None = None,
 ) -> Summary:
     """Ingest every record under ``paths`` into ``db_path``; see the module docstring.
+
+    BGA logs among the records are imported on the fly (``ingest.bga``); a
+    log that cannot be imported is quarantined with its one-line reason.
+    ``ruleset`` overrides every record's ``options.ruleset``.
 
     Raises :class:`IngestError` (or :class:`ingest.sources.MissingPath`) for
     problems that stop the run before or while it writes.
@@ -188,7 +194,7 @@ def ingest(
                 published = _changes(db)
                 last_publish = time.monotonic()
 
-        reader = _batches(iter_raw(files, stdin), batch_records, batch_bytes)
+        reader = _batches(bga_items(iter_raw(files, stdin)), batch_records, batch_bytes)
         while True:
             t = time.perf_counter()
             raw_batch = next(reader, None)
@@ -216,7 +222,7 @@ def ingest(
                     continue
                 seen.add(sha)
                 todo.append(w)
-            job = Job(todo, db.run_id or 0, utcnow(), tables)
+            job = Job(todo, db.run_id or 0, utcnow(), tables, ruleset)
             timings["read"] += time.perf_counter() - t
             pending = pool.apply_async(build_batch, (job,)) if todo else _Inline._Done(Batch([]))
             inflight.append((pending, read_errors, skipped, raw_batch[-1].done_bytes))

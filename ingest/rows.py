@@ -60,6 +60,8 @@ class Job:
     run_id: int
     at: datetime
     milestone_tables: Sequence[MilestoneTable] | None = None
+    ruleset: str | None = None
+    """Overrides every record's ``options.ruleset`` (``--ruleset``)."""
 
 
 def raw_sha256(raw: bytes) -> str:
@@ -170,7 +172,7 @@ def build_batch(job: Job) -> Batch:
             item = Item(source, line, raw, record=loads(raw, source, line))
         except RecordError as exc:
             item = Item(source, line, raw, error=exc)
-        r = replay_item(item)
+        r = replay_item(item, ruleset=job.ruleset)
         rec = r.record
         if r.status == INVALID or rec is None:
             outcomes.append(Outcome(
@@ -219,7 +221,7 @@ def _add_game(r: Replay, raw: bytes, job: Job, core: dict[str, _Columns], typed:
     add(core["games"], gid, rec.game, _str(source.get("kind")), parse_time(rec.played_at),
         len(rec.players), r.status, len(rec.events), first.seq if first else None,
         ",".join(winners) if winners else None, rec.sha256, job.at, ENGINE_VERSION,
-        _str(rec.options.get("ruleset", "official")), len(r.frames), len(r.divergences),
+        _str(job.ruleset or rec.options.get("ruleset", "official")), len(r.frames), len(r.divergences),
         _str(result.get("end")), r.source, r.line, job.run_id)
 
     totals = r.totals

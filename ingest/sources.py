@@ -12,7 +12,10 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from replay.record import record_files
+from replay.record import RECORD_SUFFIXES, record_files
+
+PAGE_SUFFIXES = (".html", ".htm")
+"""Saved BGA replay pages (their ``g_gamelogs`` is a log); records never end so."""
 
 
 class MissingPath(Exception):
@@ -30,7 +33,15 @@ def expand(paths: Iterable[str]) -> list[str]:
         if not path.exists():
             raise MissingPath(f"no such file or directory: {p}")
         out.extend(str(f) for f in record_files(path))
+        if path.is_dir():
+            out.extend(str(f) for f in _pages(path))
     return out
+
+
+def _pages(path: Path) -> list[Path]:
+    """Saved BGA replay pages under a folder (sorted), read as logs by the ingest."""
+    return sorted(f for f in path.rglob("*") if f.name.endswith(PAGE_SUFFIXES) and f.is_file()
+                  and not f.name.endswith(RECORD_SUFFIXES))
 
 
 def total_bytes(files: Iterable[str]) -> int | None:

@@ -121,10 +121,17 @@ class Replay:
         return out
 
 
-def replay(record: Record, *, until: int | None = None, keep_frames: bool = True) -> Replay:
-    """Replay ``record`` (up to and including event ``until``, if given)."""
+def replay(record: Record, *, until: int | None = None, keep_frames: bool = True,
+           ruleset: str | None = None) -> Replay:
+    """Replay ``record`` (up to and including event ``until``, if given).
+
+    ``ruleset`` (``official`` or ``bga``) overrides the record's
+    ``options.ruleset``: a BGA record replayed under the rulebook shows where
+    BGA departs from it.
+    """
     game = get_game(record.game)
-    state = game.initial_state(record.player_ids, record.options)
+    options = record.options if ruleset is None else {**record.options, "ruleset": ruleset}
+    state = game.initial_state(record.player_ids, options)
     out = Replay(record=record, status=INCOMPLETE, state=state)
     stopped = False
     events = record.events if until is None else record.events[: until + 1]

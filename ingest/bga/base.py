@@ -1,0 +1,321 @@
+"""The base every game's BGA importer plugs into.
+
+A game importer is a :class:`GameImporter` subclass that reads like the log
+it imports: a table ``handlers`` mapping each notification type to one small
+function, and a set ``ignored`` of the types it deliberately skips::
+
+    def purchase_card(imp: PaxImporter, n: Notif) -> None:
+        row, col = cell(n.args["marketLocation"])
+        imp.move(n.args["playerId"], "buy", row=row, col=col)
+
+    class PaxImporter(GameImporter):
+        game_id = "pax_pamir"
+        bga_name = "paxpamir"
+        signature = frozenset({"purchaseCard", "dominanceCheckScores", ...})
+        handlers = {"purchaseCard": purchase_card, ...}
+        ignored = frozenset({"shiftMarketMessage", ...})
+
+The base drives everything else (see ``docs/bga-import.md``):
+
+* the notifications come in log order, minus the ones the importer's undo
+  hook (:meth:`GameImporter.cancelled`) says were undone;
+* a type with no handler is ignored when it is in ``ignored`` or is a
+  framework notification (:data:`FRAMEWORK_TYPES`); any other type stops the
+  import (fail closed);
+* handlers emit events through :meth:`move`, :meth:`chance` and
+  :meth:`observe`; each is applied at once to a live engine state under the
+  ``bga`` ruleset, so a log our rules cannot follow fails at the packet that
+  caused it, with the engine's reason;
+* every event carries ``src`` (packet id, and the notification's uid);
+* the end-of-game state change (``gameStateChange`` id 99) gives the
+  record's ``result``; a log without one (an abandoned table) imports as far
+  as it goes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, NoReturn
+
+from ingest.bga.errors import BgaImportError
+from ingest.bga.log import BgaLog, Notif
+from replay.engine import OVER, ChanceRequest, Game, GamerecError, RuleViolation, State
+from replay.games import get_game
+from replay.record import ChanceEvent, Event, MoveEvent, ObserveEvent
+
+FRAMEWORK_TYPES = frozenset({
+    "gameStateChange",
+    "gameStateChangePrivateArg",
+    "gameStateMultipleActiveUpdate",
+    "updateReflexionTime",
+    "simpleNode",
+    "simpleNote",
+    "wakeupPlayers",
+})
+"""Notifications BGA's framework sends for every game (state machine, clocks,
+the "End of game" line).  They carry no game facts; an importer may still
+handle one (``gameStateChange`` where state ids matter) by listing it in its
+``handlers``."""
+
+END_STATE_ID = 99
+"""BGA's ``gameEnd`` state: its ``gameStateChange`` carries ``args.result``."""
+
+Handler = Callable[[Any, Notif], None]
+
+
+@dataclass(slots=True)
+class Mismatch:
+    """A fact BGA announced that our rules do not reproduce (left for ``verify`` to report)."""
+
+    notif: Notif
+    key: str
+    bga: Any
+    ours: Any
+
+    def __str__(self) -> str:
+        return f"{self.notif.where()}: BGA says {self.key} is {self.bga!r}, our rules give {self.ours!r}"
+
+
+class GameImporter:
+    """One game's importer: the notification table, hooks, and the builder it drives.
+
+    Subclasses set the class attributes and write one function per
+    notification type.  Handlers call :meth:`move`, :meth:`chance` and
+    :meth:`observe`; :attr:`state` is the live engine state (read it, never
+    change it); :meth:`fail` refuses the log at the current notification.
+    """
+
+    game_id: ClassVar[str] = ""
+    """Our game id (``pax_pamir``)."""
+    bga_name: ClassVar[str] = ""
+    """BGA's name of the game (``paxpamir``), as a table file's ``game`` gives it."""
+    signature: ClassVar[frozenset[str]] = frozenset()
+    """Notification types that identify this title (no other supported title sends them)."""
+    handlers: ClassVar[Mapping[str, Handler]] = {}
+    ignored: ClassVar[frozenset[str]] = frozenset()
+    """Types deliberately skipped (besides :data:`FRAMEWORK_TYPES`), each for a documented reason."""
+
+    def __init__(self, log: BgaLog, players: list[str], names: dict[str, str | None]) -> None:
+        self.log = log
+        self.players = players
+        """Our player ids (BGA's ids as strings), in seat order."""
+        self.names = names
+        self.game: Game = get_game(self.game_id)
+        self.state: State = self.game.initial_state(players, self.options())
+        self.events: list[Event] = []
+        self.mismatches: list[Mismatch] = []
+        self.current: Notif | None = None
+        self.ended: Notif | None = None
+        """The end-of-game ``gameStateChange`` (id 99), once seen."""
+
+    # ---- hooks a game may override ------------------------------------------
+
+    def options(self) -> dict[str, Any]:
+        """The record's ``options`` (``ruleset`` is always ``bga``)."""
+        return {"ruleset": "bga"}
+
+    @classmethod
+    def seat_order(cls, log: BgaLog, players: list[str]) -> list[str]:
+        """The players in turn order as the log shows it.
+
+        Default: the order in which ``gameStateChange`` notifications first
+        make each player active (single-active states), players never seen
+        active keeping their listed order at the end.  A game whose log shows
+        turn order otherwise overrides this.
+        """
+        order: list[str] = []
+        for n in log.notifs:
+            if n.type != "gameStateChange" or not isinstance(n.args, dict):
+                continue
+            if n.args.get("type") != "activeplayer":
+                continue
+            pid = n.args.get("active_player")
+            pid = None if pid is None else str(pid)
+            if pid in players and pid not in order:
+                order.append(pid)
+                if len(order) == len(players):
+                    break
+        return order + [p for p in players if p not in order]
+
+    def cancelled(self) -> set[str]:
+        """The uids of undone notifications (they produce no events). Default: none."""
+        return set()
+
+    def prepare(self) -> None:
+        """Called once before the first notification (pre-scans: hidden setups, undo)."""
+
+    def finish(self) -> None:
+        """Called once after the last notification (e.g. a game's own final observations)."""
+
+    # ---- what handlers call -------------------------------------------------
+
+    def move(self, player: Any, type_: str, **fields: Any) -> None:
+        """Emit and apply a move of ``player`` (a BGA id, str or int)."""
+        pid = str(player)
+        raw = {"type": type_, **fields}
+        try:
+            mv = self.game.parse_move(raw)
+        except Exception as exc:  # msgspec.ValidationError: the importer built a bad move
+            self.fail(f"cannot build a {type_!r} move from it ({exc})")
+        if pid not in self.players:
+            self.fail(f"player {pid} is not at this table")
+        self._apply(lambda: self.state.apply_move(pid, mv))
+        self.events.append(MoveEvent(pid, mv, self._src()))
+
+    def chance(self, outcome: dict[str, Any]) -> None:
+        """Emit and apply a chance outcome (what BGA revealed)."""
+        self._apply(lambda: self.state.apply_chance(outcome))
+        self.events.append(ChanceEvent(outcome, self._src()))
+
+    def observe(self, facts: dict[str, Any]) -> None:
+        """Emit BGA's claim about the state here (``origin: "bga"``).
+
+        It is not enforced: a fact our rules do not reproduce is noted as a
+        :class:`Mismatch` and stays in the record, where ``verify`` reports
+        it as an ``observation_mismatch`` at this event.
+        """
+        ours = self.state.observe(facts.keys())
+        for key, bga_v in _flatten("", facts):
+            our_v = _lookup(ours, key)
+            if bga_v != our_v:
+                assert self.current is not None
+                self.mismatches.append(Mismatch(self.current, key, bga_v, our_v))
+        self.events.append(ObserveEvent(facts, "bga", self._src()))
+
+    def fail(self, reason: str) -> NoReturn:
+        """Refuse the log at the current notification."""
+        n = self.current
+        raise BgaImportError(reason, file=self.log.source, packet=n.packet_id if n else None,
+                             notif=n.type if n else None, uid=n.uid if n else None)
+
+    def turn(self) -> Any:
+        """Whose turn the engine says it is (a player id, a :class:`ChanceRequest` or ``OVER``)."""
+        return self.state.turn()
+
+    def awaits_chance(self) -> ChanceRequest | None:
+        t = self.state.turn()
+        return t if isinstance(t, ChanceRequest) else None
+
+    def is_over(self) -> bool:
+        return self.state.turn() is OVER
+
+    # ---- the driver -----------------------------------------------------------
+
+    def run(self) -> None:
+        """Feed every notification to its handler, in log order."""
+        self.current = None
+        self.prepare()
+        cancelled = self.cancelled()
+        handlers = self.handlers
+        skip = self.ignored | FRAMEWORK_TYPES
+        for packet in self.log.packets:
+            for n in packet.notifs:
+                if n.uid is not None and n.uid in cancelled:
+                    continue
+                self.current = n
+                handler = handlers.get(n.type)
+                if handler is not None:
+                    self._call(handler, n)
+                elif n.type not in skip:
+                    self.fail(f"unknown notification type {n.type!r} for {self.game.title}: "
+                              "the importer cannot map it, so it stops here rather than guess")
+                if n.type == "gameStateChange" and isinstance(n.args, dict) and n.args.get("id") == END_STATE_ID:
+                    self.ended = n
+        self.current = self.ended
+        self.finish()
+
+    def _call(self, handler: Handler, n: Notif) -> None:
+        try:
+            handler(self, n)
+        except BgaImportError:
+            raise
+        except RuleViolation as exc:
+            self.fail(f"our rules cannot follow it: {exc}")
+        except GamerecError as exc:
+            self.fail(str(exc))
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            self.fail(f"unexpected arguments ({type(exc).__name__}: {exc})")
+
+    def _apply(self, step: Callable[[], None]) -> None:
+        self.state.seq = len(self.events)
+        try:
+            step()
+        except RuleViolation as exc:
+            self.fail(f"our rules cannot follow it: {exc}")
+
+    def _src(self) -> dict[str, Any] | None:
+        return {"src": self.current.src()} if self.current is not None else None
+
+    # ---- the end ---------------------------------------------------------------
+
+    def result(self) -> dict[str, Any] | None:
+        """The record's ``result`` from the end-of-game packet (``None`` for an abandoned table)."""
+        if self.ended is None:
+            return None
+        args = self.ended.args.get("args") if isinstance(self.ended.args, dict) else None
+        rows = args.get("result") if isinstance(args, dict) else None
+        if not isinstance(rows, list):
+            return {"end": "normal"}
+        score: dict[str, int] = {}
+        rank: dict[str, int] = {}
+        end = "normal"
+        for row in rows:
+            if not isinstance(row, dict):
+                continue
+            pid = str(row.get("player"))
+            if pid not in self.players:
+                continue
+            s = _as_int(row.get("score"))
+            if s is not None:
+                score[pid] = s
+            r = _as_int(row.get("rank"))
+            if r is not None:
+                rank[pid] = r
+            if _truthy(row.get("concede")):
+                end = "concede"
+            elif _truthy(row.get("zombie")) and end == "normal":
+                end = "zombie"
+        table = args.get("table") if isinstance(args, dict) else None
+        if isinstance(table, dict) and _truthy(table.get("concede")):
+            end = "concede"
+        out: dict[str, Any] = {}
+        if score:
+            out["score"] = score
+        if rank:
+            out["rank"] = rank
+        out["end"] = end
+        return out
+
+
+def _as_int(v: Any) -> int | None:
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return v
+    if isinstance(v, str):
+        try:
+            return int(v.strip())
+        except ValueError:
+            return None
+    return None
+
+
+def _truthy(v: Any) -> bool:
+    return v not in (None, False, 0, "0", "", "false")
+
+
+def _flatten(prefix: str, value: Any) -> Iterable[tuple[str, Any]]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _flatten(f"{prefix}.{k}" if prefix else str(k), v)
+    else:
+        yield prefix, value
+
+
+def _lookup(value: Any, dotted: str) -> Any:
+    for part in dotted.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return None
+        value = value[part]
+    return value

@@ -1,0 +1,408 @@
+"""Reading a Board Game Arena log, whatever envelope it was saved in.
+
+BGA sends a table's history to the browser as *packets*; each packet holds
+one or more *notifications* (``{"uid", "type", "log", "args"}``).  A user
+saves that history in one of several envelopes, all read here into one
+:class:`BgaLog`:
+
+* the archive log (``logs.html``), 2026 form:
+  ``{"status": 1, "data": {"players": [...], "logs": [packet, ...]}}``;
+* the archive log, 2020–21 form: ``{"status": 1, "data": {"data": {"data": [packet, ...]}}}``;
+* a bare JSON list of packets;
+* the replay page's ``g_gamelogs`` — the saved HTML page (the assignment
+  ``g_gamelogs = ...;`` is found in it) or the object itself (a packet list,
+  or ``{"data": [...]}`` / ``{"logs": [...]}``);
+* the in-game notification history as browser extensions save it:
+  ``{"currentPlayerId", "players": {id: {...}}, "packets": [...], ...}``.
+
+Files may be ``.json`` or ``.json.gz`` (or ``.html``).  Real logs have
+quirks, all absorbed here so that game importers never see them: ids are
+sometimes strings and sometimes ints (player ids are always ``str`` here,
+packet/move ids ``int``), the viewer's private channel (``/player/p<id>``)
+is mixed with the public one, private notifications have public
+``<type>_spectator`` mirrors, and a packet saved twice appears twice.
+
+A *table file* (what BGA's table page shows: players with their order and
+final score, the implementation's version, the viewer) is optional; it is
+read by :func:`read_table_file`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ingest.bga.errors import BgaImportError
+
+LOG_SUFFIXES = (".json", ".json.gz", ".html", ".htm", ".html.gz")
+SPECTATOR_SUFFIX = "_spectator"
+
+
+@dataclass(slots=True)
+class Packet:
+    """One packet: the notifications BGA sent together on one channel."""
+
+    channel: str
+    packet_id: int | None
+    move_id: int | None
+    time: int | None
+    notifs: list[Notif] = field(default_factory=list)
+
+    @property
+    def private(self) -> bool:
+        """Sent on a player's private channel (only the viewer's are ever in a log)."""
+        return self.channel.startswith("/player/")
+
+
+@dataclass(slots=True)
+class Notif:
+    """One notification: ``type``, ``args`` (as BGA sent them), where it came from."""
+
+    type: str
+    args: Any
+    log: str
+    uid: str | None
+    packet: Packet
+    index: int
+    """Position in its packet (0-based)."""
+
+    @property
+    def packet_id(self) -> int | None:
+        return self.packet.packet_id
+
+    def src(self) -> dict[str, Any]:
+        """The event's ``src``: the packet id, and the uid when the packet holds several notifications."""
+        out: dict[str, Any] = {"packet": self.packet.packet_id}
+        if self.uid is not None and len(self.packet.notifs) > 1:
+            out["uid"] = self.uid
+        return out
+
+    def where(self) -> str:
+        pid = self.packet.packet_id
+        return f"packet {pid if pid is not None else '?'} ({self.type})"
+
+
+@dataclass(slots=True)
+class TableInfo:
+    """What BGA's table page tells about a table (the optional table file)."""
+
+    table_id: int | None = None
+    game: str | None = None
+    """BGA's name of the game (``paxpamir``, ``coalbaron`` ...)."""
+    version: str | None = None
+    viewer: str | None = None
+    players: list[dict[str, Any]] = field(default_factory=list)
+    """``id`` (str), ``name``, ``color``, ``player_no``, ``table_order``, ``score``, ``score_aux``."""
+    finished: bool | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class BgaLog:
+    """A BGA log, envelope removed, ids normalised, duplicates dropped."""
+
+    source: str
+    envelope: str
+    """Which envelope it came in (``archive-2026``, ``archive-2020``, ``packets``,
+    ``g_gamelogs``, ``notification-history``)."""
+    packets: list[Packet]
+    players: list[dict[str, Any]] = field(default_factory=list)
+    """``{"id": str, "name": str | None}`` as the envelope lists them (may be empty)."""
+    viewer: str | None = None
+    table_id: int | None = None
+    table: TableInfo | None = None
+
+    @property
+    def notifs(self) -> list[Notif]:
+        return [n for p in self.packets for n in p.notifs]
+
+    def types(self) -> set[str]:
+        return {n.type for p in self.packets for n in p.notifs}
+
+
+# --------------------------------------------------------------------------
+# Reading files
+# --------------------------------------------------------------------------
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The file's bytes, gunzipped when it is gzip data (whatever its name)."""
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise BgaImportError(f"cannot read: {exc.strerror}", file=name) from None
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise BgaImportError(f"corrupt or truncated gzip data ({exc})", file=name) from None
+    return data
+
+
+_GAMELOGS = re.compile(rb"g_gamelogs\s*=\s*")
+
+
+def decode(data: bytes, source: str) -> Any:
+    """The JSON value of a saved log: plain JSON, or ``g_gamelogs`` found in a saved HTML page."""
+    head = data.lstrip()[:1]
+    if head in (b"{", b"["):
+        try:
+            return orjson.loads(data)
+        except orjson.JSONDecodeError as exc:
+            raise BgaImportError(f"not valid JSON ({str(exc).split(':', 1)[0]})", file=source) from None
+    m = _GAMELOGS.search(data)
+    if m is None:
+        if head == b"<":
+            raise BgaImportError("an HTML page without g_gamelogs: save the replay page of the table "
+                                 "(or its archive log), see docs/bga-import.md", file=source)
+        raise BgaImportError("neither JSON nor a saved BGA replay page", file=source)
+    text = data[m.end():].decode("utf-8", errors="replace")
+    try:
+        value, _ = json.JSONDecoder().raw_decode(text)
+    except json.JSONDecodeError as exc:
+        raise BgaImportError(f"g_gamelogs in this page is not valid JSON ({exc.msg})", file=source) from None
+    return value
+
+
+def read_log(path: str | Path, table: str | Path | None = None) -> BgaLog:
+    """Read a saved log file; ``table`` is its table file (default: the ``<name>.table.json`` beside it)."""
+    name = str(path)
+    log = parse_log(decode(read_bytes(path), name), name)
+    tpath = Path(table) if table is not None else companion_table(Path(path))
+    if tpath is not None:
+        attach_table(log, read_table_file(tpath))
+    return log
+
+
+def companion_table(path: Path) -> Path | None:
+    """``X.table.json`` for a log saved as ``X.log.json(.gz)``, ``X.json(.gz)`` or ``X.html``, if it exists."""
+    name = path.name
+    for suffix in (".log.json.gz", ".log.json", ".json.gz", ".json", ".html.gz", ".html", ".htm"):
+        if name.endswith(suffix):
+            cand = path.with_name(name[: -len(suffix)] + ".table.json")
+            return cand if cand.is_file() and cand != path else None
+    return None
+
+
+def is_table_file(obj: Any) -> bool:
+    """A table file (not a log): an object with ``players`` carrying ``player_no``/``table_order``."""
+    if not isinstance(obj, dict) or "format" in obj or "data" in obj or "packets" in obj:
+        return False
+    players = obj.get("players")
+    return (isinstance(players, list) and bool(players) and isinstance(players[0], dict)
+            and ("player_no" in players[0] or "table_order" in players[0]) and "table_id" in obj)
+
+
+def read_table_file(path: str | Path) -> TableInfo:
+    name = str(path)
+    try:
+        obj = orjson.loads(read_bytes(path))
+    except orjson.JSONDecodeError as exc:
+        raise BgaImportError(f"table file is not valid JSON ({str(exc).split(':', 1)[0]})", file=name) from None
+    return parse_table(obj, name)
+
+
+def parse_table(obj: Any, source: str) -> TableInfo:
+    if not isinstance(obj, dict) or not isinstance(obj.get("players"), list):
+        raise BgaImportError("not a BGA table file (expected an object with a players list)", file=source)
+    players = []
+    for p in obj["players"]:
+        if not isinstance(p, dict) or "id" not in p:
+            raise BgaImportError("a table file player needs an id", file=source)
+        q = dict(p)
+        q["id"] = str(p["id"])
+        players.append(q)
+    viewer = obj.get("viewer")
+    options = obj.get("options")
+    return TableInfo(
+        table_id=_int(obj.get("table_id")), game=_str(obj.get("game")), version=_str(obj.get("version")),
+        viewer=None if viewer is None else str(viewer), players=players,
+        finished=obj.get("finished") if isinstance(obj.get("finished"), bool) else None,
+        options=options if isinstance(options, dict) else {},
+    )
+
+
+def attach_table(log: BgaLog, table: TableInfo) -> None:
+    """Join a table file to its log; refuses a table file of another table."""
+    if table.table_id is not None and log.table_id is not None and table.table_id != log.table_id:
+        raise BgaImportError(f"the table file is for table {table.table_id}, the log for table {log.table_id}",
+                             file=log.source)
+    log.table = table
+    if log.table_id is None:
+        log.table_id = table.table_id
+    if table.viewer is not None:
+        if log.viewer is not None and log.viewer != table.viewer:
+            raise BgaImportError(f"the table file names viewer {table.viewer}, the log's private channel "
+                                 f"is player {log.viewer}'s", file=log.source)
+        log.viewer = table.viewer
+
+
+# --------------------------------------------------------------------------
+# Envelopes
+# --------------------------------------------------------------------------
+
+
+def _looks_like_packets(value: Any) -> bool:
+    return (isinstance(value, list) and (not value or (isinstance(value[0], dict) and "data" in value[0]
+                                                        and isinstance(value[0]["data"], list))))
+
+
+def parse_log(obj: Any, source: str) -> BgaLog:
+    """A decoded log in any known envelope -> :class:`BgaLog` (raises :class:`BgaImportError`)."""
+    players: Any = None
+    viewer: Any = None
+    if isinstance(obj, dict) and "status" in obj and ("data" in obj or "error" in obj):
+        if obj.get("status") not in (1, "1", True):
+            err = obj.get("error") or obj.get("message") or "no reason given"
+            raise BgaImportError(f"BGA answered with an error, not a log: {err}", file=source)
+        data = obj.get("data")
+        if isinstance(data, dict) and isinstance(data.get("logs"), list):
+            envelope, packets, players = "archive-2026", data["logs"], data.get("players")
+        elif (isinstance(data, dict) and isinstance(data.get("data"), dict)
+              and isinstance(data["data"].get("data"), list)):
+            envelope, packets, players = "archive-2020", data["data"]["data"], data.get("players")
+        elif _looks_like_packets(data):
+            envelope, packets = "archive", data
+        else:
+            raise BgaImportError("an archive envelope without packets (expected data.logs or data.data.data)",
+                                 file=source)
+    elif isinstance(obj, dict) and isinstance(obj.get("packets"), list):
+        envelope, packets = "notification-history", obj["packets"]
+        players, viewer = obj.get("players"), obj.get("currentPlayerId")
+    elif isinstance(obj, dict) and "format" in obj:
+        raise BgaImportError(f"this is a {obj.get('format')!r} record, not a BGA log", file=source)
+    elif isinstance(obj, dict) and _looks_like_packets(obj.get("data")):
+        envelope, packets, players = "g_gamelogs", obj["data"], obj.get("players")
+    elif isinstance(obj, dict) and _looks_like_packets(obj.get("logs")):
+        envelope, packets, players = "g_gamelogs", obj["logs"], obj.get("players")
+    elif _looks_like_packets(obj):
+        envelope, packets = "packets", obj
+    elif is_table_file(obj):
+        raise BgaImportError("this is a table file, not a log (pass it with --table, or keep it beside "
+                             "its log as <name>.table.json)", file=source)
+    else:
+        raise BgaImportError("not a BGA log: no packets found (see docs/bga-import.md for the envelopes read)",
+                             file=source)
+    log = BgaLog(source=source, envelope=envelope, packets=_packets(packets, source),
+                 players=_players(players, source))
+    log.viewer = None if viewer in (None, "", 0, "0") else str(viewer)
+    _channels(log)
+    _spectator_mirrors(log)
+    return log
+
+
+def _int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    return None
+
+
+def _str(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _packets(raw: list[Any], source: str) -> list[Packet]:
+    out: list[Packet] = []
+    seen_packets: dict[tuple[str, int], Any] = {}
+    seen_uids: set[str] = set()
+    for i, p in enumerate(raw):
+        if not isinstance(p, dict) or not isinstance(p.get("data"), list):
+            raise BgaImportError(f"packet #{i + 1} in the file is not a packet (no notifications list)",
+                                 file=source)
+        channel = str(p.get("channel") or "")
+        pid = _int(p.get("packet_id"))
+        if pid is not None:
+            key = (channel, pid)
+            if key in seen_packets:
+                if seen_packets[key] == p["data"]:
+                    continue  # the same packet saved twice
+                raise BgaImportError(f"packet {pid} appears twice on {channel or 'its channel'} "
+                                     "with different contents", file=source)
+            seen_packets[key] = p["data"]
+        packet = Packet(channel, pid, _int(p.get("move_id")), _int(p.get("time")))
+        for n in p["data"]:
+            if not isinstance(n, dict) or not isinstance(n.get("type"), str):
+                raise BgaImportError(f"packet {pid}: a notification without a type", file=source)
+            uid = n.get("uid")
+            uid = None if uid is None else str(uid)
+            if uid is not None:
+                if uid in seen_uids:
+                    continue
+                seen_uids.add(uid)
+            log_text = n.get("log")
+            packet.notifs.append(Notif(n["type"], n.get("args"), log_text if isinstance(log_text, str) else "",
+                                       uid, packet, len(packet.notifs)))
+        out.append(packet)
+    return out
+
+
+def _players(raw: Any, source: str) -> list[dict[str, Any]]:
+    if raw is None:
+        return []
+    items = list(raw.values()) if isinstance(raw, dict) else raw
+    if not isinstance(items, list):
+        raise BgaImportError("the envelope's players are neither a list nor an object", file=source)
+    out = []
+    for p in items:
+        if isinstance(p, dict) and p.get("id") is not None:
+            name = p.get("name")
+            out.append({"id": str(p["id"]), "name": None if name is None else str(name)})
+    return out
+
+
+_TABLE = re.compile(r"^/table/t(\d+)$")
+_PLAYER = re.compile(r"^/player/p(\d+)$")
+
+
+def _channels(log: BgaLog) -> None:
+    """The table id and the viewer, from the channels (a private channel is the viewer's)."""
+    privates = set()
+    for p in log.packets:
+        m = _TABLE.match(p.channel)
+        if m and log.table_id is None:
+            log.table_id = int(m.group(1))
+        m = _PLAYER.match(p.channel)
+        if m:
+            privates.add(m.group(1))
+    if len(privates) > 1:
+        raise BgaImportError("packets of several players' private channels in one log "
+                             f"({', '.join(sorted(privates))}): a log is one player's view", file=log.source)
+    if privates:
+        (only,) = privates
+        if log.viewer is not None and log.viewer != only:
+            raise BgaImportError(f"the log names viewer {log.viewer}, but its private channel is player "
+                                 f"{only}'s", file=log.source)
+        log.viewer = only
+
+
+def _spectator_mirrors(log: BgaLog) -> None:
+    """Drop ``<type>_spectator`` mirrors when the viewer's own private notifications are present.
+
+    BGA sends a private notification to its player's channel and a public
+    ``_spectator`` copy for spectators.  A player's log holds both: the
+    mirror only repeats (less of) what the private one says.  A log without
+    a private channel (a spectator's, or a game with no private
+    notifications) keeps them under their own type, for an importer that
+    wants them to handle.
+    """
+    if not any(p.private for p in log.packets):
+        return
+    for p in log.packets:
+        if not any(n.type.endswith(SPECTATOR_SUFFIX) for n in p.notifs):
+            continue
+        keep = [n for n in p.notifs if not n.type.endswith(SPECTATOR_SUFFIX)]
+        for i, n in enumerate(keep):
+            n.index = i
+        p.notifs = keep

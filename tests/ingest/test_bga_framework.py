@@ -1,0 +1,378 @@
+"""The BGA importer machinery, on the toy dice race: envelopes, title recognition, refusals, the builder.
+
+The toy importer below is the smallest real importer: one handler per
+notification type of a made-up BGA "toyrace" implementation.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from click.testing import CliRunner
+
+from gamerec_cli.main import main
+from ingest.bga import BgaImportError, GameImporter, Notif, import_file, import_log, parse_log, read_log
+from ingest.bga.registry import register
+from replay.record import loads
+from replay.replayer import COMPLETE, DIVERGED, INCOMPLETE, replay
+
+SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "bga-log-samples"
+if not SAMPLES.is_dir():
+    SAMPLES = Path("/work/shared/bga-log-samples")
+
+A, B = 84100001, 84100002  # BGA player ids (ints in args, as real logs often have them)
+TABLE = 700000123
+
+
+def roll_die(imp: GameImporter, n: Notif) -> None:
+    imp.chance({"roll": [int(n.args["value"])]})
+
+
+def advance(imp: GameImporter, n: Notif) -> None:
+    imp.move(n.args["player_id"], "advance", steps=int(n.args["steps"]))
+
+
+def bank(imp: GameImporter, n: Notif) -> None:
+    imp.move(n.args["player_id"], "bank")
+
+
+def new_scores(imp: GameImporter, n: Notif) -> None:
+    imp.observe({"score": {str(k): int(v) for k, v in n.args["scores"].items()}})
+
+
+class ToyImporter(GameImporter):
+    game_id = "toy"
+    bga_name = "toyrace"
+    signature = frozenset({"rollDie", "advancePawn"})
+    handlers = {"rollDie": roll_die, "advancePawn": advance, "bankRoll": bank, "newScores": new_scores}
+    ignored = frozenset({"message"})
+
+
+register(ToyImporter)
+
+
+def state(pid: int, sid: int = 10) -> dict[str, Any]:
+    return {"uid": f"s{pid}{sid}", "type": "gameStateChange", "log": "",
+            "args": {"id": sid, "active_player": str(pid), "type": "activeplayer",
+                     "reflexion": {"total": {str(A): None, str(B): None}}}}
+
+
+def notif(uid: str, type_: str, **args: Any) -> dict[str, Any]:
+    return {"uid": uid, "type": type_, "log": "", "args": args}
+
+
+def end_state(scores: dict[int, int]) -> dict[str, Any]:
+    ranked = sorted(scores, key=lambda p: -scores[p])
+    return {"uid": "end", "type": "gameStateChange", "log": "", "args": {
+        "id": 99, "type": "manager", "args": {"table": {"concede": False}, "result": [
+            {"player": str(p), "name": f"n{p}", "score": str(scores[p]), "rank": ranked.index(p) + 1,
+             "tie": False, "zombie": 0, "concede": 0} for p in scores]}}}
+
+
+def packet(pid: int, *notifs: dict[str, Any], channel: str = f"/table/t{TABLE}") -> dict[str, Any]:
+    return {"channel": channel, "table_id": TABLE, "packet_id": str(pid), "packet_type": "resend",
+            "move_id": str(pid), "time": str(1800000000 + pid), "data": list(notifs)}
+
+
+def game_packets(finished: bool = True) -> list[dict[str, Any]]:
+    """A whole toy game: A rolls 6 and advances; B rolls 3 and banks; A rolls 5 and advances (ends)."""
+    ps = [
+        packet(1, state(A, 2)),
+        packet(2, notif("u1", "rollDie", value=6), notif("u2", "advancePawn", player_id=A, steps="6"), state(B)),
+        packet(3, notif("u3", "rollDie", value="3"), notif("u4", "bankRoll", player_id=str(B)),
+               notif("u5", "newScores", scores={str(A): 6, str(B): 3}), notif("u6", "message", text="hi"), state(A)),
+        packet(4, notif("u7", "rollDie", value=5), notif("u8", "advancePawn", player_id=A, steps=5)),
+    ]
+    if finished:
+        ps.append(packet(5, end_state({A: 11, B: 3}), notif("u9", "simpleNode", player_name="nA")))
+    return ps
+
+
+def players() -> list[dict[str, Any]]:
+    return [{"id": str(A), "name": "Ann", "color": "ff0000"}, {"id": B, "name": "Bob", "color": "0000ff"}]
+
+
+def envelopes() -> dict[str, Any]:
+    ps = game_packets()
+    return {
+        "archive-2026": {"status": 1, "data": {"players": players(), "logs": ps}},
+        "archive-2020": {"status": 1, "data": {"valid": 1, "data": {"data": ps}}},
+        "packets": ps,
+        "g_gamelogs": {"data": ps},
+        "notification-history": {"currentPlayerId": A, "players": {str(p["id"]): p for p in players()},
+                                  "packets": ps, "gamedatas": {}},
+    }
+
+
+def check_record(rec: Any) -> None:
+    assert rec.game == "toy"
+    assert [p["id"] for p in rec.players] == [str(A), str(B)]
+    assert rec.source["kind"] == "bga" and rec.source["table_id"] == TABLE
+    assert rec.options == {"ruleset": "bga"}
+    kinds = [e.kind for e in rec.events]
+    assert kinds == ["chance", "move", "chance", "move", "observe", "chance", "move"]
+    assert rec.events[0].extra == {"src": {"packet": 2, "uid": "u1"}}
+    assert rec.events[4].origin == "bga"
+    assert rec.result == {"score": {str(A): 11, str(B): 3}, "rank": {str(A): 1, str(B): 2}, "end": "normal"}
+    r = replay(rec)
+    assert r.status == COMPLETE, r.divergences
+
+
+@pytest.mark.parametrize("name", list(envelopes()))
+def test_every_envelope_reads_to_the_same_record(name: str, tmp_path: Path) -> None:
+    obj = envelopes()[name]
+    log = parse_log(obj, "x.json")
+    assert log.envelope == name
+    check_record(import_log(log).record)
+    # the same, from files: .json and .json.gz
+    (tmp_path / "t.json").write_bytes(orjson.dumps(obj))
+    (tmp_path / "t.json.gz").write_bytes(gzip.compress(orjson.dumps(obj)))
+    a = import_file(tmp_path / "t.json").record
+    b = import_file(tmp_path / "t.json.gz").record
+    check_record(a)
+    assert a.to_dict() == b.to_dict()
+
+
+def test_saved_replay_page_with_g_gamelogs(tmp_path: Path) -> None:
+    page = ("<html><head><script>var gameui; g_gamelogs = " + json.dumps(game_packets())
+            + ";\nvar g_other = {};</script></head><body>replay</body></html>")
+    (tmp_path / "replay.html").write_text(page)
+    log = read_log(tmp_path / "replay.html")
+    assert log.envelope == "packets"
+    check_record(import_log(log).record)
+
+
+def test_names_come_from_the_envelope_else_the_notifications() -> None:
+    rec = import_log(parse_log(envelopes()["archive-2026"], "x")).record
+    assert [p["name"] for p in rec.players] == ["Ann", "Bob"]
+    ps = game_packets()
+    ps[1]["data"][1]["args"]["player_name"] = "Ann2"
+    rec = import_log(parse_log(ps, "x")).record  # bare packets: ids from the clocks, names from args
+    assert rec.players[0] == {"id": str(A), "name": "Ann2"}
+    assert rec.players[1]["name"] is None
+
+
+def test_seat_order_is_the_logs_turn_order_not_the_envelopes() -> None:
+    obj = envelopes()["archive-2026"]
+    obj["data"]["players"] = list(reversed(players()))
+    rec = import_log(parse_log(obj, "x")).record
+    assert [p["id"] for p in rec.players] == [str(A), str(B)]
+
+
+def test_duplicate_packets_and_uids_are_dropped_ids_of_either_type() -> None:
+    ps = game_packets()
+    ps.insert(2, json.loads(json.dumps(ps[1])))  # the same packet twice
+    ps[3]["packet_id"] = int(ps[3]["packet_id"])  # an int id among strings
+    check_record(import_log(parse_log(ps, "x")).record)
+
+
+def test_same_packet_id_with_other_contents_is_refused() -> None:
+    ps = game_packets()
+    bad = json.loads(json.dumps(ps[1]))
+    bad["data"][0]["uid"] = "other"
+    ps.insert(2, bad)
+    with pytest.raises(BgaImportError, match="packet 2 appears twice"):
+        parse_log(ps, "x")
+
+
+def test_private_channel_gives_the_viewer_and_spectator_mirrors_are_dropped() -> None:
+    ps = game_packets()
+    ps.insert(1, packet(10, notif("p1", "rollDie_spectator", value=6), channel=f"/player/p{B}"))
+    ps[1]["data"][0]["type"] = "message"  # the private one: ignored by the toy importer
+    ps.insert(2, packet(11, notif("p2", "rollDie_spectator", value=6)))
+    log = parse_log(ps, "x")
+    assert log.viewer == str(B)
+    assert "rollDie_spectator" not in log.types()
+    rec = import_log(log).record
+    assert rec.id == f"bga-{TABLE}-{B}" and rec.source["viewer"] == str(B)
+
+
+def test_two_private_channels_are_refused() -> None:
+    ps = game_packets()
+    ps.append(packet(20, notif("x1", "message"), channel=f"/player/p{A}"))
+    ps.append(packet(21, notif("x2", "message"), channel=f"/player/p{B}"))
+    with pytest.raises(BgaImportError, match="several players' private channels"):
+        parse_log(ps, "x")
+
+
+def test_table_file_beside_the_log_gives_version_viewer_and_checks_the_table(tmp_path: Path) -> None:
+    (tmp_path / "t.log.json.gz").write_bytes(gzip.compress(orjson.dumps(envelopes()["archive-2026"])))
+    table = {"game": "toyrace", "version": "abc123", "table_id": TABLE, "viewer": str(A), "finished": True,
+             "players": [{"id": str(B), "name": "Bob", "player_no": 2, "table_order": 2, "score": 3},
+                         {"id": str(A), "name": "Ann", "player_no": 1, "table_order": 1, "score": 11}]}
+    (tmp_path / "t.table.json").write_bytes(orjson.dumps(table))
+    imp = import_file(tmp_path / "t.log.json.gz")
+    assert imp.record.source["version"] == "abc123"
+    assert imp.record.source["viewer"] == str(A) and imp.record.source["viewer_name"] == "Ann"
+    assert imp.record.source["url"] == f"https://boardgamearena.com/table?table={TABLE}"
+    assert imp.warnings == []
+    table["table_id"] = 1
+    (tmp_path / "other.json").write_bytes(orjson.dumps(table))
+    with pytest.raises(BgaImportError, match="the table file is for table 1"):
+        import_file(tmp_path / "t.log.json.gz", table=tmp_path / "other.json")
+    table["table_id"], table["game"] = TABLE, "paxpamir"
+    (tmp_path / "t.table.json").write_bytes(orjson.dumps(table))
+    with pytest.raises(BgaImportError, match="the table file says 'paxpamir'"):
+        import_file(tmp_path / "t.log.json.gz")
+
+
+# ---- refusals: one line naming file, packet, notification, reason -----------------
+
+
+def test_unknown_notification_type_fails_closed_at_its_packet() -> None:
+    ps = game_packets()
+    ps[2]["data"].insert(0, notif("zz", "mysteryBonus", amount=3))
+    ps[2]["data"].append(notif("zz2", "rollDie", value=1))  # keep the type count as a title signal
+    with pytest.raises(BgaImportError) as e:
+        import_log(parse_log(ps, "table.json"))
+    assert str(e.value) == ("table.json: packet 3 (mysteryBonus): unknown notification type 'mysteryBonus' for "
+                            "Toy race: the importer cannot map it, so it stops here rather than guess")
+
+
+def test_a_move_our_rules_refuse_fails_at_the_packet_that_caused_it() -> None:
+    ps = game_packets()
+    ps[3]["data"][1]["args"]["steps"] = 4  # the die shows 5
+    with pytest.raises(BgaImportError) as e:
+        import_log(parse_log(ps, "t.json"))
+    assert str(e.value).startswith("t.json: packet 4 (advancePawn): our rules cannot follow it: ")
+    assert "the die shows 5" in str(e.value)
+
+
+def test_bad_arguments_are_one_line_too() -> None:
+    ps = game_packets()
+    del ps[1]["data"][1]["args"]["steps"]
+    with pytest.raises(BgaImportError, match=r"packet 2 \(advancePawn\): unexpected arguments \(KeyError"):
+        import_log(parse_log(ps, "t.json"))
+
+
+def test_refusals_of_titles_and_of_non_logs(tmp_path: Path) -> None:
+    only_framework = [packet(1, state(A, 2)), packet(2, state(B))]
+    with pytest.raises(BgaImportError, match="no game notifications at all"):
+        import_log(parse_log(only_framework, "f"))
+    other = [packet(1, notif("a", "cardsEarned", points=3), notif("b", "tileBought"))]
+    with pytest.raises(BgaImportError, match="a title gamerec does not import"):
+        import_log(parse_log(other, "f"))
+    with pytest.raises(BgaImportError, match="no BGA importer for 'praga'"):
+        import_log(parse_log(game_packets(), "f"), game="praga")
+    with pytest.raises(BgaImportError, match="BGA answered with an error"):
+        parse_log({"status": 0, "error": "You must be logged in"}, "f")
+    with pytest.raises(BgaImportError, match="not a BGA log"):
+        parse_log({"hello": 1}, "f")
+    (tmp_path / "p.html").write_text("<html><body>nothing</body></html>")
+    with pytest.raises(BgaImportError, match="without g_gamelogs"):
+        read_log(tmp_path / "p.html")
+    (tmp_path / "t.json").write_text("{not json")
+    with pytest.raises(BgaImportError, match="not valid JSON"):
+        read_log(tmp_path / "t.json")
+
+
+@pytest.mark.skipif(not SAMPLES.is_dir(), reason="../shared/bga-log-samples is not here")
+def test_real_logs_of_other_titles_are_refused_in_one_line() -> None:
+    for f in sorted(SAMPLES.glob("*.json")):
+        log = read_log(f)
+        with pytest.raises(BgaImportError, match="a title gamerec does not import"):
+            import_log(log)
+    inno = read_log(SAMPLES / "innovation_notificationHistory_823235522.json")
+    assert inno.envelope == "notification-history" and inno.viewer == "76419314"
+    assert not any(n.type.endswith("_spectator") for n in inno.notifs)
+    tok = read_log(SAMPLES / "tokaido_archive_logs_171281676.json")
+    assert tok.envelope == "packets" and tok.table_id == 171281676 and len(tok.packets) == 122
+
+
+# ---- the record: result, abandoned tables, BGA's claims ------------------------------
+
+
+def test_abandoned_table_imports_as_far_as_it_goes() -> None:
+    imp = import_log(parse_log(game_packets(finished=False), "x"))
+    assert imp.record.result is None
+    assert "no end-of-game packet" in imp.warnings[0]
+    assert replay(imp.record).status in (INCOMPLETE, COMPLETE)
+
+
+def test_a_bga_score_our_rules_do_not_give_is_kept_and_caught_at_its_event() -> None:
+    ps = game_packets()
+    ps[2]["data"][2]["args"]["scores"] = {str(A): 6, str(B): 4}  # hand-edited: B's score +1
+    imp = import_log(parse_log(ps, "x"))
+    assert [str(m) for m in imp.mismatches] == ["packet 3 (newScores): BGA says score.84100002 is 4, our rules give 3"]
+    r = replay(imp.record)
+    assert r.status == DIVERGED and r.divergences[0].seq == 4 and r.divergences[0].kind == "observation_mismatch"
+
+
+def test_import_is_deterministic() -> None:
+    from replay.record import dumps
+
+    a = dumps(import_log(parse_log(envelopes()["archive-2026"], "x")).record)
+    b = dumps(import_log(parse_log(envelopes()["archive-2026"], "x")).record)
+    assert a == b
+    assert loads(a).to_dict() == loads(b).to_dict()
+
+
+# ---- the command line -------------------------------------------------------------------
+
+
+def run(*args: str) -> tuple[int, str]:
+    res = CliRunner().invoke(main, list(args))
+    assert "Traceback" not in res.output
+    if res.exception is not None and not isinstance(res.exception, SystemExit):
+        raise res.exception
+    return res.exit_code, res.output
+
+
+def write_logs(folder: Path) -> None:
+    folder.mkdir()
+    (folder / "good.log.json.gz").write_bytes(gzip.compress(orjson.dumps(envelopes()["archive-2026"])))
+    (folder / "good.table.json").write_bytes(orjson.dumps(
+        {"game": "toyrace", "version": "v9", "table_id": TABLE, "viewer": str(A),
+         "players": [{"id": str(A), "name": "Ann", "player_no": 1, "table_order": 1},
+                     {"id": str(B), "name": "Bob", "player_no": 2, "table_order": 2}]}))
+    ps = game_packets()
+    ps[1]["data"][1]["type"] = "mysteryBonus"
+    ps[1]["table_id"] = 5
+    for p in ps:
+        p["channel"] = "/table/t5"
+    (folder / "bad.json").write_bytes(orjson.dumps(ps))
+
+
+def test_cli_import_bga_converts_the_good_and_names_the_bad(tmp_path: Path) -> None:
+    write_logs(tmp_path / "logs")
+    code, out = run("import", "bga", str(tmp_path / "logs"), "--out", str(tmp_path / "out"))
+    assert code == 1
+    assert "refused: " in out and "bad.json: packet 2 (mysteryBonus): unknown notification type" in out
+    assert "imported 1 of 2 logs" in out
+    rec = loads((tmp_path / "out" / f"bga-{TABLE}-{A}.json").read_bytes())
+    assert rec.source["version"] == "v9"
+    code, out = run("verify", str(tmp_path / "out"))
+    assert code == 0 and "1 records: 1 complete" in out
+
+
+def test_cli_verify_and_replay_take_logs_mixed_with_records(tmp_path: Path) -> None:
+    write_logs(tmp_path / "logs")
+    code, out = run("verify", str(tmp_path / "logs"))
+    assert code == 1
+    assert "invalid: " in out and "packet 2 (mysteryBonus)" in out and "1 complete" in out
+    code, out = run("replay", str(tmp_path / "logs" / "good.log.json.gz"), "--json", "--ruleset", "official")
+    assert code == 0 and orjson.loads(out.splitlines()[0])["status"] == COMPLETE
+
+
+def test_ingest_takes_logs_and_quarantines_the_unimportable(tmp_path: Path) -> None:
+    import duckdb
+
+    from ingest.pipeline import ingest
+
+    write_logs(tmp_path / "logs")
+    db = tmp_path / "g.duckdb"
+    s = ingest([str(tmp_path / "logs")], db, workers=0, publish_every=-1)
+    assert s.counts.new == 1 and s.counts.quarantined == 1
+    con = duckdb.connect(str(db), read_only=True)
+    assert con.execute("SELECT game_id, source_kind, status FROM games").fetchall() == [
+        (f"bga-{TABLE}-{A}", "bga", "complete")]
+    (err,) = con.execute("SELECT error FROM quarantine").fetchone()  # type: ignore[misc]
+    assert "packet 2 (mysteryBonus)" in err
+    con.close()
+    s = ingest([str(tmp_path / "logs")], db, workers=0, publish_every=-1, ruleset="official")
+    assert s.counts.skipped == 1  # same record content: idempotent
