@@ -74,10 +74,11 @@ def board_html(snapshot: dict[str, Any], names: dict[str, str]) -> str:
         crew = ", ".join(f"{player_label(p, names)} ×{n}" for p, n in who.items() if n)
         if crew:
             workers.append(f"<tr><td>{esc(space.replace('_', ' '))}</td><td>{esc(crew)}</td></tr>")
-    factory = ", ".join(f"{esc(k.replace('factory_', ''))}: {esc(v)}"
-                        for k, v in sorted((board.get("factory") or {}).items()) if v is not None)
-    orders = ", ".join(f"{esc(k.replace('order_', ''))}: {esc(v)}"
-                       for k, v in sorted((board.get("orders") or {}).items()) if v is not None)
+    face_down = set(board.get("face_down") or ())  # lying there, but unknown to the record
+    factory = ", ".join(f"{esc(k.replace('factory_', ''))}: {esc('face down' if k in face_down else v)}"
+                        for k, v in sorted((board.get("factory") or {}).items()) if v is not None or k in face_down)
+    orders = ", ".join(f"{esc(k.replace('order_', ''))}: {esc('face down' if k in face_down else v)}"
+                       for k, v in sorted((board.get("orders") or {}).items()) if v is not None or k in face_down)
     shared = (f'<div class="gr-box"><b>Workers on the board</b><table>{"".join(workers) or "<tr><td>none</td></tr>"}'
               f'</table><div><b>Factory</b> {factory or "empty"}</div><div><b>Orders</b> {orders or "none"}</div></div>')
     boxes = []

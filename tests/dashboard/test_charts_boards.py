@@ -169,6 +169,17 @@ def test_coal_baron_orders_show_every_space() -> None:
     assert _order_spaces({"needs": ["black", "brown"], "coal": [[], ["brown"]]}) == [("black", False), ("brown", True)]
 
 
+@pytest.mark.skipif("coal_baron" not in TITLES, reason="no Coal Baron engine")
+def test_coal_baron_face_down_tiles_show_as_face_down() -> None:
+    from replay.games import get_game
+
+    state = get_game("coal_baron").initial_state(["p1", "p2"], {"ruleset": "bga"})
+    state.apply_chance({"draw": "tiles", "items": [None] * 6})
+    snap = state.snapshot()
+    html = boards.render("coal_baron", snap, {"p1": "p1", "p2": "p2"}).html or ""
+    assert html.count("face down") == 6 and "Factory</b> empty" not in html
+
+
 @pytest.mark.skipif("pax_pamir" not in TITLES, reason="no Pax Pamir engine")
 def test_pax_pamir_map_has_every_region_and_the_market() -> None:
     _, state = _mid_state("pax_pamir")

@@ -10,6 +10,7 @@ from .state import CoalBaronState
 OBSERVABLE_KEYS: tuple[str, ...] = (
     "score", "legal_count", "state_hash",
     "shift", "start_player", "francs", "workers", "cage_level", "outstanding", "delivered",
+    "shift_ranking", "final_scoring",
 )
 
 GAME = Game(

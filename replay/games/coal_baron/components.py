@@ -149,8 +149,11 @@ UNFULFILLED_ORDER: int = int(_SCORING["unfulfilled_order"])
 IMBALANCE_PER_TILE: int = int(_SCORING["imbalance_per_tile"])
 FACTORY_GROUPS = ("factory", "factory_draw")
 
-#: position of every deck item in component order (decks list hidden items in this order)
-ITEM_ORDER: dict[str, int] = {**{k: i for i, k in enumerate(ORDER_IDS)}, **{k: i for i, k in enumerate(TILE_IDS)}}
+FACE_DOWN = "?"
+"""What a board space holds when a tile or card lies there whose identity the record does not
+know (a BGA log never names the six to eight tiles dealt onto the factory at setup).  ``None`` on
+a space means the space is empty; snapshots show a face-down item as ``null`` and list its space
+under ``board.face_down``."""
 
 
 def usable_spaces(n_players: int) -> tuple[str, ...]:

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 from replay.engine import Move
 
 from . import moves as mv
-from .components import ORDERS, SPACES, TILES
+from .components import FACE_DOWN, ORDERS, SPACES, TILES
+from .rules.draws import shown
 from .rules.mining import LEVEL_NAMES
 from .rules.placement import workers_needed
 
@@ -36,9 +37,9 @@ def describe(st: CoalBaronState, player: str, move: Move) -> str:
             return f"{player} places workers on {move.space}"
         n = workers_needed(st, move.space)
         extra = ""
-        if ws.group == "factory" and st.factory.get(move.space):
+        if ws.group == "factory" and st.factory.get(move.space) not in (None, FACE_DOWN):
             extra = f" to buy {_tile(st.factory[move.space] or '')}"
-        elif ws.group == "order" and st.order_spaces.get(move.space):
+        elif ws.group == "order" and st.order_spaces.get(move.space) not in (None, FACE_DOWN):
             extra = f" to take {_order(st.order_spaces[move.space] or '')}"
         return f"{player} places {n} worker{'s' if n > 1 else ''} on {ws.name}{extra}"
     if isinstance(move, mv.MoveCage):
@@ -60,9 +61,9 @@ def describe(st: CoalBaronState, player: str, move: Move) -> str:
     if isinstance(move, mv.KeepOrder):
         return f"{player} keeps {_order(move.card)}" if move.card else f"{player} keeps none of the revealed orders"
     if isinstance(move, mv.ReturnTiles):
-        return f"{player} puts {len(move.tiles)} tile(s) back at the {move.to} of the deck ({', '.join(move.tiles)})"
+        return f"{player} puts {len(move.tiles)} tile(s) back at the {move.to} of the deck ({shown(move.tiles)})"
     if isinstance(move, mv.ReturnOrders):
-        return f"{player} puts {len(move.cards)} order card(s) back at the {move.to} of the deck ({', '.join(move.cards)})"
+        return f"{player} puts {len(move.cards)} order card(s) back at the {move.to} of the deck ({shown(move.cards)})"
     if isinstance(move, mv.ChooseCoal):
         return f"{player} puts a {move.colour} cube on the new minecart (the supply is short)"
     return f"{player}: {move.type}"

@@ -73,11 +73,12 @@ class KeepTile(Move, tag="keep_tile", frozen=True):
 class ReturnTiles(Move, tag="return_tiles", frozen=True):
     """Put the revealed tiles not taken back on the ``top`` or ``bottom`` of the deck.
 
-    ``tiles`` lists them in the order they will lie, the first one nearest the top.
+    ``tiles`` lists them in the order they will lie, the first one nearest the top; a tile the
+    record's viewer did not see is ``null`` (others see only how many go back, and where).
     """
 
     to: str
-    tiles: tuple[str, ...]
+    tiles: tuple[str | None, ...]
 
 
 class KeepOrder(Move, tag="keep_order", frozen=True):
@@ -87,10 +88,11 @@ class KeepOrder(Move, tag="keep_order", frozen=True):
 
 
 class ReturnOrders(Move, tag="return_orders", frozen=True):
-    """Put the revealed order cards not kept back on the ``top`` or ``bottom`` of the deck."""
+    """Put the revealed order cards not kept back on the ``top`` or ``bottom`` of the deck
+    (``cards`` as ``tiles`` in :class:`ReturnTiles`, ``null`` where the viewer did not see one)."""
 
     to: str
-    cards: tuple[str, ...]
+    cards: tuple[str | None, ...]
 
 
 class ChooseCoal(Move, tag="choose_coal", frozen=True):

@@ -13,12 +13,14 @@ from collections.abc import Callable
 from typing import Any
 
 from replay.engine import OVER, ChanceRequest, IllegalMove, ImpossibleChance, Move, Outcome, State, Turn
+from replay.hidden import HiddenPool, PartlyKnownDeck
 
 from . import moves as mv
 from .components import (
     COAL_SUPPLY,
     COLOURS,
     DRAFT_LEFTOVER_SPACE,
+    FACE_DOWN,
     FACTORY_REFILL_ORDER,
     ORDER_IDS,
     ORDER_REFILL_ORDER,
@@ -26,12 +28,19 @@ from .components import (
     TILE_IDS,
     usable_spaces,
 )
-from .deck import Deck
 from .describe import describe
 from .evaluate import evaluate
 from .pit import Pit
 from .rules import draws, factory, mining, orders, placement, shift
-from .scoring import breakdown, final_ranking, tiebreak_francs
+from .scoring import breakdown, final_ranking, imbalance, tiebreak_francs
+
+#: the final-scoring categories and what each counts (the ``final_scoring`` observable)
+FINAL_VALUES: dict[str, Callable[[Pit, str], int]] = {
+    "end_francs": lambda pit, ruleset: pit.francs,
+    "end_coal": lambda pit, ruleset: pit.coal_owned(),
+    "end_unfulfilled": lambda pit, ruleset: len(pit.outstanding),
+    "end_pit_balance": imbalance,
+}
 
 #: which decision each move type answers
 MOVE_DECISION: dict[type[Move], str] = {
@@ -66,28 +75,34 @@ class CoalBaronState(State):
         # from the physical supply; BGA keeps its 32 per colour apart from those)
         start = COAL_SUPPLY[self.ruleset]
         self.supply: list[int] = [start - (n if self.ruleset == "official" else 0)] * len(COLOURS)
-        self.tiles = Deck("tiles", list(TILE_IDS))
-        self.orders = Deck("orders", list(ORDER_IDS))
+        # every tile and card is accounted for in its family's pool, wherever it lies; the decks
+        # draw from them (a record seen from one seat leaves some identities unknown)
+        self.tile_pool = HiddenPool("tiles", [(t, 1) for t in TILE_IDS])
+        self.order_pool = HiddenPool("orders", [(o, 1) for o in ORDER_IDS])
+        self.tiles = PartlyKnownDeck("tiles", self.tile_pool)
+        self.orders = PartlyKnownDeck("orders", self.order_pool)
         self.factory: dict[str, str | None] = {s: None for s in FACTORY_REFILL_ORDER if s in self.usable}
         self.order_spaces: dict[str, str | None] = {s: None for s in ORDER_REFILL_ORDER if s in self.usable}
         self.occupants: dict[str, dict[str, int]] = {}
         self.shift = 0
         self.start_player = 0
         self.current = 0
-        self.draft_pool: list[str] = []
+        self.draft_pool: list[str | None] = []
         self.draft_turns: list[str] = []
         # the decision awaited (None: chance or automatic steps) and who takes it
         self.decision: str | None = None
         self.actor = ""
         self.space = ""
         self.steps = 0
-        self.revealed: list[str] = []
+        self.revealed: list[str | None] = []
         self.shortage_level = 0
         self.shortage_left = 0
         # a draw in progress: deck, how many, what for, drawn so far
-        self.draw_deck: Deck | None = None
+        self.draw_deck: PartlyKnownDeck | None = None
         self.draw_need = 0
-        self.draw_got: list[str] = []
+        self.draw_got: list[str | None] = []
+        # which of draw_got came from a known position (top or bottom) rather than the shuffled middle
+        self.draw_placed: list[int] = []
         self.draw_purpose = ""
         self.draw_reason = ""
         self.draw_slots: list[str] = []
@@ -107,8 +122,10 @@ class CoalBaronState(State):
         new.milestones = self.milestones[:]
         new.pits = {p: pit.copy() for p, pit in self.pits.items()}
         new.supply = self.supply[:]
-        new.tiles = self.tiles.copy()
-        new.orders = self.orders.copy()
+        new.tile_pool = self.tile_pool.copy()
+        new.order_pool = self.order_pool.copy()
+        new.tiles = self.tiles.copy(new.tile_pool)
+        new.orders = self.orders.copy(new.order_pool)
         if self.draw_deck is not None:
             new.draw_deck = new.tiles if self.draw_deck is self.tiles else new.orders
         new.factory = dict(self.factory)
@@ -118,6 +135,8 @@ class CoalBaronState(State):
         new.draft_turns = self.draft_turns[:]
         new.revealed = self.revealed[:]
         new.draw_got = self.draw_got[:]
+        new.draw_placed = self.draw_placed[:]
+        new.reveals = self.reveals[:]
         new.draw_slots = self.draw_slots[:]
         new.queue = self.queue[:]
         return new
@@ -151,26 +170,34 @@ class CoalBaronState(State):
     def done_deciding(self) -> None:
         self.decision = None
 
-    def start_draw(self, deck: Deck, need: int, purpose: str, reason: str, slots: list[str] | None = None) -> None:
+    def start_draw(self, deck: PartlyKnownDeck, need: int, purpose: str, reason: str,
+                   slots: list[str] | None = None) -> None:
         self.draw_deck = deck
         self.draw_need = need
         self.draw_got = []
+        self.draw_placed = []
         self.draw_purpose = purpose
         self.draw_reason = reason
         self.draw_slots = slots or []
 
     def _continue_draw(self) -> bool:
+        """Draw what is left to draw: the known top first, then the shuffled middle (a chance
+        request; only the acting player sees a draw-five), then the known bottom."""
         deck = self.draw_deck
         assert deck is not None
         got = self.draw_got
         while len(got) < self.draw_need:
             if deck.top:
-                got.append(deck.top.pop(0))
+                self.draw_placed.append(len(got))
+                got.extend(deck.take_top(1))
             elif deck.hidden:
-                self._turn = deck.request(min(self.draw_need - len(got), len(deck.hidden)), self.draw_reason)
+                private = self.draw_purpose in PRIVATE_DRAWS
+                self._turn = deck.request(min(self.draw_need - len(got), deck.hidden), self.draw_reason,
+                                          visible_to=(self.actor,) if private else None)
                 return False
             elif deck.bottom:
-                got.append(deck.bottom.pop(0))
+                self.draw_placed.append(len(got))
+                got.extend(deck.take_bottom(1))
             else:
                 break
         self.draw_deck = None
@@ -226,15 +253,22 @@ class CoalBaronState(State):
 
     # ---- draws done ----------------------------------------------------------
 
-    def _fill_factory(self, got: list[str]) -> None:
-        for space, tile in zip(self.draw_slots, got):
-            self.factory[space] = tile
+    def _fill_factory(self, got: list[str | None]) -> None:
+        self._fill_spaces(self.factory, got)
 
-    def _fill_order_spaces(self, got: list[str]) -> None:
-        for space, card in zip(self.draw_slots, got):
-            self.order_spaces[space] = card
+    def _fill_order_spaces(self, got: list[str | None]) -> None:
+        self._fill_spaces(self.order_spaces, got)
 
-    def _start_draft(self, got: list[str]) -> None:
+    def _fill_spaces(self, spaces: dict[str, str | None], got: list[str | None]) -> None:
+        """Lay the drawn items face up on the empty spaces, in refill order.  An item drawn from a
+        known position of the deck (put back there after a draw-five) is turned face up now: a
+        viewer who did not see it put back learns it here, so it is also a ``reveal``."""
+        for i, (space, item) in enumerate(zip(self.draw_slots, got)):
+            spaces[space] = FACE_DOWN if item is None else item
+            if item is not None and i in self.draw_placed:
+                self.reveals.append({"reveal": space, "items": [item]})
+
+    def _start_draft(self, got: list[str | None]) -> None:
         n = len(self.players)
         self.draft_pool = list(got)
         lap = [self.players[(self.start_player - 1 - i) % n] for i in range(n)]
@@ -243,15 +277,16 @@ class CoalBaronState(State):
 
     def end_draft(self) -> None:
         """The card nobody drafted goes face up on its order space; then fill the others."""
-        self.order_spaces[DRAFT_LEFTOVER_SPACE] = self.draft_pool.pop()
+        leftover = self.draft_pool.pop()
+        self.order_spaces[DRAFT_LEFTOVER_SPACE] = FACE_DOWN if leftover is None else leftover
         self.decision = None
         self.queue[:0] = ["refill_orders", "start_shift"]
 
-    def _reveal_tiles(self, got: list[str]) -> None:
+    def _reveal_tiles(self, got: list[str | None]) -> None:
         self.revealed = list(got)
         self.decide("keep_tile", self.actor)
 
-    def _reveal_orders(self, got: list[str]) -> None:
+    def _reveal_orders(self, got: list[str | None]) -> None:
         self.revealed = list(got)
         self.decide("keep_order", self.actor)
 
@@ -274,15 +309,47 @@ class CoalBaronState(State):
 
     def _reveal(self, request: ChanceRequest, outcome: Outcome) -> None:
         items = outcome["items"]
-        if len(set(items)) != len(items):
+        named = [i for i in items if i is not None]
+        if len(set(named)) != len(named):
             raise ImpossibleChance(f"the {request.name} deck holds each item once; {items} repeats one")
         if len(items) != request.count:
             raise ImpossibleChance(f"expected {request.count} item(s) from the {request.name} deck, got {len(items)}")
         deck = self.draw_deck
         assert deck is not None
-        deck.take_hidden(items)
+        deck.draw_hidden(list(items), request.reason or f"a draw from the {request.name} deck")
         self.draw_got.extend(items)
         self._settle()
+
+    def _reveal_zone(self, zone: str, items: list[Any]) -> None:
+        """A ``reveal`` names the tile or card lying face down on a factory or order space."""
+        if zone in self.factory:
+            spaces, pool, what = self.factory, self.tile_pool, "tunnel tile"
+        elif zone in self.order_spaces:
+            spaces, pool, what = self.order_spaces, self.order_pool, "order card"
+        else:
+            raise ImpossibleChance(f"a Coal Baron reveal names a usable factory or order space "
+                                   f"({', '.join([*self.factory, *self.order_spaces])}), not {zone!r}")
+        if len(items) != 1:
+            raise ImpossibleChance(f"{zone} holds one {what}; a reveal there names one, not {len(items)}")
+        item = items[0]
+        held = spaces[zone]
+        if held is None:
+            raise ImpossibleChance(f"{zone}: no {what} lies there to be revealed")
+        if held == FACE_DOWN:
+            pool.see(item, zone)
+            spaces[zone] = item
+        elif held != item:
+            raise ImpossibleChance(f"{zone}: {held} lies there, not {item}")
+
+    def redact_move(self, player: str, move: Move, viewer: str) -> Move:
+        """The draw-five returns: the others see how many went back, and where, not which."""
+        if viewer == player:
+            return move
+        if isinstance(move, mv.ReturnTiles):
+            return mv.ReturnTiles(to=move.to, tiles=tuple(None for _ in move.tiles))
+        if isinstance(move, mv.ReturnOrders):
+            return mv.ReturnOrders(to=move.to, cards=tuple(None for _ in move.cards))
+        return move
 
     def score(self) -> dict[str, dict[str, int]]:
         if self._score is None:
@@ -317,7 +384,28 @@ class CoalBaronState(State):
             "cage_level": {p: self.pits[p].cage_level for p in self.players},
             "outstanding": {p: len(self.pits[p].outstanding) for p in self.players},
             "delivered": {p: len(self.pits[p].delivered) for p in self.players},
+            "shift_ranking": self.shift_rankings(),
+            "final_scoring": self.final_scoring(),
         }
+
+    def shift_rankings(self) -> dict[str, dict[str, dict[str, dict[str, Any]]]]:
+        """``{shift: {category: {player: {value, rank, points}}}}`` of the shifts scored so far."""
+        out: dict[str, dict[str, dict[str, dict[str, Any]]]] = {}
+        for m in self.milestones:
+            if m["type"] == "shift_ranking":
+                cat = out.setdefault(str(m["shift"]), {}).setdefault(m["category"], {})
+                cat[m["player_id"]] = {"value": m["value"], "rank": m["rank"], "points": m["points"]}
+        return out
+
+    def final_scoring(self) -> dict[str, dict[str, dict[str, int]]]:
+        """``{category: {player: {value, points}}}`` once the game is over (francs, coal owned,
+        outstanding cards, tiles of imbalance), else empty."""
+        if not self.over:
+            return {}
+        score = self.score()
+        return {cat: {p: {"value": value(self.pits[p], self.ruleset), "points": score[p][cat]}
+                      for p in self.players}
+                for cat, value in FINAL_VALUES.items()}
 
     def snapshot(self) -> dict[str, Any]:
         t = self._turn
@@ -335,18 +423,29 @@ class CoalBaronState(State):
                 "shortage": {"level": self.shortage_level, "carts": self.shortage_left}
                 if self.decision == "choose_coal" else None,
             },
-            "board": {
-                "usable": list(self.usable),
-                "factory": dict(self.factory),
-                "orders": dict(self.order_spaces),
-                "workers": {s: dict(sorted(o.items())) for s, o in self.occupants.items()},
-            },
+            "board": self._board_snapshot(),
             "draft_pool": list(self.draft_pool),
             "decks": {"tiles": self.tiles.snapshot(), "orders": self.orders.snapshot()},
             "supply": {c: self.supply[i] for i, c in enumerate(COLOURS)},
             "players": {p: {**self.pits[p].snapshot(), "score": self.score()[p]} for p in self.players},
         }
 
+
+    def _board_snapshot(self) -> dict[str, Any]:
+        face_down = [s for s, x in (*self.factory.items(), *self.order_spaces.items()) if x == FACE_DOWN]
+        board: dict[str, Any] = {
+            "usable": list(self.usable),
+            "factory": {s: None if t == FACE_DOWN else t for s, t in self.factory.items()},
+            "orders": {s: None if c == FACE_DOWN else c for s, c in self.order_spaces.items()},
+            "workers": {s: dict(sorted(o.items())) for s, o in self.occupants.items()},
+        }
+        if face_down:
+            board["face_down"] = face_down
+        return board
+
+
+#: draws only the acting player sees (the draw-five spaces)
+PRIVATE_DRAWS = frozenset({"tile_draw", "order_draw"})
 
 JOBS: dict[str, Callable[[CoalBaronState], None]] = {
     "refill_tiles": CoalBaronState._refill_tiles,
@@ -359,7 +458,7 @@ JOBS: dict[str, Callable[[CoalBaronState], None]] = {
     "return_orders": draws.ask_return_orders,
 }
 
-DRAW_DONE: dict[str, Callable[[CoalBaronState, list[str]], None]] = {
+DRAW_DONE: dict[str, Callable[[CoalBaronState, list[str | None]], None]] = {
     "factory": CoalBaronState._fill_factory,
     "order_spaces": CoalBaronState._fill_order_spaces,
     "draft": CoalBaronState._start_draft,

@@ -8,6 +8,7 @@ from replay.games.coal_baron.components import COLOUR_INDEX
 from replay.games.coal_baron.moves import DraftOrder, PlaceWorkers
 from replay.games.coal_baron.pit import Outstanding
 from replay.games.coal_baron.state import CoalBaronState
+from replay.hidden import PartlyKnownDeck
 
 GAME = get_game("coal_baron")
 PIDS = ("p1", "p2", "p3", "p4")
@@ -57,3 +58,10 @@ def give_order(st: CoalBaronState, player: str, card: str, *fills: list[str]) ->
 
 def draw(st: CoalBaronState, deck: str, items: list[str]) -> None:
     st.apply_chance({"draw": deck, "items": items})
+
+
+def leave_hidden(deck: PartlyKnownDeck, items: list[str]) -> None:
+    """Make ``items`` the only cards left in the deck's shuffled middle (every other identity is
+    accounted for elsewhere)."""
+    deck.hidden = len(items)
+    deck.pool.known = {i: n for i, n in deck.pool.composition.items() if i not in items}

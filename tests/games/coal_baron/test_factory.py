@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from coal_baron_helpers import draw, place, play, setup
+from coal_baron_helpers import draw, leave_hidden, place, play, setup
 
 from replay.engine import ChanceRequest, IllegalMove
 from replay.games.coal_baron.components import TILES
@@ -80,9 +80,9 @@ def test_draw_five_returned_to_the_bottom_come_after_the_hidden_tiles() -> None:
     draw(st, "tiles", ["t22", "t4", "t10", "t28", "t48"])
     play(st, KeepTile(tile=None))
     play(st, ReturnTiles(to="bottom", tiles=("t4", "t10", "t22", "t28", "t48")))
-    assert st.tiles.bottom == ["t4", "t10", "t22", "t28", "t48"] and len(st.tiles.hidden) == 48 - 6 - 5
+    assert st.tiles.bottom == ["t4", "t10", "t22", "t28", "t48"] and st.tiles.hidden == 48 - 6 - 5
     # empty the hidden part: the next draw takes what is left hidden, then the bottom in order
-    st.tiles.hidden = ["t40"]
+    leave_hidden(st.tiles, ["t40"])
     place(st, "factory_draw")   # p2
     req = st.turn()
     assert isinstance(req, ChanceRequest) and req.count == 1 and req.pool == (("t40", 1),)
@@ -92,7 +92,7 @@ def test_draw_five_returned_to_the_bottom_come_after_the_hidden_tiles() -> None:
 
 def test_draw_space_illegal_when_the_deck_is_empty() -> None:
     st = setup(2)
-    st.tiles.hidden = []
+    leave_hidden(st.tiles, [])
     with pytest.raises(IllegalMove, match="the tunnel-tile deck is empty"):
         place(st, "factory_draw")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from coal_baron_helpers import draw, give_order, place, play, setup
+from coal_baron_helpers import draw, give_order, leave_hidden, place, play, setup
 
 from replay.engine import ChanceRequest, IllegalMove
 from replay.games.coal_baron.components import ORDERS, TRANSPORTS
@@ -73,14 +73,15 @@ def test_keeping_nothing_returns_all_five_and_an_empty_deck_closes_the_space() -
     assert len(st.legal_moves()) == 2 * 120
     play(st, ReturnOrders(to="top", cards=("o20", "o21", "o22", "o23", "o24")))
     assert st.orders.top == ["o20", "o21", "o22", "o23", "o24"]
-    st.orders.top, st.orders.hidden = [], []
+    st.orders.top = []
+    leave_hidden(st.orders, [])
     with pytest.raises(IllegalMove, match="the order deck is empty"):
         place(st, "order_draw")
 
 
 def test_draw_five_with_fewer_cards_left_reveals_what_is_left() -> None:
     st = setup(2)
-    st.orders.hidden = ["o30", "o31"]
+    leave_hidden(st.orders, ["o30", "o31"])
     place(st, "order_draw")
     req = st.turn()
     assert isinstance(req, ChanceRequest) and req.count == 2

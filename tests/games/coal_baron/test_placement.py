@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from coal_baron_helpers import give_order, place, play, setup
+from coal_baron_helpers import give_order, leave_hidden, place, play, setup
 
 from replay.engine import IllegalMove
 from replay.games.coal_baron.moves import PlaceWorkers, StopMining
@@ -106,7 +106,8 @@ def test_legal_moves_are_exactly_the_accepted_placements() -> None:
 def test_a_player_with_nothing_else_to_do_still_places_on_the_bank_or_a_mine() -> None:
     st = setup(2)
     st.pits["p1"].francs = 0
-    st.tiles.hidden, st.orders.hidden = [], []
+    leave_hidden(st.tiles, [])
+    leave_hidden(st.orders, [])
     st.order_spaces = dict.fromkeys(st.order_spaces)
     assert {m.space for m in st.legal_moves() if isinstance(m, PlaceWorkers)} == {
         "mining_6", "mining_10", "bank_1", "bank_4", "bank_6"}
@@ -114,7 +115,7 @@ def test_a_player_with_nothing_else_to_do_still_places_on_the_bank_or_a_mine() -
 
 def test_an_empty_deck_leaves_spaces_empty_and_closed() -> None:
     st = setup(2)
-    st.orders.hidden = []
+    leave_hidden(st.orders, [])
     place(st, "order_2")
     assert st.order_spaces["order_2"] is None and st.turn() == "p2"   # no refill, no chance event
     with pytest.raises(IllegalMove, match="p2 cannot place workers on order_2: no order card lies there"):

@@ -1,5 +1,11 @@
 """The two draw-five spaces (rules 6.2, 6.7): keep at most one item, put the rest back on the
-top or at the bottom of the deck in an order the player chooses."""
+top or at the bottom of the deck in an order the player chooses.
+
+Only the acting player sees the five items.  A record written from another seat holds them as
+unknown items (``None``): the kept one is named by the keep move (which binds an unknown item to
+it), the others go back unnamed, in a known position but with unknown identities, until a
+refill turns them face up.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,7 @@ from itertools import permutations
 from typing import TYPE_CHECKING
 
 from replay.engine import IllegalMove, Move
+from replay.hidden import HiddenPool, add, could_hold, take
 
 from ..components import TILES
 from ..moves import KeepOrder, KeepTile, ReturnOrders, ReturnTiles
@@ -19,23 +26,52 @@ if TYPE_CHECKING:
 ENDS = ("top", "bottom")
 
 
+def shown(items: list[str | None] | tuple[str | None, ...]) -> str:
+    """Items in words; ``?`` for one whose identity the record does not know."""
+    return ", ".join("?" if i is None else i for i in items) or "none"
+
+
+def could_take(items: list[str | None], item: str, pool: HiddenPool) -> bool:
+    """Could ``item`` be among ``items``: named there, or one of its unknown items may be it."""
+    return item in items or (None in items and pool.could_be(item))
+
+
+def take_drawn(items: list[str | None], item: str, pool: HiddenPool, where: str) -> None:
+    """Take ``item`` out of drawn items: the named copy if there, else an unknown item, which is
+    thereby revealed as ``item`` (check :func:`could_take` first)."""
+    if item in items:
+        items.remove(item)
+    else:
+        items.remove(None)
+        pool.see(item, where)
+
+
+def _candidates(revealed: list[str | None], pool: HiddenPool) -> list[str]:
+    """The items a player could keep: the named ones, and while some are unknown, every identity
+    they may have (in component order)."""
+    named = [i for i in revealed if i is not None]
+    if None in revealed:
+        named += [i for i, _ in pool.possible() if i not in named]
+    return named
+
+
 def keep_tile_moves(st: CoalBaronState, player: str) -> list[Move]:
     francs = st.pits[player].francs
     out: list[Move] = [KeepTile(tile=None)]
-    out.extend(KeepTile(tile=t) for t in st.revealed if TILES[t].price <= francs)
+    out.extend(KeepTile(tile=t) for t in _candidates(st.revealed, st.tile_pool) if TILES[t].price <= francs)
     return out
 
 
 def keep_tile(st: CoalBaronState, player: str, move: KeepTile) -> None:
     tile = move.tile
     if tile is not None:
-        if tile not in st.revealed:
-            raise IllegalMove(f"{player} cannot buy {tile}: the revealed tiles are " + ", ".join(st.revealed))
+        if tile not in TILES or not could_take(st.revealed, tile, st.tile_pool):
+            raise IllegalMove(f"{player} cannot buy {tile}: the revealed tiles are " + shown(st.revealed))
         francs = st.pits[player].francs
         if TILES[tile].price > francs:
             raise IllegalMove(f"{player} cannot buy {TILES[tile].describe()}: it costs "
                               f"{TILES[tile].price} francs, {player} has {francs}")
-        st.revealed.remove(tile)
+        take_drawn(st.revealed, tile, st.tile_pool, f"{player} buys {tile} from the revealed tiles")
     st.done_deciding()
     if tile is not None:
         factory.acquire_tile(st, player, tile)
@@ -43,16 +79,16 @@ def keep_tile(st: CoalBaronState, player: str, move: KeepTile) -> None:
 
 def keep_order_moves(st: CoalBaronState, player: str) -> list[Move]:
     out: list[Move] = [KeepOrder(card=None)]
-    out.extend(KeepOrder(card=c) for c in st.revealed)
+    out.extend(KeepOrder(card=c) for c in _candidates(st.revealed, st.order_pool))
     return out
 
 
 def keep_order(st: CoalBaronState, player: str, move: KeepOrder) -> None:
     card = move.card
     if card is not None:
-        if card not in st.revealed:
-            raise IllegalMove(f"{player} cannot keep {card}: the revealed order cards are " + ", ".join(st.revealed))
-        st.revealed.remove(card)
+        if not could_take(st.revealed, card, st.order_pool):
+            raise IllegalMove(f"{player} cannot keep {card}: the revealed order cards are " + shown(st.revealed))
+        take_drawn(st.revealed, card, st.order_pool, f"{player} keeps {card} from the revealed order cards")
         st.pits[player].outstanding.append(Outstanding(card))
     st.done_deciding()
 
@@ -67,21 +103,39 @@ def ask_return_orders(st: CoalBaronState) -> None:
         st.decide("return_orders", st.actor)
 
 
+def _orders_of(revealed: list[str | None]) -> list[tuple[str | None, ...]]:
+    """Every order the items can be put back in (unknown items are interchangeable)."""
+    return list(dict.fromkeys(permutations(revealed)))
+
+
 def return_tiles_moves(st: CoalBaronState, player: str) -> list[Move]:
-    return [ReturnTiles(to=e, tiles=p) for e in ENDS for p in permutations(st.revealed)]
+    return [ReturnTiles(to=e, tiles=p) for e in ENDS for p in _orders_of(st.revealed)]
 
 
 def return_orders_moves(st: CoalBaronState, player: str) -> list[Move]:
-    return [ReturnOrders(to=e, cards=p) for e in ENDS for p in permutations(st.revealed)]
+    return [ReturnOrders(to=e, cards=p) for e in ENDS for p in _orders_of(st.revealed)]
 
 
-def _put_back(st: CoalBaronState, player: str, what: str, to: str, items: tuple[str, ...]) -> None:
+def _put_back(st: CoalBaronState, player: str, what: str, to: str, items: tuple[str | None, ...]) -> None:
+    """The items not taken go back in the order given.  Named items must be among them (binding
+    unknown ones); an item put back unnamed lies there face down: if it was known, it is not any
+    more (the record's viewer saw it go back, not where)."""
     if to not in ENDS:
         raise IllegalMove(f"{player} cannot put the {what} back on {to!r}: they go on the top or at the bottom")
-    if sorted(items) != sorted(st.revealed) or len(items) != len(st.revealed):
+    deck, pool = (st.tiles, st.tile_pool) if what == "tiles" else (st.orders, st.order_pool)
+    zone: dict[str | None, int] = {}
+    add(zone, st.revealed)
+    named: dict[str | None, int] = {}
+    add(named, (i for i in items if i is not None))
+    if len(items) != len(st.revealed) or not could_hold(zone, named, pool):
         raise IllegalMove(f"{player} must put back exactly the {what} not taken ("
-                          + ", ".join(st.revealed) + "), not " + (", ".join(items) or "none"))
-    deck = st.tiles if what == "tiles" else st.orders
+                          + shown(st.revealed) + "), not " + shown(items))
+    for item, n in named.items():
+        take(zone, item, pool, f"{player} puts {what} back", n)
+    for item, n in zone.items():
+        if item is not None:
+            for _ in range(n):
+                pool.hide(item)
     deck.put_back(list(items), to)
     st.revealed = []
     st.done_deciding()

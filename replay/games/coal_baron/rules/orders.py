@@ -9,22 +9,26 @@ from replay.engine import IllegalMove, Move
 from ..components import ORDERS, SPACES
 from ..moves import DraftOrder
 from ..pit import Outstanding, Pit
+from .draws import could_take, shown, take_drawn
 
 if TYPE_CHECKING:
     from ..state import CoalBaronState
 
 
 def draft_moves(st: CoalBaronState, player: str) -> list[Move]:
-    return [DraftOrder(card=c) for c in st.draft_pool]
+    named = [c for c in st.draft_pool if c is not None]
+    if None in st.draft_pool:
+        named += [c for c, _ in st.order_pool.possible() if c not in named]
+    return [DraftOrder(card=c) for c in named]
 
 
 def draft_order(st: CoalBaronState, player: str, move: DraftOrder) -> None:
     """Take one revealed card; picks go in reverse turn order, three laps; the last card goes
     to the board."""
-    if move.card not in st.draft_pool:
+    if not could_take(st.draft_pool, move.card, st.order_pool):
         raise IllegalMove(f"{player} cannot draft {move.card}: the cards left in the draft are "
-                          + ", ".join(st.draft_pool))
-    st.draft_pool.remove(move.card)
+                          + shown(st.draft_pool))
+    take_drawn(st.draft_pool, move.card, st.order_pool, f"{player} drafts {move.card}")
     st.pits[player].outstanding.append(Outstanding(move.card))
     st.draft_turns.pop(0)
     if st.draft_turns:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from replay.engine import IllegalMove, Move
 
-from ..components import SPACES, TILES, TRANSPORTS
+from ..components import FACE_DOWN, SPACES, TILES, TRANSPORTS
 from ..moves import PlaceWorkers
 from . import factory, mining, money, orders
 
@@ -37,6 +37,8 @@ def why_not(st: CoalBaronState, player: str, space: str) -> str | None:
         tile = st.factory[space]
         if tile is None:
             return "no tunnel tile lies there"
+        if tile == FACE_DOWN:
+            return "the tile lying there is not known to this record (a reveal must name it first)"
         if pit.francs < TILES[tile].price:
             return f"its tile {TILES[tile].describe()} costs {TILES[tile].price} francs; {player} has {pit.francs}"
     elif ws.group == "factory_draw" and not len(st.tiles):
@@ -45,6 +47,8 @@ def why_not(st: CoalBaronState, player: str, space: str) -> str | None:
         return f"{player} has no completed {TRANSPORTS[ws.transport]} order to deliver"
     elif ws.group == "order" and st.order_spaces[space] is None:
         return "no order card lies there"
+    elif ws.group == "order" and st.order_spaces[space] == FACE_DOWN:
+        return "the order card lying there is not known to this record (a reveal must name it first)"
     elif ws.group == "order_draw" and not len(st.orders):
         return "the order deck is empty"
     return None
