@@ -125,7 +125,7 @@ def test_observables_and_phase() -> None:
     assert obs == {"francs": {"p1": 10, "p2": 10}, "workers": {"p1": 18, "p2": 18}, "shift": 1,
                    "start_player": "p1", "cage_level": {"p1": 0, "p2": 0}, "outstanding": {"p1": 3, "p2": 3},
                    "delivered": {"p1": 0, "p2": 0}}
-    assert set(obs) | {"score", "legal_count", "state_hash"} == set(GAME.observable_keys)
+    assert set(obs) | {"score", "legal_count", "state_hash", "shift_ranking", "final_scoring"} == set(GAME.observable_keys)
     assert st.phase() == (1, "work")
     place(st, "mining_10")
     assert st.phase() == (1, "mining")
