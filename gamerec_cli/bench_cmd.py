@@ -9,10 +9,11 @@ import resource
 from typing import Any
 
 import click
+import orjson
 from rich.console import Console
 from rich.table import Table
 
-from replay.bench import bench_chess, bench_replay
+from replay.bench import CORPORA, Rate, bench_chess, bench_replay, corpus, pass_heavy
 from replay.games import available
 
 
@@ -33,32 +34,80 @@ def _layer_rows(module: str, quick: bool) -> list[dict[str, Any]]:
 @click.option("--game", "games", multiple=True, help="Only these games (default: every game with an engine).")
 @click.option("--skip-ingest", is_flag=True, help="Replay figures only.")
 @click.option("--skip-dashboard", is_flag=True, help="No dashboard query figures.")
-def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard: bool) -> None:
+@click.option("--corpus", "corpora", multiple=True, type=click.Choice(CORPORA),
+              help="Only these replay corpora (default: all): sim (the simulator's agents), pass-heavy "
+                   "(random agents that often pass), observed (pass-heavy with a rich observe event after "
+                   "every turn).")
+@click.option("--save", "save", type=click.Path(dir_okay=False),
+              help="Also write the replay figures as JSON (to compare a later version with --baseline).")
+@click.option("--baseline", type=click.Path(exists=True, dir_okay=False),
+              help="Replay figures saved by --save from a previous version: adds their speed-up columns.")
+def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard: bool,
+          corpora: tuple[str, ...], save: str | None, baseline: str | None) -> None:
     """Replay events/s and games/s per game against python-chess, ingest and dashboard figures."""
     console = Console()
+    if not console.is_terminal:
+        console = Console(width=150)  # a piped table keeps its columns readable
     n_games, runs = (30, 3) if quick else (200, 5)
     titles = list(games) or available()
+    wanted = [c for c in CORPORA if not corpora or c in corpora]
     console.print(f"gamerec bench ({'quick' if quick else 'full'}) on {platform.python_implementation()} "
                   f"{platform.python_version()}, {os.cpu_count()} cores; median of {runs} runs, one core")
 
-    table = Table(title="Replay (decode + validate + replay, one core)")
-    for col in ("corpus", "games", "events/game", "events/s", "games/s", "events/s vs python-chess"):
-        table.add_column(col, justify="right" if col != "corpus" else "left")
-    rows = []
+    rows: list[Rate] = []
+    observed_cost: dict[str, float] = {}
     for gid in titles:
-        with console.status(f"replaying {gid}..."):
-            rows.append(bench_replay(gid, n_games, runs))
+        plain: Rate | None = None
+        passing = None
+        for name in wanted:
+            with console.status(f"replaying {gid} ({name})..."):
+                if name != "sim" and passing is None:
+                    passing = pass_heavy(gid, n_games)
+                rate = bench_replay(gid, n_games, runs, corpus_name=name,
+                                    blobs=corpus(gid, name, n_games, passing=passing))
+                if name == "observed" and plain is None:
+                    plain = bench_replay(gid, n_games, runs, corpus_name="pass-heavy",
+                                         blobs=corpus(gid, "pass-heavy", n_games, passing=passing))
+            rows.append(rate)
+            if name == "pass-heavy":
+                plain = rate
+            elif name == "observed":
+                assert plain is not None
+                observed_cost[rate.name] = rate.seconds / plain.seconds
     plies = round(sum(r.events_per_game for r in rows) / len(rows)) if rows else 100
     with console.status("python-chess reference..."):
         ref = bench_chess(n_games, max(plies, 20), runs)
+    figures = _figures(rows, ref, observed_cost, n_games, runs)
+    before = orjson.loads(open(baseline, "rb").read()) if baseline else None
+
+    table = Table(title="Replay (decode + validate + replay, one core)")
+    cols = ["corpus", "games", "events/game", "events/s", "games/s", "vs python-chess", "observe cost"]
+    if before:
+        cols += ["events/s vs before", "vs-chess vs before"]
+    for col in cols:
+        table.add_column(col, justify="right" if col != "corpus" else "left")
     for r in rows:
-        ratio = f"{r.events_per_s / ref.events_per_s:.2f}x" if ref else "n/a (pip install gamerec[bench])"
-        table.add_row(r.name, str(r.games), f"{r.events_per_game:.0f}", f"{r.events_per_s:,.0f}",
-                      f"{r.games_per_s:,.1f}", ratio)
+        f = figures["rows"][r.name]
+        cells = [r.name, str(r.games), f"{r.events_per_game:.0f}", f"{r.events_per_s:,.0f}",
+                 f"{r.games_per_s:,.1f}", _x(f.get("vs_chess")), _x(f.get("observe_cost"))]
+        if before:
+            b = before["rows"].get(r.name, {})
+            cells += [_x(_div(f["events_per_s"], b.get("events_per_s"))),
+                      _x(_div(f.get("vs_chess"), b.get("vs_chess")))]
+        table.add_row(*cells)
     if ref:
         table.add_row(ref.name, str(ref.games), f"{ref.events_per_game:.0f}", f"{ref.events_per_s:,.0f}",
-                      f"{ref.games_per_s:,.1f}", "1.00x")
+                      f"{ref.games_per_s:,.1f}", "1.00x", "", *(["", ""] if before else []))
     console.print(table)
+    console.print("observe cost: time to replay the observed corpus / time to replay the same records "
+                  "without their observations." + ("" if ref else " vs python-chess: n/a (pip install gamerec[bench])"))
+    if before:
+        console.print(f"before: {baseline} ({before.get('note', '')}); vs-chess vs before compares each "
+                      "version's ratio to python-chess measured in its own run (robust to a busier machine)")
+    if save:
+        with open(save, "wb") as fh:
+            fh.write(orjson.dumps(figures, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")
+        console.print(f"replay figures written to {save}")
 
     extra: list[dict[str, Any]] = []
     if not skip_ingest:
@@ -78,6 +127,34 @@ def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard
         console.print(t2)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     console.print(f"peak memory of this process: {peak:,.0f} MiB")
+
+
+def _div(a: float | None, b: float | None) -> float | None:
+    return a / b if a is not None and b else None
+
+
+def _x(v: float | None) -> str:
+    return "" if v is None else f"{v:.2f}x"
+
+
+def _figures(rows: list[Rate], ref: Rate | None, observed_cost: dict[str, float], n_games: int,
+             runs: int) -> dict[str, Any]:
+    """The replay figures of this run, as saved by ``--save`` and read by ``--baseline``."""
+    from replay import ENGINE_VERSION
+
+    out: dict[str, Any] = {"engine": ENGINE_VERSION, "games": n_games, "runs": runs,
+                           "python": platform.python_version(), "note": "", "rows": {}}
+    for r in rows:
+        row: dict[str, Any] = {"games": r.games, "events": r.events, "seconds": round(r.seconds, 4),
+                               "events_per_s": round(r.events_per_s, 1), "games_per_s": round(r.games_per_s, 2)}
+        if ref:
+            row["vs_chess"] = round(r.events_per_s / ref.events_per_s, 4)
+        if r.name in observed_cost:
+            row["observe_cost"] = round(observed_cost[r.name], 4)
+        out["rows"][r.name] = row
+    if ref:
+        out["python_chess_events_per_s"] = round(ref.events_per_s, 1)
+    return out
 
 
 COMMANDS = [bench]

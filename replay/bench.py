@@ -18,9 +18,16 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from replay.record import dumps, loads
+from replay.engine import Game
+from replay.games import get_game
+from replay.record import ChanceEvent, Event, MoveEvent, ObserveEvent, Record, dumps, loads
 from replay.replayer import COMPLETE, replay
-from replay.simulate import simulate
+from replay.simulate import player_counts, simulate, simulate_one
+
+#: The benchmark's corpora: ``sim`` (the simulator's default agents, greedy and random),
+#: ``pass-heavy`` (random agents that often pass: many short turns) and ``observed`` (the
+#: pass-heavy records with a rich ``observe`` event after every turn).
+CORPORA = ("sim", "pass-heavy", "observed")
 
 
 @dataclass
@@ -55,10 +62,66 @@ def _median_time(fn: Any, runs: int) -> float:
     return statistics.median(times)
 
 
-def bench_replay(game_id: str, games: int = 50, runs: int = 5, seed: int = 1) -> Rate:
-    """Median time to decode, validate and replay ``games`` simulated records."""
-    blobs = [dumps(r) for r in simulate(game_id, games, seed, observe_every=0)]
-    events = sum(len(loads(b).events) for b in blobs)
+def pass_heavy(game_id: str, games: int, seed: int = 1) -> list[Record]:
+    """``games`` records of random agents that often pass, player counts in turn."""
+    game = get_game(game_id)
+    counts = player_counts(game, None)
+    out = []
+    for i in range(games):
+        n = counts[i % len(counts)]
+        out.append(simulate_one(game, n, seed, i, observe_every=0, agents=["passing"] * n))
+    return out
+
+
+def rich_keys(game: Game) -> list[str]:
+    """Every observable key of the game except the generic ``legal_count`` and ``state_hash``."""
+    return [k for k in game.observable_keys if k not in ("legal_count", "state_hash")]
+
+
+def with_turn_observations(record: Record) -> Record:
+    """The record with an ``observe`` event of :func:`rich_keys` after every turn (whenever
+    the round label changes), each fact computed by replaying the record."""
+    game = get_game(record.game)
+    keys = rich_keys(game)
+    state = game.initial_state(record.player_ids, record.options)
+    events: list[Event] = []
+    label = state.phase()[0]
+    for seq, ev in enumerate(record.events):
+        state.seq = seq
+        if isinstance(ev, MoveEvent):
+            state.apply_move(ev.player, ev.move)
+        elif isinstance(ev, ChanceEvent):
+            state.apply_chance(ev.outcome)
+        events.append(ev)
+        now = state.phase()[0]
+        if now != label:
+            label = now
+            events.append(ObserveEvent(state.observe(keys), "simulator"))
+    return Record(game=record.game, id=record.id, players=record.players, events=events,
+                  options=record.options, source=record.source, played_at=record.played_at,
+                  result=record.result)
+
+
+def corpus(game_id: str, name: str, games: int, seed: int = 1,
+           passing: list[Record] | None = None) -> list[bytes]:
+    """The serialised records of one benchmark corpus (see :data:`CORPORA`); ``passing``: the
+    pass-heavy records if already simulated."""
+    if name == "sim":
+        return [dumps(r) for r in simulate(game_id, games, seed, observe_every=0)]
+    recs = passing if passing is not None else pass_heavy(game_id, games, seed)
+    if name == "observed":
+        recs = [with_turn_observations(r) for r in recs]
+    return [dumps(r) for r in recs]
+
+
+def bench_replay(game_id: str, games: int = 50, runs: int = 5, seed: int = 1, corpus_name: str = "sim",
+                 blobs: list[bytes] | None = None) -> Rate:
+    """Median time to decode, validate and replay ``games`` records of a corpus (the events
+    counted are moves and chance outcomes, so that an observed corpus counts the same events
+    as the corpus it observes)."""
+    if blobs is None:
+        blobs = corpus(game_id, corpus_name, games, seed)
+    events = sum(sum(1 for e in loads(b).events if not isinstance(e, ObserveEvent)) for b in blobs)
 
     def run() -> None:
         for b in blobs:
@@ -66,7 +129,8 @@ def bench_replay(game_id: str, games: int = 50, runs: int = 5, seed: int = 1) ->
             if r.status != COMPLETE:
                 raise RuntimeError(f"benchmark record {r.record.id if r.record else '?'} is {r.status}")
 
-    return Rate(game_id, games, events, _median_time(run, runs), runs)
+    name = game_id if corpus_name == "sim" else f"{game_id} {corpus_name}"
+    return Rate(name, len(blobs), events, _median_time(run, runs), runs)
 
 
 def bench_chess(games: int, plies: int, runs: int = 5, seed: int = 1) -> Rate | None:

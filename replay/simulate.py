@@ -105,7 +105,33 @@ def _value(state: State, player: str) -> float:
     return totals[player] - (max(others) if others else 0)
 
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
+PASS_TYPES = frozenset({"end_turn", "end_action", "skip", "skip_action", "stop_mining", "finish_turn",
+                        "end_commit", "decline_special"})
+"""Move types that end a turn or an action, or decline an option, in any game."""
+
+
+class PassingAgent:
+    """A random agent that often passes: whenever a move of :data:`PASS_TYPES` is legal it
+    takes one with probability ``rate``, otherwise a uniformly random legal move.  Its games
+    have many short turns (the benchmark's pass-heavy corpus)."""
+
+    name = "passing"
+
+    def __init__(self, rng: random.Random, rate: float = 0.7) -> None:
+        self.rng = rng
+        self.rate = rate
+
+    def choose(self, state: State, player: str) -> Move:
+        moves = list(state.legal_moves())
+        if not moves:
+            raise SimulationError(f"{player} has no legal move at {state.phase()}")
+        passes = [m for m in moves if m.type in PASS_TYPES]
+        if passes and self.rng.random() < self.rate:
+            return passes[self.rng.randrange(len(passes))]
+        return moves[self.rng.randrange(len(moves))]
+
+
+AGENTS: dict[str, Any] = {"random": RandomAgent, "greedy": GreedyAgent, "passing": PassingAgent}
 
 
 def player_counts(game: Game, players: int | None) -> list[int]:
