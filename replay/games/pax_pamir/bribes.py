@@ -1,7 +1,14 @@
 """Bribes: to a region's ruler for playing a card there, and to a hostage holder for using a
-card's action.  The payer offers an amount up to the full bribe; the full bribe is paid at
-once, a smaller offer needs the recipient's consent.  A refused offer costs nothing and the
-action does not happen; after three refusals in one turn only full bribes may be offered."""
+card's action.
+
+The payer offers an amount up to the full bribe, or withdraws (nothing happens, nothing is
+spent).  The full bribe is paid at once; a smaller offer needs the recipient's consent, and a
+refused offer costs nothing and the action does not happen.  The buyer of Courtly Manners
+"may choose not to pay bribes": an offer of 0 is then enough, no consent needed (BGA waives
+only an offer of 0 too), and paying stays possible.  Disregard for Customs, Charismatic
+Courtiers and Civil Service Reforms waive bribes altogether.  Under ``bga`` only, three
+refused offers in a turn leave only full bribes (Board Game Arena's limit).
+"""
 
 from __future__ import annotations
 
@@ -10,17 +17,20 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from replay.engine import Move
-from replay.games.pax_pamir.actions import action_cost, hostage_bribe, start_card_action
+from replay.games.pax_pamir.actions import (
+    MAX_REFUSALS,
+    action_cost,
+    hostage_bribe,
+    refusals_exhausted,
+    start_card_action,
+)
 from replay.games.pax_pamir.components import COURT, card_name
 from replay.games.pax_pamir.court import play_card
-from replay.games.pax_pamir.moves import AcceptBribe, OfferBribe, Play, RefuseBribe
+from replay.games.pax_pamir.moves import AcceptBribe, OfferBribe, Play, RefuseBribe, Withdraw
 from replay.games.pax_pamir.tasks import Task
 
 if TYPE_CHECKING:
     from replay.games.pax_pamir.state import PaxState
-
-MAX_REFUSALS = 3
-
 
 def play_bribe(s: PaxState, player: str, card: int) -> tuple[str, int] | None:
     """(ruler, bribe) when the card's region is ruled by another player and no bribe is waived."""
@@ -28,7 +38,7 @@ def play_bribe(s: PaxState, player: str, card: int) -> tuple[str, int] | None:
     ruler = s.rulers[region]
     if ruler is None or ruler == player:
         return None
-    if s.has(player, "charismatic_courtiers") or s.bribes_waived(player):
+    if s.has(player, "charismatic_courtiers") or s.bribes_waived():
         return None
     return ruler, s.tribes[region][ruler]
 
@@ -67,17 +77,21 @@ def _what(move: Move) -> str:
 
 @dataclass(slots=True)
 class BribeTask(Task):
-    """The payer names the bribe they offer (0 up to the full bribe)."""
+    """The payer names the bribe they offer (0 up to the full bribe), or withdraws."""
 
     recipient: str
     full: int
     action: Move
-    accepts = (OfferBribe,)
+    accepts = (OfferBribe, Withdraw)
 
     def candidates(self, s: PaxState) -> Iterable[Move]:
-        return [OfferBribe(amount=a) for a in range(self.full + 1)]
+        out: list[Move] = [OfferBribe(amount=a) for a in range(self.full + 1)]
+        out.append(Withdraw())
+        return out
 
     def check(self, s: PaxState, player: str, move: Move) -> str | None:
+        if isinstance(move, Withdraw):
+            return None
         assert isinstance(move, OfferBribe)
         a = move.amount
         if not 0 <= a <= self.full:
@@ -86,22 +100,26 @@ class BribeTask(Task):
         if a > spare:
             return (f"{player} cannot offer {a} rupees to {self.recipient}: {player} has {s.rupees[player]}"
                     + (f" and needs {s.rupees[player] - spare} for the action" if spare != s.rupees[player] else ""))
-        if a < self.full and s.declines >= MAX_REFUSALS:
+        if a < self.full and refusals_exhausted(s) and not (a == 0 and s.may_refuse_bribes(player)):
             return (f"{player} cannot offer less than the full bribe of {self.full}: {MAX_REFUSALS} offers were "
-                    "already refused this turn")
+                    "already refused this turn (BGA's limit)")
         return None
 
     def apply(self, s: PaxState, player: str, move: Move) -> None:
-        assert isinstance(move, OfferBribe)
         s.pop(self)
+        if isinstance(move, Withdraw):
+            return
+        assert isinstance(move, OfferBribe)
         if move.amount == self.full:
             pay_bribe(s, player, self.recipient, move.amount)
             carry_out(s, player, self.action)
+        elif move.amount == 0 and s.may_refuse_bribes(player):
+            carry_out(s, player, self.action)  # Courtly Manners: the bribe goes unpaid
         else:
             s.push(BribeAnswerTask(self.recipient, player, move.amount, self.action))
 
     def describe(self) -> str:
-        return f"bribe offer to {self.recipient} to {_what(self.action)} (full bribe {self.full})"
+        return f"bribe offer to {self.recipient} to {_what(self.action)} (full bribe {self.full}) or withdraw"
 
 
 def pay_bribe(s: PaxState, payer: str, recipient: str, amount: int) -> None:

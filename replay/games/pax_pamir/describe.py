@@ -54,6 +54,8 @@ def _what(s: PaxState, player: str, move: Move) -> str:  # noqa: C901 - one line
         return "accepts the bribe"
     if isinstance(move, m.RefuseBribe):
         return "refuses the bribe"
+    if isinstance(move, m.Withdraw):
+        return "withdraws rather than pay the bribe"
     if isinstance(move, m.PlaceRoad):
         return f"places a road on {_border(move.border)}"
     if isinstance(move, m.PlaceSpy):

@@ -3,7 +3,7 @@
 Main decisions of the action phase: ``buy``, ``play``, the card actions
 ``tax``, ``gift``, ``build``, ``move``, ``betray``, ``battle``, and
 ``end_turn``.  Decisions inside an action or an effect: ``offer_bribe``,
-``accept_bribe``, ``refuse_bribe``, ``place_road``, ``place_spy``,
+``accept_bribe``, ``refuse_bribe``, ``withdraw``, ``place_road``, ``place_spy``,
 ``place_army``, ``take_piece``, ``tax_market``, ``tax_player``,
 ``move_army``, ``move_tribe``, ``move_spy``, ``remove_army``,
 ``remove_road``, ``remove_tribe``, ``remove_spy``, ``safe_house``,
@@ -73,6 +73,10 @@ class AcceptBribe(Move, tag="accept_bribe", frozen=True):
 
 
 class RefuseBribe(Move, tag="refuse_bribe", frozen=True):
+    pass
+
+
+class Withdraw(Move, tag="withdraw", frozen=True):
     pass
 
 
@@ -175,7 +179,7 @@ class EndAction(Move, tag="end_action", frozen=True):
 
 MOVES: tuple[type[Move], ...] = (
     ChooseLoyalty, Buy, Play, Tax, Gift, Build, MoveAction, Betray, Battle, EndTurn,
-    OfferBribe, AcceptBribe, RefuseBribe, PlaceRoad, PlaceSpy, PlaceArmy, TakePiece,
+    OfferBribe, AcceptBribe, RefuseBribe, Withdraw, PlaceRoad, PlaceSpy, PlaceArmy, TakePiece,
     TaxMarket, TaxPlayer, MoveArmy, MoveTribe, MoveSpy, RemoveArmy, RemoveRoad, RemoveTribe,
     RemoveSpy, SafeHouse, AcceptPrize, DeclinePrize, Discard, Rumor, SwapHands, ChooseSuit,
     Rebuke, Skip, EndAction,

@@ -264,8 +264,13 @@ class PaxState(State):
             return None
         return leaders[0]
 
-    def bribes_waived(self, player: str) -> bool:
-        return DISREGARD_FOR_CUSTOMS in self.global_events or self.holds(player, COURTLY_MANNERS)
+    def bribes_waived(self) -> bool:
+        """Disregard for Customs: nobody pays bribes until the next Dominance Check."""
+        return DISREGARD_FOR_CUSTOMS in self.global_events
+
+    def may_refuse_bribes(self, player: str) -> bool:
+        """Courtly Manners: its buyer may choose not to pay bribes until the next check."""
+        return self.holds(player, COURTLY_MANNERS)
 
     def next_player(self, player: str) -> str:
         return self.players[(self.players.index(player) + 1) % len(self.players)]

@@ -30,6 +30,7 @@ from replay.games.pax_pamir.moves import (
     Tax,
     TaxMarket,
     TaxPlayer,
+    Withdraw,
 )
 
 # ---------------------------------------------------------------- tax
@@ -302,13 +303,33 @@ def test_battle_on_a_court_card_removes_spies_with_safe_house_and_indispensable_
     assert legal(s) == [RemoveSpy(player="p2"), EndAction()]
     illegal(s, RemoveSpy(player="p3"), "Indispensable Advisors")
     play(s, RemoveSpy(player="p2"))
+    play(s, RemoveSpy(player="p2"))
+    # the battle is over; the owner of the removed spies decides for each, in removal order
+    assert s.spies[20] == {"p1": 2, "p3": 1}
     assert s.turn() == "p2"
     assert legal(s) == [SafeHouse(card=41), Skip()]
     play(s, SafeHouse(card=41))
-    assert s.spies[41] == {"p2": 1} and s.spies[20] == {"p1": 2, "p2": 1, "p3": 1}
-    play(s, RemoveSpy(player="p2"))
+    assert s.turn() == "p2"
     play(s, Skip())
-    assert s.spies[20] == {"p1": 2, "p3": 1}
+    assert s.spies[41] == {"p2": 1} and s.cyl_supply["p2"] == 9
+    assert s.turn() == "p1"
+
+
+def test_safe_house_shelters_a_spy_removed_in_a_battle_on_the_safe_house_card_itself() -> None:
+    """Issue 16, departure 3: the card text has no exception for a battle fought on it."""
+    s = setup()
+    to_court(s, "p1", 2)  # Jan-Fishan Khan rank 2: battle, move
+    to_court(s, "p2", 41)  # Charles Masson: Safe House
+    spies(s, 41, "p1", 2)
+    spies(s, 41, "p2", 2)
+    play(s, Battle(card=2, court_card=41))
+    play(s, RemoveSpy(player="p2"))
+    play(s, RemoveSpy(player="p2"))
+    assert legal(s) == [SafeHouse(card=41), Skip()]
+    play(s, SafeHouse(card=41))
+    play(s, SafeHouse(card=41))
+    assert s.spies[41] == {"p1": 2, "p2": 2}
+    assert s.hostage_holder(41) is None, "a tie: not held hostage"
 
 
 # ---------------------------------------------------------------- hostages and blackmail
@@ -320,7 +341,7 @@ def test_a_hostage_card_needs_a_bribe_unless_civil_service_reforms() -> None:
     spies(s, 11, "p2", 2)
     s.market_rupees[0][0] = 3
     play(s, Tax(card=11))
-    assert legal(s) == [OfferBribe(amount=a) for a in range(3)]
+    assert legal(s) == [*(OfferBribe(amount=a) for a in range(3)), Withdraw()]
     play(s, OfferBribe(amount=2))
     assert s.rupees == {"p1": 2, "p2": 6}
     assert TaxMarket(row=0, col=0) in legal(s)

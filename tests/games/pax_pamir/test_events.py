@@ -3,9 +3,23 @@
 from __future__ import annotations
 
 import pytest
-from pax_pamir_helpers import armies, illegal, legal, play, roads, setup, to_court, to_hand, tribes
+from pax_pamir_helpers import armies, illegal, legal, play, roads, setup, spies, to_court, to_hand, tribes
 
-from replay.games.pax_pamir.moves import Buy, ChooseSuit, Discard, EndTurn, Play, Rebuke, Rumor, SwapHands
+from replay.games.pax_pamir.actions import hostage_bribe
+from replay.games.pax_pamir.bribes import play_bribe
+from replay.games.pax_pamir.moves import (
+    Buy,
+    ChooseSuit,
+    Discard,
+    EndTurn,
+    OfferBribe,
+    Play,
+    Rebuke,
+    RefuseBribe,
+    Rumor,
+    SwapHands,
+    Withdraw,
+)
 
 
 def bought(event: int, n: int = 2) -> object:
@@ -42,12 +56,35 @@ def test_koh_i_noor_recovered_doubles_the_buyers_gifts() -> None:
     assert s.influence("p1") == 1 + 4 and s.influence("p2") == 2
 
 
-def test_courtly_manners_waives_the_buyers_bribes() -> None:
+def test_courtly_manners_lets_the_buyer_choose_not_to_pay_bribes() -> None:
+    """Issue 16, departure 2: the card says its buyer *may* choose not to pay bribes, so the
+    bribe step stays a decision: an offer of 0 goes through without the ruler's consent, the
+    full bribe may still be paid, a partial one still needs consent, and withdrawing is possible."""
+    s = bought(107)
+    tribes(s, "kabul", "p2", 2)
+    to_hand(s, "p1", 16, 6)
+    play(s, Play(card=16, side="left"))
+    assert legal(s) == [OfferBribe(amount=0), OfferBribe(amount=1), OfferBribe(amount=2), Withdraw()]
+    play(s, Withdraw())
+    assert s.hands["p1"] == [16, 6] and s.actions_left == 1 and s.declines == 0
+    s.actions_left = 2  # (the purchase of the event used one; give the second play room)
+    play(s, Play(card=16, side="left"))
+    play(s, OfferBribe(amount=0))
+    assert s.courts["p1"] == [16] and s.rupees == {"p1": 4, "p2": 4}, "unpaid, no consent needed"
+    play(s, Play(card=6, side="left"))
+    play(s, OfferBribe(amount=2))
+    assert s.rupees == {"p1": 2, "p2": 6}, "the buyer may still pay"
+
+
+def test_courtly_manners_partial_offer_still_needs_consent() -> None:
     s = bought(107)
     tribes(s, "kabul", "p2", 2)
     to_hand(s, "p1", 16)
     play(s, Play(card=16, side="left"))
-    assert s.courts["p1"] == [16] and s.rupees["p1"] == 4
+    play(s, OfferBribe(amount=1))
+    assert s.turn() == "p2"
+    play(s, RefuseBribe())
+    assert s.hands["p1"] == [16]
 
 
 def test_rumor_silences_a_players_patriots_and_may_name_the_buyer() -> None:
@@ -137,7 +174,11 @@ def test_embarrassment_of_riches_makes_gifts_worthless_until_the_next_check() ->
 def test_disregard_for_customs_waives_every_bribe() -> None:
     s = discarded(107)
     assert s.global_events == [107]
-    assert s.bribes_waived("p1") and s.bribes_waived("p2")
+    assert s.bribes_waived()
+    tribes(s, "kabul", "p2", 2)
+    spies(s, 11, "p2", 2)
+    to_court(s, "p1", 11)
+    assert play_bribe(s, "p1", 16) is None and hostage_bribe(s, "p1", 11) is None, "no bribe step at all"
 
 
 def test_failure_to_impress_discards_every_prize() -> None:

@@ -13,6 +13,7 @@ from replay.games.pax_pamir.moves import (
     Play,
     RefuseBribe,
     TakePiece,
+    Withdraw,
 )
 
 
@@ -38,7 +39,7 @@ def test_full_bribe_is_paid_to_the_ruler_at_once() -> None:
     to_hand(s, "p1", 16)
     play(s, Play(card=16, side="left"))
     assert s.turn() == "p1"
-    assert legal(s) == [OfferBribe(amount=0), OfferBribe(amount=1), OfferBribe(amount=2)]
+    assert legal(s) == [OfferBribe(amount=0), OfferBribe(amount=1), OfferBribe(amount=2), Withdraw()]
     illegal(s, OfferBribe(amount=3), "at most 2")
     play(s, OfferBribe(amount=2))
     assert s.rupees == {"p1": 2, "p2": 6}
@@ -60,33 +61,57 @@ def test_a_smaller_bribe_needs_the_rulers_consent_and_a_refusal_costs_nothing() 
     assert s.rupees == {"p1": 3, "p2": 5} and s.courts["p1"] == [16]
 
 
-def test_after_three_refusals_only_the_full_bribe_may_be_offered() -> None:
+def test_the_payer_may_withdraw_at_the_bribe_step() -> None:
     s = setup()
     tribes(s, "kabul", "p2", 2)
     to_hand(s, "p1", 16)
+    play(s, Play(card=16, side="left"))
+    play(s, Withdraw())
+    assert s.hands["p1"] == [16] and s.actions_left == 2 and s.rupees["p1"] == 4 and s.declines == 0
+    assert s.stack[-1].__class__.__name__ == "ActionsTask"
+
+
+def _three_refusals(ruleset: str) -> object:
+    s = setup(ruleset=ruleset)
+    me = s.current
+    other = "p2" if me == "p1" else "p1"
+    tribes(s, "kabul", other, 2)
+    to_hand(s, me, 16)
     for _ in range(3):
         play(s, Play(card=16, side="left"))
         play(s, OfferBribe(amount=0))
         play(s, RefuseBribe())
     play(s, Play(card=16, side="left"))
-    assert legal(s) == [OfferBribe(amount=2)]
-    illegal(s, OfferBribe(amount=1), "3 offers were already refused")
-    s.rupees["p1"] = 1
-    s.stack.pop()  # withdraw the pending offer to look at the action phase again
+    return s
+
+
+def test_after_three_refusals_only_the_full_bribe_may_be_offered_on_bga() -> None:
+    """Issue 16, departure 5: three refused bribes per turn is Board Game Arena's limit."""
+    s = _three_refusals("bga")
+    assert legal(s) == [OfferBribe(amount=2), Withdraw()]
+    illegal(s, OfferBribe(amount=1), "3 offers were already refused", "BGA's limit")
+    play(s, Withdraw())
+    s.rupees[s.current] = 1
     illegal(s, Play(card=16, side="left"), "3 bribe offers refused", "full bribe of 2")
 
 
-def test_bribes_are_waived_by_charismatic_courtiers_disregard_for_customs_and_courtly_manners() -> None:
-    for setup_waiver in ("courtiers", "disregard", "manners"):
+def test_the_rulebook_has_no_limit_on_refused_bribes() -> None:
+    s = _three_refusals("official")
+    assert legal(s) == [OfferBribe(amount=0), OfferBribe(amount=1), OfferBribe(amount=2), Withdraw()]
+    play(s, OfferBribe(amount=0))
+    play(s, AcceptBribe())
+    assert s.courts["p1"] == [16] and s.rupees["p1"] == 4
+
+
+def test_bribes_are_waived_by_charismatic_courtiers_and_disregard_for_customs() -> None:
+    for setup_waiver in ("courtiers", "disregard"):
         s = setup()
         tribes(s, "kabul", "p2", 2)
         to_hand(s, "p1", 16)
         if setup_waiver == "courtiers":
             to_court(s, "p1", 42)
-        elif setup_waiver == "disregard":
-            s.global_events.append(107)
         else:
-            s.held_events["p1"].append(107)
+            s.global_events.append(107)
         play(s, Play(card=16, side="left"))
         assert 16 in s.courts["p1"], setup_waiver
         assert s.rupees["p1"] == 4

@@ -59,18 +59,30 @@ def hostage_bribe(s: PaxState, player: str, card: int) -> tuple[str, int] | None
     holder = s.hostage_holder(card)
     if holder is None or holder == player:
         return None
-    if s.has(player, "civil_service_reforms") or s.bribes_waived(player):
+    if s.has(player, "civil_service_reforms") or s.bribes_waived():
         return None
     return holder, s.spies[card][holder]
 
 
+MAX_REFUSALS = 3
+"""``bga``: after three refused bribe offers in a turn, only full bribes may be offered."""
+
+
+def refusals_exhausted(s: PaxState) -> bool:
+    """Board Game Arena's limit of three refused bribe offers per turn (not the rulebook's)."""
+    return s.ruleset == "bga" and s.declines >= MAX_REFUSALS
+
+
 def check_bribe_possible(s: PaxState, player: str, what: str, due: tuple[str, int] | None, cost: int) -> str | None:
-    if due is None or s.declines < 3:
+    """``bga`` only: once three offers were refused this turn, an action needing a bribe is
+    possible only when the full bribe can be paid (or Courtly Manners lets it go unpaid)."""
+    if due is None or not refusals_exhausted(s) or s.may_refuse_bribes(player):
         return None
     ruler, amount = due
     if amount > s.rupees[player] - cost:
-        return (f"{player} cannot {what}: {player} has had 3 bribe offers refused this turn and cannot pay "
-                f"{ruler}'s full bribe of {amount} (has {s.rupees[player]}, needs {cost} for the action)")
+        return (f"{player} cannot {what}: {player} has had {MAX_REFUSALS} bribe offers refused this turn "
+                f"(BGA's limit) and cannot pay {ruler}'s full bribe of {amount} (has {s.rupees[player]}, "
+                f"needs {cost} for the action)")
     return None
 
 

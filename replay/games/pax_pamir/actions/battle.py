@@ -78,6 +78,7 @@ class BattleTask(Task):
     court_card: int | None
     left: int
     losers: list[str] = field(default_factory=list)
+    sheltering: list[str] = field(default_factory=list)
     accepts = (RemoveArmy, RemoveRoad, RemoveTribe, RemoveSpy, EndAction)
     awaiting = "next piece to remove in the battle (or end_action)"
 
@@ -85,7 +86,12 @@ class BattleTask(Task):
         return self.left > 0 and any(not isinstance(m, EndAction) for m in self.candidates(s))
 
     def close(self, s: PaxState) -> None:
-        if self.region is None or s.ruleset != "bga":
+        if self.region is None:
+            # Safe House: each removed spy's owner decides, in the order the spies were removed.
+            for owner in reversed(self.sheltering):
+                s.push(SafeHouseTask(owner))
+            return
+        if s.ruleset != "bga":
             return
         board.recheck_rulers(s, (self.region,))
         for q in self.losers:
@@ -175,37 +181,39 @@ class BattleTask(Task):
         else:
             assert isinstance(move, RemoveSpy) and self.court_card is not None
             board.take_spy(s, move.player, self.court_card)
-            houses = safe_houses(s, move.player, self.court_card)
-            if houses:
-                s.push(SafeHouseTask(move.player, self.court_card))
+            if safe_houses(s, move.player):
+                self.sheltering.append(move.player)
 
     def describe(self) -> str:
         site = self.region.title() if self.region else card_name(self.court_card or 0)
         return f"next piece to remove in the battle at {site} ({self.left} left) or end_action"
 
 
-def safe_houses(s: PaxState, player: str, site: int) -> list[int]:
-    return [c for c in s.courts[player] if COURT[c].ability == "safe_house" and c != site]
+def safe_houses(s: PaxState, player: str) -> list[int]:
+    """The player's Safe House cards in court (the battle's own site included)."""
+    return [c for c in s.courts[player] if COURT[c].ability == "safe_house"]
 
 
 @dataclass(slots=True)
 class SafeHouseTask(Task):
-    """Safe House: the owner of a spy removed in battle may put it on their Safe House card."""
+    """Safe House: "when another player removes your spy in battle, you may place it on this
+    card instead" -- any Safe House card of the owner, the card the battle was fought on
+    included.  The owners decide when the battle is over (as BGA and the other implementation
+    do), so a sheltered spy is never removed twice in one battle."""
 
-    site: int
     accepts = (SafeHouse, Skip)
     awaiting = "Safe House decision (safe_house on a Safe House card, or skip)"
 
     def is_open(self, s: PaxState) -> bool:
-        return bool(safe_houses(s, self.player, self.site)) and s.cyl_supply[self.player] > 0
+        return bool(safe_houses(s, self.player)) and s.cyl_supply[self.player] > 0
 
     def candidates(self, s: PaxState) -> Iterable[Move]:
-        out: list[Move] = [SafeHouse(card=c) for c in safe_houses(s, self.player, self.site)]
+        out: list[Move] = [SafeHouse(card=c) for c in safe_houses(s, self.player)]
         out.append(Skip())
         return out
 
     def check(self, s: PaxState, player: str, move: Move) -> str | None:
-        if isinstance(move, SafeHouse) and move.card not in safe_houses(s, player, self.site):
+        if isinstance(move, SafeHouse) and move.card not in safe_houses(s, player):
             return f"{player} cannot shelter the spy on card {move.card}: it is not a Safe House card in {player}'s court"
         return None
 
