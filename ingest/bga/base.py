@@ -150,7 +150,7 @@ class GameImporter:
 
     # ---- what handlers call -------------------------------------------------
 
-    def move(self, player: Any, type_: str, **fields: Any) -> None:
+    def move(self, player: Any, type_: str, /, **fields: Any) -> None:
         """Emit and apply a move of ``player`` (a BGA id, str or int)."""
         pid = str(player)
         raw = {"type": type_, **fields}

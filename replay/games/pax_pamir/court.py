@@ -31,10 +31,12 @@ def play_card(s: PaxState, player: str, card: int, side: str) -> None:
     else:
         s.courts[player].append(card)
     s.owner[card] = player
+    # the icons wait below whatever the loyalty change leaves to decide (a leveraged patriot's
+    # repayment discards come first: §5.2 resolves icons after the loyalty change, §11)
+    s.push(IconsTask(player, card, 0))
     patriot = COURT[card].patriot
     if patriot is not None and patriot != s.loyalty[player]:
         change_loyalty(s, player, patriot)
-    s.push(IconsTask(player, card, 0))
 
 
 @dataclass(slots=True)

@@ -1,0 +1,646 @@
+"""Pax Pamir (2nd edition) on BGA (``paxpamir``, FransBongers/bga-pax-pamir) -> ``pax_pamir`` records.
+
+The log names what happened; our engine (``replay/games/pax_pamir``, ruleset
+``bga``) knows what the rules wait for.  Each notification below is one small
+function: a notification that shows a player's decision becomes that move
+(``purchaseCard`` -> ``buy``, ``playCard`` -> ``play``, ``taxMarket`` -> one
+``tax_market`` per rupee ...); a notification that only shows a consequence
+the rules produce by themselves (``changeRuler``, ``shiftMarket``, an army
+icon's ``placeArmy``) is checked against our state where it names something
+checkable, and produces no event; ``drawMarketCard`` is the chance outcome;
+``dominanceCheckScores`` and ``updateInfluence`` are BGA's claims, kept as
+``observe`` events.  The table at the bottom lists every notification.
+
+Two things the log leaves implicit are settled from the engine's side:
+
+* **Optional steps not taken.** BGA shows what a player did, never what they
+  left undone: a Tax that stops before the card's rank, a Blackmail spy not
+  placed, a Safe House not used.  Before the next decision, every open
+  optional step our rules still offer is closed (``end_action`` / ``skip``).
+* **Which card acted.** ``battle`` and a betrayal name the region or target,
+  not the card used; the card is the one the next ``gameStateChange`` to
+  ``playerActions`` adds to its ``usedCards`` (BGA's own list), else the only
+  card of the player's court that could legally do it; otherwise the import
+  is refused.
+
+The opening market (12 cards) is in no notification.  :meth:`PaxImporter.prepare`
+follows the market through the log (purchases, shifts, discards, rupees paid
+onto cards) back to the opening cells and fills the opening draws with the
+identities the log fixes; a card the log never names stays unknown (``null``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ingest.bga.base import GameImporter
+from ingest.bga.log import BgaLog, Notif
+from replay.games.pax_pamir.components import COURT, card_name
+from replay.games.pax_pamir.state import MARKET_CELLS, PaxState
+
+# --------------------------------------------------------------------------
+# BGA's identifiers
+# --------------------------------------------------------------------------
+
+
+def card_id(v: Any) -> int:
+    """``card_12`` -> 12 (our ids are the printed numbers, as BGA's)."""
+    text = str(v)
+    if not text.startswith("card_") or not text[5:].isdigit():
+        raise ValueError(f"not a card id: {text!r}")
+    return int(text[5:])
+
+
+def cell(location: str) -> tuple[int, int]:
+    """``market_1_3`` -> (1, 3)."""
+    kind, row, col = str(location).split("_")
+    if kind != "market":
+        raise ValueError(f"not a market cell: {location!r}")
+    return int(row), int(col)
+
+
+def pid(v: Any) -> str:
+    return str(v)
+
+
+def board_piece(location: str) -> str | None:
+    """A board location as our ``take_piece`` names the piece there (``None``: a supply)."""
+    loc = str(location)
+    for prefix, kind in (("armies_", "army"), ("roads_", "road"), ("tribes_", "tribe")):
+        if loc.startswith(prefix):
+            return f"{kind}:{loc[len(prefix):]}"
+    if loc.startswith("spies_card_"):
+        return f"spy:{loc[len('spies_card_'):]}"
+    if loc.startswith("gift_"):
+        return f"gift:{loc.split('_')[1]}"
+    return None
+
+
+# --------------------------------------------------------------------------
+# The importer
+# --------------------------------------------------------------------------
+
+
+class PaxImporter(GameImporter):
+    game_id = "pax_pamir"
+    bga_name = "paxpamir"
+
+    state: PaxState
+
+    def __init__(self, log: BgaLog, players: list[str], names: dict[str, str | None]) -> None:
+        super().__init__(log, players, names)
+        self.bga_score: dict[str, int] = {p: 0 for p in players}
+        self.by_name: dict[str, str] = {n: p for p, n in names.items() if n}
+
+    @classmethod
+    def seat_order(cls, log: BgaLog, players: list[str]) -> list[str]:
+        """Turn order: BGA's players choose loyalty in seat order (``changeLoyalty`` with a log line)."""
+        order: list[str] = []
+        for n in log.notifs:
+            if n.type == "changeLoyalty" and n.log and isinstance(n.args, dict):
+                p = pid(n.args.get("playerId"))
+                if p in players and p not in order:
+                    order.append(p)
+        if len(order) == len(players):
+            return order
+        return super().seat_order(log, players)
+
+    def cancelled(self) -> set[str]:
+        """Undo: every uid any ``clearTurn`` lists (BGA lists all cancelled so far each time)."""
+        out: set[str] = set()
+        for n in self.log.notifs:
+            if n.type == "clearTurn" and isinstance(n.args, dict):
+                out.update(str(u) for u in n.args.get("notifIds") or ())
+        return out
+
+    def prepare(self) -> None:
+        """Deal the opening market with the identities the log fixes later (unknown otherwise)."""
+        known = opening_market(self.log, self.cancelled())
+        for r, c in MARKET_CELLS:
+            card, where = known.get((r, c), (None, None))
+            self.current = where
+            self.chance({"draw": "deck", "items": [card]})
+        self.current = None
+
+    # ---- helpers for handlers --------------------------------------------------------
+
+    def task(self) -> Any:
+        """The engine's pending decision (its top task), or ``None`` while it awaits chance / is over."""
+        s = self.state
+        if s.over or not s.stack or not s.stack[-1].decision:
+            return None
+        return s.stack[-1]
+
+    def awaits(self, move_type: str) -> bool:
+        t = self.task()
+        return t is not None and any(m.__struct_config__.tag == move_type for m in t.accepts)
+
+    def settle(self, keep: str | None = None) -> None:
+        """Close the optional steps BGA shows were not taken (``end_action`` / ``skip``).
+
+        ``keep``: the move type about to be played; a step that accepts it is left open.
+        """
+        for _ in range(20):
+            t = self.task()
+            if t is None or (keep is not None and self.awaits(keep)):
+                return
+            if self.awaits("end_action"):
+                self.move(t.player, "end_action")
+            elif self.awaits("skip"):
+                self.move(t.player, "skip")
+            else:
+                return
+
+    def decide(self, player: Any, type_: str, /, **fields: Any) -> None:
+        """A player's decision: close what was left undone, then play it."""
+        self.settle(keep=type_)
+        self.move(player, type_, **fields)
+
+    def check(self, ok: bool, reason: str) -> None:
+        if not ok:
+            self.fail(reason)
+
+    def player_named(self, name: Any) -> str:
+        p = self.by_name.get(str(name))
+        if p is None:
+            self.fail(f"no player is named {name!r} at this table")
+        return p
+
+    def used_card(self, n: Notif, action: str) -> int:
+        """The court card that performed ``action`` (see the module docstring)."""
+        s = self.state
+        player = pid(n.args["playerId"])
+        for later in self.log.notifs[self._index(n) + 1:]:
+            if later.type != "gameStateChange" or not isinstance(later.args, dict):
+                continue
+            if later.args.get("id") == 20 and isinstance(later.args.get("args"), dict):
+                used = [card_id(c) for c in later.args["args"].get("usedCards") or ()]
+                new = [c for c in used if c not in s.used and c in s.courts[player]]
+                if len(new) == 1:
+                    return new[0]
+                break
+            if later.args.get("id") in (40, 98, 99):
+                break
+        fits = [c for c in s.courts[player] if action in COURT[c].actions and c not in s.used]
+        if len(fits) == 1:
+            return fits[0]
+        self.fail(f"cannot tell which card of {player}'s court was used to {action} "
+                  f"(candidates: {', '.join(card_name(c) for c in fits) or 'none'})")
+
+    def _index(self, n: Notif) -> int:
+        if self._positions is None:
+            self._positions = {id(x): i for i, x in enumerate(self.log.notifs)}
+        return self._positions[id(n)]
+
+    _positions: dict[int, int] | None = None
+
+    def following(self, n: Notif) -> list[Notif]:
+        """The notifications after ``n`` (for look-ahead)."""
+        return self.log.notifs[self._index(n) + 1:]
+
+
+def opening_market(log: BgaLog, cancelled: set[str]) -> dict[tuple[int, int], tuple[int, Notif]]:
+    """Opening cell -> (card, the notification that names it), following the market through the log.
+
+    Each cell starts with its opening card (unknown).  A purchase, a shift,
+    a discard from the market or a rupee paid onto a card names the card in
+    a cell; if that cell still holds an opening card, its identity is fixed.
+    Draws put known cards in; purchases and discards empty cells.
+    """
+    grid: dict[tuple[int, int], Any] = {rc: ("opening", rc) for rc in MARKET_CELLS}
+    found: dict[tuple[int, int], tuple[int, Notif]] = {}
+
+    def name(rc: tuple[int, int], card: int, n: Notif) -> None:
+        v = grid.get(rc)
+        if isinstance(v, tuple):
+            found[v[1]] = (card, n)
+            grid[rc] = card
+
+    for n in log.notifs:
+        if (n.uid is not None and n.uid in cancelled) or not isinstance(n.args, dict):
+            continue
+        a = n.args
+        t = n.type
+        if t in ("purchaseCard", "payRupeesToMarket"):
+            for r in a.get("rupeesOnCards") or ():
+                name((int(r["row"]), int(r["column"])), card_id(r["cardId"]), n)
+        if t == "purchaseCard":
+            rc = cell(a["marketLocation"])
+            name(rc, card_id(a["card"]["id"]), n)
+            grid[rc] = None
+        elif t == "shiftMarket":
+            m = a["move"]
+            frm, to = cell(m["from"]), cell(m["to"])
+            name(frm, card_id(m["cardId"]), n)
+            grid[to], grid[frm] = grid[frm], None
+        elif t == "drawMarketCard":
+            grid[cell(a["to"])] = card_id(a["cardId"])
+        elif t == "discardFromMarket":
+            rc = cell(a["from"])
+            name(rc, card_id(a["cardId"]), n)
+            grid[rc] = None
+    return found
+
+
+# --------------------------------------------------------------------------
+# Setup and the action phase
+# --------------------------------------------------------------------------
+
+
+def change_loyalty(imp: PaxImporter, n: Notif) -> None:
+    """With a log line: a starting loyalty (``choose_loyalty``). Empty log: a change the rules made."""
+    p, coalition = pid(n.args["playerId"]), n.args["coalition"]
+    if n.log:
+        imp.decide(p, "choose_loyalty", coalition=coalition)
+    else:
+        imp.check(imp.state.loyalty[p] == coalition,
+                  f"BGA changes {p}'s loyalty to {coalition}; our rules give {imp.state.loyalty[p]}")
+
+
+def purchase_card(imp: PaxImporter, n: Notif) -> None:
+    """``buy`` the card at ``marketLocation`` (checked: the card, and the rupees taken from it)."""
+    a = n.args
+    row, col = cell(a["marketLocation"])
+    card = card_id(a["card"]["id"])
+    imp.settle(keep="buy")
+    s = imp.state
+    ours = s.market[row][col]
+    imp.check(ours == card, f"BGA buys {card_name(card)} at row {row}, column {col}; our market has "
+                            f"{card_name(ours) if ours else 'nothing'} there")
+    got = int(a.get("receivedRupees") or 0)
+    imp.check(s.market_rupees[row][col] == got,
+              f"BGA's buyer takes {got} rupee(s) from {card_name(card)}; our market has {s.market_rupees[row][col]} on it")
+    imp.move(a["playerId"], "buy", row=row, col=col)
+
+
+def play_card(imp: PaxImporter, n: Notif) -> None:
+    """``play`` a card from hand to the left or right end of the court."""
+    a = n.args
+    player = pid(a["playerId"])
+    # BGA names a side even for the first card; in an empty court both ends are one place,
+    # which our records write as "left"
+    side = str(a.get("side") or "left") if imp.state.courts[player] else "left"
+    imp.decide(player, "play", card=card_id(a["card"]["id"]), side=side)
+
+
+def pass_(imp: PaxImporter, n: Notif) -> None:
+    """``end_turn``: the action phase ends, cleanup follows."""
+    imp.decide(n.args["playerId"], "end_turn")
+
+
+# ---- card actions ------------------------------------------------------------------
+
+
+def tax(imp: PaxImporter, n: Notif) -> None:
+    imp.decide(n.args["playerId"], "tax", card=card_id(n.args["tkn_largeCard"]))
+
+
+def tax_market(imp: PaxImporter, n: Notif) -> None:
+    """One ``tax_market`` per rupee taken."""
+    for r in n.args["selectedRupees"]:
+        imp.move(n.args["playerId"], "tax_market", row=int(r["row"]), col=int(r["column"]))
+
+
+def tax_player(imp: PaxImporter, n: Notif) -> None:
+    """One ``tax_player`` per rupee taken."""
+    for _ in range(int(n.args["amount"])):
+        imp.move(n.args["playerId"], "tax_player", player=pid(n.args["taxedPlayerId"]))
+
+
+def purchase_gift(imp: PaxImporter, n: Notif) -> None:
+    imp.decide(n.args["playerId"], "gift", card=card_id(n.args["tkn_largeCard"]), value=int(n.args["value"]))
+
+
+def pay_rupees_to_market(imp: PaxImporter, n: Notif) -> None:
+    """Build (log "to build": the blocks are the placements that follow) or betray; empty log: a gift's payment."""
+    a = n.args
+    player = pid(a["playerId"])
+    if "to build" in n.log:
+        blocks = 0
+        for later in imp.following(n):
+            if later.type in ("placeArmy", "placeRoad"):
+                blocks += 1
+            elif later.type not in ("changeRuler", "gameStateChange", "updateReflexionTime", "returnCylinder",
+                                    "returnCoalitionBlock"):
+                break
+        imp.decide(player, "build", card=card_id(a["tkn_largeCard"]), blocks=blocks)
+    elif "betray" in n.log:
+        target = card_id(a["tkn_largeCard"])
+        imp.settle(keep="betray")
+        imp.move(player, "betray", card=imp.used_card(n, "betray"), target=target)
+    elif n.log:
+        imp.fail(f"a payment to the market this importer does not know ({n.log!r})")
+
+
+def move_action(imp: PaxImporter, n: Notif) -> None:
+    imp.decide(n.args["playerId"], "move", card=card_id(n.args["tkn_largeCard"]))
+
+
+def battle(imp: PaxImporter, n: Notif) -> None:
+    """``battle`` in a region (``tkn_regionName``) or on a court card (``tkn_largeCard``)."""
+    a = n.args
+    imp.settle(keep="battle")
+    card = imp.used_card(n, "battle")
+    if a.get("tkn_regionName"):
+        imp.move(a["playerId"], "battle", card=card, region=str(a["tkn_regionName"]))
+    else:
+        imp.move(a["playerId"], "battle", card=card, court_card=card_id(a["tkn_largeCard"]))
+
+
+def move_token(imp: PaxImporter, n: Notif) -> None:
+    """A piece's whole way (BGA gives only its start and end): our steps along a shortest legal path.
+
+    During a Safe House decision it is the spy sheltering on a Safe House card.
+    """
+    m = n.args["move"]
+    frm, to = str(m["from"]), str(m["to"])
+    player = pid(n.args["playerId"])
+    if imp.awaits("safe_house") and to.startswith("spies_card_"):
+        imp.move(player, "safe_house", card=int(to[len("spies_card_"):]))
+        return
+    imp.settle(keep="move_army")
+    steps = step_path(imp, player, frm, to)
+    if steps is None:
+        imp.fail(f"our rules find no way for {player}'s piece from {frm} to {to} in the steps left")
+    for type_, fields in steps:
+        imp.move(player, type_, **fields)
+
+
+def step_path(imp: PaxImporter, player: str, frm: str, to: str) -> list[tuple[str, dict[str, Any]]] | None:
+    """The shortest sequence of our one-step moves taking a piece from ``frm`` to ``to`` (breadth first)."""
+    if frm.startswith("armies_") and to.startswith("armies_"):
+        type_, key, a, b = "move_army", "region", frm[7:], to[7:]
+    elif frm.startswith("tribes_") and to.startswith("tribes_"):
+        type_, key, a, b = "move_tribe", "region", frm[7:], to[7:]
+    elif frm.startswith("spies_card_") and to.startswith("spies_card_"):
+        type_, key, a, b = "move_spy", "card", int(frm[11:]), int(to[11:])  # type: ignore[assignment]
+    else:
+        return None
+    frontier: list[tuple[Any, PaxState, list[tuple[str, dict[str, Any]]]]] = [(a, imp.state, [])]
+    for _ in range(8):
+        nxt = []
+        for here, st, path in frontier:
+            for mv in st.legal_moves():
+                if mv.type != type_ or getattr(mv, key) != here:
+                    continue
+                there = mv.to  # type: ignore[attr-defined]
+                fields = {key: here, "to": there}
+                if there == b:
+                    return [*path, (type_, fields)]
+                st2 = st.copy()
+                assert isinstance(st2, PaxState)
+                st2.apply_move(player, mv)
+                nxt.append((there, st2, [*path, (type_, fields)]))
+        if not nxt:
+            return None
+        frontier = nxt
+    return None
+
+
+def return_coalition_block(imp: PaxImporter, n: Notif) -> None:
+    """In a battle: the chosen enemy block (``remove_army`` / ``remove_road``); otherwise a consequence."""
+    a = n.args
+    if not imp.awaits("remove_army"):
+        return
+    if a["type"] == "road":
+        imp.move(a["playerId"], "remove_road", border=str(a["from"])[len("roads_"):], coalition=a["coalition"])
+    else:
+        imp.move(a["playerId"], "remove_army", coalition=a["coalition"])
+
+
+def return_cylinder(imp: PaxImporter, n: Notif) -> None:
+    """In a battle: the chosen tribe or spy (its owner from ``cylinderId``); otherwise a consequence."""
+    a = n.args
+    if not imp.awaits("remove_tribe"):
+        return
+    owner = str(a["cylinderId"]).split("_")[1]
+    frm = str(a["from"])
+    if frm.startswith("spies_card_") or frm.startswith("card_"):
+        imp.move(a["playerId"], "remove_spy", player=owner)
+    else:
+        imp.move(a["playerId"], "remove_tribe", player=owner)
+
+
+def accept_prize(imp: PaxImporter, n: Notif) -> None:
+    imp.decide(n.args["playerId"], "accept_prize")
+
+
+def decline_prize(imp: PaxImporter, n: Notif) -> None:
+    imp.decide(n.args["playerId"], "decline_prize")
+
+
+# ---- placements (impact icons, build, Infrastructure, Blackmail, Insurrection) ------
+
+
+def _place(imp: PaxImporter, n: Notif, decision: str, fields: dict[str, Any]) -> None:
+    """A placement: our decision if the rules ask for one; the piece taken from the board if the supply was empty."""
+    a = n.args
+    m = a["move"]
+    player = pid(a["playerId"])
+    if decision and imp.awaits(decision):
+        imp.move(player, decision, **fields)
+    piece = board_piece(m["from"])
+    if piece is not None and imp.awaits("take_piece"):
+        t = imp.task()
+        imp.move(t.player, "take_piece", piece=piece)
+
+
+def place_road(imp: PaxImporter, n: Notif) -> None:
+    border = str(n.args["move"]["to"])[len("roads_"):]
+    _place(imp, n, "place_road", {"border": border})
+
+
+def place_army(imp: PaxImporter, n: Notif) -> None:
+    region = str(n.args["move"]["to"])[len("armies_"):]
+    _place(imp, n, "place_army", {"region": region})
+
+
+def place_cylinder(imp: PaxImporter, n: Notif) -> None:
+    """A tribe, a spy (``place_spy`` when the rules ask where) or a gift's cylinder."""
+    to = str(n.args["move"]["to"])
+    if to.startswith("spies_card_"):
+        _place(imp, n, "place_spy", {"card": int(to[len("spies_card_"):])})
+    else:
+        _place(imp, n, "", {})
+
+
+# ---- discards ----------------------------------------------------------------------------
+
+
+def discard(imp: PaxImporter, n: Notif) -> None:
+    """A discard the rules ask a player to choose (limits, leverage, Confidence Failure): ``discard``.
+
+    Otherwise the rules discarded it themselves (an overthrow, a loyalty change, a lasting
+    event ending): checked that our rules did too.
+    """
+    a = n.args
+    card = card_id(a["cardId"])
+    owner = pid(a["playerId"])
+    t = imp.task()
+    if t is not None and imp.awaits("discard") and card in (imp.state.hands.get(t.player, []) + imp.state.courts.get(t.player, [])):
+        imp.move(t.player, "discard", card=card)
+        return
+    s = imp.state
+    imp.check(card not in s.hands.get(owner, []) and card not in s.courts.get(owner, []),
+              f"BGA discards {card_name(card)} ({a.get('from')}); our rules keep it with {owner}")
+
+
+# ---- events' choices ---------------------------------------------------------------------
+
+
+def change_favored_suit(imp: PaxImporter, n: Notif) -> None:
+    """Pashtunwali Values' choice (``choose_suit``), else a consequence (checked)."""
+    to = n.args["to"]
+    if imp.awaits("choose_suit"):
+        imp.move(n.args["playerId"], "choose_suit", suit=to)
+        return
+    imp.check(imp.state.favored == to, f"BGA's favored suit becomes {to}; ours is {imp.state.favored}")
+
+
+def move_card(imp: PaxImporter, n: Notif) -> None:
+    """Rumor: the chosen player (``tkn_playerName_2``)."""
+    imp.decide(n.args["playerId"], "rumor", player=imp.player_named(n.args["tkn_playerName_2"]))
+
+
+def exchange_hand(imp: PaxImporter, n: Notif) -> None:
+    """Other Persuasive Methods: the chosen player (``tkn_playerName_2``); hand sizes checked."""
+    who = imp.player_named(n.args["tkn_playerName"])
+    imp.decide(who, "swap_hands", player=imp.player_named(n.args["tkn_playerName_2"]))
+    for p, count in (n.args.get("newHandCounts") or {}).items():
+        imp.check(len(imp.state.hands[pid(p)]) == int(count),
+                  f"BGA gives {p} {count} card(s) in hand after the swap; ours {len(imp.state.hands[pid(p)])}")
+
+
+def return_all_to_supply(imp: PaxImporter, n: Notif) -> None:
+    """Rebuke's chosen region (``rebuke``); Riots are a consequence."""
+    if imp.awaits("rebuke"):
+        imp.move(n.args["playerId"], "rebuke", region=str(n.args["regionId"]))
+
+
+# ---- consequences checked ----------------------------------------------------------------
+
+
+def change_ruler(imp: PaxImporter, n: Notif) -> None:
+    """Checked once our rules have settled rulers (they may do so only after the action, as BGA)."""
+
+
+def shift_market(imp: PaxImporter, n: Notif) -> None:
+    m = n.args["move"]
+    r, c = cell(m["to"])
+    card = card_id(m["cardId"])
+    ours = imp.state.market[r][c]
+    imp.check(ours == card, f"BGA shifts {card_name(card)} to row {r}, column {c}; our market has "
+                            f"{card_name(ours) if ours else 'nothing'} there")
+
+
+def discard_from_market(imp: PaxImporter, n: Notif) -> None:
+    card = card_id(n.args["cardId"])
+    imp.check(all(card not in row for row in imp.state.market),
+              f"BGA discards {card_name(card)} from the market; our rules leave it there")
+
+
+def draw_market_card(imp: PaxImporter, n: Notif) -> None:
+    """The chance outcome: the deck's top card, into the cell our rules fill next."""
+    imp.settle()
+    req = imp.awaits_chance()
+    card = card_id(n.args["cardId"])
+    if req is None:
+        t = imp.task()
+        imp.fail(f"BGA draws {card_name(card)} for the market, our rules await "
+                 + (f"{t.player}'s {t.describe()}" if t is not None else "nothing (the game is over)"))
+    want = cell(n.args["to"])
+    imp.check(req.reason == f"market row {want[0]}, column {want[1]}",
+              f"BGA draws into row {want[0]}, column {want[1]}; our rules fill {req.reason}")
+    imp.chance({"draw": "deck", "items": [card]})
+
+
+def dominance_check_scores(imp: PaxImporter, n: Notif) -> None:
+    """BGA's scores after a Dominance Check (only players who scored are listed): ``observe score``."""
+    for p, row in (n.args.get("scores") or {}).items():
+        imp.bga_score[pid(p)] = int(row["newScore"])
+    imp.observe({"score": dict(imp.bga_score)})
+
+
+def update_influence(imp: PaxImporter, n: Notif) -> None:
+    """BGA's influence per player when a modifier changes: ``observe influence``."""
+    values = {pid(u["playerId"]): int(u["value"]) for u in n.args["updates"] if u.get("type") == "playerInfluence"}
+    if values:
+        imp.observe({"influence": values})
+
+
+def nothing(imp: PaxImporter, n: Notif) -> None:
+    """A consequence our rules produce by themselves; nothing to emit."""
+
+
+HANDLERS: dict[str, Callable[[PaxImporter, Notif], None]] = {
+    # setup
+    "changeLoyalty": change_loyalty,
+    # the action phase
+    "purchaseCard": purchase_card,
+    "playCard": play_card,
+    "pass": pass_,
+    "tax": tax,
+    "taxMarket": tax_market,
+    "taxPlayer": tax_player,
+    "purchaseGift": purchase_gift,
+    "payRupeesToMarket": pay_rupees_to_market,
+    "move": move_action,
+    "moveToken": move_token,
+    "battle": battle,
+    "returnCoalitionBlock": return_coalition_block,
+    "returnCylinder": return_cylinder,
+    "acceptPrize": accept_prize,
+    "declinePrize": decline_prize,
+    # placements
+    "placeRoad": place_road,
+    "placeArmy": place_army,
+    "placeCylinder": place_cylinder,
+    # discards
+    "discard": discard,
+    # events' choices
+    "changeFavoredSuit": change_favored_suit,
+    "moveCard": move_card,
+    "exchangeHand": exchange_hand,
+    "returnAllToSupply": return_all_to_supply,
+    # the market
+    "shiftMarket": shift_market,
+    "discardFromMarket": discard_from_market,
+    "drawMarketCard": draw_market_card,
+    # BGA's claims
+    "dominanceCheckScores": dominance_check_scores,
+    "updateInfluence": update_influence,
+    # consequences
+    "changeRuler": change_ruler,
+}
+
+IGNORED = frozenset({
+    "changeLoyaltyMessage",        # the text before a loyalty change (the change itself is checked)
+    "discardMessage",              # the text before a discard (handled at `discard`)
+    "shiftMarketMessage",          # the text before the shifts
+    "message",                     # free text ("A Dominance Check is resolved", Instability, Confidence Failure)
+    "takeRupeesFromSupply",        # leverage / Persian Aristocracy income: the rules pay it
+    "returnRupeesToSupply",        # leverage repayment: the rules take it
+    "additionalDiscardsLeverage",  # announces leverage discards (the discards follow)
+    "returnAllSpies",              # spies return with a discarded card: the rules do it
+    "takePrize",                   # the accepted prize moves to the prizes (accept_prize did it)
+    "discardPrizes",               # prizes lost with a loyalty change or Failure to Impress: the rules do it
+    "dominanceCheckReturnCoalitionBlocks",  # a successful check clears the blocks: the rules do it
+    "insurrectionSpecialAbility",  # Insurrection's armies: the rules place them (placeArmy follows)
+    "publicWithdrawal",            # rupees on Public Withdrawal leave the game: the rules do it
+    "clearTurn",                   # undo: its uids are dropped before the import (cancelled())
+    "smallRefreshInterface",       # the full refresh after an undo
+    "smallRefreshHand",            # the viewer's hand after an undo (private channel)
+    "replaceHand",                 # the viewer's new hand after Other Persuasive Methods (private)
+    "log",                         # BGA debug payload
+})
+
+
+class PaxPamirImporter(PaxImporter):
+    signature = frozenset({"dominanceCheckScores", "purchaseGift", "shiftMarketMessage", "changeLoyalty",
+                           "drawMarketCard", "changeFavoredSuit", "placeCylinder", "taxMarket"})
+    handlers = HANDLERS
+    ignored = IGNORED
+
+
+IMPORTER = PaxPamirImporter
