@@ -91,6 +91,8 @@ class PaxImporter(GameImporter):
     def __init__(self, log: BgaLog, players: list[str], names: dict[str, str | None]) -> None:
         super().__init__(log, players, names)
         self.bga_score: dict[str, int] = {p: 0 for p in players}
+        self.bribe: int | None = None
+        """The bribe BGA shows paid (``payBribe``) for the play or action that follows."""
         self.by_name: dict[str, str] = {n: p for p, n in names.items() if n}
 
     @classmethod
@@ -153,9 +155,27 @@ class PaxImporter(GameImporter):
                 return
 
     def decide(self, player: Any, type_: str, /, **fields: Any) -> None:
-        """A player's decision: close what was left undone, then play it."""
+        """A player's decision: close what was left undone, then play it (and settle its bribe)."""
         self.settle(keep=type_)
         self.move(player, type_, **fields)
+        self.settle_bribe()
+
+    def settle_bribe(self) -> None:
+        """The bribe step our rules ask for after a play or card action.
+
+        BGA shows a bribe only when one is paid (``payBribe``, after any
+        negotiation); an action that goes ahead without one was done for
+        nothing (a bribe of 0: waived by Courtly Manners, or accepted).
+        """
+        t = self.task()
+        if t is not None and self.awaits("offer_bribe"):
+            amount, self.bribe = self.bribe or 0, None
+            self.move(t.player, "offer_bribe", amount=amount)
+            t = self.task()
+            if t is not None and self.awaits("accept_bribe"):
+                self.move(t.player, "accept_bribe")
+        elif self.bribe is not None:
+            self.fail(f"BGA shows a bribe of {self.bribe} paid, our rules ask for none here")
 
     def check(self, ok: bool, reason: str) -> None:
         if not ok:
@@ -329,6 +349,7 @@ def pay_rupees_to_market(imp: PaxImporter, n: Notif) -> None:
         target = card_id(a["tkn_largeCard"])
         imp.settle(keep="betray")
         imp.move(player, "betray", card=imp.used_card(n, "betray"), target=target)
+        imp.settle_bribe()
     elif n.log:
         imp.fail(f"a payment to the market this importer does not know ({n.log!r})")
 
@@ -346,6 +367,7 @@ def battle(imp: PaxImporter, n: Notif) -> None:
         imp.move(a["playerId"], "battle", card=card, region=str(a["tkn_regionName"]))
     else:
         imp.move(a["playerId"], "battle", card=card, court_card=card_id(a["tkn_largeCard"]))
+    imp.settle_bribe()
 
 
 def move_token(imp: PaxImporter, n: Notif) -> None:
@@ -569,8 +591,15 @@ def update_influence(imp: PaxImporter, n: Notif) -> None:
         imp.observe({"influence": values})
 
 
-def nothing(imp: PaxImporter, n: Notif) -> None:
-    """A consequence our rules produce by themselves; nothing to emit."""
+def pay_bribe(imp: PaxImporter, n: Notif) -> None:
+    """The bribe agreed for the play or action that follows (settled when it is played)."""
+    imp.bribe = int(n.args["rupees"])
+
+
+def decline_bribe(imp: PaxImporter, n: Notif) -> None:
+    """A bribe refused or withdrawn: BGA does not say which action it was for, so the import stops."""
+    imp.fail("a bribe negotiation that ended without the action: the log does not say which play or "
+             "action was withdrawn, so this importer does not guess")
 
 
 HANDLERS: dict[str, Callable[[PaxImporter, Notif], None]] = {
@@ -590,6 +619,8 @@ HANDLERS: dict[str, Callable[[PaxImporter, Notif], None]] = {
     "battle": battle,
     "returnCoalitionBlock": return_coalition_block,
     "returnCylinder": return_cylinder,
+    "payBribe": pay_bribe,
+    "declineBribe": decline_bribe,
     "acceptPrize": accept_prize,
     "declinePrize": decline_prize,
     # placements
@@ -633,6 +664,9 @@ IGNORED = frozenset({
     "smallRefreshHand",            # the viewer's hand after an undo (private channel)
     "replaceHand",                 # the viewer's new hand after Other Persuasive Methods (private)
     "log",                         # BGA debug payload
+    "startBribeNegotiation",       # a negotiation opens (its outcome is payBribe, or declineBribe)
+    "proposeBribeAmount",          # an offer in the negotiation
+    "acceptBribe",                 # the recipient agrees (payBribe follows when the amount is > 0)
 })
 
 
