@@ -149,6 +149,8 @@ class CoalBaronImporter(GameImporter):
         """Notifications already handled by a look-ahead (``id()`` of the :class:`Notif`)."""
         self.set_up = False
         self.shift = 0
+        self.scored = 0
+        """How many shift scorings the log has shown."""
         """The shift as BGA's log has it (our engine starts the next one right after the last turn)."""
         self.acting: str | None = None
         self.delivered_this_turn = False
@@ -229,14 +231,21 @@ class CoalBaronImporter(GameImporter):
             self.fail(f"cube {cube} goes onto an order card, but the log never put it in the cage or storage")
         return source
 
-    def supply_colour(self, cube_id: int) -> str:
-        """A supply cube's colour from BGA's meeple numbering (used only for a coal shortage,
-        where a cube of another colour goes onto a new minecart)."""
-        first = len(self.players) * (SETUP[len(self.players)].workers + 4) + 1
-        block = (cube_id - first) // SUPPLY_PER_COLOUR
-        if cube_id < first or block >= len(COLOURS):
-            self.fail(f"cube {cube_id} is not a supply cube in BGA's numbering")
-        return COLOURS[block]
+    def numbered_colour(self, cube_id: int) -> str:
+        """A cube's colour from BGA's meeple numbering: for each player (in setup order) their
+        workers, then their four starting cubes (yellow, brown, grey, black); then the supply, 32
+        cubes of each colour in that order.  Used only for a coal shortage, where a cube of
+        another colour than the tile's goes onto a new minecart."""
+        n = len(self.players)
+        workers = SETUP[n].workers
+        block = workers + len(COLOURS)
+        supply_start = n * block + 1
+        if 1 <= cube_id < supply_start and (cube_id - 1) % block >= workers:
+            return COLOURS[(cube_id - 1) % block - workers]
+        kind = (cube_id - supply_start) // SUPPLY_PER_COLOUR
+        if cube_id < supply_start or kind >= len(COLOURS):
+            self.fail(f"meeple {cube_id} is not a coal cube in BGA's numbering")
+        return COLOURS[kind]
 
     def private_draw(self, deck: str, n: Notif) -> None:
         """A draw-five: the engine draws unknown items from the middle, as many as it asks."""
@@ -316,8 +325,10 @@ def end_draft(imp: CoalBaronImporter, n: Notif) -> None:
     """``endDraft``: the card left over goes onto order_4 (the engine does it after the last pick)."""
     card = card_id(n.args["card"]["id"])
     space = str(n.args["card"].get("location") or "order_4")
-    if imp.st.order_spaces.get(space) != card:
-        imp.fail(f"BGA leaves {card} on {space}, our engine {imp.st.order_spaces.get(space)}")
+    lying = imp.st.order_spaces.get(space)
+    if lying != card:
+        imp.fail(f"BGA leaves {card} on {space}, " + (f"our engine {lying}" if lying else
+                                                        "where our engine has nothing: its draft is not over"))
 
 
 def refill(imp: CoalBaronImporter, n: Notif) -> None:
@@ -396,11 +407,19 @@ def place_workers(imp: CoalBaronImporter, n: Notif) -> None:
     elif ws.group == "order" and imp.st.order_spaces.get(space) == FACE_DOWN:
         imp.fail(f"the order card on {space} is not known to the record")
     imp.flush_turn()
+    in_shift(imp)
     imp.move(pid, "place_workers", space=space)
     imp.workers[pid] -= int(n.args["n"])
     imp.acting = pid
     if ws.group in ("factory_draw", "order_draw"):
         imp.private_draw("tiles" if ws.group == "factory_draw" else "orders", n)
+
+
+def in_shift(imp: CoalBaronImporter) -> None:
+    """A turn belongs to the shift the log last started, and every earlier shift was scored."""
+    if imp.st.shift != imp.shift or imp.scored != imp.shift - 1:
+        imp.fail(f"a turn of shift {imp.st.shift} by our rules, but the log started shift {imp.shift} and "
+                 f"scored {imp.scored} shift(s): a shift's end or scoring is missing")
 
 
 def lost_draw_placement(imp: CoalBaronImporter, n: Notif) -> None:
@@ -414,6 +433,7 @@ def lost_draw_placement(imp: CoalBaronImporter, n: Notif) -> None:
     space = "order_draw" if n.args["id"] == CHOOSE_CARD else "factory_draw"
     placed = workers_needed(imp.st, space)
     imp.flush_turn()
+    in_shift(imp)
     imp.move(pid, "place_workers", space=space)
     imp.workers[pid] -= placed
     imp.acting = pid
@@ -467,7 +487,7 @@ def move_coal(imp: CoalBaronImporter, n: Notif) -> None:
 
 def coal_onto_tile(imp: CoalBaronImporter, n: Notif, pid: str, cube: int, tile: str) -> None:
     if imp.st.decision == "choose_coal" and imp.st.actor == pid:
-        colour = imp.supply_colour(cube)
+        colour = imp.numbered_colour(cube)
         imp.move(pid, "choose_coal", colour=colour)
     else:
         colour = COLOURS[TILES[tile].colour]
@@ -604,7 +624,11 @@ def end_majority(imp: CoalBaronImporter, n: Notif) -> None:
 def end_shift_scoring(imp: CoalBaronImporter, n: Notif) -> None:
     """``endShiftScoring``: the shift scoring is over: every player's points so far (after shift 3
     our engine has done the final scoring too; the points are checked after BGA's)."""
-    if int(n.args["shift"]) < 3:
+    shift = int(n.args["shift"])
+    if shift != imp.scored + 1:
+        imp.fail(f"the scoring of shift {shift} follows that of shift {imp.scored}")
+    imp.scored = shift
+    if shift < 3:
         imp.observe({"score": dict(imp.score)})
 
 
@@ -623,6 +647,8 @@ def end_game_scoring_item(imp: CoalBaronImporter, n: Notif) -> None:
 
 def final_zeros(imp: CoalBaronImporter, n: Notif) -> None:
     """After the final scoring: the items BGA did not announce scored 0; the final points."""
+    if imp.scored != 3:
+        imp.fail(f"the game ends after {imp.scored} shift scoring(s) in the log, not 3")
     zeros: dict[str, dict[str, dict[str, int]]] = {}
     for category in FINAL.values():
         for pid in imp.players:

@@ -1,0 +1,165 @@
+"""The shared Coal Baron BGA logs end to end, and hand-edited copies caught at the right event."""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ingest.bga import BgaImportError, import_file, import_log, parse_log
+from ingest.bga.coal_baron import CoalBaronImporter
+from ingest.bga.log import attach_table, read_table_file
+from replay.games.coal_baron.components import COLOURS, TILES
+from replay.record import ObserveEvent, dumps, loads
+from replay.replayer import COMPLETE, DIVERGED, replay
+
+LOGS = Path(__file__).resolve().parents[3] / "shared" / "bga-logs" / "coal_baron"
+if not LOGS.is_dir():
+    LOGS = Path("/work/shared/bga-logs/coal_baron")
+FILES = sorted(LOGS.glob("*.log.json.gz")) if LOGS.is_dir() else []
+needs_logs = pytest.mark.skipif(not FILES, reason=f"the shared Coal Baron BGA logs are not at {LOGS}")
+
+
+def table_of(path: Path) -> dict[str, Any]:
+    out: dict[str, Any] = json.loads(path.with_name(path.name.replace(".log.json.gz", ".table.json")).read_text())
+    return out
+
+
+def raw_log(path: Path) -> dict[str, Any]:
+    out: dict[str, Any] = json.loads(gzip.decompress(path.read_bytes()))
+    return out
+
+
+def imported(raw: dict[str, Any], path: Path) -> Any:
+    log = parse_log(raw, str(path))
+    attach_table(log, read_table_file(path.with_name(path.name.replace(".log.json.gz", ".table.json"))))
+    return import_log(log)
+
+
+@needs_logs
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name.split(".")[0])
+def test_every_shared_log_imports_and_replays_complete_with_bga_final_scores(path: Path) -> None:
+    imp = import_file(path)
+    assert imp.mismatches == [] and imp.warnings == []
+    rec = loads(dumps(imp.record))
+    r = replay(rec)
+    assert r.status == COMPLETE, r.divergences[:3]
+    table = table_of(path)
+    assert r.totals == {p["id"]: p["score"] for p in table["players"]}
+    assert [p["id"] for p in rec.players] == [p["id"] for p in sorted(table["players"], key=lambda p: p["player_no"])]
+    # every shift majority BGA announced is an observation checked against our milestone there
+    majorities = sum(1 for p in raw_log(path)["data"]["logs"] for n in p["data"] if n["type"] == "endShiftMajority")
+    checked = [ev for ev in rec.events if isinstance(ev, ObserveEvent) and "shift_ranking" in ev.facts
+               and any("rank" in v for s in ev.facts["shift_ranking"].values()
+                       for c in s.values() for v in c.values())]
+    assert len(checked) == majorities
+    assert len({(m["shift"], m["category"]) for m in r.milestones}) == 4 + 8 + 12
+
+
+@needs_logs
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name.split(".")[0])
+def test_bga_numbers_supply_cubes_in_colour_blocks_after_the_players_meeples(path: Path) -> None:
+    """The cube numbering the importer relies on for a coal shortage (and nowhere else): every
+    cube laid on a new tile has the tile's colour, and every cube met in the pit the colour the
+    importer learnt for it."""
+    imp = import_file(path)
+    seats = [p["id"] for p in imp.record.players]
+    probe = CoalBaronImporter(imp.log, seats, {})
+    seen = 0
+    for packet in raw_log(path)["data"]["logs"]:
+        for n in packet["data"]:
+            where = n["type"] == "moveCoal" and n["args"]["coal"]["location"]
+            if where and where.startswith("tile_"):
+                tile = TILES[f"t{where.removeprefix('tile_')}"]
+                assert probe.numbered_colour(int(n["args"]["coal"]["id"])) == COLOURS[tile.colour]
+                seen += 1
+    assert seen
+    full = CoalBaronImporter(imp.log, seats, {})
+    full.run()
+    assert full.coal and all(full.numbered_colour(c) == colour for c, colour in full.coal.items())
+
+
+def first(raw: dict[str, Any], type_: str, pred: Any = lambda n: True) -> tuple[int, int, dict[str, Any]]:
+    for i, p in enumerate(raw["data"]["logs"]):
+        for j, n in enumerate(p["data"]):
+            if n["type"] == type_ and pred(n):
+                return i, j, n
+    raise AssertionError(f"no {type_}")
+
+
+@needs_logs
+def test_a_majority_changed_by_one_point_is_caught_at_that_event_naming_category_and_player() -> None:
+    path = FILES[0]
+    raw = copy.deepcopy(raw_log(path))
+    _, _, n = first(raw, "endShiftMajority")
+    n["args"]["p"] += 1
+    pid = str(n["args"]["player_id"])
+    imp = imported(raw, path)
+    assert len(imp.mismatches) >= 1
+    rec = loads(dumps(imp.record))
+    r = replay(rec)
+    assert r.status == DIVERGED
+    d = r.divergences[0]
+    ev = rec.events[d.seq]
+    assert isinstance(ev, ObserveEvent) and ev.extra is not None and ev.extra["src"]["uid"] == n["uid"]
+    shift = next(iter(ev.facts["shift_ranking"]))
+    category = next(iter(ev.facts["shift_ranking"][shift]))
+    assert d.kind == "observation_mismatch" and d.key == f"shift_ranking.{shift}.{category}.{pid}.points"
+    assert (d.recorded, d.replayed) == (n["args"]["p"], n["args"]["p"] - 1)
+    assert category in d.message and pid in d.message
+    assert str(d.recorded) in d.message and str(d.replayed) in d.message
+
+
+@needs_logs
+def test_a_final_scoring_item_changed_is_caught_at_that_event() -> None:
+    path = FILES[1]
+    raw = copy.deepcopy(raw_log(path))
+    _, _, n = first(raw, "endGameScoringCoals")
+    n["args"]["n"] += 3
+    rec = loads(dumps(imported(raw, path).record))
+    d = replay(rec).divergences[0]
+    assert d.key == f"final_scoring.end_coal.{n['args']['player_id']}.value"
+    assert rec.events[d.seq].extra["src"]["uid"] == n["uid"]  # type: ignore[union-attr,index]
+
+
+def without_packet(raw: dict[str, Any], type_: str, pred: Any = lambda n: True) -> tuple[dict[str, Any], int]:
+    out = copy.deepcopy(raw)
+    i, _, _ = first(out, type_, pred)
+    pid = int(out["data"]["logs"][i]["packet_id"])
+    del out["data"]["logs"][i]
+    return out, pid
+
+
+@needs_logs
+@pytest.mark.parametrize("type_, pred", [
+    ("placeWorkers", lambda n: n["args"]["space"].startswith("mining")),
+    ("placeWorkers", lambda n: n["args"]["space"].startswith("bank")),
+    ("refillFactorySpace", lambda n: True),
+    ("movePitCage", lambda n: True),
+    ("giveCardTo", lambda n: True),          # a draft pick
+    ("endShiftMajority", lambda n: True),
+])
+def test_a_removed_packet_is_refused_or_caught(type_: str, pred: Any) -> None:
+    path = FILES[0]  # its first majority is scored after shift 2, mid-log
+    raw, pid = without_packet(raw_log(path), type_, pred)
+    try:
+        imp = imported(raw, path)
+    except BgaImportError as exc:
+        assert exc.packet is not None and exc.packet >= pid - 1, str(exc)
+        assert path.name in str(exc)
+        return
+    r = replay(loads(dumps(imp.record)))
+    assert r.status == DIVERGED and imp.mismatches
+
+
+@needs_logs
+def test_a_log_cut_before_its_end_is_said_to_be_cut() -> None:
+    path = FILES[2]
+    raw = copy.deepcopy(raw_log(path))
+    del raw["data"]["logs"][-1]   # the last turn's refill, the last shift's scoring, the end
+    imp = imported(raw, path)
+    assert imp.record.result is None and any("cut short" in w for w in imp.warnings)
