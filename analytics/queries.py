@@ -390,6 +390,61 @@ def game_breakdown(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame
 
 
 # --------------------------------------------------------------------------
+# Win chances (gamerec analyse; docs/analysis.md)
+# --------------------------------------------------------------------------
+
+
+def game_analysis(con: duckdb.DuckDBPyConnection, game_id: str) -> dict[str, Any] | None:
+    """How one game's win chances were made (rollouts, agent, positions...), and whether they were made
+    from the record now in the database (``current``), or ``None`` if it was never analysed."""
+    if not {"analyses", "games"} <= _tables(con):
+        return None
+    rows = _df(con, """
+        SELECT a.*, (a.record_sha256 = g.record_sha256) AS current
+        FROM analyses a LEFT JOIN games g USING (game_id) WHERE a.game_id = ?
+    """, [game_id]).to_dicts()
+    return rows[0] if rows else None
+
+
+def game_win_chances(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
+    """Each player's estimated win chance at every analysed position of one game (``seq``: the position
+    is the state after that event), with its 95% interval."""
+    if "win_chances" not in _tables(con):
+        return _empty(seq=pl.Int64, player_id=pl.String, chance=pl.Float64, ci_low=pl.Float64,
+                      ci_high=pl.Float64, rollouts=pl.Int64, mover=pl.String, move_seq=pl.Int64)
+    return _df(con, """
+        SELECT seq::BIGINT AS seq, player_id, chance, ci_low, ci_high, rollouts::BIGINT AS rollouts, mover,
+               move_seq::BIGINT AS move_seq
+        FROM win_chances WHERE game_id = ? ORDER BY seq, player_id
+    """, [game_id])
+
+
+def game_turning_points(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
+    """The turns of one game after which the mover's chance fell or rose the most, in event order."""
+    if "turning_points" not in _tables(con):
+        return _empty(seq=pl.Int64, player_id=pl.String, after_seq=pl.Int64, chance_before=pl.Float64,
+                      chance_after=pl.Float64, delta=pl.Float64, direction=pl.String, move=pl.String,
+                      verdict=pl.String)
+    return _df(con, """
+        SELECT seq::BIGINT AS seq, player_id, after_seq::BIGINT AS after_seq, chance_before, chance_after, delta,
+               direction, move, verdict
+        FROM turning_points WHERE game_id = ? ORDER BY seq
+    """, [game_id])
+
+
+def game_alternatives(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
+    """The moves rolled out at the turning points of one game (best first at each), the played one marked."""
+    if "turning_point_alternatives" not in _tables(con):
+        return _empty(seq=pl.Int64, player_id=pl.String, alt_no=pl.Int64, words=pl.String, chance=pl.Float64,
+                      ci_low=pl.Float64, ci_high=pl.Float64, rollouts=pl.Int64, played=pl.Boolean)
+    return _df(con, """
+        SELECT seq::BIGINT AS seq, player_id, alt_no::BIGINT AS alt_no, words, chance, ci_low, ci_high,
+               rollouts::BIGINT AS rollouts, played
+        FROM turning_point_alternatives WHERE game_id = ? ORDER BY seq, alt_no
+    """, [game_id])
+
+
+# --------------------------------------------------------------------------
 # Score breakdowns
 # --------------------------------------------------------------------------
 

@@ -132,6 +132,52 @@ def score_timeline(
     return chart
 
 
+def win_chances(
+    df: pl.DataFrame,
+    turning: pl.DataFrame,
+    x_max: int,
+    current_seq: int | None = None,
+    names: dict[str, str] | None = None,
+) -> alt.LayerChart:
+    """Each player's estimated win chance over the events (a step line from each analysed position, its
+    95% interval as a band), the turning points marked (▼ a fall, ▲ a rise, at the move), and the same
+    current-step rule as :func:`score_timeline` (swap it with :func:`with_step`), on the same axis."""
+    names = names or {}
+    label = {p: f"{names[p]} ({p})" if names.get(p) and names[p] != p else p
+             for p in df.get_column("player_id").unique(maintain_order=True).to_list()}
+    # a position before any event (seq -1) is drawn at 0; every line closes at the end of the axis
+    data = df.with_columns(pl.col("seq").clip(lower_bound=0))
+    closing = data.sort("seq").group_by("player_id", maintain_order=True).last().with_columns(
+        pl.lit(x_max, dtype=pl.Int64).alias("seq"))
+    data = pl.concat([data, closing.select(data.columns)]).with_columns(
+        pl.col("player_id").replace_strict(label, default=pl.col("player_id")).alias("player"))
+    x = alt.X("seq:Q", title="event", scale=alt.Scale(domain=[0, max(x_max, 1)]))
+    colour = alt.Color("player:N", title="player", sort=list(label.values()))
+    base = alt.Chart(data)
+    band = base.mark_area(interpolate="step-after", opacity=0.15).encode(
+        x=x, y=alt.Y("ci_low:Q"), y2="ci_high:Q", color=colour)
+    line = base.mark_line(interpolate="step-after", strokeWidth=2).encode(
+        x=x, y=alt.Y("chance:Q", title="win chance", axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+        color=colour,
+        tooltip=["player:N", alt.Tooltip("seq:Q", title="after event"), alt.Tooltip("chance:Q", format=".0%"),
+                 alt.Tooltip("ci_low:Q", format=".0%", title="95% from"),
+                 alt.Tooltip("ci_high:Q", format=".0%", title="95% to")])
+    marks = turning.with_columns(
+        pl.col("player_id").replace_strict(label, default=pl.col("player_id")).alias("player"),
+        pl.when(pl.col("direction") == "fall").then(pl.lit("triangle-down")).otherwise(pl.lit("triangle-up"))
+        .alias("shape"))
+    points = alt.Chart(marks).mark_point(size=140, filled=True, stroke="black", strokeWidth=1).encode(
+        x=alt.X("seq:Q"), y=alt.Y("chance_after:Q"), color=colour,
+        shape=alt.Shape("shape:N", scale=None), tooltip=[alt.Tooltip("seq:Q", title="turning point at event"),
+                                                         "verdict:N"])
+    step_rows = [] if current_seq is None else [{"seq": int(current_seq)}]
+    step = alt.Chart(alt.NamedData(STEP_DATA)).mark_rule(color="black", size=2).encode(
+        x=alt.X("seq:Q"), tooltip=[alt.Tooltip("seq:Q", title="this step")])
+    chart = alt.layer(band, line, points, step).properties(height=220, width=700).configure_legend(orient="bottom")
+    chart.datasets = {STEP_DATA: step_rows}  # type: ignore[attr-defined]
+    return chart
+
+
 def _js_string(text: str) -> str:
     """A Vega expression string literal."""
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"

@@ -117,3 +117,22 @@ def title_missing(title: str) -> bool:
         f"--games 50 --seed 1 --out data/{title}` first) and reload this page."
     )
     return True
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _win_chance_spec(db: str, version: tuple[int, ...], game_id: str, x_max: int,
+                     names: tuple[tuple[str, str], ...]) -> dict[str, Any] | None:
+    from dashboard import charts
+
+    chances = queries.run(db, queries.game_win_chances, game_id=game_id)
+    if chances.is_empty():
+        return None
+    turning = queries.run(db, queries.game_turning_points, game_id=game_id)
+    spec: dict[str, Any] = charts.win_chances(chances, turning, x_max, 0, dict(names)).to_dict()
+    return spec
+
+
+def win_chance_spec(game_id: str, x_max: int, names: dict[str, str]) -> dict[str, Any] | None:
+    """One game's win-chance chart, converted once (``None`` if the game was not analysed)."""
+    db = db_path()
+    return _win_chance_spec(db, db_version(db), game_id, x_max, tuple(sorted(names.items())))

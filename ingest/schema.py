@@ -95,6 +95,36 @@ INGEST_RUNS = Table("ingest_runs", (
     ("status", "VARCHAR"),
 ), ("run_id",), per_game=False)
 
+# ---- win chances (``gamerec analyse``; see docs/analysis.md) ---------------------------------------------
+
+ANALYSES = Table("analyses", (
+    ("game_id", "VARCHAR"), ("record_sha256", "VARCHAR"), ("title", "VARCHAR"), ("at", "VARCHAR"),
+    ("agent", "VARCHAR"), ("rollouts", "INTEGER"), ("positions", "INTEGER"), ("turning_points", "INTEGER"),
+    ("stopped", "VARCHAR"), ("engine_version", "VARCHAR"), ("seconds", "DOUBLE"), ("analysed_at", "TIMESTAMP"),
+), ("game_id",))
+
+WIN_CHANCES = Table("win_chances", (
+    ("game_id", "VARCHAR"), ("seq", "INTEGER"), ("player_id", "VARCHAR"), ("chance", "DOUBLE"),
+    ("rollouts", "INTEGER"), ("ci_low", "DOUBLE"), ("ci_high", "DOUBLE"), ("mover", "VARCHAR"),
+    ("move_seq", "INTEGER"),
+), ("game_id", "seq", "player_id"))
+
+TURNING_POINTS = Table("turning_points", (
+    ("game_id", "VARCHAR"), ("seq", "INTEGER"), ("player_id", "VARCHAR"), ("after_seq", "INTEGER"),
+    ("chance_before", "DOUBLE"), ("chance_after", "DOUBLE"), ("delta", "DOUBLE"), ("direction", "VARCHAR"),
+    ("move", "VARCHAR"), ("verdict", "VARCHAR"),
+), ("game_id", "seq"))
+
+TURNING_POINT_ALTERNATIVES = Table("turning_point_alternatives", (
+    ("game_id", "VARCHAR"), ("seq", "INTEGER"), ("player_id", "VARCHAR"), ("alt_no", "INTEGER"),
+    ("move", "JSON"), ("words", "VARCHAR"), ("chance", "DOUBLE"), ("ci_low", "DOUBLE"), ("ci_high", "DOUBLE"),
+    ("rollouts", "INTEGER"), ("played", "BOOLEAN"),
+), ("game_id", "seq", "alt_no"))
+
+ANALYSIS_TABLES = (ANALYSES, WIN_CHANCES, TURNING_POINTS, TURNING_POINT_ALTERNATIVES)
+"""Written by ``gamerec analyse``, never by an ingest; a game replaced by an ingest loses its analysis
+(it was made from the old record)."""
+
 CORE_GAME_TABLES = (GAMES, PLAYERS, EVENTS, SCORE_TIMELINE, SCORE_BREAKDOWN, DIVERGENCES, MILESTONES, RECORDS)
 
 
@@ -104,7 +134,7 @@ def milestone_tables() -> list[Table]:
 
 def game_tables() -> list[Table]:
     """Every table whose rows belong to one game (replaced together with it)."""
-    return [*CORE_GAME_TABLES, *milestone_tables()]
+    return [*CORE_GAME_TABLES, *milestone_tables(), *ANALYSIS_TABLES]
 
 
 def tables() -> list[Table]:

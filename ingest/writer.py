@@ -326,6 +326,37 @@ class Database:
             con.unregister("gamerec_bad")
         return int(after - before)
 
+    # ---- analyses (gamerec analyse) ------------------------------------------
+
+    def write_analyses(self, tables: dict[str, pa.Table], game_ids: Sequence[str]) -> None:
+        """Replace the analysis rows of ``game_ids`` with ``tables`` (table name -> rows), in one transaction."""
+        con = self.con
+        con.execute("BEGIN TRANSACTION")
+        try:
+            con.register("gamerec_analysed", pa.table({"game_id": pa.array(list(game_ids), pa.string())}))
+            try:
+                for t in schema.ANALYSIS_TABLES:
+                    con.execute(f"DELETE FROM {t.name} WHERE game_id IN (SELECT game_id FROM gamerec_analysed)")
+            finally:
+                con.unregister("gamerec_analysed")
+            for t in schema.ANALYSIS_TABLES:
+                table = tables.get(t.name)
+                if table is None or table.num_rows == 0:
+                    continue
+                cols = ", ".join(f'"{c}"' for c in t.column_names)
+                con.register("gamerec_batch", table)
+                try:
+                    con.execute(f"INSERT INTO {t.name} ({cols}) SELECT {cols} FROM gamerec_batch")
+                finally:
+                    con.unregister("gamerec_batch")
+            con.execute("COMMIT")
+        except BaseException:
+            try:
+                con.execute("ROLLBACK")
+            except duckdb.Error:
+                pass
+            raise
+
     # ---- snapshot -------------------------------------------------------------
 
     def publish(self) -> float:

@@ -13,7 +13,7 @@ import streamlit as st
 
 from analytics.queries import title_label
 from analytics.review import ReviewError, Stepper, decisive_events, jump_targets
-from dashboard import boards, charts, data, ui
+from dashboard import boards, charts, data, ui, winchances
 
 GAME = "review_game"
 SEQ = "review_seq"
@@ -127,6 +127,7 @@ st.session_state[SEQ] = min(max(0, int(st.session_state.get(SEQ, 0))), last)
 divs = data.q("game_divergences", game_id=game_id)
 
 decisive = decisive_events(data.q("game_timeline", game_id=game_id), names)
+turning = winchances.turning_jumps(game_id)
 
 # ---- header ---------------------------------------------------------------
 h1, h2, h3, h4 = st.columns(4)
@@ -149,7 +150,7 @@ def _stepping(game_id: str, stepper: Stepper, names: dict[str, str], header: dic
               divs: pl.DataFrame, decisive: list[tuple[int, str]]) -> None:
     last = len(stepper) - 1
     div_seqs = [int(s) for s in divs.get_column("seq").to_list()]
-    jumps = jump_targets(div_seqs, divs.get_column("kind").to_list(), stepper.milestones, last, decisive)
+    jumps = jump_targets(div_seqs, divs.get_column("kind").to_list(), stepper.milestones, last, decisive + turning)
 
     b1, b2, b3, b4 = st.columns([1.3, 1.1, 5, 4])
     b1.button("◀ Previous", on_click=_move, args=(-1, last), disabled=st.session_state[SEQ] <= 0, key="review_prev")
@@ -206,6 +207,7 @@ def _stepping(game_id: str, stepper: Stepper, names: dict[str, str], header: dic
     st.subheader("Score by category over the game")
     st.vega_lite_chart(spec=charts.with_step(data.timeline_spec(game_id, names), step.seq), width="stretch")
     st.caption("Black line: this step. Red dashed lines: divergences.")
+    winchances.section(game_id, step.seq, int((header or {}).get("n_events") or last + 1), names, _goto)
 
     if divs.height:
         st.subheader(f"Divergences ({divs.height})")

@@ -1,0 +1,78 @@
+"""Game review's win-chance section: the chart under the score chart, the turning points, the alternatives.
+
+The numbers come from ``gamerec analyse`` (tables ``win_chances``,
+``turning_points``, ``turning_point_alternatives``); how they are made and
+what they are worth is in ``docs/analysis.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import polars as pl
+import streamlit as st
+
+from dashboard import charts, data
+
+
+def turning_jumps(game_id: str) -> list[tuple[int, str]]:
+    """``(seq, label)`` of the game's turning points, for the Jump to list."""
+    tps = data.q("game_turning_points", game_id=game_id)
+    return [(int(r["seq"]), f"turning point ({'fall' if r['delta'] < 0 else 'rise'} {r['delta']:+.0%})")
+            for r in tps.iter_rows(named=True)]
+
+
+def section(game_id: str, seq: int, x_max: int, names: dict[str, str], goto: Callable[[int], None]) -> None:
+    """The win chances of one game at step ``seq`` (the state after event ``seq``)."""
+    st.subheader("Win chances")
+    info = data.q("game_analysis", game_id=game_id)
+    if info is None:
+        st.info("This game has no win chances yet. Compute them from its record with "
+                f"`gamerec analyse PATH --db {data.db_path()}` (PATH: the file or folder holding the record of "
+                f"`{game_id}`; about a minute per game on one core, see docs/analysis.md), then reload this page.")
+        return
+    if not info.get("current"):
+        st.warning("These win chances were computed from an earlier version of this game's record; "
+                   "run `gamerec analyse` on it again.")
+    spec = data.win_chance_spec(game_id, x_max, names)
+    if spec is not None:
+        st.vega_lite_chart(spec=charts.with_step(spec, seq), width="stretch")
+    st.caption(f"Estimated at the start of each {'turn' if info['at'] == 'turns' else 'decision'} by "
+               f"{info['rollouts']} rollouts played out by the {info['agent']} agent, what was still hidden drawn "
+               "afresh each time; band: 95% interval; ▼▲ turning points. Only as good as the agent: "
+               "see docs/analysis.md.")
+    chances = data.q("game_win_chances", game_id=game_id)
+    here = chances.filter(pl.col("seq") <= seq)
+    if here.height:
+        at = int(here.get_column("seq").max())  # type: ignore[arg-type]
+        now = here.filter(pl.col("seq") == at)
+        cols = st.columns(max(now.height, 1))
+        for c, r in zip(cols, now.iter_rows(named=True)):
+            c.metric(f"{names.get(r['player_id'], r['player_id'])}", f"{r['chance']:.0%}",
+                     help=f"95% interval {r['ci_low']:.0%}–{r['ci_high']:.0%}, {r['rollouts']} rollouts, "
+                          f"estimated after event {at}")
+    tps = data.q("game_turning_points", game_id=game_id)
+    alts = data.q("game_alternatives", game_id=game_id)
+    if tps.is_empty():
+        st.caption("No turning points: no turn moved its player's chance by more than the sampling error.")
+        return
+    st.markdown("**Turning points**")
+    for i, r in enumerate(tps.iter_rows(named=True)):
+        c1, c2 = st.columns([1, 6])
+        c1.button(f"Event {r['seq']}", key=f"review_tp_{i}", on_click=goto, args=(int(r["seq"]),),
+                  type="primary" if int(r["seq"]) == seq else "secondary")
+        c2.markdown(("▼ " if r["delta"] < 0 else "▲ ") + str(r["verdict"]))
+    mine = alts.filter(pl.col("seq") == seq)
+    if mine.height:
+        st.markdown(f"**The alternatives at event {seq}** (each rolled out {int(mine['rollouts'][0])} times "
+                    "with the same draws; the agent plays on after the move)")
+        table = mine.select(
+            pl.col("words").alias("move"),
+            pl.col("chance").map_elements(lambda v: f"{v:.0%}", return_dtype=pl.String).alias("win chance"),
+            pl.format("{}–{}", (pl.col("ci_low") * 100).round(0).cast(pl.Int64),
+                      (pl.col("ci_high") * 100).round(0).cast(pl.Int64)).alias("95% interval (%)"),
+            pl.when(pl.col("played")).then(pl.lit("played")).otherwise(pl.lit("")).alias(""),
+        )
+        st.table(table.to_pandas().set_index("move"))
+    elif not alts.is_empty():
+        st.caption("Alternatives were rolled out at the worst falls: go to one with its button above.")

@@ -1,0 +1,204 @@
+"""``gamerec analyse``: win chances for records, stored in the database.
+
+The computation is :func:`replay.analysis.analyse` (pure, deterministic);
+this module spreads it over local processes or a Dask cluster, turns each
+:class:`~replay.analysis.Analysis` into rows of the four analysis tables
+(``analyses``, ``win_chances``, ``turning_points``,
+``turning_point_alternatives``; see ``docs/analysis.md``) and writes them
+through the single writer, one transaction per record, replacing an earlier
+analysis of the same game.  A snapshot is published for readers at the end.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pyarrow as pa
+
+from ingest import schema
+from ingest.writer import Database
+from replay.analysis import Analysis, AnalysisError, Mapper, Settings, analyse, positions
+from replay.games import UnknownGame
+from replay.record import Record, iter_records
+
+
+def _utcnow() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+def analysis_tables(a: Analysis, record_sha256: str, seconds: float, at: datetime) -> dict[str, pa.Table]:
+    """The rows of one analysis, one Arrow table per analysis table."""
+    s = a.settings
+    cols: dict[str, dict[str, list[Any]]] = {t.name: {c: [] for c in t.column_names} for t in schema.ANALYSIS_TABLES}
+
+    def add(table: str, **row: Any) -> None:
+        for c, v in row.items():
+            cols[table][c].append(v)
+
+    add("analyses", game_id=a.record_id, record_sha256=record_sha256, title=a.game, at=s.at, agent=s.agent,
+        rollouts=s.rollouts, positions=len(a.positions), turning_points=len(a.turning_points),
+        stopped=a.stopped, engine_version=a.engine_version, seconds=seconds, analysed_at=at)
+    for pos in a.positions:
+        for p, e in pos.chances.items():
+            lo, hi = e.interval()
+            add("win_chances", game_id=a.record_id, seq=pos.seq, player_id=p, chance=e.chance,
+                rollouts=e.rollouts, ci_low=lo, ci_high=hi, mover=pos.mover, move_seq=pos.move_seq)
+    for t in a.turning_points:
+        add("turning_points", game_id=a.record_id, seq=t.seq, player_id=t.player, after_seq=t.after_seq,
+            chance_before=t.before.chance, chance_after=t.after.chance, delta=t.delta, direction=t.direction,
+            move=t.words, verdict=t.verdict(a.names))
+        for i, alt in enumerate(sorted(t.alternatives, key=lambda x: -x.estimate.chance)):
+            lo, hi = alt.estimate.interval()
+            add("turning_point_alternatives", game_id=a.record_id, seq=t.seq, player_id=t.player, alt_no=i,
+                move=orjson.dumps(alt.move.to_dict()).decode(), words=alt.words, chance=alt.estimate.chance,
+                ci_low=lo, ci_high=hi, rollouts=alt.estimate.rollouts, played=alt.played)
+    out = {}
+    for t in schema.ANALYSIS_TABLES:
+        sch = t.arrow_schema()
+        out[t.name] = pa.Table.from_arrays([pa.array(cols[t.name][c], sch.field(c).type) for c in t.column_names],
+                                           schema=sch)
+    return out
+
+
+# --------------------------------------------------------------------------
+# Where the rollouts run
+# --------------------------------------------------------------------------
+
+
+@contextmanager
+def local_mapper(workers: int | None) -> Iterator[Mapper[Any, Any]]:
+    """``map`` over ``workers`` local processes (0 or 1: in this process)."""
+    n = os.cpu_count() or 1 if workers is None else workers
+    if n <= 1:
+        yield map
+        return
+    ctx = multiprocessing.get_context("spawn" if os.name == "nt" else "forkserver")
+    with ctx.Pool(n) as pool:
+        def run(fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterable[Any]:
+            return pool.imap(fn, items, chunksize=1)
+        yield run
+
+
+@contextmanager
+def dask_mapper(address: str) -> Iterator[Mapper[Any, Any]]:
+    """``map`` over the workers of the Dask cluster at ``address`` (``tcp://host:8786``)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise AnalysisError("--scheduler needs Dask: pip install 'dask[distributed]'") from None
+    try:
+        client = Client(address, timeout="10s")
+    except (OSError, TimeoutError) as exc:
+        raise AnalysisError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    try:
+        def run(fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+            futures = client.map(fn, list(items), pure=False)
+            for fut in futures:
+                yield fut.result()
+        yield run
+    finally:
+        client.close()
+
+
+# --------------------------------------------------------------------------
+# The command's work
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class Done:
+    """One analysed record, for the command's report."""
+
+    record_id: str
+    game: str
+    positions: int
+    seconds: float
+    verdicts: list[str]
+    stopped: str | None
+    ingested: bool
+
+
+@dataclass
+class Summary:
+    done: list[Done] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def plan(paths: Sequence[str], settings: Settings) -> tuple[list[Record], list[str], int]:
+    """The readable records under ``paths``, one error line per unreadable one, and the work units."""
+    records: list[Record] = []
+    errors: list[str] = []
+    units = 0
+    for item in iter_records(paths):
+        if item.record is None:
+            errors.append(str(item.error))
+            continue
+        try:
+            n = len(positions(item.record, settings.at)[0])
+        except UnknownGame as exc:
+            errors.append(f"{item.source}:{item.line}: {item.record.id}: {exc}")
+            continue
+        records.append(item.record)
+        units += n + settings.explain
+    return records, errors, units
+
+
+def run(records: Sequence[Record], db: str | Path, settings: Settings, *, workers: int | None = None,
+        scheduler: str | None = None, progress: Callable[[int], None] | None = None,
+        on_done: Callable[[Done], None] | None = None) -> Summary:
+    """Analyse ``records`` and store the results in ``db`` (one transaction per record)."""
+    summary = Summary()
+    database = Database(db)
+    try:
+        known = _ingested(database, [r.id for r in records])
+        mapper_cm = dask_mapper(scheduler) if scheduler else local_mapper(workers)
+        with mapper_cm as mapper:
+            for rec in records:
+                t0 = time.perf_counter()
+                steps = 0
+
+                def step(n: int) -> None:
+                    nonlocal steps
+                    steps += n
+                    if progress:
+                        progress(n)
+
+                try:
+                    a = analyse(rec, settings, mapper=mapper, progress=step)
+                except AnalysisError as exc:
+                    summary.errors.append(f"{rec.id}: {exc}")
+                    continue
+                if progress:
+                    progress(len(a.positions) + settings.explain - steps)  # falls not found: units never run
+                seconds = time.perf_counter() - t0
+                database.write_analyses(analysis_tables(a, rec.sha256, seconds, _utcnow()), [rec.id])
+                done = Done(rec.id, rec.game, len(a.positions), seconds,
+                            [t.verdict(a.names) for t in a.turning_points if t.delta < 0][: settings.explain],
+                            a.stopped, rec.id in known)
+                summary.done.append(done)
+                if on_done:
+                    on_done(done)
+        database.publish()
+    finally:
+        database.close()
+    return summary
+
+
+def _ingested(database: Database, ids: list[str]) -> set[str]:
+    if not ids:
+        return set()
+    database.con.register("gamerec_probe", pa.table({"game_id": pa.array(ids, pa.string())}))
+    try:
+        rows = database.con.execute("SELECT game_id FROM games JOIN gamerec_probe USING (game_id)").fetchall()
+    finally:
+        database.con.unregister("gamerec_probe")
+    return {r[0] for r in rows}
