@@ -22,11 +22,13 @@ from gamerec_cli.ingest_cmds import DB_OPTION, _fail
               help="How many of the worst falls per game get their alternatives rolled out.")
 @click.option("--alternatives", type=click.IntRange(min=2), default=6, show_default=True,
               help="At most this many moves tried at a turning point (the played move included).")
+@click.option("--hidden", type=click.Choice(["resample", "known"]), default="resample", show_default=True,
+              help="What only some players saw: unknown and dealt afresh per rollout, or taken as known.")
 @DB_OPTION
 @click.option("--workers", type=click.IntRange(min=0), default=None,
               help="Local processes (default: one per core; 0 or 1: this process).")
 @click.option("--scheduler", default=None, help="A Dask scheduler (tcp://host:8786) to run the rollouts on.")
-def analyse(paths: tuple[str, ...], rollouts: int, at: str, agent: str, explain: int, alternatives: int, db: str,
+def analyse(paths: tuple[str, ...], rollouts: int, at: str, agent: str, explain: int, alternatives: int, hidden: str, db: str,
             workers: int | None, scheduler: str | None) -> None:
     """Estimate every player's win chance at every position of each record, find the turning points and
     the alternatives at the worst falls, and store them (tables win_chances, turning_points, ...).
@@ -40,7 +42,8 @@ def analyse(paths: tuple[str, ...], rollouts: int, at: str, agent: str, explain:
     from replay.analysis import AnalysisError, Settings
 
     try:
-        settings = Settings(rollouts=rollouts, at=at, agent=agent, explain=explain, alternatives=alternatives)
+        settings = Settings(rollouts=rollouts, at=at, agent=agent, explain=explain, alternatives=alternatives,
+                            hidden=hidden)
     except AnalysisError as exc:
         _fail(str(exc))
     records, errors, units = plan(paths, settings)

@@ -143,7 +143,7 @@ def plan(paths: Sequence[str], settings: Settings) -> tuple[list[Record], list[s
             errors.append(str(item.error))
             continue
         try:
-            n = len(positions(item.record, settings.at)[0])
+            n = len(positions(item.record, settings.at, settings.hidden)[0])
         except UnknownGame as exc:
             errors.append(f"{item.source}:{item.line}: {item.record.id}: {exc}")
             continue

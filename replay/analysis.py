@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from replay import ENGINE_VERSION
-from replay.engine import OVER, ChanceRequest, Move, RuleViolation, State
+from replay.engine import OVER, ChanceRequest, Move, Outcome, RuleViolation, State
 from replay.games import get_game
 from replay.record import ChanceEvent, MoveEvent, Record
 from replay.simulate import AGENTS, MAX_EVENTS, SimulationError, _value, sample_outcome
@@ -55,6 +55,11 @@ from replay.simulate import AGENTS, MAX_EVENTS, SimulationError, _value, sample_
 TURNS = "turns"
 DECISIONS = "decisions"
 AT_CHOICES = (TURNS, DECISIONS)
+PUBLIC = "(public)"
+"""The viewer of the chart's positions: a spectator who sees what every player sees and nothing more."""
+RESAMPLE = "resample"
+KNOWN = "known"
+HIDDEN_CHOICES = (RESAMPLE, KNOWN)
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the normal distribution."""
 
@@ -77,7 +82,9 @@ class Settings:
     move); ``agent`` plays every seat of every rollout; ``explain`` is how
     many of the worst falls per game get their alternatives rolled out, and
     ``alternatives`` caps the moves tried at each (the played move
-    included).
+    included); ``hidden`` is ``"resample"`` (what only some players saw is
+    unknown at the position and drawn afresh in each rollout) or ``"known"``
+    (everything the record names up to the position is taken as known).
     """
 
     rollouts: int = 64
@@ -85,6 +92,7 @@ class Settings:
     agent: str = "greedy"
     explain: int = 3
     alternatives: int = 6
+    hidden: str = RESAMPLE
 
     def __post_init__(self) -> None:
         if self.rollouts < 1:
@@ -93,6 +101,8 @@ class Settings:
             raise AnalysisError(f"positions are taken at {' or '.join(AT_CHOICES)}, not {self.at!r}")
         if self.agent not in AGENTS:
             raise AnalysisError(f"unknown agent {self.agent!r} (known: {', '.join(AGENTS)})")
+        if self.hidden not in HIDDEN_CHOICES:
+            raise AnalysisError(f"hidden information is {' or '.join(HIDDEN_CHOICES)}, not {self.hidden!r}")
         if self.explain < 0 or self.alternatives < 2:
             raise AnalysisError("explain must be >= 0 and alternatives >= 2")
 
@@ -125,7 +135,8 @@ class Estimate:
         z2 = Z95 * Z95
         centre = (p + z2 / (2 * n)) / (1 + z2 / n)
         half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-        return (max(0.0, centre - half), min(1.0, centre + half))
+        # never exclude the estimate itself (rounding near 0 and 1)
+        return (min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
 
     def std_error(self) -> float:
         """Standard error of :attr:`chance`, with the Agresti-Coull correction (never zero)."""
@@ -161,6 +172,32 @@ def play_out(state: State, rng: random.Random, agent: str) -> State:
     raise SimulationError(f"a rollout did not end within {MAX_EVENTS} events")
 
 
+def determinise(state: State, rng: random.Random) -> None:
+    """Give every unknown item of ``state`` an identity, at random among those still possible.
+
+    A game that holds unknown items in zones (a hand of cards drawn face
+    down) says where they are with ``unknown_zones()``: zone name ->
+    ``(how many unknown items, the HiddenPool they belong to)``.  Unknown
+    items are exchangeable (any of them may be any identity not yet
+    accounted for), so dealing each zone's count from the pool's unaccounted
+    copies, one zone after the other, is a uniformly random deal consistent
+    with everything known.  Each zone is bound with a ``reveal`` event, the
+    way a record would reveal it.  The face-down deck stays face down: its
+    draws come from the pool's remaining copies when the rules ask for them.
+    """
+    zones: Callable[[], dict[str, tuple[int, Any]]] | None = getattr(state, "unknown_zones", None)
+    if zones is None:
+        return
+    for zone, (count, pool) in sorted(zones().items()):
+        if count <= 0:
+            continue
+        copies = [item for item, n in pool.possible() for _ in range(n)]
+        if len(copies) < count:
+            raise AnalysisError(f"zone {zone} holds {count} unknown item(s), but only {len(copies)} "
+                                "identities are unaccounted for")
+        state.reveal({"reveal": zone, "items": rng.sample(copies, count)})
+
+
 def rollouts(state: State, seeds: Iterable[str], agent: str, first: tuple[str, Move] | None = None) -> dict[str, float]:
     """Total win shares over one rollout per seed from ``state`` (left untouched).
 
@@ -170,6 +207,7 @@ def rollouts(state: State, seeds: Iterable[str], agent: str, first: tuple[str, M
     for seed in seeds:
         rng = random.Random(seed)
         trial = state.copy()
+        determinise(trial, rng)
         if first is not None:
             trial.play(*first)
         try:
@@ -211,39 +249,97 @@ class Position:
     chances: dict[str, Estimate] = field(default_factory=dict)
 
 
-def positions(record: Record, at: str = TURNS) -> tuple[list[Position], str | None]:
-    """The positions of ``record`` to analyse, and why the record stopped early (``None`` if it did not).
+def as_seen(request: ChanceRequest, outcome: Outcome, viewer: str) -> Outcome:
+    """A chance outcome as ``viewer`` saw it: the items of a draw shown only to others are unknown."""
+    if request.visible_to is None or viewer in request.visible_to or request.kind != "draw" \
+            or "draw" not in outcome:
+        return outcome
+    return {**outcome, "items": [None] * len(outcome.get("items") or ())}
+
+
+def _walk(record: Record, hidden: str, viewer: str) -> Iterator[tuple[int, State, str | None]]:
+    """Replay ``record`` as ``viewer`` saw it; yield ``(seq, state before event seq, None)`` for every
+    event, then ``(len(events), final state, why the replay stopped or None)``.
+
+    With ``hidden="resample"`` the record is replayed alongside a second
+    state that gets what ``viewer`` got — a draw the rules show only to some
+    players (:attr:`ChanceRequest.visible_to`) arrives with unknown items, a
+    move arrives as :meth:`State.redact_move` shows it to the viewer, and
+    what the rules turn face up later (:attr:`State.reveals`) arrives as
+    ``reveal`` events — and the yielded states are that second state's.
+    With ``hidden="known"`` they are the record's own.
+    """
+    game = get_game(record.game)
+    full = game.initial_state(record.player_ids, record.options)
+    seen = game.initial_state(record.player_ids, dict(record.options)) if hidden == RESAMPLE else full
+    for seq, ev in enumerate(record.events):
+        full.seq = seen.seq = seq
+        yield seq, seen, None
+        try:
+            if isinstance(ev, MoveEvent):
+                shown = full.redact_move(ev.player, ev.move, viewer) if seen is not full else ev.move
+                full.apply_move(ev.player, ev.move)
+                if seen is not full:
+                    seen.apply_move(ev.player, shown)
+            elif isinstance(ev, ChanceEvent):
+                request = full.turn()
+                full.apply_chance(ev.outcome)
+                if seen is not full:
+                    seen.apply_chance(as_seen(request, ev.outcome, viewer)
+                                      if isinstance(request, ChanceRequest) else ev.outcome)
+            if full.reveals:
+                if seen is not full:
+                    for outcome in full.reveals:
+                        seen.apply_chance(outcome)
+                full.reveals.clear()
+        except RuleViolation as exc:
+            yield seq, seen, f"event {seq}: {exc.kind}: {exc}"
+            return
+    yield len(record.events), seen, None
+
+
+def positions(record: Record, at: str = TURNS, hidden: str = RESAMPLE) -> tuple[list[Position], str | None]:
+    """The positions of ``record`` to analyse, as the public saw them, and why the record stopped early
+    (``None`` if it did not).
 
     ``at="turns"``: before the first move of every turn (a move by a player
     other than the previous mover); ``"decisions"``: before every move.  The
-    final position (game over) comes last when the record reaches it.  The
-    record is replayed on the checked path; an event the rules refuse ends
-    the positions there.
+    final position (game over) comes last when the record reaches it.
+    ``hidden`` as in :func:`_walk` (the viewer is the public, a spectator who
+    sees what every player sees).  Nothing after a position is used for it.
+    An event the rules refuse ends the positions there.
     """
-    game = get_game(record.game)
-    state = game.initial_state(record.player_ids, record.options)
     out: list[Position] = []
     previous: str | None = None
     stop: str | None = None
-    for seq, ev in enumerate(record.events):
-        state.seq = seq
+    final: State | None = None
+    for seq, state, why in _walk(record, hidden, PUBLIC):
+        if why is not None:
+            stop = why
+            break
+        if seq == len(record.events):
+            final = state
+            break
+        ev = record.events[seq]
         if isinstance(ev, MoveEvent):
             if at == DECISIONS or ev.player != previous:
                 turn = state.turn()
                 if isinstance(turn, str):
                     out.append(Position(seq - 1, seq, turn, state.copy()))
             previous = ev.player
-        try:
-            if isinstance(ev, MoveEvent):
-                state.apply_move(ev.player, ev.move)
-            elif isinstance(ev, ChanceEvent):
-                state.apply_chance(ev.outcome)
-        except RuleViolation as exc:
-            stop = f"event {seq}: {exc.kind}: {exc}"
-            break
-    if stop is None and state.is_over():
-        out.append(Position(_end_seq(record), None, None, state.copy()))
+    if final is not None and final.is_over():
+        out.append(Position(_end_seq(record), None, None, final.copy()))
     return out, stop
+
+
+def state_before(record: Record, seq: int, hidden: str, viewer: str) -> State:
+    """The state before event ``seq`` as ``viewer`` saw it (a copy)."""
+    for s, state, why in _walk(record, hidden, viewer):
+        if s == seq and why is None:
+            return state.copy()
+        if why is not None:
+            break
+    raise AnalysisError(f"event {seq} of {record.id} is not reached by the replay")
 
 
 def _end_seq(record: Record) -> int:
@@ -423,7 +519,7 @@ def analyse(record: Record, settings: Settings | None = None, *, mapper: Mapper[
     """
     settings = settings or Settings()
     run: Mapper[Any, Any] = mapper or map
-    chart, stopped = positions(record, settings.at)
+    chart, stopped = positions(record, settings.at, settings.hidden)
     tasks = [(pos.state, record.id, pos.seq, settings) for pos in chart]
     for pos, chances in zip(chart, run(_estimate_task, tasks)):
         pos.chances = chances
@@ -434,10 +530,12 @@ def analyse(record: Record, settings: Settings | None = None, *, mapper: Mapper[
     by_seq = {pos.move_seq: pos for pos in chart}
     jobs = []
     for t in falls:
-        pos = by_seq[t.seq]
         ev = record.events[t.seq]
         assert isinstance(ev, MoveEvent)
-        jobs.append((pos.state, t.player, ev.move, record, t.seq, settings))
+        # the decision as its player saw it: their own hand known, the others' as hidden as for the public
+        state = state_before(record, t.seq, settings.hidden, t.player) if settings.hidden == RESAMPLE \
+            else by_seq[t.seq].state
+        jobs.append((state, t.player, ev.move, record, t.seq, settings))
     for t, alts in zip(falls, run(_alternatives_task, jobs)):
         t.alternatives = alts
         if progress:
@@ -447,5 +545,110 @@ def analyse(record: Record, settings: Settings | None = None, *, mapper: Mapper[
 
 def work_units(record: Record, settings: Settings) -> int:
     """How many progress steps :func:`analyse` reports for ``record`` (positions + explained falls)."""
-    chart, _ = positions(record, settings.at)
+    chart, _ = positions(record, settings.at, settings.hidden)
     return len(chart) + min(settings.explain, max(len(chart) - 1, 0))
+
+
+# --------------------------------------------------------------------------
+# How good the estimates are: calibration, convergence, agent strength
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class Calibration:
+    """Predicted chances against outcomes, over positions of simulated games.
+
+    ``pairs`` holds ``(predicted chance of the player to move, their win share at the end)``;
+    ``convergence`` maps a rollout count to the mean absolute difference between the estimate from
+    that many rollouts and the one from all of them (the same positions).
+    """
+
+    game: str
+    settings: Settings
+    players_agent: str
+    games: int
+    pairs: list[tuple[float, float]] = field(default_factory=list)
+    convergence: dict[int, float] = field(default_factory=dict)
+
+    def brier(self) -> float:
+        """Mean squared error of the predictions (0 is perfect)."""
+        return sum((p - w) ** 2 for p, w in self.pairs) / len(self.pairs) if self.pairs else float("nan")
+
+    def baseline_brier(self) -> float:
+        """The Brier score of always predicting the overall win rate of the player to move (no skill)."""
+        if not self.pairs:
+            return float("nan")
+        rate = sum(w for _, w in self.pairs) / len(self.pairs)
+        return sum((rate - w) ** 2 for _, w in self.pairs) / len(self.pairs)
+
+    def bins(self, edges: Sequence[float] = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)) -> list[tuple[float, float, int, float]]:
+        """``(low, high, positions, won share)`` per predicted-chance bin (the last bin includes 1)."""
+        out = []
+        for i, (lo, hi) in enumerate(zip(edges, edges[1:])):
+            last = i == len(edges) - 2
+            inside = [w for p, w in self.pairs if lo <= p < hi or (last and p == hi)]
+            out.append((lo, hi, len(inside), sum(inside) / len(inside) if inside else float("nan")))
+        return out
+
+
+def calibrate(game_id: str, games: int, seed: int, settings: Settings, *, players: int | None = None,
+              players_agent: str = "greedy", every: int = 4, convergence: Sequence[int] = ()) -> Calibration:
+    """Simulate ``games`` games played by ``players_agent`` at every seat, estimate the chance of the player
+    to move at every ``every``-th turn start, and pair it with how the game ended.
+
+    The estimates see only what the public saw at the position (``settings.hidden``); the outcome is
+    the simulated game's.  ``convergence`` lists smaller rollout counts to compare with the full one.
+    """
+    from replay.simulate import player_counts, simulate_one
+
+    game = get_game(game_id)
+    counts = player_counts(game, players)
+    cal = Calibration(game_id, settings, players_agent, games)
+    diffs: dict[int, list[float]] = {n: [] for n in convergence if n < settings.rollouts}
+    for i in range(games):
+        n_players = counts[i % len(counts)]
+        record = simulate_one(game, n_players, seed, i, observe_every=0, agents=[players_agent] * n_players)
+        assert record.result is not None
+        rank = record.result["rank"]
+        first = [p for p in record.player_ids if rank[p] == 1]
+        chart, _ = positions(record, TURNS, settings.hidden)
+        for pos in chart[::every]:
+            if pos.mover is None:
+                continue
+            results = per_rollout(pos.state, record.id, pos.seq, settings)
+            mine = [r[pos.mover] for r in results]
+            p = sum(mine) / len(mine)
+            cal.pairs.append((p, 1.0 / len(first) if pos.mover in first else 0.0))
+            for n in diffs:
+                diffs[n].append(abs(sum(mine[:n]) / n - p))
+    cal.convergence = {n: sum(d) / len(d) for n, d in diffs.items() if d}
+    return cal
+
+
+def per_rollout(state: State, record_id: str, seq: int, settings: Settings) -> list[dict[str, float]]:
+    """The win shares of each rollout from ``state``, in seed order (the same seeds as :func:`estimate`)."""
+    out = []
+    for i in range(settings.rollouts):
+        out.append(rollouts(state, [rollout_seed(record_id, seq, i, settings.agent)], settings.agent))
+    return out
+
+
+def strength(game_id: str, games: int, seed: int, strong: str = "greedy", weak: str = "random",
+             players: int = 2) -> tuple[float, int]:
+    """The share of games (ties shared) that ``strong`` wins against ``weak``, seats alternating, and the
+    number of games; with more than two players one seat is ``strong`` and the others ``weak``."""
+    from replay.simulate import simulate_one
+
+    game = get_game(game_id)
+    won = 0.0
+    for i in range(games):
+        seat = i % players
+        agents = [strong if s == seat else weak for s in range(players)]
+        record = simulate_one(game, players, seed, i, observe_every=0, agents=agents)
+        assert record.result is not None
+        rank = record.result["rank"]
+        first = [p for p in record.player_ids if rank[p] == 1]
+        me = record.player_ids[seat]
+        if me in first:
+            won += 1.0 / len(first)
+    return won / games, games

@@ -1,0 +1,118 @@
+"""``gamerec analyse``: stored rows, replacement, the command's messages."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import orjson
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from analytics import queries as q
+from analytics.queries import run
+from gamerec_cli.main import main
+from ingest.pipeline import ingest
+from replay.games import get_game
+from replay.record import dumps
+from replay.simulate import simulate_one
+
+from . import cardtoy
+
+ARGS = ["--rollouts", "6", "--agent", "random", "--workers", "0", "--explain", "2", "--alternatives", "3"]
+
+
+def _write(path: Path, lines: list[bytes]) -> Path:
+    with gzip.open(path, "wb") as fh:
+        for line in lines:
+            fh.write(line + b"\n")
+    return path
+
+
+@pytest.fixture
+def analysed(tmp_path: Path) -> tuple[Path, Path, list[str]]:
+    recs = [simulate_one(cardtoy.GAME, 2, 3, i, agents=["greedy", "random"]) for i in range(2)]
+    path = _write(tmp_path / "cards.jsonl.gz", [dumps(r) for r in recs])
+    db = tmp_path / "g.duckdb"
+    ingest([str(path)], db, workers=0, publish_every=0)
+    res = CliRunner().invoke(main, ["analyse", str(path), "--db", str(db), *ARGS])
+    assert res.exit_code == 0, res.output
+    return path, db, [r.id for r in recs]
+
+
+def _rows(db: Path, game_id: str) -> list[tuple[object, ...]]:
+    return run(db, q.game_win_chances, game_id=game_id).rows()
+
+
+def test_analyse_stores_chances_turning_points_and_alternatives(analysed: tuple[Path, Path, list[str]]) -> None:
+    path, db, ids = analysed
+    for gid in ids:
+        info = run(db, q.game_analysis, game_id=gid)
+        assert info is not None and info["current"] and info["rollouts"] == 6 and info["agent"] == "random"
+        chances = run(db, q.game_win_chances, game_id=gid)
+        assert chances.height == info["positions"] * 2
+        sums = chances.group_by("seq").agg(pl.col("chance").sum().alias("s"))["s"].to_list()
+        assert all(abs(s - 1) < 1e-9 for s in sums)
+        assert (chances["ci_low"] <= chances["chance"]).all() and (chances["chance"] <= chances["ci_high"]).all()
+    tps = run(db, q.game_turning_points, game_id=ids[0])
+    alts = run(db, q.game_alternatives, game_id=ids[0])
+    for r in alts.iter_rows(named=True):
+        assert r["seq"] in tps["seq"].to_list()
+    if alts.height:
+        assert alts.filter(alts["played"]).height == alts["seq"].n_unique()
+
+
+def test_rerun_replaces_with_identical_numbers(analysed: tuple[Path, Path, list[str]]) -> None:
+    path, db, ids = analysed
+    before = _rows(db, ids[0])
+    res = CliRunner().invoke(main, ["analyse", str(path), "--db", str(db), *ARGS])
+    assert res.exit_code == 0, res.output
+    assert _rows(db, ids[0]) == before
+
+
+def test_a_replaced_game_loses_its_analysis(analysed: tuple[Path, Path, list[str]], tmp_path: Path) -> None:
+    path, db, ids = analysed
+    with gzip.open(path) as fh:
+        first = orjson.loads(fh.readline())
+    first["played_at"] = "2026-05-05T00:00:00Z"  # new content, same id: the ingest replaces the game
+    ingest([str(_write(tmp_path / "changed.jsonl.gz", [orjson.dumps(first)]))], db, workers=0, publish_every=0)
+    assert run(db, q.game_analysis, game_id=first["id"]) is None
+    assert _rows(db, first["id"]) == []
+    assert run(db, q.game_analysis, game_id=ids[1]) is not None
+
+
+def test_a_record_not_ingested_is_analysed_and_the_user_told(tmp_path: Path) -> None:
+    rec = simulate_one(cardtoy.GAME, 2, 4, 0)
+    path = _write(tmp_path / "one.jsonl.gz", [dumps(rec)])
+    res = CliRunner().invoke(main, ["analyse", str(path), "--db", str(tmp_path / "x.duckdb"), *ARGS])
+    assert res.exit_code == 0, res.output
+    assert "not in the database yet" in res.output and "gamerec ingest" in res.output
+
+
+def test_bad_input_is_one_line_and_exit_code(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "gamerec/1", "game": "copenhagen", "id": "x", "players": [], "events": 3}')
+    res = CliRunner().invoke(main, ["analyse", str(bad), "--db", str(tmp_path / "x.duckdb"), *ARGS])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert "bad.json" in res.output and "no readable records" in res.output
+    res = CliRunner().invoke(main, ["analyse", str(tmp_path / "missing"), "--db", str(tmp_path / "x.duckdb")])
+    assert res.exit_code != 0 and "Traceback" not in res.output
+    res = CliRunner().invoke(main, ["analyse", str(bad), "--rollouts", "0"])
+    assert res.exit_code == 2
+
+
+def test_a_diverging_record_is_analysed_up_to_where_the_rules_stop_it(tmp_path: Path) -> None:
+    rec = simulate_one(get_game("copenhagen"), 2, 8, 0, observe_every=0, agents=["random", "random"])
+    obj = orjson.loads(dumps(rec))
+    moves = [i for i, e in enumerate(obj["events"]) if "move" in e]
+    cut = moves[12]
+    obj["events"][cut]["player"] = "p1" if obj["events"][cut]["player"] == "p2" else "p2"  # wrong player
+    obj["events"] = obj["events"][: cut + 5]
+    obj.pop("result", None)
+    path = tmp_path / "div.json"
+    path.write_bytes(orjson.dumps(obj))
+    res = CliRunner().invoke(main, ["analyse", str(path), "--db", str(tmp_path / "d.duckdb"), "--rollouts", "1",
+                                    "--agent", "random", "--workers", "0", "--explain", "0"])
+    assert res.exit_code == 0, res.output
+    assert f"the rules stop it at event {cut}: wrong_player" in res.output
