@@ -77,7 +77,12 @@ class Facade:
 
 
 class Player:
-    """A player's facade, hand (cards by colour), ability tiles and score by category."""
+    """A player's facade, hand, ability tiles and score by category.
+
+    The hand is a zone in the sense of :mod:`replay.hidden`: cards by colour, the key
+    ``None`` counting cards whose colour the record does not show (another player's
+    starting hand); colours with no card have no key.
+    """
 
     __slots__ = ("id", "facade", "hand", "abilities", "score")
 
@@ -85,7 +90,7 @@ class Player:
         comp = components()
         self.id = pid
         self.facade = Facade()
-        self.hand: dict[str, int] = {c: 0 for c in comp.colors}
+        self.hand: dict[str | None, int] = {}
         # owned ability tiles: id -> used?  (in the components' order)
         self.abilities: dict[str, bool] = {a.id: False for a in comp.abilities if a.starts_owned}
         self.score: dict[str, int] = {c: 0 for c in categories}
@@ -102,6 +107,16 @@ class Player:
     @property
     def hand_size(self) -> int:
         return sum(self.hand.values())
+
+    @property
+    def unknown_cards(self) -> int:
+        """Cards in hand whose colour is not known."""
+        return self.hand.get(None, 0)
+
+    def hand_view(self) -> dict[str, int]:
+        """The known cards by colour, every colour listed (the snapshot's ``hand``)."""
+        hand = self.hand
+        return {c: hand.get(c, 0) for c in components().colors}
 
     @property
     def total(self) -> int:

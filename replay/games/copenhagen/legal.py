@@ -26,6 +26,7 @@ from replay.games.copenhagen.moves import (
 from replay.games.copenhagen.rules.arms import abilities_to_take, white_spots
 from replay.games.copenhagen.rules.building import CHANGE_OF_COLORS, CONSTRUCTION_DISCOUNT, build_cost
 from replay.games.copenhagen.rules.taking import BOTH_ACTIONS, may_take_third, second_card_slots
+from replay.hidden import could_hold
 
 if TYPE_CHECKING:
     from replay.games.copenhagen.board import Player
@@ -36,6 +37,7 @@ def _build_options(s: CopenhagenState, p: Player) -> Iterator[tuple[Placement, s
     """(placement, colour, size, cost, construction discount, change-from colours) per affordable choice."""
     comp = components()
     hand = p.hand
+    unknown = hand.get(None, 0)
     discount_options = (False, True) if p.can_use(CONSTRUCTION_DISCOUNT) else (False,)
     change = p.can_use(CHANGE_OF_COLORS)
     facade = p.facade
@@ -44,8 +46,13 @@ def _build_options(s: CopenhagenState, p: Player) -> Iterator[tuple[Placement, s
             continue
         shape = comp.shapes[tile]
         color, size = shape.color, shape.size
-        others = [c for c in comp.colors if c != color and hand[c] > 0] if change else []
-        best = hand[color] + (max(hand[c] for c in others) if others else 0)
+        if not change:
+            others: list[str] = []
+        elif unknown:
+            others = [c for c in comp.colors if c != color and (hand.get(c, 0) > 0 or s.cards.could_be(c))]
+        else:
+            others = [c for c in comp.colors if c != color and hand.get(c, 0) > 0]
+        best = hand.get(color, 0) + (max(hand.get(c, 0) for c in others) if others else 0) + unknown
         if best < size - 1 - (len(discount_options) - 1):
             continue
         covered = facade.covered
@@ -59,21 +66,39 @@ def _build_options(s: CopenhagenState, p: Player) -> Iterator[tuple[Placement, s
                 yield pl, color, size, cost, cd, others
 
 
-def _payments(hand: dict[str, int], color: str, cost: int, others: list[str]) -> Iterator[tuple[str | None, int]]:
-    """(change-from colour or None, cards of that colour) for each way to pay ``cost``."""
-    if hand[color] >= cost:
+def _payments(s: CopenhagenState, hand: dict[str | None, int], color: str, cost: int,
+              others: list[str]) -> Iterator[tuple[str | None, int]]:
+    """(change-from colour or None, cards of that colour) for each way to pay ``cost``.
+
+    With unknown cards in the hand, a payment is listed when some colours of those
+    cards, allowed by every card seen elsewhere, make it up.
+    """
+    if hand.get(None):
+        for frm, k in ((None, 0), *((f, k) for f in others for k in range(1, cost + 1))):
+            pay = {color: cost - k} if cost - k else {}
+            if frm is not None:
+                pay[frm] = k
+            if could_hold(hand, pay, s.cards):
+                yield frm, k
+        return
+    have = hand.get(color, 0)
+    if have >= cost:
         yield None, 0
     for frm in others:
-        for k in range(1, min(cost, hand[frm]) + 1):
-            if cost - k <= hand[color]:
+        for k in range(1, min(cost, hand.get(frm, 0)) + 1):
+            if cost - k <= have:
                 yield frm, k
 
 
-def _payment_count(hand: dict[str, int], color: str, cost: int, others: list[str]) -> int:
-    n = 1 if hand[color] >= cost else 0
+def _payment_count(s: CopenhagenState, hand: dict[str | None, int], color: str, cost: int,
+                   others: list[str]) -> int:
+    if hand.get(None):
+        return sum(1 for _ in _payments(s, hand, color, cost, others))
+    have = hand.get(color, 0)
+    n = 1 if have >= cost else 0
     for frm in others:
-        lo = max(1, cost - hand[color])
-        hi = min(cost, hand[frm])
+        lo = max(1, cost - have)
+        hi = min(cost, hand.get(frm, 0))
         if hi >= lo:
             n += hi - lo + 1
     return n
@@ -81,7 +106,7 @@ def _payment_count(hand: dict[str, int], color: str, cost: int, others: list[str
 
 def builds(s: CopenhagenState, p: Player) -> Iterator[Build]:
     for pl, color, size, cost, cd, others in _build_options(s, p):
-        for frm, k in _payments(p.hand, color, cost, others):
+        for frm, k in _payments(s, p.hand, color, cost, others):
             pay = {color: cost - k} if cost - k else {}
             if frm is not None:
                 pay[frm] = k
@@ -90,12 +115,21 @@ def builds(s: CopenhagenState, p: Player) -> Iterator[Build]:
                         construction_discount=cd, change_from=frm)
 
 
+def discards(s: CopenhagenState, p: Player) -> Iterator[Discard]:
+    """One discard per colour the hand holds, or that one of its unknown cards may be."""
+    hand = p.hand
+    unknown = hand.get(None, 0)
+    for c in components().colors:
+        if hand.get(c, 0) > 0 or (unknown and s.cards.could_be(c)):
+            yield Discard(color=c)
+
+
 def legal_moves(s: CopenhagenState) -> Iterator[Move]:
     pid = s.players[s.current]
     p = s.seats[pid]
     step = s.step
     if s.must_discard:
-        yield from (Discard(color=c) for c, n in p.hand.items() if n > 0)
+        yield from discards(s, p)
     elif step == "start":
         yield from (TakeCard(slot=i) for i, c in enumerate(s.harbour) if c is not None)
         yield from builds(s, p)
@@ -124,5 +158,5 @@ def legal_count(s: CopenhagenState) -> int:
         return sum(1 for _ in legal_moves(s))
     n = sum(1 for c in s.harbour if c is not None) if s.step == "start" else 1
     for _, color, _, cost, _, others in _build_options(s, p):
-        n += _payment_count(p.hand, color, cost, others)
+        n += _payment_count(s, p.hand, color, cost, others)
     return n

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from replay.engine import OVER, ChanceRequest, IllegalMove, Move, Outcome, State, Turn
+from replay.engine import OVER, ChanceRequest, IllegalMove, ImpossibleChance, Move, Outcome, State, Turn
 from replay.games.copenhagen import legal
 from replay.games.copenhagen.board import Player
 from replay.games.copenhagen.components import components
@@ -37,6 +37,7 @@ from replay.games.copenhagen.moves import (
 )
 from replay.games.copenhagen.rules import arms, building, harbour, taking
 from replay.games.copenhagen.scoring import CATEGORIES, add_points, completions
+from replay.hidden import reveal_in
 
 OBSERVABLE_KEYS: tuple[str, ...] = (
     "score", "legal_count", "state_hash", "hand_size", "harbour", "covered", "deck_size",
@@ -59,7 +60,7 @@ class CopenhagenState(State):
             raise IllegalMove(f"cards_per_color must be a whole number of at least {MIN_CARDS_PER_COLOR}, "
                               f"not {per_color!r}")
         self.seats: dict[str, Player] = {pid: Player(pid, CATEGORIES) for pid in players}
-        self.deck: dict[str, int] = {c: per_color for c in comp.colors}
+        self.cards, self.deck = harbour.new_deck(per_color)
         self.discard: dict[str, int] = {c: 0 for c in comp.colors}
         self.mermaid = harbour.DECK if comp.mermaid_enters[n] == "setup" else "aside"
         self.harbour: list[str | None] = [None] * comp.harbour_slots
@@ -98,12 +99,13 @@ class CopenhagenState(State):
         if self.step == "deal_hands":
             pid = self.players[self.dealt]
             n = comp.starting_hands[self.dealt]
-            return harbour.draw_request(self, n, f"{pid}'s starting hand, turn position {self.dealt + 1}")
+            return harbour.draw_request(self, n, f"{pid}'s starting hand, turn position {self.dealt + 1}",
+                                        visible_to=(pid,))
         slot = harbour.next_empty_slot(self)
         return harbour.draw_request(self, 1, f"refill harbour slot {slot}")
 
     def _reveal(self, request: ChanceRequest, outcome: Outcome) -> None:
-        items: list[str] = list(outcome["items"])
+        items: list[str | None] = list(outcome["items"])
         self._request = None
         if self.step == "deal_harbour":
             harbour.deal_harbour(self, items)
@@ -121,6 +123,20 @@ class CopenhagenState(State):
                 self._game_over(END_MERMAID)
             else:
                 self._refill()
+
+    def _reveal_zone(self, zone: str, items: list[Any]) -> None:
+        """``{"reveal": "hand:p2", "items": ["red"]}``: cards shown to be in p2's hand
+        (known ones are consistent; the rest name unknown cards, which must be able to be them)."""
+        kind, _, pid = zone.partition(":")
+        if kind != "hand" or pid not in self.seats:
+            raise ImpossibleChance(f"Copenhagen reveals cards only in a hand ('hand:<player>'), "
+                                   f"not in {zone!r}")
+        comp = components()
+        for item in items:
+            if item not in comp.colors:
+                raise ImpossibleChance(f"{pid}'s hand cannot show {item!r}: the card colours are "
+                                       f"{', '.join(comp.colors)}")
+        reveal_in(self.seats[pid].hand, items, self.cards, f"{pid}'s hand")
 
     # ---- moves -----------------------------------------------------------
 
@@ -310,7 +326,8 @@ class CopenhagenState(State):
             "players": {
                 pid: {
                     "board": p.facade.rows(),
-                    "hand": dict(p.hand),
+                    "hand": p.hand_view(),
+                    **({"unknown_cards": p.unknown_cards} if p.unknown_cards else {}),
                     "abilities": {a: ("used" if used else "unused") for a, used in p.abilities.items()},
                     "score": dict(p.score),
                     "total": p.total,
@@ -318,7 +335,7 @@ class CopenhagenState(State):
                 for pid, p in ((pid, self.seats[pid]) for pid in self.players)
             },
             "harbour": list(self.harbour),
-            "deck": dict(self.deck),
+            "deck": harbour.deck_counts(self),
             "deck_size": harbour.deck_size(self),
             "discard": dict(self.discard),
             "mermaid": self.mermaid,
@@ -355,7 +372,8 @@ class CopenhagenState(State):
         new = CopenhagenState.__new__(CopenhagenState)
         new.__dict__.update(self.__dict__)
         new.seats = {pid: p.copy() for pid, p in self.seats.items()}
-        new.deck = dict(self.deck)
+        new.cards = self.cards.copy()
+        new.deck = self.deck.copy(new.cards if self.deck.pool is self.cards else None)
         new.discard = dict(self.discard)
         new.harbour = list(self.harbour)
         new.tiles = dict(self.tiles)

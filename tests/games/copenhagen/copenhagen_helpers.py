@@ -8,7 +8,9 @@ from replay.engine import Move
 from replay.games import get_game
 from replay.games.copenhagen.geometry import placement_at
 from replay.games.copenhagen.scoring import add_points, completions
+from replay.games.copenhagen.rules.harbour import DRAW, deck_counts
 from replay.games.copenhagen.state import CopenhagenState
+from replay.hidden import HiddenPool, PartlyKnownDeck
 
 GAME = get_game("copenhagen")
 HARBOUR = ["red", "yellow", "green", "blue", "purple", "red", "yellow"]
@@ -28,9 +30,22 @@ def new_game(n: int = 2, ruleset: str = "official", harbour: list[str] | None = 
 
 
 def set_hand(s: CopenhagenState, pid: str, **cards: int) -> None:
+    """Give ``pid`` exactly these known cards (``unknown=n``: n cards of unknown colour)."""
     hand = s.seats[pid].hand
-    for c in hand:
-        hand[c] = cards.get(c, 0)
+    hand.clear()
+    hand.update({(None if c == "unknown" else c): n for c, n in cards.items() if n})
+
+
+def set_deck(s: CopenhagenState, **cards: int) -> None:
+    """Make the deck hold exactly these cards (a family of its own, every card known)."""
+    pool = HiddenPool(DRAW, [(c, n) for c, n in cards.items() if n])
+    s.deck = PartlyKnownDeck(DRAW, pool)
+
+
+def deck(s: CopenhagenState) -> dict[str, int]:
+    counts = deck_counts(s)
+    assert counts is not None
+    return counts
 
 
 def put(s: CopenhagenState, pid: str, tile: str, x: int, y: int, rotation: int = 0, flip: int = 0) -> None:

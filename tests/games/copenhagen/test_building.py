@@ -80,7 +80,7 @@ def test_same_colour_discount_applies_once() -> None:
                                           r"2 cards \(1 less for touching a tile of the same colour\)"):
         play(s, "p1", build("red", 3, 2, 0, {"red": 3}))
     play(s, "p1", build("red", 3, 2, 0, {"red": 2}))
-    assert s.seats["p1"].hand["red"] == 1 and s.discard["red"] == 2
+    assert s.seats["p1"].hand.get("red", 0) == 1 and s.discard["red"] == 2
 
 
 def test_diagonal_or_other_colour_gives_no_discount() -> None:
@@ -127,7 +127,7 @@ def test_change_of_colours() -> None:
         play(s, "p1", build("red", 2, 0, 0, {"red": 2, "blue": 0}, change_from="blue"))
     play(s, "p1", build("red", 3, 0, 0, {"red": 1, "blue": 2}, change_from="blue"))
     p = s.seats["p1"]
-    assert p.abilities["change_of_colors"] is True and p.hand["blue"] == 1 and p.hand["red"] == 0
+    assert p.abilities["change_of_colors"] is True and p.hand.get("blue", 0) == 1 and p.hand.get("red", 0) == 0
     assert s.discard["blue"] == 2
 
 

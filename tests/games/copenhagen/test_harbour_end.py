@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from copenhagen_helpers import GAME, new_game, play, put, refill
+from copenhagen_helpers import GAME, deck, new_game, play, put, refill, set_deck
 
 from replay.engine import OVER, ChanceRequest, GameOverError, ImpossibleChance
 from replay.games.copenhagen.state import CopenhagenState
@@ -24,7 +24,7 @@ def take_two(s: CopenhagenState, pid: str, a: int, b: int) -> ChanceRequest:
 def test_two_players_mermaid_only_among_the_bottom_ten() -> None:
     s = new_game(2)
     assert s.mermaid == "deck"
-    s.deck = {**NONE, "red": 10}  # 11 cards with the mermaid: it cannot be next
+    set_deck(s, red=10)  # 11 cards with the mermaid: it cannot be next
     t = take_two(s, "p1", 0, 1)
     assert dict(t.pool) == {"red": 10}
     with pytest.raises(ImpossibleChance):
@@ -36,7 +36,7 @@ def test_two_players_mermaid_only_among_the_bottom_ten() -> None:
 
 def test_mermaid_stops_the_refill_and_ends_the_game_after_the_turn() -> None:
     s = new_game(2)
-    s.deck = {**NONE, "blue": 4}
+    set_deck(s, blue=4)
     take_two(s, "p1", 2, 3)
     refill(s, "mermaid")
     assert s.turn() is OVER and s.end == "mermaid"
@@ -48,7 +48,7 @@ def test_mermaid_stops_the_refill_and_ends_the_game_after_the_turn() -> None:
 
 def test_three_players_mermaid_waits_for_the_rebuilt_deck() -> None:
     s = new_game(3)
-    s.deck = {**NONE, "red": 1}
+    set_deck(s, red=1)
     s.discard = {**NONE, "green": 3, "blue": 2}
     t = take_two(s, "p1", 0, 1)
     assert s.mermaid == "aside" and dict(t.pool) == {"red": 1}
@@ -63,7 +63,7 @@ def test_three_players_mermaid_waits_for_the_rebuilt_deck() -> None:
 
 def test_a_large_rebuilt_deck_keeps_the_mermaid_down_until_ten_cards_remain() -> None:
     s = new_game(4)
-    s.deck = dict(NONE)
+    set_deck(s)
     s.discard = {**NONE, "yellow": 12}
     t = take_two(s, "p1", 5, 6)
     assert s.rebuilds == 1 and dict(t.pool) == {"yellow": 12}
@@ -71,12 +71,12 @@ def test_a_large_rebuilt_deck_keeps_the_mermaid_down_until_ten_cards_remain() ->
     t2 = s.turn()
     assert isinstance(t2, ChanceRequest) and dict(t2.pool) == {"yellow": 11}
     refill(s, "yellow")
-    assert s.turn() == "p2" and s.deck["yellow"] == 10
+    assert s.turn() == "p2" and deck(s)["yellow"] == 10
 
 
 def test_the_rebuilt_deck_can_be_the_mermaid_alone() -> None:
     s = new_game(3)
-    s.deck = dict(NONE)
+    set_deck(s)
     t = take_two(s, "p1", 3, 4)
     assert dict(t.pool) == {"mermaid": 1}
     refill(s, "mermaid")
@@ -84,7 +84,7 @@ def test_the_rebuilt_deck_can_be_the_mermaid_alone() -> None:
 
 
 def end_with_mermaid(s: CopenhagenState) -> None:
-    s.deck = {**NONE, "red": 1}
+    set_deck(s, red=1)
     take_two(s, "p1", 0, 1)
     refill(s, "mermaid")
     assert s.turn() is OVER

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from copenhagen_helpers import GAME, HANDS, HARBOUR, new_game
+from copenhagen_helpers import GAME, HANDS, HARBOUR, deck, new_game
 
 from replay.engine import ChanceRequest, IllegalMove, ImpossibleChance
 from replay.games.copenhagen.components import components
@@ -20,7 +20,7 @@ def test_supply_and_deck_by_player_count(n: int, per_size: dict[int, int], cards
     assert isinstance(s, CopenhagenState)
     for color in ("red", "yellow", "green", "blue", "purple"):
         assert {size: s.tiles[f"{color}-{size}"] for size in (2, 3, 4, 5)} == per_size
-        assert s.deck[color] == cards
+        assert deck(s)[color] == cards
     assert sum(s.tiles.values()) == {2: 35, 3: 40, 4: 50}[n]
     assert s.white == 12
     assert s.ability_supply == {"any_cards": 0, "additional_card": n, "construction_discount": n,
@@ -45,7 +45,7 @@ def test_chance_order_harbour_then_hands_in_turn_order() -> None:
         assert s.seats[pid].hand_size == size
     assert s.turn() == "a"
     assert s.harbour == HARBOUR
-    assert s.deck["red"] == 14 - 2 - 2 and s.deck["purple"] == 14 - 1 - 4
+    assert deck(s)["red"] == 14 - 2 - 2 and deck(s)["purple"] == 14 - 1 - 4
 
 
 def test_a_card_not_left_in_the_deck_cannot_be_dealt() -> None:
@@ -57,7 +57,7 @@ def test_a_card_not_left_in_the_deck_cannot_be_dealt() -> None:
 
 def test_cards_per_color_option_sets_the_deck() -> None:
     s = GAME.initial_state(["a", "b", "c"], {"cards_per_color": 14})
-    assert isinstance(s, CopenhagenState) and s.deck["green"] == 14
+    assert isinstance(s, CopenhagenState) and deck(s)["green"] == 14
     with pytest.raises(IllegalMove, match="at least 6"):
         GAME.initial_state(["a", "b"], {"cards_per_color": 3})
 

@@ -40,7 +40,7 @@ def test_two_cards_then_refill_in_slot_order_and_next_player() -> None:
     s = new_game()
     play(s, "p1", {"type": "take_card", "slot": 4})
     play(s, "p1", {"type": "take_card", "slot": 3})
-    assert s.seats["p1"].hand == {"red": 2, "yellow": 0, "green": 0, "blue": 1, "purple": 1}
+    assert s.seats["p1"].hand_view() == {"red": 2, "yellow": 0, "green": 0, "blue": 1, "purple": 1}
     t = s.turn()
     assert isinstance(t, ChanceRequest) and t.reason == "refill harbour slot 3"
     refill(s, "green")

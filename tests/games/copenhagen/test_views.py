@@ -55,7 +55,7 @@ def test_a_copy_is_independent() -> None:
     set_hand(c, "p1", red=3)
     play(c, "p1", build("red", 3, 0, 0, {"red": 3}))
     assert s.seats["p1"].facade.covered == 0 and s.tiles["red-3"] == 2 and s.turn() == "p1"
-    assert s.seats["p1"].hand == {"red": 2, "yellow": 0, "green": 0, "blue": 0, "purple": 0}
+    assert s.seats["p1"].hand_view() == {"red": 2, "yellow": 0, "green": 0, "blue": 0, "purple": 0}
     assert c.seats["p1"].facade.covered_count() == 3 and c.turn() == "p2"
     assert s.state_hash() != c.state_hash()
 

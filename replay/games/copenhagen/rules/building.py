@@ -15,6 +15,8 @@ from replay.games.copenhagen.geometry import (
     row_mask,
 )
 from replay.games.copenhagen.moves import Build
+from replay.games.copenhagen.rules.taking import held
+from replay.hidden import HiddenPool, could_hold, take
 
 if TYPE_CHECKING:
     from replay.games.copenhagen.board import Facade, Player
@@ -79,7 +81,7 @@ def check_build(s: CopenhagenState, pid: str, m: Build) -> tuple[Placement, int]
         raise IllegalMove(f"{pid} cannot use the construction discount: {pid} {_lacks(p, CONSTRUCTION_DISCOUNT)}")
     same = p.facade.touches(placement, m.color)
     cost = build_cost(m.size, same, m.construction_discount)
-    check_payment(p, m, cost, what, same)
+    check_payment(p, m, cost, what, same, s.cards)
     return placement, cost
 
 
@@ -88,7 +90,11 @@ def _lacks(p: Player, ability: str) -> str:
     return f"does not own the {name} tile" if ability not in p.abilities else f"has already used {name}"
 
 
-def check_payment(p: Player, m: Build, cost: int, what: str, same: bool) -> None:
+def _cards(pay: dict[str, int]) -> str:
+    return " and ".join(f"{n} {c}" for c, n in pay.items()) + " cards"
+
+
+def check_payment(p: Player, m: Build, cost: int, what: str, same: bool, pool: HiddenPool) -> None:
     comp = components()
     pid = p.id
     frm = m.change_from
@@ -115,10 +121,15 @@ def check_payment(p: Player, m: Build, cost: int, what: str, same: bool) -> None
     paid = sum(m.pay.values())
     if paid != cost:
         raise IllegalMove(f"{pid} pays {paid} card{'s' if paid != 1 else ''} for {what}, but {price}")
+    hand = p.hand
     for c, n in m.pay.items():
-        if p.hand[c] < n:
+        have = hand.get(c, 0)
+        if have < n and not hand.get(None):
             raise IllegalMove(f"{pid} cannot pay {n} {c} card{'s' if n != 1 else ''} for {what}: "
-                              f"{pid} holds {p.hand[c]} {c} card{'s' if p.hand[c] != 1 else ''}")
+                              f"{pid} holds {have} {c} card{'s' if have != 1 else ''}")
+    if hand.get(None) and not could_hold(hand, m.pay, pool):
+        raise IllegalMove(f"{pid} cannot pay {_cards(m.pay)} for {what}: {pid} holds {held(hand)}, and no "
+                          "colours of the unknown cards allowed by the cards seen elsewhere make up the payment")
     if frm is not None and m.pay.get(frm, 0) == 0:
         raise IllegalMove(f"{pid} uses change of colours from {frm} but pays no {frm} card: "
                           "the tile is only spent when it pays for at least one card")
@@ -127,7 +138,7 @@ def check_payment(p: Player, m: Build, cost: int, what: str, same: bool) -> None
 def pay_and_place(s: CopenhagenState, pid: str, m: Build, placement: Placement) -> None:
     p = s.seats[pid]
     for c, n in m.pay.items():
-        p.hand[c] -= n
+        take(p.hand, c, s.cards, f"{pid}'s payment", n)  # the discarded cards are face up
         s.discard[c] += n
     if m.construction_discount:
         p.use(CONSTRUCTION_DISCOUNT)

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 from replay.engine import IllegalMove
 from replay.games.copenhagen.components import components
+from replay.games.copenhagen.rules.harbour import UNSEEN
+from replay.hidden import could_hold, take
 
 if TYPE_CHECKING:
     from replay.games.copenhagen.board import Player
@@ -86,20 +88,35 @@ def _take(s: CopenhagenState, pid: str, slot: int) -> None:
     card = s.harbour[slot]
     assert card is not None
     s.harbour[slot] = None
-    s.seats[pid].hand[card] += 1
+    hand = s.seats[pid].hand
+    key = None if card == UNSEEN else card  # a face-up card the record did not name stays unknown
+    hand[key] = hand.get(key, 0) + 1
     s.cards_taken += 1
     s.must_discard = s.seats[pid].hand_size > components().hand_limit
 
 
+def held(hand: dict[str | None, int]) -> str:
+    """A hand in words: "2 red, 1 blue and 3 unknown cards"."""
+    parts = [f"{n} {c}" for c in components().colors if (n := hand.get(c, 0))]
+    if hand.get(None):
+        parts.append(f"{hand[None]} unknown")
+    return ", ".join(parts) or "no cards"
+
+
 def discard_down(s: CopenhagenState, pid: str, color: str) -> None:
-    """Hand limit: with more than 7 cards after a card is taken, discard one card of one's choice."""
+    """Hand limit: with more than 7 cards after a card is taken, discard one card of one's choice.
+
+    Discards are face up: a discarded colour the hand holds no known card of names one
+    of its unknown cards, which must be able to be that colour.
+    """
+    comp = components()
+    if color not in comp.colors:
+        raise IllegalMove(f"{pid} cannot discard a {color} card: the card colours are {', '.join(comp.colors)}")
     hand = s.seats[pid].hand
-    if color not in hand:
-        raise IllegalMove(f"{pid} cannot discard a {color} card: the card colours are {', '.join(hand)}")
-    if hand[color] <= 0:
-        held = ", ".join(f"{n} {c}" for c, n in hand.items() if n) or "no cards"
-        raise IllegalMove(f"{pid} cannot discard a {color} card: {pid} holds {held}")
-    hand[color] -= 1
+    if not hand.get(color) and not could_hold(hand, {color: 1}, s.cards):
+        raise IllegalMove(f"{pid} cannot discard a {color} card: {pid} holds {held(hand)}"
+                          + (f", and every {color} card is accounted for elsewhere" if hand.get(None) else ""))
+    take(hand, color, s.cards, f"{pid}'s discard")
     s.discard[color] += 1
     s.must_discard = False
 
