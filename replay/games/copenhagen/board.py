@@ -114,9 +114,13 @@ class Player:
         return self.hand.get(None, 0)
 
     def hand_view(self) -> dict[str, int]:
-        """The known cards by colour, every colour listed (the snapshot's ``hand``)."""
+        """The snapshot's ``hand``: known cards by colour, every colour listed, and the
+        cards of unknown colour under ``"?"`` (only when there are some)."""
         hand = self.hand
-        return {c: hand.get(c, 0) for c in components().colors}
+        out = {c: hand.get(c, 0) for c in components().colors}
+        if hand.get(None):
+            out["?"] = hand[None]
+        return out
 
     @property
     def total(self) -> int:

@@ -327,7 +327,6 @@ class CopenhagenState(State):
                 pid: {
                     "board": p.facade.rows(),
                     "hand": p.hand_view(),
-                    **({"unknown_cards": p.unknown_cards} if p.unknown_cards else {}),
                     "abilities": {a: ("used" if used else "unused") for a, used in p.abilities.items()},
                     "score": dict(p.score),
                     "total": p.total,
