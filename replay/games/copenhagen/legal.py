@@ -23,7 +23,7 @@ from replay.games.copenhagen.moves import (
     TakeAbility,
     TakeCard,
 )
-from replay.games.copenhagen.rules.arms import abilities_to_take, white_spots
+from replay.games.copenhagen.rules.arms import abilities_to_take, may_refresh, white_spots
 from replay.games.copenhagen.rules.building import CHANGE_OF_COLORS, CONSTRUCTION_DISCOUNT, build_cost
 from replay.games.copenhagen.rules.taking import BOTH_ACTIONS, may_take_third, second_card_slots
 from replay.hidden import could_hold
@@ -147,7 +147,7 @@ def legal_moves(s: CopenhagenState) -> Iterator[Move]:
     elif step == "coat_of_arms":
         yield from (TakeAbility(ability=a) for a in abilities_to_take(s, p))
         yield from (PlaceWhite(x=w.x, y=w.y) for w in white_spots(s, p))
-        if p.any_used():
+        if may_refresh(s, p):
             yield RefreshAbilities()
 
 

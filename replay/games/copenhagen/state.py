@@ -40,7 +40,7 @@ from replay.games.copenhagen.scoring import CATEGORIES, add_points, completions
 from replay.hidden import reveal_in
 
 OBSERVABLE_KEYS: tuple[str, ...] = (
-    "score", "legal_count", "state_hash", "hand_size", "harbour", "covered", "deck_size",
+    "score", "legal_count", "state_hash", "hand_size", "harbour", "covered", "deck_size", "abilities", "rebuilds",
 )
 MIN_CARDS_PER_COLOR = 6  # 30 cards: the harbour and the largest deal stay clear of the bottom ten
 
@@ -318,6 +318,9 @@ class CopenhagenState(State):
             "harbour": list(self.harbour),
             "covered": {pid: self.seats[pid].facade.covered_count() for pid in self.players},
             "deck_size": harbour.deck_size(self),
+            "abilities": {pid: {a: ("used" if used else "unused") for a, used in self.seats[pid].abilities.items()}
+                          for pid in self.players},
+            "rebuilds": self.rebuilds,
         }
 
     def snapshot(self) -> dict[str, Any]:

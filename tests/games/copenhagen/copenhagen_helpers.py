@@ -7,8 +7,8 @@ from typing import Any
 from replay.engine import Move
 from replay.games import get_game
 from replay.games.copenhagen.geometry import placement_at
-from replay.games.copenhagen.scoring import add_points, completions
 from replay.games.copenhagen.rules.harbour import DRAW, deck_counts
+from replay.games.copenhagen.scoring import add_points, completions
 from replay.games.copenhagen.state import CopenhagenState
 from replay.hidden import HiddenPool, PartlyKnownDeck
 

@@ -125,11 +125,14 @@ def test_a_hand_edited_second_card_from_the_emptied_slot() -> None:
                               "that slot is empty")
 
 
-def test_both_rulesets_replay_the_same() -> None:
-    for rs in ("official", "bga"):
-        rec = simulate_one(GAME, 4, 21, 0, options={"ruleset": rs})
+def test_an_official_game_replays_the_same_under_bga() -> None:
+    """BGA's only departure (a refresh with nothing to turn back) widens the choices, so an
+    official game is a BGA game too (the legal counts aside, which the extra choice changes)."""
+    for seed in (21, 22):
+        rec = simulate_one(GAME, 4, seed, 0, options={"ruleset": "official"})
+        rec.events = [e for e in rec.events if not (isinstance(e, ObserveEvent) and "legal_count" in e.facts)]
         other = copy.deepcopy(rec)
-        other.options = {"ruleset": "bga" if rs == "official" else "official"}
+        other.options = {"ruleset": "bga"}
         a, b = replay(rec), replay(other)
         assert a.status == b.status == "complete"
         assert a.state is not None and b.state is not None

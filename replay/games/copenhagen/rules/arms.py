@@ -66,8 +66,14 @@ def place_white(s: CopenhagenState, pid: str, spot: Placement) -> None:
     s.seats[pid].facade.place(spot, components().white)
 
 
+def may_refresh(s: CopenhagenState, p: Player) -> bool:
+    """Official: only when an owned tile is used (a refresh that turns nothing is no choice).
+    BGA offers it at every coat of arms, even with nothing to turn back (a wasted bonus)."""
+    return p.any_used() or s.ruleset == "bga"
+
+
 def refresh_abilities(s: CopenhagenState, pid: str) -> None:
     p = s.seats[pid]
-    if not p.any_used():
+    if not may_refresh(s, p):
         raise IllegalMove(f"{pid} cannot refresh ability tiles: none of {pid}'s tiles is used")
     p.abilities = {a: False for a in p.abilities}
