@@ -90,7 +90,8 @@ class PaxImporter(GameImporter):
 
     def __init__(self, log: BgaLog, players: list[str], names: dict[str, str | None]) -> None:
         super().__init__(log, players, names)
-        self.bga_score: dict[str, int] = {p: 0 for p in players}
+        self.rulers_claimed: dict[str, tuple[str | None, Notif]] = {}
+        """BGA's ruler changes inside a Move or Battle, checked once our rules settle rulers (after it)."""
         self.bribe: int | None = None
         """The bribe BGA shows paid (``payBribe``) for the play or action that follows."""
         self.by_name: dict[str, str] = {n: p for p, n in names.items() if n}
@@ -125,6 +126,17 @@ class PaxImporter(GameImporter):
             self.chance({"draw": "deck", "items": [card]})
         self.current = None
 
+    def finish(self) -> None:
+        """The last ruler claims are checked; BGA's end of game must be ours too."""
+        if self.rulers_claimed:
+            self.check_rulers()
+        if self.ended is not None and not self.is_over():
+            t = self.task()
+            req = self.awaits_chance()
+            awaiting = (f"{t.player}'s {t.describe()}" if t is not None
+                        else req.describe() if req is not None else "more of the game")
+            self.fail(f"BGA ends the game here; our rules still await {awaiting}")
+
     # ---- helpers for handlers --------------------------------------------------------
 
     def task(self) -> Any:
@@ -146,13 +158,26 @@ class PaxImporter(GameImporter):
         for _ in range(20):
             t = self.task()
             if t is None or (keep is not None and self.awaits(keep)):
-                return
+                break
             if self.awaits("end_action"):
                 self.move(t.player, "end_action")
             elif self.awaits("skip"):
                 self.move(t.player, "skip")
             else:
-                return
+                break
+        if self.rulers_claimed and not self.awaits("end_action"):
+            self.check_rulers()
+
+    def check_rulers(self) -> None:
+        """BGA's ruler changes against ours (see :func:`change_ruler`)."""
+        claims, self.rulers_claimed = self.rulers_claimed, {}
+        here = self.current
+        for region, (new, n) in sorted(claims.items()):
+            ours = self.state.rulers[region]
+            if ours != new:
+                self.current = n
+                self.fail(f"BGA makes {new or 'nobody'} ruler of {region.title()}; our rules give {ours or 'nobody'}")
+        self.current = here
 
     def decide(self, player: Any, type_: str, /, **fields: Any) -> None:
         """A player's decision: close what was left undone, then play it (and settle its bribe)."""
@@ -544,7 +569,17 @@ def return_all_to_supply(imp: PaxImporter, n: Notif) -> None:
 
 
 def change_ruler(imp: PaxImporter, n: Notif) -> None:
-    """Checked once our rules have settled rulers (they may do so only after the action, as BGA)."""
+    """Checked: our rules give the region the same ruler (``None``: no ruler).
+
+    Inside a Move or Battle, BGA announces each change as it happens, while
+    the ``bga`` rules settle rulers when the action ends: the claim is then
+    checked once the action is over.
+    """
+    region = str(n.args["region"])
+    new = n.args.get("newRuler")
+    imp.rulers_claimed[region] = (None if new in (None, "", 0, "0") else pid(new), n)
+    if not imp.awaits("end_action"):
+        imp.check_rulers()
 
 
 def shift_market(imp: PaxImporter, n: Notif) -> None:
@@ -578,10 +613,11 @@ def draw_market_card(imp: PaxImporter, n: Notif) -> None:
 
 
 def dominance_check_scores(imp: PaxImporter, n: Notif) -> None:
-    """BGA's scores after a Dominance Check (only players who scored are listed): ``observe score``."""
-    for p, row in (n.args.get("scores") or {}).items():
-        imp.bga_score[pid(p)] = int(row["newScore"])
-    imp.observe({"score": dict(imp.bga_score)})
+    """BGA's scores after a Dominance Check: ``observe score`` of the players it lists (those who scored;
+    an unlisted player's score is not restated, so it is not observed here)."""
+    scores = {pid(p): int(row["newScore"]) for p, row in (n.args.get("scores") or {}).items()}
+    if scores:
+        imp.observe({"score": scores})
 
 
 def update_influence(imp: PaxImporter, n: Notif) -> None:

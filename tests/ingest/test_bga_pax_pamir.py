@@ -29,3 +29,182 @@ def test_every_shared_log_imports_and_replays_complete_with_bgas_scores(name: st
     assert table is not None
     assert {p["id"]: p["score"] for p in table.players} == rec.result["score"]
     assert [p["name"] for p in rec.players] == [p["name"] for p in sorted(table.players, key=lambda p: p["player_no"])]
+
+
+# ---- the project's own hand-made logs (tests/ingest/paxlog.py) ---------------------------
+
+import copy  # noqa: E402
+import gzip  # noqa: E402
+import json  # noqa: E402
+import sys  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from paxlog import ANN, BOB, OPENING, TABLE, PaxLog, opening_game, setup  # noqa: E402
+
+from ingest.bga import BgaImportError, import_log, parse_log  # noqa: E402
+from replay.replayer import INCOMPLETE  # noqa: E402
+
+
+def imported(log: PaxLog) -> object:
+    return import_log(parse_log(log.envelope(), "fixture.json"))
+
+
+def test_hand_made_game_maps_each_notification_to_its_event() -> None:
+    imp = imported(opening_game())
+    rec = imp.record  # type: ignore[attr-defined]
+    assert rec.id == f"bga-{TABLE}" and rec.game == "pax_pamir" and rec.options == {"ruleset": "bga"}
+    assert [p["id"] for p in rec.players] == [str(ANN), str(BOB)]
+    opening = rec.events[:12]
+    # the opening market is dealt column by column, each card from the packet that names it
+    assert [e.outcome["items"][0] for e in opening] == [OPENING[(r, c)] for c in range(6) for r in range(2)]
+    assert opening[0].extra == {"src": {"packet": 4, "uid": "u00006"}}  # Bob's purchase names card 5
+    moves = [(e.player, e.move.to_dict()) for e in rec.events[12:] if e.kind == "move"]
+    assert moves == [
+        (str(ANN), {"type": "choose_loyalty", "coalition": "russian"}),
+        (str(BOB), {"type": "choose_loyalty", "coalition": "afghan"}),
+        (str(BOB), {"type": "buy", "row": 0, "col": 0}),
+        (str(BOB), {"type": "play", "card": 5, "side": "left"}),  # BGA's "right" in an empty court
+        (str(BOB), {"type": "end_turn"}),
+        (str(ANN), {"type": "buy", "row": 1, "col": 0}),
+        (str(ANN), {"type": "end_turn"}),
+    ]
+    draws = [e.outcome for e in rec.events[12:] if e.kind == "chance"]
+    assert draws == [{"draw": "deck", "items": [32]}, {"draw": "deck", "items": [33]}]
+    assert rec.result is None
+    r = replay(rec)
+    assert r.status == INCOMPLETE and not r.divergences
+    assert r.state is not None and r.state.rulers["kabul"] == str(BOB)  # type: ignore[attr-defined]
+
+
+def test_unnamed_opening_cards_stay_unknown_and_the_engine_takes_them() -> None:
+    log = PaxLog()
+    setup(log)  # an abandoned table: nothing after the loyalties
+    rec = imported(log).record  # type: ignore[attr-defined]
+    assert [e.outcome for e in rec.events[:12]] == [{"draw": "deck", "items": [None]}] * 12
+    assert all(e.extra is None for e in rec.events[:12])
+    r = replay(rec)
+    assert r.status == INCOMPLETE and not r.divergences
+    snap = r.state.snapshot()  # type: ignore[union-attr]
+    assert snap["market"][0][0] == {"card": None, "unknown": True, "rupees": 0}
+    assert snap["deck"]["size"] == 6 * 7 + 2 + 8 - 12  # 2 players: 7 court cards per pile, 10 events/checks
+    # the rules refuse to put a card nobody named into a hand
+    from replay.games.pax_pamir.moves import Buy
+
+    with pytest.raises(Exception, match="never said which card"):
+        r.state.apply_move(str(BOB), Buy(row=0, col=0))  # type: ignore[union-attr]
+
+
+def test_undone_notifications_produce_no_events() -> None:
+    log = PaxLog()
+    setup(log)
+    undone = log.packet(log.purchase(BOB, 16, 0, 1, paid=[(0, 0, 5)]))  # bought, then undone
+    uids = [n["uid"] for n in undone["data"]]
+    log.packet(log.n("clearTurn", "${tkn_playerName} restarts his turn", BOB, notifIds=uids),
+               log.n("smallRefreshInterface", gamedatas={}))
+    log.packet(log.purchase(BOB, 5, 0, 0))
+    rec = imported(log).record  # type: ignore[attr-defined]
+    moves = [e.move.to_dict() for e in rec.events if e.kind == "move"]
+    assert moves[-1] == {"type": "buy", "row": 0, "col": 0}
+    assert sum(1 for m in moves if m["type"] == "buy") == 1
+    # the undone packet names no opening card either: card 16 stays unknown
+    assert rec.events[2].outcome == {"draw": "deck", "items": [None]}
+    assert replay(rec).status == INCOMPLETE
+
+
+def test_a_purchase_our_market_cannot_match_is_refused_at_its_packet() -> None:
+    log = opening_game()
+    log.packets[3]["data"][0]["args"]["receivedRupees"] = 1  # no rupee lies on Shah Shujah Durrani
+    with pytest.raises(BgaImportError) as e:
+        imported(log)
+    assert str(e.value) == ("fixture.json: packet 4 (purchaseCard): BGA's buyer takes 1 rupee(s) from "
+                            "Shah Shujah Durrani; our market has 0 on it")
+
+
+def test_a_ruler_our_rules_do_not_give_is_refused() -> None:
+    log = opening_game()
+    log.packets[4]["data"][2]["args"]["newRuler"] = ANN
+    with pytest.raises(BgaImportError, match=r"packet 5 \(changeRuler\): BGA makes 91000001 ruler of Kabul; "
+                                             r"our rules give 91000002"):
+        imported(log)
+
+
+def test_a_draw_into_another_cell_is_refused() -> None:
+    log = opening_game()
+    log.packets[5]["data"][7]["args"]["to"] = "market_1_5"
+    with pytest.raises(BgaImportError, match=r"packet 6 \(drawMarketCard\): BGA draws into row 1, column 5; "
+                                             r"our rules fill market row 0, column 5"):
+        imported(log)
+
+
+def test_an_unknown_pax_notification_stops_the_table() -> None:
+    log = opening_game()
+    log.packets[4]["data"].insert(1, log.n("grantWish", "${tkn_playerName} makes a wish", BOB))
+    with pytest.raises(BgaImportError, match=r"packet 5 \(grantWish\): unknown notification type 'grantWish' "
+                                             r"for Pax Pamir"):
+        imported(log)
+
+
+# ---- hand-edited shared logs: caught at the right event, or refused clearly ----------------
+
+
+def shared(name: str) -> dict:  # type: ignore[type-arg]
+    with gzip.open(LOGS / name) as fh:
+        return json.load(fh)  # type: ignore[no-any-return]
+
+
+@needs_logs
+def test_a_dominance_score_changed_by_one_is_caught_at_that_check() -> None:
+    obj = shared("paxpamir_3p_seed402.log.json.gz")
+    hit = None
+    for p in obj["data"]["logs"]:
+        for n in p["data"]:
+            if n["type"] == "dominanceCheckScores" and n["args"]["scores"] and hit is None:
+                row = next(iter(n["args"]["scores"].values()))
+                row["newScore"] += 1
+                hit = (int(p["packet_id"]), n["uid"], str(row["playerId"]))
+    assert hit is not None
+    imp = import_log(parse_log(obj, "edited.json"))
+    assert [m.notif.packet_id for m in imp.mismatches] == [hit[0]]
+    r = replay(imp.record)
+    d = r.divergences[0]
+    assert d.kind == "observation_mismatch" and d.key == f"score.{hit[2]}"
+    assert imp.record.events[d.seq].extra == {"src": {"packet": hit[0], "uid": hit[1]}}
+    assert d.recorded == d.replayed + 1
+
+
+@needs_logs
+def test_a_drawn_card_changed_is_refused_where_the_log_stops_making_sense() -> None:
+    obj = shared("paxpamir_2p_seed401.log.json.gz")
+    edited = None
+    for p in obj["data"]["logs"]:
+        for n in p["data"]:
+            if n["type"] == "drawMarketCard" and edited is None:
+                n["args"]["cardId"] = "card_62" if n["args"]["cardId"] != "card_62" else "card_63"
+                edited = int(p["packet_id"])
+    with pytest.raises(BgaImportError) as e:
+        import_log(parse_log(obj, "edited.json"))
+    assert e.value.packet is not None and e.value.packet >= edited  # type: ignore[operator]
+    assert e.value.notif in ("drawMarketCard", "shiftMarket", "purchaseCard", "discardFromMarket")
+
+
+@needs_logs
+def test_a_removed_packet_is_refused() -> None:
+    obj = shared("paxpamir_2p_seed401.log.json.gz")
+    logs = obj["data"]["logs"]
+    k = next(i for i, p in enumerate(logs) if any(n["type"] == "purchaseCard" for n in p["data"]) and i > 20)
+    removed = copy.deepcopy(logs[k])
+    del logs[k]
+    with pytest.raises(BgaImportError) as e:
+        import_log(parse_log(obj, "edited.json"))
+    assert e.value.packet is not None and e.value.packet > int(removed["packet_id"])
+
+
+@needs_logs
+def test_undo_in_a_shared_log_leaves_no_trace() -> None:
+    path = LOGS / "paxpamir_3p_seed406.log.json.gz"
+    imp = import_file(path)
+    cancelled = {u for n in imp.log.notifs if n.type == "clearTurn" for u in n.args["notifIds"]}
+    assert cancelled
+    srcs = {e.extra["src"].get("uid") for e in imp.record.events if e.extra}
+    assert not srcs & cancelled

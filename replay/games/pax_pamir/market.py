@@ -23,6 +23,12 @@ if TYPE_CHECKING:
 
 DECK = "deck"
 
+UNKNOWN_CARD = 0
+"""A market card drawn face down for the record: its identity is unknown (``null`` in the
+draw's items).  Only the opening market can hold one (a BGA log never shows it, and names
+a card only when it is bought, shifted or discarded or receives rupees); it is never an
+event the cleanup discards, since every card the cleanup discards is named."""
+
 
 # ---------------------------------------------------------------- purchase
 
@@ -50,6 +56,9 @@ def check_buy(s: PaxState, player: str, row: int, col: int) -> str | None:
     card = s.market[row][col]
     if card is None:
         return f"{player} cannot buy at row {row}, column {col}: that market cell is empty"
+    if card == UNKNOWN_CARD:
+        return (f"{player} cannot buy at row {row}, column {col}: the record never said which card was "
+                "drawn there (an unknown card cannot go to a hand)")
     name = card_name(card)
     if s.actions_left <= 0:
         return f"{player} cannot buy {name}: {player} has no actions left this turn (a purchase is never a bonus action)"
@@ -116,7 +125,7 @@ def pay_to_market(s: PaxState, player: str, amount: int) -> None:
 
 def current_pile(s: PaxState) -> int:
     i = s.pile
-    while i < len(s.piles) and sum(s.piles[i]) == 0:
+    while i < len(s.piles) and sum(s.piles[i]) - s.unknown_drawn[i] == 0:
         i += 1
     return i
 
@@ -209,6 +218,8 @@ class RefillTask(Task):
 
     def reveal(self, s: PaxState, req: ChanceRequest, outcome: Outcome) -> None:
         card = outcome["items"][0]
+        if card is None:
+            card = UNKNOWN_CARD
         self.req = None
         cell = next_empty_cell(s)
         assert cell is not None
@@ -221,15 +232,32 @@ class RefillTask(Task):
 
 
 def draw_into(s: PaxState, card: int, cell: tuple[int, int]) -> None:
-    """The deck's top card goes to an empty market cell (it takes the rupees lying there)."""
+    """The deck's top card goes to an empty market cell (it takes the rupees lying there).
+
+    An unknown card (:data:`UNKNOWN_CARD`) is of a known kind when its pile has cards of only
+    one kind left; otherwise the pile counts it among its ``unknown_drawn`` (a later card of
+    kind k is then possible while k has copies left and the pile can still hold every
+    unknown one: they are exchangeable).
+    """
     i = current_pile(s)
-    kind = 0 if card in COURT else (2 if card in DOMINANCE_CHECKS else 1)
-    if i >= len(s.piles) or s.piles[i][kind] <= 0:
-        raise ImpossibleChance(f"card {card} cannot be the next card of the deck: pile {i + 1} has no "
-                               f"{('court card', 'event', 'Dominance Check')[kind]} left")
-    s.pile = i
-    s.piles[i][kind] -= 1
-    s.seen.add(card)
+    if i >= len(s.piles):
+        raise ImpossibleChance(f"card {card_name(card)} cannot be drawn: the deck is empty")
+    left = s.piles[i]
+    if card == UNKNOWN_CARD:
+        kinds = [k for k in range(3) if left[k] > 0]
+        s.pile = i
+        if len(kinds) == 1:
+            left[kinds[0]] -= 1
+        else:
+            s.unknown_drawn[i] += 1
+    else:
+        kind = 0 if card in COURT else (2 if card in DOMINANCE_CHECKS else 1)
+        if left[kind] <= 0 or sum(left) - 1 < s.unknown_drawn[i]:
+            raise ImpossibleChance(f"card {card} cannot be the next card of the deck: pile {i + 1} has no "
+                                   f"{('court card', 'event', 'Dominance Check')[kind]} left")
+        s.pile = i
+        left[kind] -= 1
+        s.seen.add(card)
     row, col = cell
     s.market[row][col] = card
     if card == PUBLIC_WITHDRAWAL and s.ruleset != "bga":

@@ -70,6 +70,8 @@ class PaxState(State):
         self.market_rupees: list[list[int]] = [[0] * 6 for _ in range(2)]
         self.received: list[list[bool]] = [[False] * 6 for _ in range(2)]
         self.piles: list[list[int]] = [[5 + n, e, d] for e, d in PILES]
+        self.unknown_drawn: list[int] = [0] * len(PILES)
+        """Per pile: cards drawn unknown whose kind (court card, event, check) is not known either."""
         self.pile: int = 0
         self.seen: set[int] = set()
         self.vp: dict[str, dict[str, int]] = {p: {c: 0 for c in CATEGORIES} for p in players}
@@ -276,7 +278,7 @@ class PaxState(State):
         return self.players[(self.players.index(player) + 1) % len(self.players)]
 
     def deck_size(self) -> int:
-        return sum(sum(p) for p in self.piles[self.pile:])
+        return sum(sum(p) for p in self.piles[self.pile:]) - sum(self.unknown_drawn[self.pile:])
 
     def market_cells(self) -> tuple[tuple[int, int], ...]:
         """Every market cell in the refill order: column by column, top before bottom."""
@@ -321,11 +323,12 @@ class PaxState(State):
             "spies": {str(c): {p: n for p, n in sorted(s.items())} for c, s in sorted(self.spies.items())},
             "leveraged": sorted(self.leveraged),
             "market": [
-                [{"card": self.market[r][c], "rupees": self.market_rupees[r][c]} for c in range(6)]
+                [_market_cell(self.market[r][c], self.market_rupees[r][c]) for c in range(6)]
                 for r in range(2)
             ],
             "received_rupees": [[c for c in range(6) if self.received[r][c]] for r in range(2)],
-            "deck": {"size": self.deck_size(), "pile": self.pile + 1, "piles": [list(p) for p in self.piles]},
+            "deck": {"size": self.deck_size(), "pile": self.pile + 1, "piles": [list(p) for p in self.piles],
+                     **({"unknown_drawn": list(self.unknown_drawn)} if any(self.unknown_drawn) else {})},
             "seen": sorted(self.seen),
             "discard_pile": list(self.discard_pile),
             "global_events": list(self.global_events),
@@ -390,6 +393,7 @@ class PaxState(State):
         new.market_rupees = [list(r) for r in self.market_rupees]
         new.received = [list(r) for r in self.received]
         new.piles = [list(p) for p in self.piles]
+        new.unknown_drawn = list(self.unknown_drawn)
         new.seen = set(self.seen)
         new.vp = {p: dict(v) for p, v in self.vp.items()}
         new.used = set(self.used)
@@ -419,3 +423,9 @@ def _task_view(t: Task) -> dict[str, Any]:
         out[f.name] = list(v) if isinstance(v, tuple) else (v.to_dict() if isinstance(v, Move) else v)
     return out
 
+
+def _market_cell(card: int | None, rupees: int) -> dict[str, Any]:
+    """A market cell in the snapshot; a card drawn unknown shows as ``null`` with ``"unknown": true``."""
+    if card == 0:
+        return {"card": None, "unknown": True, "rupees": rupees}
+    return {"card": card, "rupees": rupees}

@@ -260,7 +260,7 @@ class DiscardEventsTask(Task):
     def run(self, s: PaxState) -> None:
         for row in range(2):
             card = s.market[row][0]
-            if card is not None and card in EVENTS:
+            if card is not None and card in EVENTS:  # never an unknown card (market.UNKNOWN_CARD)
                 s.market[row][0] = None
                 discard_event(s, card)
                 return
