@@ -77,4 +77,49 @@ def analyse(paths: tuple[str, ...], rollouts: int, at: str, agent: str, explain:
     sys.exit(1 if errors or summary.errors else 0)
 
 
-COMMANDS = [analyse]
+@click.command("calibrate")
+@click.option("--game", "game_id", required=True, help="Game id.")
+@click.option("--games", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Simulated games (played by --players-agent at every seat).")
+@click.option("--players", type=int, default=None, help="Player count (default: cycle through the allowed counts).")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--rollouts", type=click.IntRange(min=2), default=64, show_default=True)
+@click.option("--every", type=click.IntRange(min=1), default=4, show_default=True,
+              help="Estimate at every N-th turn start of each game.")
+@click.option("--agent", type=click.Choice(["greedy", "random"]), default="greedy", show_default=True,
+              help="The agent that plays the rollouts.")
+@click.option("--players-agent", type=click.Choice(["greedy", "random"]), default="greedy", show_default=True,
+              help="The agent that plays the simulated games.")
+@click.option("--strength-games", type=click.IntRange(min=0), default=40, show_default=True,
+              help="Greedy against random, seats alternating (0: skip).")
+def calibrate_cmd(game_id: str, games: int, players: int | None, seed: int, rollouts: int, every: int, agent: str,
+                  players_agent: str, strength_games: int) -> None:
+    """How good the win chances are for one title: calibration on simulated games, convergence with the
+    number of rollouts, and the agents' strength (docs/analysis.md)."""
+    from replay.analysis import AnalysisError, Settings, calibrate, strength
+    from replay.games import UnknownGame, get_game
+
+    try:
+        game = get_game(game_id)
+        settings = Settings(rollouts=rollouts, agent=agent)
+    except (UnknownGame, AnalysisError) as exc:
+        _fail(str(exc))
+    conv = [n for n in (4, 8, 16, 32, 64, 128) if n < rollouts]
+    cal = calibrate(game_id, games, seed, settings, players=players, players_agent=players_agent, every=every,
+                    convergence=conv)
+    click.echo(f"{game.title}: {len(cal.pairs)} positions of {games} games played by {players_agent} agents, "
+               f"estimated with {settings.describe()} (the chance of the player to move)")
+    click.echo(f"Brier score {cal.brier():.3f} (no-skill baseline {cal.baseline_brier():.3f})")
+    for lo, hi, n, won in cal.bins():
+        share = "—" if n == 0 else f"{won:.0%}"
+        click.echo(f"  given {lo:.0%}–{hi:.0%}: {n:4d} positions, won {share}")
+    for n, d in cal.convergence.items():
+        click.echo(f"  {n:4d} rollouts: mean distance to the {rollouts}-rollout estimate {d:.3f}")
+    if strength_games:
+        n_players = players or game.min_players
+        share, n = strength(game_id, strength_games, seed, players=n_players)
+        click.echo(f"greedy against random ({n_players} players, {n} games, seats alternating): "
+                   f"greedy wins {share:.0%} (an equal share would be {1 / n_players:.0%})")
+
+
+COMMANDS = [analyse, calibrate_cmd]
