@@ -34,6 +34,7 @@ def _layer_rows(module: str, quick: bool) -> list[dict[str, Any]]:
 @click.option("--game", "games", multiple=True, help="Only these games (default: every game with an engine).")
 @click.option("--skip-ingest", is_flag=True, help="Replay figures only.")
 @click.option("--skip-dashboard", is_flag=True, help="No dashboard query figures.")
+@click.option("--skip-analysis", is_flag=True, help="No win-chance rollout figures.")
 @click.option("--corpus", "corpora", multiple=True, type=click.Choice(CORPORA),
               help="Only these replay corpora (default: all): sim (the simulator's agents), pass-heavy "
                    "(random agents that often pass), observed (pass-heavy with a rich observe event after "
@@ -42,7 +43,7 @@ def _layer_rows(module: str, quick: bool) -> list[dict[str, Any]]:
               help="Also write the replay figures as JSON (to compare a later version with --baseline).")
 @click.option("--baseline", type=click.Path(exists=True, dir_okay=False),
               help="Replay figures saved by --save from a previous version: adds their speed-up columns.")
-def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard: bool,
+def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard: bool, skip_analysis: bool,
           corpora: tuple[str, ...], save: str | None, baseline: str | None) -> None:
     """Replay events/s and games/s per game against python-chess, ingest and dashboard figures."""
     console = Console()
@@ -116,8 +117,13 @@ def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard
     if not skip_dashboard:
         with console.status("dashboard queries..."):
             extra += _layer_rows("dashboard.bench", quick)
+    if not skip_analysis:
+        from replay.bench_analysis import run as analysis_rows
+
+        with console.status("win-chance rollouts..."):
+            extra += analysis_rows(quick, titles)
     if extra:
-        t2 = Table(title="Ingest and dashboard")
+        t2 = Table(title="Ingest, dashboard and win-chance analysis")
         for col in ("metric", "value", "unit", "detail"):
             t2.add_column(col, justify="right" if col == "value" else "left")
         for row in extra:

@@ -1,0 +1,63 @@
+"""Rollout throughput for ``gamerec bench``: what a win-chance analysis costs per title.
+
+For each title one typical game is simulated (greedy agents, the smallest
+player count), its turn starts are taken as ``gamerec analyse`` takes them,
+and every few of them ``rollouts`` rollouts are timed in CPU seconds of this
+process (``time.process_time``: robust to a machine shared with other work).
+Rollouts from early positions are long and from late ones short, so the
+sampled positions spread over the whole game and the rate is their total.
+
+The estimated time of a whole analysis is the number of positions times 64
+rollouts, plus the alternatives at three turning points (six moves, 64
+rollouts each), at that rate, on one core.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from replay.analysis import Settings, positions, rollout_seed, rollouts
+from replay.games import available, get_game
+from replay.simulate import simulate_one
+
+ANALYSE_ROLLOUTS = 64
+EXPLAIN_ROLLOUTS = 3 * 6 * ANALYSE_ROLLOUTS
+
+
+def bench_rollouts(game_id: str, agent: str = "greedy", samples: int = 8, per_position: int = 8,
+                   seed: int = 1) -> dict[str, Any]:
+    """Rollouts/s (CPU) of ``agent`` over ``samples`` positions spread over one simulated game."""
+    game = get_game(game_id)
+    n = game.min_players
+    record = simulate_one(game, n, seed, 0, observe_every=0, agents=["greedy"] * n)
+    chart, _ = positions(record, "turns")
+    chart = [p for p in chart if p.mover is not None]
+    step = max(1, len(chart) // samples)
+    picked = chart[::step][:samples]
+    settings = Settings(rollouts=per_position, agent=agent)
+    done = 0
+    t0 = time.process_time()
+    for pos in picked:
+        seeds = [rollout_seed(record.id, pos.seq, i, settings.agent, "bench") for i in range(per_position)]
+        rollouts(pos.state, seeds, settings.agent)
+        done += per_position
+    cpu = time.process_time() - t0
+    rate = done / cpu if cpu else 0.0
+    whole = (len(chart) * ANALYSE_ROLLOUTS + EXPLAIN_ROLLOUTS) / rate if rate else 0.0
+    return {"game": game_id, "agent": agent, "players": n, "positions": len(chart), "rollouts": done,
+            "cpu_s": cpu, "rollouts_per_s": rate, "analyse_s": whole}
+
+
+def run(quick: bool, titles: list[str] | None = None) -> list[dict[str, Any]]:
+    """Rows for ``gamerec bench``'s table (metric, value, unit, detail)."""
+    samples, per = (4, 4) if quick else (8, 8)
+    out = []
+    for gid in titles or available():
+        for agent in ("greedy", "random"):
+            r = bench_rollouts(gid, agent, samples, per)
+            out.append({"metric": f"analyse {gid} ({agent} rollouts)", "value": r["rollouts_per_s"],
+                        "unit": "rollouts/s",
+                        "detail": f"{r['players']} players, {r['positions']} turn starts: a whole game at "
+                                  f"{ANALYSE_ROLLOUTS} rollouts + alternatives ≈ {r['analyse_s']:.0f} s on one core"})
+    return out
