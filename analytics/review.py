@@ -334,3 +334,21 @@ class Stepper:
             stop_reason=self.stop_reason if stopped else None,
             milestones=[m for m in state.milestones if m.get("seq") == seq],
         )
+
+
+def bga_table(record: Record) -> dict[str, Any] | None:
+    """Where an imported Board Game Arena game comes from: table id, its link, the viewer, the version.
+
+    ``None`` unless the record's ``source.kind`` is ``bga``.  ``viewer_name`` is the
+    viewer's BGA name (from the source, else from the players), ``None`` when unknown.
+    """
+    src = record.source if isinstance(record.source, dict) else {}
+    if src.get("kind") != "bga":
+        return None
+    table_id = src.get("table_id")
+    viewer = src.get("viewer")
+    name = src.get("viewer_name")
+    if name is None and viewer is not None:
+        name = next((p.get("name") for p in record.players if str(p.get("id")) == str(viewer)), None)
+    url = src.get("url") or (f"https://boardgamearena.com/table?table={table_id}" if table_id is not None else None)
+    return {"table_id": table_id, "url": url, "viewer": viewer, "viewer_name": name, "version": src.get("version")}

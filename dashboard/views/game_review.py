@@ -12,7 +12,7 @@ import polars as pl
 import streamlit as st
 
 from analytics.queries import title_label
-from analytics.review import ReviewError, Stepper, decisive_events, jump_targets
+from analytics.review import ReviewError, Stepper, bga_table, decisive_events, jump_targets
 from dashboard import boards, charts, data, ui, winchances
 
 GAME = "review_game"
@@ -136,6 +136,12 @@ h2.metric("Status", header["status"] if header else "?")
 h3.metric("Events", n)
 winner = (header or {}).get("winner")
 h4.metric("Winner", ", ".join(names.get(w, w) for w in winner.split(",")) if winner else "—")
+bga = bga_table(stepper.record)
+if bga is not None:
+    table = f"[{bga['table_id']}]({bga['url']})" if bga["url"] else "unknown"
+    seen = (f"{bga['viewer_name'] or bga['viewer']}" if bga["viewer"] else "an unknown player")
+    st.markdown(f":material/public: Board Game Arena table {table} · as seen by **{seen}**"
+                + (f" · implementation {str(bga['version'])[:12]}" if bga["version"] else ""))
 if decisive:
     st.caption("Where it was decided: " + " · ".join(f"event {s}: {t}" for s, t in decisive)
                + " (use Jump to).")
