@@ -9,8 +9,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from analytics.review import bga_table, record_for_game
 from analytics.queries import run
+from analytics.review import bga_table, record_for_game
 from ingest.pipeline import ingest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ingest"))
