@@ -1,0 +1,66 @@
+"""The shift-rankings page on games imported from Board Game Arena logs: BGA's own majorities."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from analytics import queries as q
+from analytics.queries import run
+from ingest.pipeline import ingest
+
+from .test_pages import open_page
+
+LOGS = Path(__file__).resolve().parents[3] / "shared" / "bga-logs" / "coal_baron"
+if not LOGS.is_dir():
+    LOGS = Path("/work/shared/bga-logs/coal_baron")
+FILES = sorted(LOGS.glob("*.log.json.gz"))[:3] if LOGS.is_dir() else []
+pytestmark = pytest.mark.skipif(not FILES, reason=f"the shared Coal Baron BGA logs are not at {LOGS}")
+
+
+@pytest.fixture(scope="module")
+def bga_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("bga") / "bga.duckdb"
+    ingest([str(f) for f in FILES], db, workers=0, publish_every=0)
+    return db
+
+
+def bga_majorities(path: Path) -> Counter[tuple[str, str]]:
+    """(player, BGA category type) -> points, summed over the shifts, from the log itself."""
+    out: Counter[tuple[str, str]] = Counter()
+    for packet in json.loads(gzip.decompress(path.read_bytes()))["data"]["logs"]:
+        for n in packet["data"]:
+            if n["type"] == "endShiftMajority":
+                out[(str(n["args"]["player_id"]), n["args"]["type"])] += int(n["args"]["p"])
+    return out
+
+
+BGA_TYPE = {"coal_yellow": "yellow_coal", "coal_brown": "brown_coal", "coal_grey": "grey_coal",
+            "coal_black": "black_coal", "transport_barrow": "barrow", "transport_carriage": "carriage",
+            "transport_motorcar": "motorcar", "transport_engine": "engine", "carts_yellow": "minecart_yellow",
+            "carts_brown": "minecart_brown", "carts_grey": "minecart_grey", "carts_black": "minecart_black"}
+
+
+def test_imported_games_rankings_are_bgas_and_the_page_shows_them(bga_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    games = run(bga_db, q.shift_games)
+    assert len(games) == len(FILES) and all(g.startswith("bga-") for g in games)
+    for path in FILES:
+        table = json.loads(path.with_name(path.name.replace(".log.json.gz", ".table.json")).read_text())
+        game_id = f"bga-{table['table_id']}-{table['viewer']}"
+        ranks = run(bga_db, q.shift_rankings_of_game, game_id=game_id)
+        assert ranks.height == len(table["players"]) * (4 + 8 + 12)
+        ours: Counter[tuple[str, str]] = Counter()
+        for row in ranks.iter_rows(named=True):
+            if row["points"]:
+                ours[(row["player_id"], BGA_TYPE[row["category"]])] += row["points"]
+        assert ours == bga_majorities(path)
+    at = open_page(bga_db, "coal_baron", monkeypatch)
+    assert at.title[0].value == "Coal Baron shift rankings"
+    for game_id in games:
+        at.selectbox(key="shift_game").select(game_id).run()
+        assert not at.exception and at.selectbox(key="shift_game").value == game_id
+        assert any("See the board at shift 3" in str(link.label) for link in at.get("page_link"))
