@@ -61,11 +61,7 @@ FINAL = {"endGameScoringMoney": "end_francs", "endGameScoringCoals": "end_coal",
          "endGameScoringCards": "end_unfulfilled", "endGameScoringBalance": "end_pit_balance"}
 
 #: BGA's state ids the importer reads (``gameStateChange.args.id``)
-DRAFT, NEXT_PLAYER, CHOOSE_CARD, CHOOSE_TILE, PRE_END = 3, 10, 40, 50, 98
-
-#: how many cubes of each colour BGA creates for the general supply (after every player's workers
-#: and four starting cubes; meeple ids count up in that order)
-SUPPLY_PER_COLOUR = 32
+DRAFT, NEXT_PLAYER, CHOOSE_CARD, CHOOSE_TILE, CHOOSE_COAL, PRE_END = 3, 10, 40, 50, 60, 98
 
 RETURN_END = re.compile(r"\bto the (top|bottom) of the deck\b")
 
@@ -231,22 +227,6 @@ class CoalBaronImporter(GameImporter):
             self.fail(f"cube {cube} goes onto an order card, but the log never put it in the cage or storage")
         return source
 
-    def numbered_colour(self, cube_id: int) -> str:
-        """A cube's colour from BGA's meeple numbering: for each player (in setup order) their
-        workers, then their four starting cubes (yellow, brown, grey, black); then the supply, 32
-        cubes of each colour in that order.  Used only for a coal shortage, where a cube of
-        another colour than the tile's goes onto a new minecart."""
-        n = len(self.players)
-        workers = SETUP[n].workers
-        block = workers + len(COLOURS)
-        supply_start = n * block + 1
-        if 1 <= cube_id < supply_start and (cube_id - 1) % block >= workers:
-            return COLOURS[(cube_id - 1) % block - workers]
-        kind = (cube_id - supply_start) // SUPPLY_PER_COLOUR
-        if cube_id < supply_start or kind >= len(COLOURS):
-            self.fail(f"meeple {cube_id} is not a coal cube in BGA's numbering")
-        return COLOURS[kind]
-
     def private_draw(self, deck: str, n: Notif) -> None:
         """A draw-five: the engine draws unknown items from the middle, as many as it asks."""
         parts = self.decks[deck]
@@ -289,6 +269,9 @@ def game_state_change(imp: CoalBaronImporter, n: Notif) -> None:
         lost_draw_placement(imp, n)
     elif sid == NEXT_PLAYER:
         imp.flush_turn()
+    elif sid == CHOOSE_COAL:
+        imp.fail("a coal shortage (chooseCoal): BGA's supply of 32 cubes per colour cannot run short, the "
+                 "tiles have 18 minecarts per colour, so this log is not of the implementation imported here")
     elif sid == PRE_END:
         final_zeros(imp, n)
 
@@ -464,7 +447,7 @@ def give_tile_to(imp: CoalBaronImporter, n: Notif) -> None:
 
 def move_coal(imp: CoalBaronImporter, n: Notif) -> None:
     """``moveCoal``: where the cube goes says what happened — onto a new tile's minecart (a
-    purchase's coal, or a colour chosen in a shortage), into the cage (load), into storage
+    purchase's coal: implied, the cube takes the tile's colour), into the cage (load), into storage
     (unload), onto an order card (fill; two cubes onto one space are a substitution)."""
     pid = str(n.args["player_id"])
     cube = n.args["coal"]
@@ -486,11 +469,7 @@ def move_coal(imp: CoalBaronImporter, n: Notif) -> None:
 
 
 def coal_onto_tile(imp: CoalBaronImporter, n: Notif, pid: str, cube: int, tile: str) -> None:
-    if imp.st.decision == "choose_coal" and imp.st.actor == pid:
-        colour = imp.numbered_colour(cube)
-        imp.move(pid, "choose_coal", colour=colour)
-    else:
-        colour = COLOURS[TILES[tile].colour]
+    colour = COLOURS[TILES[tile].colour]
     known = imp.coal.setdefault(cube, colour)
     if known != colour:
         imp.fail(f"cube {cube} was {known}, it cannot be {colour} now")

@@ -353,6 +353,15 @@ def test_skip_turn_of_a_player_who_has_workers_is_refused() -> None:
         imported(t)
 
 
+def test_a_coal_shortage_is_refused() -> None:
+    """BGA's supply (32 per colour) outlasts the 18 minecarts per colour of the tiles: a chooseCoal
+    state means a different implementation."""
+    t = Table().setup()
+    t.packet(t.state(60, A, {"n": 1, "tile": 1, "coalsInReserve": {}}))
+    with pytest.raises(BgaImportError, match=r"\(gameStateChange\): a coal shortage \(chooseCoal\)"):
+        imported(t)
+
+
 def test_an_unknown_notification_is_refused() -> None:
     t = Table().setup()
     t.packet(t.by(A, "noPlayerDeliveries"))

@@ -11,9 +11,7 @@ from typing import Any
 import pytest
 
 from ingest.bga import BgaImportError, import_file, import_log, parse_log
-from ingest.bga.coal_baron import CoalBaronImporter
 from ingest.bga.log import attach_table, read_table_file
-from replay.games.coal_baron.components import COLOURS, TILES
 from replay.record import ObserveEvent, dumps, loads
 from replay.replayer import COMPLETE, DIVERGED, replay
 
@@ -58,29 +56,6 @@ def test_every_shared_log_imports_and_replays_complete_with_bga_final_scores(pat
                        for c in s.values() for v in c.values())]
     assert len(checked) == majorities
     assert len({(m["shift"], m["category"]) for m in r.milestones}) == 4 + 8 + 12
-
-
-@needs_logs
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name.split(".")[0])
-def test_bga_numbers_supply_cubes_in_colour_blocks_after_the_players_meeples(path: Path) -> None:
-    """The cube numbering the importer relies on for a coal shortage (and nowhere else): every
-    cube laid on a new tile has the tile's colour, and every cube met in the pit the colour the
-    importer learnt for it."""
-    imp = import_file(path)
-    seats = [p["id"] for p in imp.record.players]
-    probe = CoalBaronImporter(imp.log, seats, {})
-    seen = 0
-    for packet in raw_log(path)["data"]["logs"]:
-        for n in packet["data"]:
-            where = n["type"] == "moveCoal" and n["args"]["coal"]["location"]
-            if where and where.startswith("tile_"):
-                tile = TILES[f"t{where.removeprefix('tile_')}"]
-                assert probe.numbered_colour(int(n["args"]["coal"]["id"])) == COLOURS[tile.colour]
-                seen += 1
-    assert seen
-    full = CoalBaronImporter(imp.log, seats, {})
-    full.run()
-    assert full.coal and all(full.numbered_colour(c) == colour for c, colour in full.coal.items())
 
 
 def first(raw: dict[str, Any], type_: str, pred: Any = lambda n: True) -> tuple[int, int, dict[str, Any]]:
