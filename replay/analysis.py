@@ -176,7 +176,7 @@ def determinise(state: State, rng: random.Random) -> None:
     """Give every unknown item of ``state`` an identity, at random among those still possible.
 
     A game that holds unknown items in zones (a hand of cards drawn face
-    down) says where they are with ``unknown_zones()``: zone name ->
+    down) says where they are with :meth:`State.unknown_zones`: zone name ->
     ``(how many unknown items, the HiddenPool they belong to)``.  Unknown
     items are exchangeable (any of them may be any identity not yet
     accounted for), so dealing each zone's count from the pool's unaccounted
@@ -185,10 +185,7 @@ def determinise(state: State, rng: random.Random) -> None:
     way a record would reveal it.  The face-down deck stays face down: its
     draws come from the pool's remaining copies when the rules ask for them.
     """
-    zones: Callable[[], dict[str, tuple[int, Any]]] | None = getattr(state, "unknown_zones", None)
-    if zones is None:
-        return
-    for zone, (count, pool) in sorted(zones().items()):
+    for zone, (count, pool) in sorted(state.unknown_zones().items()):
         if count <= 0:
             continue
         copies = [item for item, n in pool.possible() for _ in range(n)]

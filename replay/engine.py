@@ -331,6 +331,17 @@ class State(ABC):
         """
         raise ImpossibleChance(f"nothing is hidden in a zone called {zone!r} in this game")
 
+    def unknown_zones(self) -> dict[str, tuple[int, Any]]:
+        """Where the state holds unknown items a ``reveal`` event could name: zone -> ``(how many
+        unknown items are there, the HiddenPool they belong to)``.
+
+        The win-chance analysis (``replay.analysis.determinise``) deals them
+        at random at the start of each rollout.  The default: none.  A face-down
+        deck's shuffled middle is not a zone: its cards come up through chance
+        requests.
+        """
+        return {}
+
     def redact_move(self, player: str, move: Move, viewer: str) -> Move:
         """The move as ``viewer`` saw it when ``player`` made it.
 

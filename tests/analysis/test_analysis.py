@@ -241,3 +241,17 @@ def test_bench_rows_have_a_rate_and_a_whole_game_estimate() -> None:
     rows = run(True, ["cardtoy"])
     assert [row["metric"] for row in rows] == ["analyse cardtoy (greedy rollouts)", "analyse cardtoy (random rollouts)"]
     assert all(row["unit"] == "rollouts/s" and row["value"] > 0 for row in rows)
+
+
+def test_copenhagen_starting_hands_are_unknown_to_the_public_and_dealt_per_rollout() -> None:
+    from replay.analysis import determinise
+    rec = simulate_one(get_game("copenhagen"), 2, 4, 1, observe_every=0)
+    public = positions(rec, "turns", RESAMPLE)[0][0].state
+    known = positions(rec, "turns", KNOWN)[0][0].state
+    zones = public.unknown_zones()
+    assert zones and all(n > 0 for n, _ in zones.values())
+    assert known.unknown_zones() == {}
+    dealt = public.copy()
+    determinise(dealt, random.Random(3))
+    assert dealt.unknown_zones() == {}
+    assert public.unknown_zones() == zones  # the position itself is untouched

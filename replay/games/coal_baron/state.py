@@ -320,6 +320,13 @@ class CoalBaronState(State):
         self.draw_got.extend(items)
         self._settle()
 
+    def unknown_zones(self) -> dict[str, tuple[int, Any]]:
+        """Every factory or order space where a tile or card lies face down."""
+        out: dict[str, tuple[int, Any]] = {}
+        for spaces, pool in ((self.factory, self.tile_pool), (self.order_spaces, self.order_pool)):
+            out.update({zone: (1, pool) for zone, held in spaces.items() if held == FACE_DOWN})
+        return out
+
     def _reveal_zone(self, zone: str, items: list[Any]) -> None:
         """A ``reveal`` names the tile or card lying face down on a factory or order space."""
         if zone in self.factory:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from replay.engine import Move
@@ -62,7 +63,16 @@ def _progress(s: CopenhagenState, pid: str) -> float:
     """Partial credit for lines close to completion (more for clean windows), cards and unused abilities."""
     comp = components()
     p = s.seats[pid]
-    covered, windows = p.facade.covered, p.facade.windows
+    v = _lines_progress(p.facade.covered, p.facade.windows)
+    v += 0.12 * min(p.hand_size, comp.hand_limit)
+    v += 0.25 * sum(1 for used in p.abilities.values() if not used)
+    return v
+
+
+@functools.lru_cache(maxsize=8192)
+def _lines_progress(covered: int, windows: int) -> float:
+    """The facade's part of :func:`_progress` (a facade changes rarely: remembered per facade)."""
+    comp = components()
     v = 0.0
     for y in range(comp.height):
         m = row_mask(y)
@@ -76,8 +86,6 @@ def _progress(s: CopenhagenState, pid: str) -> float:
         if n < comp.height:
             clean = windows & m == covered & m
             v += (comp.column_window_points if clean else comp.column_points) * 0.8 * (n / comp.height) ** 2
-    v += 0.12 * min(p.hand_size, comp.hand_limit)
-    v += 0.25 * sum(1 for used in p.abilities.values() if not used)
     return v
 
 
