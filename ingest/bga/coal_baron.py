@@ -185,7 +185,9 @@ class CoalBaronImporter(GameImporter):
         return out
 
     def finish(self) -> None:
-        if self.ended is not None and not self.st.over:
+        """A game BGA ended normally must be over by our rules too (a conceded one need not)."""
+        result = self.result() or {}
+        if self.ended is not None and result.get("end") == "normal" and not self.st.over:
             self.fail("the log ends the game, but our engine has not reached the end of shift 3")
 
     # ---- helpers for the handlers ------------------------------------------------------------

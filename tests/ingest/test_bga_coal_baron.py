@@ -353,6 +353,24 @@ def test_skip_turn_of_a_player_who_has_workers_is_refused() -> None:
         imported(t)
 
 
+def test_a_conceded_game_imports_as_far_as_it_goes() -> None:
+    t = Table().setup()
+    t.turn(A, "bank_4", t.money(A, 4), nxt=B)
+    t.packet(t.n("gameStateChange", id=99, type="manager", args={"table": {"concede": True}, "result": [
+        {"player": str(A), "score": "0", "rank": 1, "zombie": 0, "concede": 0},
+        {"player": str(B), "score": "0", "rank": 2, "zombie": 0, "concede": 1}]}))
+    rec = loads(dumps(imported(t).record))
+    assert rec.result is not None and rec.result["end"] == "concede"
+    assert replay(rec).status == INCOMPLETE
+
+
+def test_a_game_bga_ends_normally_before_our_rules_do_is_refused() -> None:
+    t = Table().setup()
+    t.packet(t.n("gameStateChange", id=99, type="manager", args={"table": {"concede": False}, "result": []}))
+    with pytest.raises(BgaImportError, match="the log ends the game, but our engine has not reached the end"):
+        imported(t)
+
+
 def test_a_coal_shortage_is_refused() -> None:
     """BGA's supply (32 per colour) outlasts the 18 minecarts per colour of the tiles: a chooseCoal
     state means a different implementation."""
