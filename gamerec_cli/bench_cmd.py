@@ -114,6 +114,8 @@ def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard
     if not skip_ingest:
         with console.status("ingest..."):
             extra += _layer_rows("ingest.bench", quick)
+        with console.status("BGA import..."):
+            extra += _layer_rows("ingest.bga.bench", quick)
     if not skip_dashboard:
         with console.status("dashboard queries..."):
             extra += _layer_rows("dashboard.bench", quick)

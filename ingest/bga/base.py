@@ -38,6 +38,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, NoReturn
 
+import msgspec
+
 from ingest.bga.errors import BgaImportError
 from ingest.bga.log import BgaLog, Notif
 from replay.engine import OVER, ChanceRequest, Game, GamerecError, RuleViolation, State
@@ -62,6 +64,14 @@ END_STATE_ID = 99
 """BGA's ``gameEnd`` state: its ``gameStateChange`` carries ``args.result``."""
 
 Handler = Callable[[Any, Notif], None]
+
+
+def is_end_state(n: Notif) -> bool:
+    """A ``gameStateChange`` to BGA's ``gameEnd`` (id 99); its args are decoded only if they may say so."""
+    raw = n.raw_args
+    if type(raw) is msgspec.Raw and b"99" not in bytes(raw):
+        return False
+    return isinstance(n.args, dict) and n.args.get("id") in (END_STATE_ID, str(END_STATE_ID))
 
 
 @dataclass(slots=True)
@@ -108,6 +118,8 @@ class GameImporter:
         self.current: Notif | None = None
         self.ended: Notif | None = None
         """The end-of-game ``gameStateChange`` (id 99), once seen."""
+        self.cancelled_uids: set[str] = set()
+        """What :meth:`cancelled` gave (set before :meth:`prepare`)."""
 
     # ---- hooks a game may override ------------------------------------------
 
@@ -205,25 +217,37 @@ class GameImporter:
     def run(self) -> None:
         """Feed every notification to its handler, in log order."""
         self.current = None
+        cancelled = self.cancelled_uids = self.cancelled()
         self.prepare()
-        cancelled = self.cancelled()
         handlers = self.handlers
         skip = self.ignored | FRAMEWORK_TYPES
-        for packet in self.log.packets:
-            for n in packet.notifs:
-                if n.uid is not None and n.uid in cancelled:
-                    continue
-                self.current = n
-                handler = handlers.get(n.type)
-                if handler is not None:
-                    self._call(handler, n)
-                elif n.type not in skip:
-                    self.fail(f"unknown notification type {n.type!r} for {self.game.title}: "
+        call = self._call
+        for n in self.log.notifs:
+            t = n.type
+            handler = handlers.get(t)
+            if handler is None:
+                if t not in skip:
+                    self.current = n
+                    self.fail(f"unknown notification type {t!r} for {self.game.title}: "
                               "the importer cannot map it, so it stops here rather than guess")
-                if n.type == "gameStateChange" and isinstance(n.args, dict) and n.args.get("id") == END_STATE_ID:
-                    self.ended = n
+                continue
+            if n.uid is not None and n.uid in cancelled:
+                continue
+            self.current = n
+            call(handler, n)
+        self.ended = self._end_state(cancelled)
         self.current = self.ended
         self.finish()
+
+    def _end_state(self, cancelled: set[str]) -> Notif | None:
+        """BGA's end of game: a ``gameStateChange`` to id 99 after the log's last game notification."""
+        handlers, skip = self.handlers, FRAMEWORK_TYPES | self.ignored
+        for n in reversed(self.log.notifs):
+            if n.type == "gameStateChange" and n.uid not in cancelled and is_end_state(n):
+                return n
+            if n.type in handlers or n.type not in skip:
+                return None
+        return None
 
     def _call(self, handler: Handler, n: Notif) -> None:
         try:

@@ -11,6 +11,7 @@ files are passed over.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import os
 from collections.abc import Iterable, Iterator
@@ -30,6 +31,7 @@ from ingest.bga.log import (
     companion_table,
     decode,
     is_table_file,
+    parse_bytes,
     parse_log,
     read_log,
     read_table_file,
@@ -229,14 +231,23 @@ def bga_items(items: Iterable[RawItem], *, game: str | None = None) -> Iterator[
         if it.error is not None or it.source.endswith((".jsonl", ".jsonl.gz")):
             yield it
             continue
-        kind, obj = sniff(it.raw)
-        if kind == "table":
-            continue
-        if kind != "bga":
-            yield it
+        head = it.raw[:200].lstrip()
+        if head.startswith(b"{") and b'"format"' in head[:40]:
+            yield it  # a record
             continue
         try:
-            log = parse_log(obj, it.source)
+            log = parse_bytes(gzip.decompress(it.raw) if it.raw[:2] == b"\x1f\x8b" else it.raw, it.source)
+        except BgaImportError:
+            kind, obj = sniff(it.raw)
+            if kind == "table":
+                continue
+            if kind != "bga":
+                yield it
+                continue
+            log = None
+        try:
+            if log is None:
+                log = parse_log(obj, it.source)
             tpath = companion_table(Path(it.source)) if it.source != "<stdin>" else None
             if tpath is not None:
                 attach_table(log, read_table_file(tpath))

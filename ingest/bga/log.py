@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import orjson
 
 from ingest.bga.errors import BgaImportError
@@ -63,15 +64,26 @@ class Packet:
 
 @dataclass(slots=True)
 class Notif:
-    """One notification: ``type``, ``args`` (as BGA sent them), where it came from."""
+    """One notification: ``type``, ``args`` (as BGA sent them), where it came from.
+
+    ``args`` is decoded from the file's JSON the first time it is read: most
+    notifications of a log (clocks, state changes) are never looked into.
+    """
 
     type: str
-    args: Any
+    raw_args: Any
     log: str
     uid: str | None
     packet: Packet
     index: int
     """Position in its packet (0-based)."""
+
+    @property
+    def args(self) -> Any:
+        a = self.raw_args
+        if type(a) is msgspec.Raw:
+            a = self.raw_args = msgspec.json.decode(a) if a else None
+        return a
 
     @property
     def packet_id(self) -> int | None:
@@ -118,10 +130,14 @@ class BgaLog:
     viewer: str | None = None
     table_id: int | None = None
     table: TableInfo | None = None
+    _notifs: list[Notif] | None = None
 
     @property
     def notifs(self) -> list[Notif]:
-        return [n for p in self.packets for n in p.notifs]
+        """Every notification in log order (computed once: the packets are not changed after reading)."""
+        if self._notifs is None:
+            self._notifs = [n for p in self.packets for n in p.notifs]
+        return self._notifs
 
     def types(self) -> set[str]:
         return {n.type for p in self.packets for n in p.notifs}
@@ -175,7 +191,7 @@ def decode(data: bytes, source: str) -> Any:
 def read_log(path: str | Path, table: str | Path | None = None) -> BgaLog:
     """Read a saved log file; ``table`` is its table file (default: the ``<name>.table.json`` beside it)."""
     name = str(path)
-    log = parse_log(decode(read_bytes(path), name), name)
+    log = parse_bytes(read_bytes(path), name)
     tpath = Path(table) if table is not None else companion_table(Path(path))
     if tpath is not None:
         attach_table(log, read_table_file(tpath))
@@ -246,6 +262,70 @@ def attach_table(log: BgaLog, table: TableInfo) -> None:
 
 
 # --------------------------------------------------------------------------
+# The fast path: the common envelopes decoded with the notifications' args kept raw
+# --------------------------------------------------------------------------
+
+
+class _RawNotif(msgspec.Struct):
+    type: str
+    uid: Any = None
+    log: Any = ""
+    args: msgspec.Raw = msgspec.Raw(b"null")
+
+
+class _RawPacket(msgspec.Struct):
+    data: list[_RawNotif]
+    channel: Any = ""
+    packet_id: Any = None
+    move_id: Any = None
+    time: Any = None
+
+
+class _Logs(msgspec.Struct):
+    logs: list[_RawPacket]
+    players: Any = None
+
+
+class _Archive(msgspec.Struct):
+    status: Any
+    data: _Logs
+
+
+class _History(msgspec.Struct):
+    packets: list[_RawPacket]
+    players: Any = None
+    currentPlayerId: Any = None  # noqa: N815 - BGA's name
+
+
+_FAST: tuple[tuple[str, Any], ...] = (("archive-2026", _Archive), ("notification-history", _History),
+                                      ("packets", list[_RawPacket]))
+
+
+def parse_bytes(data: bytes, source: str) -> BgaLog:
+    """A saved log's bytes -> :class:`BgaLog`.
+
+    The common envelopes are decoded straight into packets whose arguments
+    stay raw JSON until read; anything else (and any error, for its precise
+    message) goes through :func:`decode` and :func:`parse_log`.
+    """
+    text = data if data.lstrip()[:1] in (b"{", b"[") else None
+    if text is not None:
+        for envelope, typ in _FAST:
+            try:
+                obj = msgspec.json.decode(text, type=typ)
+            except (msgspec.ValidationError, msgspec.DecodeError):
+                continue
+            if isinstance(obj, _Archive):
+                if obj.status not in (1, "1", True):
+                    break
+                return _assemble(envelope, obj.data.logs, obj.data.players, None, source)
+            if isinstance(obj, _History):
+                return _assemble(envelope, obj.packets, obj.players, obj.currentPlayerId, source)
+            return _assemble(envelope, obj, None, None, source)
+    return parse_log(decode(data, source), source)
+
+
+# --------------------------------------------------------------------------
 # Envelopes
 # --------------------------------------------------------------------------
 
@@ -291,6 +371,10 @@ def parse_log(obj: Any, source: str) -> BgaLog:
     else:
         raise BgaImportError("not a BGA log: no packets found (see docs/bga-import.md for the envelopes read)",
                              file=source)
+    return _assemble(envelope, packets, players, viewer, source)
+
+
+def _assemble(envelope: str, packets: list[Any], players: Any, viewer: Any, source: str) -> BgaLog:
     log = BgaLog(source=source, envelope=envelope, packets=_packets(packets, source),
                  players=_players(players, source))
     log.viewer = None if viewer in (None, "", 0, "0") else str(viewer)
@@ -314,36 +398,45 @@ def _str(value: Any) -> str | None:
 
 
 def _packets(raw: list[Any], source: str) -> list[Packet]:
+    """Packets (dicts from :func:`decode`, or raw-args structs from the fast path) -> :class:`Packet`."""
     out: list[Packet] = []
     seen_packets: dict[tuple[str, int], Any] = {}
     seen_uids: set[str] = set()
     for i, p in enumerate(raw):
-        if not isinstance(p, dict) or not isinstance(p.get("data"), list):
+        if type(p) is _RawPacket:
+            channel, pid_, move_id, time_, notifs = p.channel, p.packet_id, p.move_id, p.time, p.data
+        elif isinstance(p, dict) and isinstance(p.get("data"), list):
+            channel, pid_, move_id, time_ = p.get("channel"), p.get("packet_id"), p.get("move_id"), p.get("time")
+            notifs = p["data"]
+        else:
             raise BgaImportError(f"packet #{i + 1} in the file is not a packet (no notifications list)",
                                  file=source)
-        channel = str(p.get("channel") or "")
-        pid = _int(p.get("packet_id"))
+        channel = str(channel or "")
+        pid = _int(pid_)
         if pid is not None:
             key = (channel, pid)
             if key in seen_packets:
-                if seen_packets[key] == p["data"]:
+                if seen_packets[key] == notifs:
                     continue  # the same packet saved twice
                 raise BgaImportError(f"packet {pid} appears twice on {channel or 'its channel'} "
                                      "with different contents", file=source)
-            seen_packets[key] = p["data"]
-        packet = Packet(channel, pid, _int(p.get("move_id")), _int(p.get("time")))
-        for n in p["data"]:
-            if not isinstance(n, dict) or not isinstance(n.get("type"), str):
+            seen_packets[key] = notifs
+        packet = Packet(channel, pid, _int(move_id), _int(time_))
+        append = packet.notifs.append
+        for n in notifs:
+            if type(n) is _RawNotif:
+                ntype, uid, log_text, args = n.type, n.uid, n.log, n.args
+            elif isinstance(n, dict) and isinstance(n.get("type"), str):
+                ntype, uid, log_text, args = n["type"], n.get("uid"), n.get("log"), n.get("args")
+            else:
                 raise BgaImportError(f"packet {pid}: a notification without a type", file=source)
-            uid = n.get("uid")
-            uid = None if uid is None else str(uid)
             if uid is not None:
+                uid = str(uid)
                 if uid in seen_uids:
                     continue
                 seen_uids.add(uid)
-            log_text = n.get("log")
-            packet.notifs.append(Notif(n["type"], n.get("args"), log_text if isinstance(log_text, str) else "",
-                                       uid, packet, len(packet.notifs)))
+            append(Notif(ntype, args, log_text if type(log_text) is str else "", uid, packet,
+                         len(packet.notifs)))
         out.append(packet)
     return out
 

@@ -47,7 +47,7 @@ from replay.games.pax_pamir.state import MARKET_CELLS, PaxState
 def card_id(v: Any) -> int:
     """``card_12`` -> 12 (our ids are the printed numbers, as BGA's)."""
     text = str(v)
-    if not text.startswith("card_") or not text[5:].isdigit():
+    if text[:5] != "card_" or not text[5:].isdigit():
         raise ValueError(f"not a card id: {text!r}")
     return int(text[5:])
 
@@ -119,7 +119,7 @@ class PaxImporter(GameImporter):
 
     def prepare(self) -> None:
         """Deal the opening market with the identities the log fixes later (unknown otherwise)."""
-        known = opening_market(self.log, self.cancelled())
+        known = opening_market(self.log, self.cancelled_uids)
         for r, c in MARKET_CELLS:
             card, where = known.get((r, c), (None, None))
             self.current = where
@@ -147,8 +147,14 @@ class PaxImporter(GameImporter):
         return s.stack[-1]
 
     def awaits(self, move_type: str) -> bool:
+        """The engine's pending decision accepts a move of this type."""
         t = self.task()
-        return t is not None and any(m.__struct_config__.tag == move_type for m in t.accepts)
+        if t is None:
+            return False
+        tags = _ACCEPTS.get(type(t))
+        if tags is None:
+            tags = _ACCEPTS[type(t)] = frozenset(str(m.__struct_config__.tag) for m in t.accepts)
+        return move_type in tags
 
     def settle(self, keep: str | None = None) -> None:
         """Close the optional steps BGA shows were not taken (``end_action`` / ``skip``).
@@ -245,6 +251,12 @@ class PaxImporter(GameImporter):
         return self.log.notifs[self._index(n) + 1:]
 
 
+_ACCEPTS: dict[type, frozenset[str]] = {}
+"""Task class -> the move types it accepts."""
+
+_MARKET_TYPES = frozenset({"purchaseCard", "payRupeesToMarket", "shiftMarket", "drawMarketCard", "discardFromMarket"})
+
+
 def opening_market(log: BgaLog, cancelled: set[str]) -> dict[tuple[int, int], tuple[int, Notif]]:
     """Opening cell -> (card, the notification that names it), following the market through the log.
 
@@ -262,11 +274,11 @@ def opening_market(log: BgaLog, cancelled: set[str]) -> dict[tuple[int, int], tu
             found[v[1]] = (card, n)
             grid[rc] = card
 
-    for n in log.notifs:
+    for n in [n for n in log.notifs if n.type in _MARKET_TYPES]:
+        t = n.type
         if (n.uid is not None and n.uid in cancelled) or not isinstance(n.args, dict):
             continue
         a = n.args
-        t = n.type
         if t in ("purchaseCard", "payRupeesToMarket"):
             for r in a.get("rupeesOnCards") or ():
                 name((int(r["row"]), int(r["column"])), card_id(r["cardId"]), n)
