@@ -87,6 +87,13 @@ def ingest(paths: tuple[str, ...], db: str, workers: int | None, batch_size: int
     if c.records == 0:
         click.echo("warning: no records found in " + ", ".join(paths) + " (record files end in "
                    ".json, .jsonl, .json.gz or .jsonl.gz)", err=True)
+    if c.conflicts:
+        click.echo(f"{c.conflicts} record(s) reuse an id that a different record already has in this run; "
+                   "they were not ingested (the first record with each id was), and went to quarantine:", err=True)
+        for line in summary.conflicts:
+            click.echo(f"  {line}", err=True)
+        if c.conflicts > len(summary.conflicts):
+            click.echo(f"  ... and {c.conflicts - len(summary.conflicts)} more", err=True)
     if c.quarantined:
         click.echo(
             f"{c.quarantined} record(s) could not be read and went to quarantine; see them with\n"
@@ -117,6 +124,8 @@ def _print_summary(s: Any) -> None:
         ("  writing / publishing snapshots",
          f"{s.timings.get('write', 0.0):.2f} s / {s.timings.get('publish', 0.0):.2f} s ({s.publishes}x)"),
     ]
+    if c.conflicts:
+        rows.insert(7, ("  of which: id already used in this run by other content", f"{c.conflicts:,}"))
     rows[6:6] = [(f"  status {status}", f"{n:,}") for status, n in sorted(c.statuses.items())]
     for k, v in rows:
         t.add_row(k, v)

@@ -41,23 +41,34 @@ def main() -> None:
 # --------------------------------------------------------------------------
 
 
+MAX_SEED = 2**63 - 1
+
+
 @main.command()
 @click.option("--game", "game_id", required=True, type=click.Choice(GAME_IDS), help="Game id.")
-@click.option("--players", type=int, default=None, help="Player count (default: cycle through every allowed count).")
-@click.option("--games", type=int, default=100, show_default=True, help="How many games.")
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--out", type=click.Path(file_okay=False), required=True, help="Output directory.")
+@click.option("--players", type=click.IntRange(min=1), default=None,
+              help="Player count (default: cycle through every allowed count).")
+@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="How many games.")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=1, show_default=True)
+@click.option("--out", type=click.Path(file_okay=False), required=True,
+              help="Output directory (files already there are never overwritten).")
 @click.option("--ruleset", type=click.Choice(["official", "bga"]), default=None)
-@click.option("--observe-every", type=int, default=10, show_default=True,
+@click.option("--observe-every", type=click.IntRange(min=0), default=10, show_default=True,
               help="Add an observe event every N events (0: only at the end).")
 @click.option("--view", "view", default=None, metavar="SEAT",
               help="Write each record as seat SEAT (p1, p2, ...) saw the game: other players' hidden "
                    "draws unknown (null), revealed when the rules reveal them.")
 def simulate(game_id: str, players: int | None, games: int, seed: int, out: str, ruleset: str | None,
              observe_every: int, view: str | None) -> None:
-    """Play GAMES seeded games with the random and greedy agents and write records."""
+    """Play GAMES seeded games with the random and greedy agents and write records.
+
+    Record ids name the title, seed, player count, any non-default setting and
+    the game's index (sim-copenhagen-s7-3p-000000), so corpora simulated with
+    other settings never share an id; file names carry the same parts.
+    """
     from rich.progress import Progress
 
+    from replay.simulate import config_tag
     from replay.simulate import simulate as run
 
     try:
@@ -72,10 +83,17 @@ def simulate(game_id: str, players: int | None, games: int, seed: int, out: str,
             _fail(f"--view {view}: no such seat in every game simulated (seats: {', '.join(sorted(seats))})")
     options = {"ruleset": ruleset} if ruleset else None
     outdir = Path(out)
+    stem = f"{game_id}-s{seed}-{f'{players}p' if players else 'allp'}{config_tag(options, observe_every, view=view)}"
+    paths = [outdir / f"{stem}-{k:04d}.jsonl.gz" for k in range((games + RECORDS_PER_FILE - 1) // RECORDS_PER_FILE)]
+    existing = [p for p in paths if p.exists()]
+    if existing:
+        _fail(f"{existing[0]} already exists (simulated earlier with the same settings?); "
+              "remove it or choose another --out")
     written = 0
     with Progress(transient=True, disable=not sys.stderr.isatty()) as progress:
         task = progress.add_task(f"simulating {game_id}", total=games)
-        for start in range(0, games, RECORDS_PER_FILE):
+        for k, path in enumerate(paths):
+            start = k * RECORDS_PER_FILE
             n = min(RECORDS_PER_FILE, games - start)
 
             def batch(start: int = start, n: int = n) -> Iterator[Any]:
@@ -84,8 +102,6 @@ def simulate(game_id: str, players: int | None, games: int, seed: int, out: str,
                     progress.advance(task)
                     yield rec
 
-            stem = f"{game_id}-s{seed}" + (f"-view-{view}" if view else "")
-            path = outdir / f"{stem}-{start // RECORDS_PER_FILE:04d}.jsonl.gz"
             written += write_records(batch(), path)
     click.echo(f"wrote {written} {game_id} records to {outdir}")
 

@@ -49,6 +49,8 @@ class Summary:
     """Rows per table in the whole database after the run."""
     timings: dict[str, float] = field(default_factory=dict)
     """Seconds the parent spent reading, waiting for workers, writing and publishing."""
+    conflicts: list[str] = field(default_factory=list)
+    """The first few records refused because their id named other content earlier in the run."""
 
     @property
     def records_per_second(self) -> float:
@@ -160,7 +162,8 @@ def ingest(
             db.publish()
             publishes += 1
         max_inflight = max(2, 2 * n_workers)
-        inflight: deque[tuple[Any, list[Outcome], int, Any]] = deque()
+        inflight: deque[tuple[Any, list[Outcome], tuple[int, list[tuple[str, str, str, int | None]]], Any]]
+        inflight = deque()
         last_publish = time.monotonic()
         publish_cost = 0.0
         tables = list(milestones.MILESTONE_TABLES)
@@ -170,13 +173,13 @@ def ingest(
         def drain_one() -> None:
             nonlocal last_publish, publish_cost, publishes, published
             assert db is not None
-            pending, read_errors, skipped, done = inflight.popleft()
+            pending, read_errors, (skipped, present), done = inflight.popleft()
             t = time.perf_counter()
             batch: Batch = pending.get()
             timings["wait"] += time.perf_counter() - t
             if read_errors:
                 batch.outcomes = sorted(batch.outcomes + read_errors, key=lambda o: o.ordinal)
-            db.count_skipped(skipped)
+            db.count_skipped(skipped, present)
             if batch.outcomes:  # a batch of skipped records only needs no transaction
                 t = time.perf_counter()
                 db.write(batch, utcnow())
@@ -216,16 +219,19 @@ def ingest(
             seen: set[str] = set()
             todo = []
             skipped = 0
+            present: list[tuple[str, str, str, int | None]] = []
             for w, sha in zip(work, hashes):
                 if sha in known or sha in seen:
                     skipped += 1
+                    if sha in known:  # its id is taken in this run by this content
+                        present.append((known[sha], sha, w[1], w[2]))
                     continue
                 seen.add(sha)
                 todo.append(w)
             job = Job(todo, db.run_id or 0, utcnow(), tables, ruleset)
             timings["read"] += time.perf_counter() - t
             pending = pool.apply_async(build_batch, (job,)) if todo else _Inline._Done(Batch([]))
-            inflight.append((pending, read_errors, skipped, raw_batch[-1].done_bytes))
+            inflight.append((pending, read_errors, (skipped, present), raw_batch[-1].done_bytes))
             while len(inflight) >= max_inflight:
                 drain_one()
         while inflight:
@@ -262,7 +268,7 @@ def ingest(
                 db.close()
     assert db is not None
     return Summary(db.path, snapshot_path(db.path), db.run_id or 0, len(files), db.counts,
-                   time.perf_counter() - t0, publishes, table_rows, timings)
+                   time.perf_counter() - t0, publishes, table_rows, timings, db.conflict_examples)
 
 
 __all__ = ["DEFAULT_DB", "IngestError", "Summary", "ingest"]

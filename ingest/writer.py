@@ -65,8 +65,25 @@ class Counts:
     new: int = 0
     replaced: int = 0
     quarantined_new: int = 0
+    conflicts: int = 0
+    """Records quarantined because their id was already used in this run by different content."""
     statuses: dict[str, int] = field(default_factory=dict)
     rows: dict[str, int] = field(default_factory=dict)
+
+
+DUPLICATE_ID = "duplicate_id"
+"""The quarantine kind (and outcome status) of a record whose id names other content in the same run."""
+
+
+def _as_conflict(o: Outcome, why: str, batch: Batch) -> Outcome:
+    """``o`` turned into a quarantine entry, with its raw text taken from the batch's ``records`` rows."""
+    raw = b""
+    span = (o.spans or {}).get("records")
+    table = batch.tables.get("records")
+    if span and table is not None:
+        raw = str(table.column("raw")[span[0]].as_py()).encode()
+    return Outcome(o.ordinal, o.source, o.line, o.raw_sha256, DUPLICATE_ID, game_id=o.game_id, title=o.title,
+                   error=why, raw=raw)
 
 
 def _quote_literal(text: str) -> str:
@@ -115,6 +132,10 @@ class Database:
         self.game_tables = schema.game_tables()
         self.run_id: int | None = None
         self.counts = Counts()
+        self.run_ids: dict[str, tuple[str, str, int | None]] = {}
+        """Id -> (content hash, file, line) of every game written or found present in this run."""
+        self.conflict_examples: list[str] = []
+        """The first few id conflicts of this run, in words."""
 
     # ---- runs ---------------------------------------------------------------
 
@@ -146,40 +167,64 @@ class Database:
 
     # ---- batches ------------------------------------------------------------
 
-    def known_hashes(self, hashes: Sequence[str]) -> set[str]:
-        """Which of ``hashes`` are already the content hash of an ingested game."""
+    def known_hashes(self, hashes: Sequence[str]) -> dict[str, str]:
+        """Which of ``hashes`` are already the content hash of an ingested game (hash -> its game id)."""
         if not hashes:
-            return set()
+            return {}
         probe = pa.table({"h": pa.array(list(hashes), pa.string())})
         self.con.register("gamerec_probe", probe)
         try:
             rows = self.con.execute(
-                "SELECT DISTINCT g.record_sha256 FROM games g JOIN gamerec_probe p ON g.record_sha256 = p.h"
+                "SELECT DISTINCT g.record_sha256, g.game_id FROM games g "
+                "JOIN gamerec_probe p ON g.record_sha256 = p.h"
             ).fetchall()
         finally:
             self.con.unregister("gamerec_probe")
-        return {r[0] for r in rows}
+        return {r[0]: r[1] for r in rows}
 
-    def count_skipped(self, n: int) -> None:
-        """Records recognised as already present before they were replayed."""
+    def count_skipped(self, n: int, present: Sequence[tuple[str, str, str, int | None]] = ()) -> None:
+        """Records recognised as already present before they were replayed.
+
+        ``present`` holds ``(game_id, sha, source, line)`` of each, so that a
+        later record of this run with the same id and other content is
+        recognised as a conflict rather than replacing it.
+        """
         self.counts.records += n
         self.counts.skipped += n
+        for gid, sha, source, line in present:
+            self.run_ids.setdefault(gid, (sha, source, line))
+
+    def _conflict(self, o: Outcome) -> str | None:
+        """Why ``o`` may not be written: its id already names other content in this run."""
+        assert o.game_id is not None
+        first = self.run_ids.get(o.game_id)
+        if first is None or first[0] == o.raw_sha256:
+            return None
+        where = first[1] + (f":{first[2]}" if first[2] is not None else "")
+        return (f"{o.source}:{o.line}: id {o.game_id!r} is already used in this run by a different record "
+                f"({where}); ids must be unique per game content, so this one was not ingested")
 
     def write(self, batch: Batch, at: datetime) -> bool:
         """Apply one batch in one transaction; ``True`` if a game or quarantine row changed."""
         good = [o for o in batch.outcomes if o.status != INVALID]
         bad = [o for o in batch.outcomes if o.status == INVALID]
         chosen: dict[str, Outcome] = {}
-        skipped = replaced_in_batch = 0
+        skipped = 0
+        conflicts: list[Outcome] = []
+        run_ids = dict(self.run_ids)  # kept only if the commit succeeds
         for o in good:
             assert o.game_id is not None
             prev = chosen.get(o.game_id)
             if prev is not None and prev.raw_sha256 == o.raw_sha256:
                 skipped += 1
                 continue
-            if prev is not None:
-                replaced_in_batch += 1
+            why = self._conflict(o) if prev is None else self._conflict_in_batch(o, prev)
+            if why is not None:
+                conflicts.append(_as_conflict(o, why, batch))
+                continue
             chosen[o.game_id] = o
+            run_ids[o.game_id] = (o.raw_sha256, o.source, o.line)
+        bad = sorted(bad + conflicts, key=lambda o: o.ordinal)
         con = self.con
         committing = False
         con.execute("BEGIN TRANSACTION")
@@ -226,8 +271,7 @@ class Database:
                     c.diverged += 1
                 else:
                     c.ok += 1
-            # a record replaced by a later one of the same batch counts as read but not written
-            c.skipped += replaced_in_batch
+            c.conflicts += len(conflicts)
             c.quarantined += len(bad)
             c.quarantined_new += q_new
             for name, n in rows.items():
@@ -238,6 +282,8 @@ class Database:
             committing = True
             con.execute("COMMIT")
             self.counts = c
+            self.run_ids = run_ids
+            self.conflict_examples += [o.error or "" for o in conflicts[:max(0, 10 - len(self.conflict_examples))]]
             return bool(keep or q_new)
         except BaseException:
             try:
@@ -247,7 +293,13 @@ class Database:
             # an interrupt can land while the commit completes: trust the database
             if committing and self._run_counts_are(c):
                 self.counts = c
+                self.run_ids = run_ids
             raise
+
+    @staticmethod
+    def _conflict_in_batch(o: Outcome, prev: Outcome) -> str:
+        return (f"{o.source}:{o.line}: id {o.game_id!r} is already used in this run by a different record "
+                f"({prev.source}:{prev.line}); ids must be unique per game content, so this one was not ingested")
 
     def _run_counts_are(self, c: Counts) -> bool:
         try:
@@ -303,7 +355,8 @@ class Database:
             "at": [at] * len(uniq),
             "raw_sha256": [o.raw_sha256 for o in uniq],
             "game_id": [o.game_id for o in uniq],
-            "kind": ["unreadable" if o.game_id is None else "engine_error" for o in uniq],
+            "kind": ["unreadable" if o.game_id is None else "duplicate_id" if o.status == DUPLICATE_ID
+                     else "engine_error" for o in uniq],
             "run_id": [self.run_id] * len(uniq),
         }
         sch = t.arrow_schema()

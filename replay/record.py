@@ -602,15 +602,19 @@ def write_records(records: Iterable[Record], path: str | Path) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     n = 0
-    with open(tmp, "wb") as raw:
-        if path.name.endswith(".gz"):
-            with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz:
+    try:
+        with open(tmp, "wb") as raw:
+            if path.name.endswith(".gz"):
+                with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz:
+                    for rec in records:
+                        gz.write(dumps(rec) + b"\n")
+                        n += 1
+            else:
                 for rec in records:
-                    gz.write(dumps(rec) + b"\n")
+                    raw.write(dumps(rec) + b"\n")
                     n += 1
-        else:
-            for rec in records:
-                raw.write(dumps(rec) + b"\n")
-                n += 1
+    except BaseException:
+        tmp.unlink(missing_ok=True)  # a half-written file must not be left behind
+        raise
     os.replace(tmp, path)
     return n

@@ -14,6 +14,7 @@ record ends with a ``result`` (score and rank).
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timedelta, timezone
@@ -138,7 +139,42 @@ def player_counts(game: Game, players: int | None) -> list[int]:
     return [players] if players else list(range(game.min_players, game.max_players + 1))
 
 
-def simulate_one(game: Game, n_players: int, seed: int, index: int, *, observe_every: int = 10,
+DEFAULT_OBSERVE_EVERY = 10
+
+
+def config_tag(options: dict[str, Any] | None = None, observe_every: int = DEFAULT_OBSERVE_EVERY,
+               agents: Sequence[str] | None = None, view: str | None = None) -> str:
+    """The part of a simulated id that names every setting besides seed, players and index.
+
+    Empty for the defaults; otherwise ``-bga`` for the Board Game Arena ruleset,
+    ``-obs5`` for an observe event every 5 events, ``-view-p2`` for a record
+    written as seat p2 saw the game, and ``-x`` plus eight hex
+    digits of a hash for any other option or an explicit agent line-up.  With
+    the seed, the player count and the index it makes the id unique per game
+    content: two records of one engine version with the same id are the same game.
+    """
+    opts = dict(options or {})
+    parts = []
+    ruleset = opts.pop("ruleset", "official")
+    if ruleset != "official":
+        parts.append(str(ruleset))
+    if observe_every != DEFAULT_OBSERVE_EVERY:
+        parts.append(f"obs{observe_every}")
+    if view is not None:
+        parts.append(f"view-{view}")
+    if opts or agents is not None:
+        blob = repr((sorted((str(k), repr(v)) for k, v in opts.items()), list(agents or ())))
+        parts.append("x" + hashlib.sha256(blob.encode()).hexdigest()[:8])
+    return "".join(f"-{p}" for p in parts)
+
+
+def simulated_id(game_id: str, seed: int, n_players: int, index: int, tag: str = "") -> str:
+    """``sim-copenhagen-s7-3p-000000``: title, seed, player count, settings tag, game index."""
+    return f"sim-{game_id}-s{seed}-{n_players}p{tag}-{index:06d}"
+
+
+def simulate_one(game: Game, n_players: int, seed: int, index: int, *,
+                 observe_every: int = DEFAULT_OBSERVE_EVERY,
                  options: dict[str, Any] | None = None, agents: Sequence[str] | None = None,
                  view: str | None = None) -> Record:
     """Play one complete game and return its record (deterministic in its arguments).
@@ -150,6 +186,9 @@ def simulate_one(game: Game, n_players: int, seed: int, index: int, *, observe_e
     replayed while it is written (a *shadow* state), and its observations are
     that replay's, so they are what the seat's own engine would say.
     """
+    if observe_every < 0:
+        raise ValueError(f"observe_every must be 0 or more, not {observe_every}")
+    tag = config_tag(options, observe_every, agents, view)
     rng = random.Random(f"{game.id}:{seed}:{index}")
     pids = [f"p{i + 1}" for i in range(n_players)]
     if view is not None and view not in pids:
@@ -209,7 +248,7 @@ def simulate_one(game: Game, n_players: int, seed: int, index: int, *, observe_e
         source["view"] = view
     return Record(
         game=game.id,
-        id=f"sim-{game.id}-s{seed}-{index:06d}" + (f"-view-{view}" if view is not None else ""),
+        id=simulated_id(game.id, seed, n_players, index, tag),
         players=[{"id": p, "name": NAMES[i]} for i, p in enumerate(pids)],
         events=events,
         options=opts,
@@ -227,8 +266,8 @@ def _as_seen(req: ChanceRequest, outcome: Outcome, view: str | None) -> Outcome:
 
 
 def simulate(game_id: str, games: int, seed: int, players: int | None = None, *,
-             start: int = 0, observe_every: int = 10, options: dict[str, Any] | None = None,
-             view: str | None = None) -> Iterator[Record]:
+             start: int = 0, observe_every: int = DEFAULT_OBSERVE_EVERY,
+             options: dict[str, Any] | None = None, view: str | None = None) -> Iterator[Record]:
     """Yield ``games`` simulated records; player counts cycle when ``players`` is None."""
     game = get_game(game_id)
     counts = player_counts(game, players)

@@ -42,7 +42,7 @@ def test_verify_reports_the_event_and_reason_of_a_hand_edited_record(tmp_path: P
     (tmp_path / "edited.json").write_bytes(orjson.dumps(rec))
     code, out = run("verify", str(tmp_path / "edited.json"))
     assert code == 1
-    assert f"edited.json:1: sim-toy-s9-000000: event {i}: illegal_move: p" in out
+    assert f"edited.json:1: sim-toy-s9-2p-000000: event {i}: illegal_move: p" in out
     assert "cannot advance" in out
 
 

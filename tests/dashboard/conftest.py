@@ -16,10 +16,11 @@ import pytest
 from ingest.pipeline import ingest
 from replay.games import available, get_game
 from replay.record import dumps
-from replay.simulate import simulate_one
+from replay.simulate import simulate_one, simulated_id
 
 TITLES = [g for g in ("copenhagen", "coal_baron", "pax_pamir", "perikles", "praga") if g in available()]
-DIVERGED_ID = "sim-coal_baron-s11-000001" if "coal_baron" in TITLES else "sim-copenhagen-s11-000001"
+_DIVERGED_TITLE = "coal_baron" if "coal_baron" in TITLES else "copenhagen"
+DIVERGED_ID = simulated_id(_DIVERGED_TITLE, 11, get_game(_DIVERGED_TITLE).min_players + 1, 1)
 
 
 def _records(title: str, n: int, seed: int = 11) -> list[bytes]:

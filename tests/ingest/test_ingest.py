@@ -267,15 +267,50 @@ def test_engine_error_goes_to_quarantine(tmp_path: Path, monkeypatch: pytest.Mon
     assert query(db, "SELECT count(*) FROM games WHERE game_id = ?", [recs[1].id]) == [(0,)]
 
 
-def test_duplicate_ids_within_one_input_keep_the_last(tmp_path: Path) -> None:
+@pytest.mark.parametrize("batch_records", [500, 2])
+def test_an_id_reused_by_other_content_in_one_run_is_refused_and_said(tmp_path: Path, batch_records: int) -> None:
     recs = toy_records(4, seed=7)
     alt = toy_records(9, seed=8)[7]
     alt.id = recs[2].id
     db = tmp_path / "g.duckdb"
-    s = ingest([str(write(tmp_path / "r.jsonl", recs + [recs[0], alt]))], db, workers=0, publish_every=-1)
-    assert query(db, "SELECT count(*), count(DISTINCT game_id) FROM games") == [(4, 4)]
-    assert query(db, "SELECT record_sha256 FROM games WHERE game_id = ?", [alt.id]) == [(loads(dumps(alt)).sha256,)]
-    assert s.counts.records == 6 and s.counts.ok + s.counts.skipped == 6
+    path = write(tmp_path / "r.jsonl", recs + [recs[0], alt])
+    for run in (1, 2):  # the second run finds the first record present and refuses the other again
+        s = ingest([str(path)], db, workers=0, publish_every=-1, batch_records=batch_records)
+        assert query(db, "SELECT count(*), count(DISTINCT game_id) FROM games") == [(4, 4)]
+        # the first record with the id is kept; the later one is quarantined, never silently dropped
+        assert query(db, "SELECT record_sha256 FROM games WHERE game_id = ?",
+                     [alt.id]) == [(loads(dumps(recs[2])).sha256,)]
+        assert s.counts.records == 6 and s.counts.conflicts == 1 and s.counts.quarantined == 1
+        assert s.counts.ok + s.counts.diverged + s.counts.skipped + s.counts.quarantined == 6
+        assert len(s.conflicts) == 1 and f"r.jsonl:6: id {alt.id!r} is already used in this run" in s.conflicts[0]
+        assert "r.jsonl:3" in s.conflicts[0]
+        assert query(db, "SELECT kind, line, game_id FROM quarantine") == [("duplicate_id", 6, alt.id)]
+    raw = query(db, "SELECT raw FROM quarantine")[0][0]
+    assert loads(raw).sha256 == loads(dumps(alt)).sha256
+
+
+def test_simulated_corpora_with_other_player_counts_never_collide(tmp_path: Path) -> None:
+    for n in (2, 3, 4):
+        code, out = cli("simulate", "--game", "copenhagen", "--players", str(n), "--games", "2", "--seed", "7",
+                        "--out", str(tmp_path / f"p{n}"))
+        assert code == 0, out
+    db = tmp_path / "g.duckdb"
+    code, out = cli("ingest", str(tmp_path), "--db", str(db), "--workers", "0")
+    assert code == 0, out
+    assert query(db, "SELECT count(DISTINCT game_id) FROM games") == [(6,)]
+
+
+def test_cli_says_when_an_id_is_reused_in_one_run(tmp_path: Path) -> None:
+    recs = toy_records(2, seed=7)
+    alt = toy_records(3, seed=8)[2]
+    alt.id = recs[1].id
+    write(tmp_path / "a.jsonl", recs)
+    write(tmp_path / "b.jsonl", [alt])
+    code, out = cli("ingest", str(tmp_path), "--db", str(tmp_path / "g.duckdb"), "--workers", "0")
+    assert code == 1
+    assert "1 record(s) reuse an id that a different record already has in this run" in out
+    assert f"b.jsonl:1: id {alt.id!r} is already used in this run by a different record" in out
+    assert "a.jsonl:2" in out
 
 
 def test_stdin_and_missing_path(tmp_path: Path) -> None:
@@ -348,7 +383,7 @@ def test_truncated_gzip_lands_the_records_before_the_break(tmp_path: Path) -> No
     s = ingest([str(cut)], db, workers=2, publish_every=-1)
     landed = s.counts.new
     assert 0 < landed < 300 and s.counts.quarantined == 1
-    assert query(db, "SELECT game_id FROM games ORDER BY game_id") == [(r.id,) for r in recs[:landed]]
+    assert query(db, "SELECT game_id FROM games ORDER BY game_id") == sorted((r.id,) for r in recs[:landed])
     (line, error), = query(db, "SELECT line, error FROM quarantine")
     assert line == landed + 1 and "corrupt or truncated gzip data" in error
 
