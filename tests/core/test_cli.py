@@ -123,7 +123,7 @@ def test_simulate_view_writes_a_seat_view_that_verifies(tmp_path: Path) -> None:
                     "--view", "p2", "--out", str(tmp_path / "v"))
     assert code == 0, out
     files = list((tmp_path / "v").iterdir())
-    assert [f.name for f in files] == ["copenhagen-s4-view-p2-0000.jsonl.gz"]
+    assert [f.name for f in files] == ["copenhagen-s4-3p-view-p2-0000.jsonl.gz"]
     code, out = run("verify", str(tmp_path / "v"))
     assert code == 0 and "2 complete" in out, out
 
@@ -132,3 +132,36 @@ def test_simulate_view_of_a_seat_that_does_not_exist_is_a_usage_error(tmp_path: 
     code, out = run("simulate", "--game", "copenhagen", "--players", "2", "--games", "1",
                     "--view", "p3", "--out", str(tmp_path / "v"))
     assert code != 0 and "--view p3" in out and "Traceback" not in out
+
+
+def test_simulate_never_overwrites_and_names_players_in_ids(tmp_path: Path) -> None:
+    args = ["simulate", "--game", "copenhagen", "--players", "3", "--games", "1", "--seed", "7",
+            "--out", str(tmp_path)]
+    code, out = run(*args)
+    assert code == 0, out
+    path = tmp_path / "copenhagen-s7-3p-0000.jsonl.gz"
+    before = path.read_bytes()
+    assert orjson.loads(gzip.decompress(before))["id"] == "sim-copenhagen-s7-3p-000000"
+    code, out = run(*args)
+    assert code == 2 and "copenhagen-s7-3p-0000.jsonl.gz already exists" in out
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("option, value", [("--games", "-3"), ("--games", "0"), ("--observe-every", "-1"),
+                                           ("--seed", "18446744073709551617"), ("--seed", "-1"),
+                                           ("--players", "0")])
+def test_simulate_bad_option_values_are_usage_errors(tmp_path: Path, option: str, value: str) -> None:
+    args = {"--game": "copenhagen", "--games": "1", "--seed": "1", "--out": str(tmp_path / "o"), option: value}
+    code, out = run("simulate", *[x for kv in args.items() for x in kv])
+    assert code == 2 and f"Invalid value for '{option}'" in out
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_failed_write_leaves_no_temporary_file(tmp_path: Path) -> None:
+    def records():  # type: ignore[no-untyped-def]
+        yield simulate_one(get_game("toy"), 2, 4, 0)
+        raise OverflowError("boom")
+
+    with pytest.raises(OverflowError):
+        write_records(records(), tmp_path / "r.jsonl.gz")
+    assert list(tmp_path.iterdir()) == []
