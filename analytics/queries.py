@@ -501,20 +501,27 @@ _DOM = "pax_pamir_dominance_checks"
 
 
 def dominance_success_by_check(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
-    """How often dominance checks succeed, by check number (and final or not)."""
+    """How often dominance checks succeed: one row per non-final check number, and one for every final check.
+
+    The final check (the 4th Dominance Check card, scoring double) is one
+    group whatever the number of checks resolved before it, so every check
+    is counted exactly once and every rate is a share of its own row.
+    """
     if _DOM not in _tables(con):
-        return _empty(check_no=pl.Int64, is_final=pl.Boolean, checks=pl.Int64, successful=pl.Int64,
-                      success_rate=pl.Float64)
+        return _empty(check=pl.String, check_no=pl.Int64, is_final=pl.Boolean, checks=pl.Int64,
+                      successful=pl.Int64, success_rate=pl.Float64)
     return _df(con, f"""
         WITH c AS (
             SELECT game_id, seq, any_value(check_no) AS check_no, bool_or(is_final) AS is_final,
                    bool_or(successful) AS successful
             FROM {_DOM} GROUP BY game_id, seq
         )
-        SELECT check_no::BIGINT AS check_no, is_final, count(*)::BIGINT AS checks,
+        SELECT CASE WHEN is_final THEN 'final check' ELSE 'check ' || check_no END AS "check",
+               CASE WHEN is_final THEN NULL ELSE check_no END::BIGINT AS check_no, is_final,
+               count(*)::BIGINT AS checks,
                count(*) FILTER (WHERE successful)::BIGINT AS successful,
                avg(CASE WHEN successful THEN 1.0 ELSE 0.0 END) AS success_rate
-        FROM c GROUP BY ALL ORDER BY check_no, is_final
+        FROM c GROUP BY ALL ORDER BY is_final, check_no
     """)
 
 

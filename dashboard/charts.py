@@ -234,17 +234,15 @@ def game_breakdown(df: pl.DataFrame) -> alt.Chart:
 
 
 def dominance_success(df: pl.DataFrame) -> alt.LayerChart:
-    """Share of dominance checks that succeed, by check number (final checks apart)."""
-    data = df.with_columns(
-        pl.when(pl.col("is_final")).then(pl.lit("final check")).otherwise(
-            pl.format("check {}", pl.col("check_no"))).alias("check")
-    )
-    bars = alt.Chart(data, title="How often dominance checks succeed").mark_bar().encode(
-        x=alt.X("check:N", sort=alt.EncodingSortField("check_no"), title=None),
-        y=alt.Y("success_rate:Q", title="successful", axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+    """Share of dominance checks that succeed, by check number, every final check in one bar."""
+    order = df["check"].to_list()
+    bars = alt.Chart(df, title="How often dominance checks succeed").mark_bar().encode(
+        x=alt.X("check:N", sort=order, title=None, axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("success_rate:Q", title="successful", stack=None, axis=alt.Axis(format="%"),
+                scale=alt.Scale(domain=[0, 1])),
         tooltip=["check:N", "checks:Q", "successful:Q", alt.Tooltip("success_rate:Q", format=".1%")],
     )
-    text = bars.mark_text(dy=-6).encode(text=alt.Text("checks:Q", format="d"))
+    text = bars.mark_text(dy=-6).encode(text=alt.Text("checks:Q", format=",d"))
     return alt.layer(bars, text)
 
 

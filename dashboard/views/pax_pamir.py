@@ -27,7 +27,8 @@ c4.metric("Games with checks", f"{summary['games']:,}")
 left, right = st.columns(2)
 with left:
     st.altair_chart(charts.dominance_success(success), width="stretch")
-    st.caption("The number above each bar is the number of checks behind it.")
+    st.caption("The number above each bar is the number of checks behind it. The final check (the 4th "
+               "Dominance Check card, scoring double) is one bar, whichever check it was.")
 with right:
     coal = data.q("dominance_coalitions")
     if coal.height:
@@ -46,7 +47,7 @@ if game_id:
     for _seq, part in checks.group_by("seq", maintain_order=True):
         first = part.row(0, named=True)
         verdict = (f"successful — {first['dominant_coalition']} dominant" if first["successful"]
-                   else "not successful — scored by influence")
+                   else "not successful — scored by cylinders in play")
         label = "final check" if first["is_final"] else f"check {first['check_no']}"
         st.markdown(f"**{label}** at event {first['seq']}: {verdict} · blocks afghan {first['blocks_afghan']}, "
                     f"british {first['blocks_british']}, russian {first['blocks_russian']}")

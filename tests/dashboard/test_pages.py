@@ -136,6 +136,11 @@ def test_pax_pamir_page(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> Non
         at.selectbox(key="dominance_game").select(games[1]).run()
         assert not at.exception
     assert "blocks afghan" in texts(at)
+    # an unsuccessful check ranks players by cylinders in play (rules §15), never by influence
+    assert "scored by influence" not in texts(at)
+    shown = run(sample_db, q.dominance_checks_of_game, game_id=at.selectbox(key="dominance_game").value)
+    if not shown.get_column("successful").all():
+        assert "not successful — scored by cylinders in play" in texts(at)
 
 
 def test_coal_baron_page(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:

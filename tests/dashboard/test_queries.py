@@ -211,3 +211,32 @@ def test_dashboard_shows_the_last_result_while_the_database_is_busy(
     assert data.q("summary") == first
     with pytest.raises(q.DatabaseBusy):
         data.q("top_scores", limit=3)  # never read before: nothing to fall back on
+
+
+def _dominance_db() -> duckdb.DuckDBPyConnection:
+    """Three games: final checks at check 2, 3 and 4 (the 4th card after fewer resolutions), two not final."""
+    from ingest.schema import create_schema
+
+    con = duckdb.connect()
+    create_schema(con)
+    rows = [  # game, seq, check_no, is_final, successful
+        ("a", 10, 1, False, False), ("a", 20, 2, True, True),
+        ("b", 10, 1, False, True), ("b", 30, 3, True, False),
+        ("c", 10, 1, False, False), ("c", 20, 2, False, False), ("c", 40, 4, True, True),
+    ]
+    for gid, seq, no, final, ok in rows:
+        for player in ("p1", "p2"):
+            con.execute("INSERT INTO pax_pamir_dominance_checks (game_id, seq, check_no, is_final, successful, "
+                        "player_id, points) VALUES (?, ?, ?, ?, ?, ?, 1)", [gid, seq, no, final, ok, player])
+    return con
+
+
+def test_dominance_success_puts_every_final_check_in_one_group() -> None:
+    df = q.dominance_success_by_check(_dominance_db())
+    assert df.select("check", "checks", "successful").rows() == [
+        ("check 1", 3, 1), ("check 2", 1, 0), ("final check", 3, 2)]
+    assert df.get_column("success_rate").max() <= 1.0
+    from dashboard import charts
+
+    spec = charts.dominance_success(df).to_dict()
+    assert spec["layer"][0]["encoding"]["y"]["stack"] is None
