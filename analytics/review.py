@@ -124,13 +124,20 @@ def dense_timeline(df: pl.DataFrame) -> pl.DataFrame:
 
 def decisive_events(timeline: pl.DataFrame, names: dict[str, str] | None = None) -> list[tuple[int, str]]:
     """Where a game was decided, from its score timeline: the event after which the final leader
-    led alone to the end, and the biggest single-event gain (with the categories it came from)."""
+    led alone to the end, and the biggest single-event gain (with the categories it came from).
+
+    ``names`` is the whole roster (player id -> name): a player without any
+    score row is on 0 throughout, and ties with the others until one scores.
+    """
     names = names or {}
     dense = dense_timeline(timeline)
     if dense.is_empty():
         return []
     totals = dense.group_by("seq", "player_id").agg(pl.col("points").sum()).sort("seq", "player_id")
     wide = totals.pivot(on="player_id", index="seq", values="points").sort("seq").fill_null(strategy="forward")
+    # a player with no score rows has 0 all game long: they still count when looking for a leader
+    missing = [p for p in names if p not in wide.columns]
+    wide = wide.with_columns([pl.lit(0, pl.Int64).alias(p) for p in missing])
     players = [c for c in wide.columns if c != "seq"]
     seqs = wide.get_column("seq").to_list()
     rows = wide.select(players).rows()

@@ -103,7 +103,9 @@ def score_timeline(
     if dense.is_empty():
         return alt.Chart(pl.DataFrame({"text": ["no score changes in this game"]})).mark_text().encode(
             text="text:N")
-    players = dense.get_column("player_id").unique(maintain_order=True).to_list()
+    scoring = dense.get_column("player_id").unique(maintain_order=True).to_list()
+    # every player of the roster gets a panel, in seat order, even one who never scored
+    players = [p for p in names if p] + [p for p in scoring if p not in names]
     labels = {p: f"{names[p]} ({p})" if names.get(p) and names[p] != p else p for p in players}
     marks = [{"player_id": p, "seq": s, "layer": "divergence"} for p in players for s in sorted(set(divergence_seqs))]
     data = pl.concat([
@@ -118,6 +120,11 @@ def score_timeline(
         x=alt.X("seq:Q"), tooltip=[alt.Tooltip("seq:Q", title="this step")])
     panels = []
     for p in players:
+        if p not in scoring:
+            note = alt.Chart(pl.DataFrame({"text": ["no points in any category at any event of this game"]}))
+            panels.append(note.mark_text(align="left", x=5, color="#555").encode(text="text:N").properties(
+                title=labels[p], height=30, width=700))
+            continue
         mine = f"datum.player_id == {_js_string(p)}"
         area = base.transform_filter(f"{mine} && datum.layer == 'score'").mark_area(
             interpolate="step-after", opacity=0.85).encode(
@@ -127,7 +134,9 @@ def score_timeline(
             color="#c0392b", strokeDash=[4, 3], size=2).encode(
             x=x, tooltip=[alt.Tooltip("seq:Q", title="divergence at")])
         panels.append(alt.layer(area, div, step).properties(title=labels[p], height=110, width=700))
-    chart = alt.vconcat(*panels).resolve_scale(color="shared").configure_legend(orient="bottom", columns=4)
+    # one y scale for every panel, so players compare at a glance
+    chart = alt.vconcat(*panels).resolve_scale(color="shared", y="shared").configure_legend(
+        orient="bottom", columns=4)
     chart.datasets = {STEP_DATA: step_rows}  # type: ignore[attr-defined]
     return chart
 

@@ -84,7 +84,7 @@ def _timeline_spec(db: str, version: tuple[int, ...], game_id: str,
 def timeline_spec(game_id: str, names: dict[str, str]) -> dict[str, Any]:
     """One game's score timeline chart, converted once (move its step rule with ``charts.with_step``)."""
     db = db_path()
-    return _timeline_spec(db, db_version(db), game_id, tuple(sorted(names.items())))
+    return _timeline_spec(db, db_version(db), game_id, tuple(names.items()))  # seat order
 
 
 def database_problem() -> str | None:

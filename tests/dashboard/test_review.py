@@ -130,3 +130,20 @@ def test_jump_targets_merge_everything_by_event() -> None:
     assert jumps[30] == "event 30: Ana leads alone from here to the end; divergence (illegal_move)"
     assert jumps[40] == "event 40: shift ranking ×2"
     assert jumps[99] == "event 99: the end"
+
+
+def test_a_player_without_score_rows_is_on_zero_not_absent() -> None:
+    import polars as pl
+
+    from analytics.review import decisive_events
+    from dashboard import charts
+
+    # only Ben ever scores, first at event 91: until then both are on 0 and nobody leads
+    tl = pl.DataFrame({"seq": [91, 120], "player_id": ["p2", "p2"], "category": ["a", "a"], "points": [3, 5]})
+    names = {"p1": "Ana", "p2": "Ben"}
+    assert decisive_events(tl, names)[0] == (91, "Ben leads alone from here to the end")
+    spec = charts.score_timeline(tl, 0, [], names).to_dict()
+    titles = [panel.get("title") for panel in spec["vconcat"]]
+    assert titles == ["Ana (p1)", "Ben (p2)"]
+    assert spec["vconcat"][0]["mark"]["type"] == "text" and "no points in any category" in str(spec["datasets"])
+    assert spec["resolve"]["scale"]["y"] == "shared"
