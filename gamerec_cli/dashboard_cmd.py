@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import socket
 import sys
+import time
+import webbrowser
 from pathlib import Path
 
 import click
@@ -13,13 +16,18 @@ DEFAULT_DB = str(Path("data") / "gamerec.duckdb")
 DEFAULT_PORT = 8501
 
 
-def streamlit_argv(port: int, *, open_browser: bool = False) -> list[str]:
-    """The command line that serves the dashboard: headless, bound to 127.0.0.1, no file watcher."""
+def streamlit_argv(port: int) -> list[str]:
+    """The command line that serves the dashboard: headless, bound to 127.0.0.1, no file watcher.
+
+    Always headless: Streamlit run otherwise asks for an e-mail address on its
+    first start, waits on standard input and writes ``~/.streamlit/credentials.toml``.
+    ``--open`` opens the browser itself (:func:`open_when_ready`).
+    """
     return [
         sys.executable, "-m", "streamlit", "run", str(APP),
         "--server.address", "127.0.0.1",
         "--server.port", str(port),
-        "--server.headless", "false" if open_browser else "true",
+        "--server.headless", "true",
         "--server.fileWatcherType", "none",
         "--server.runOnSave", "false",
         "--browser.gatherUsageStats", "false",
@@ -29,8 +37,21 @@ def streamlit_argv(port: int, *, open_browser: bool = False) -> list[str]:
     ]
 
 
+def open_when_ready(url: str, port: int, timeout: float = 60.0) -> bool:
+    """Wait until something listens on ``port`` of 127.0.0.1, then open ``url`` in a browser."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return webbrowser.open(url)
+        except OSError:
+            time.sleep(0.3)
+    return False
+
+
 @click.command()
 @click.option("--db", "db", default=DEFAULT_DB, show_default=True, type=click.Path(dir_okay=False),
+              envvar="GAMEREC_DB", show_envvar=True,
               help="The DuckDB file written by `gamerec ingest` (read-only here).")
 @click.option("--port", type=click.IntRange(1, 65535), default=DEFAULT_PORT, show_default=True)
 @click.option("--open", "open_browser", is_flag=True, help="Also open the dashboard in a browser.")
@@ -43,9 +64,14 @@ def dashboard(db: str, port: int, open_browser: bool) -> None:
                    f"`gamerec ingest PATH --db {db}` has run", err=True)
     click.echo(f"gamerec dashboard: http://127.0.0.1:{port}  (database {db}; Ctrl+C to stop)", err=True)
     env = dict(os.environ, GAMEREC_DB=str(db_path), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    argv = streamlit_argv(port, open_browser=open_browser)
+    argv = streamlit_argv(port)
     sys.stdout.flush()
     sys.stderr.flush()
+    if open_browser and os.fork() == 0:  # a helper that opens the tab once the server answers
+        try:
+            open_when_ready(f"http://127.0.0.1:{port}", port)
+        finally:
+            os._exit(0)
     os.execve(sys.executable, argv, env)
 
 

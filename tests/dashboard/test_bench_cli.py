@@ -42,7 +42,26 @@ def test_streamlit_is_bound_to_localhost_and_headless() -> None:
     assert argv[argv.index("--server.port") + 1] == "8600"
     assert argv[argv.index("--server.headless") + 1] == "true"
     assert argv[3] == "run" and argv[4].endswith("dashboard/app.py") and Path(argv[4]).exists()
-    assert streamlit_argv(8600, open_browser=True)[argv.index("--server.headless") + 1] == "false"
+
+
+
+def test_dashboard_honours_gamerec_db_and_never_asks_anything(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import os
+
+    seen: dict[str, object] = {}
+
+    def fake_execve(path: str, argv: list[str], env: dict[str, str]) -> None:
+        seen.update(argv=argv, env=env)
+
+    monkeypatch.setattr(os, "execve", fake_execve)
+    monkeypatch.setattr(os, "fork", lambda: 1)  # the parent's side: no browser helper here
+    db = tmp_path / "mine.duckdb"
+    out = CliRunner().invoke(main, ["dashboard", "--open"], env={"GAMEREC_DB": str(db)})
+    assert out.exit_code == 0, out.output
+    assert seen["env"]["GAMEREC_DB"] == str(db.resolve())  # type: ignore[index]
+    argv = seen["argv"]
+    assert argv[argv.index("--server.headless") + 1] == "true"  # type: ignore[union-attr]
+    assert "GAMEREC_DB" in CliRunner().invoke(main, ["dashboard", "--help"]).output
 
 
 def test_dashboard_command_is_registered() -> None:
