@@ -52,7 +52,8 @@ def ingest(paths: tuple[str, ...], db: str, workers: int | None, batch_size: int
 
     Idempotent: records already present (same id and content) are skipped, a
     record whose content changed replaces the old game. Unreadable records go
-    to the `quarantine` table; the command then exits with status 1.
+    to the `quarantine` table; the command then exits with status 1. No
+    records at all is an error (status 2), as for verify and replay.
     """
     from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
@@ -61,9 +62,13 @@ def ingest(paths: tuple[str, ...], db: str, workers: int | None, batch_size: int
     from ingest.writer import IngestError
 
     try:
-        total = total_bytes(expand(paths))
+        files = expand(paths)
     except MissingPath as exc:
         _fail(str(exc))
+    if not files:  # nothing to read: no database is created or touched
+        _fail("no records found in " + ", ".join(paths) + " (record files end in "
+              ".json, .jsonl, .json.gz or .jsonl.gz)")
+    total = total_bytes(files)
     err = Console(stderr=True)
     with Progress(
         TextColumn("ingesting"), BarColumn(), TaskProgressColumn(), TextColumn("{task.fields[records]} records"),
@@ -85,8 +90,7 @@ def ingest(paths: tuple[str, ...], db: str, workers: int | None, batch_size: int
     _print_summary(summary)
     c = summary.counts
     if c.records == 0:
-        click.echo("warning: no records found in " + ", ".join(paths) + " (record files end in "
-                   ".json, .jsonl, .json.gz or .jsonl.gz)", err=True)
+        _fail("no records found in " + ", ".join(paths) + " (the record files are empty)")
     if c.conflicts:
         click.echo(f"{c.conflicts} record(s) reuse an id that a different record already has in this run; "
                    "they were not ingested (the first record with each id was), and went to quarantine:", err=True)

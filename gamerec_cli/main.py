@@ -139,13 +139,27 @@ RULESET_OPTION = click.option(
 @main.command("replay")
 @click.argument("paths", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per record.")
-@click.option("--at", "at", type=int, default=None, help="Stop after event SEQ (0-based) and show that state.")
+@click.option("--at", "at", type=click.IntRange(min=0), default=None,
+              help="Stop after event SEQ (0-based, within the record's events) and show that state.")
 @click.option("--snapshot", is_flag=True, help="Include the full state snapshot in --json output.")
 @RULESET_OPTION
 def replay_cmd(paths: tuple[str, ...], as_json: bool, at: int | None, snapshot: bool, ruleset: str | None) -> None:
-    """Replay records (or BGA logs) and show the final (or --at SEQ) state and score breakdown."""
-    bad = 0
-    for r in _replays(paths, until=at, ruleset=ruleset):
+    """Replay records (or BGA logs) and show the final (or --at SEQ) state and score breakdown.
+
+    Exit 0 if every record replayed clean, 1 if any diverged or is invalid,
+    2 if there was no record or --at lies past a record's last event.
+    """
+    bad = out_of_range = total = 0
+    for item in _items(paths):
+        total += 1
+        if at is not None and item.record is not None and at >= len(item.record.events):
+            n = len(item.record.events)
+            have = f"events 0 to {n - 1}" if n else "no events"
+            click.echo(f"error: {item.source}:{item.line}: {item.record.id}: --at {at} is out of range "
+                       f"(this record has {have})", err=True)
+            out_of_range += 1
+            continue
+        r = replay_item(item, until=at, ruleset=ruleset)
         if r.status in (INVALID, DIVERGED):
             bad += 1
         if as_json:
@@ -157,7 +171,9 @@ def replay_cmd(paths: tuple[str, ...], as_json: bool, at: int | None, snapshot: 
             click.echo(_dumps(obj))
         else:
             _print_replay(r, at)
-    sys.exit(1 if bad else 0)
+    if total == 0:
+        _fail("no records found in " + ", ".join(paths or ("-",)))
+    sys.exit(2 if out_of_range else 1 if bad else 0)
 
 
 def _print_replay(r: Replay, at: int | None) -> None:

@@ -27,7 +27,7 @@ from typing import Any
 
 from replay.engine import OVER, ChanceRequest, Move, RuleViolation, State
 from replay.games import get_game
-from replay.record import Item, MoveEvent, ObserveEvent, Record, RecordError
+from replay.record import Event, Item, MoveEvent, ObserveEvent, Record, RecordError
 
 COMPLETE = "complete"
 INCOMPLETE = "incomplete"
@@ -81,6 +81,8 @@ class Replay:
     error: RecordError | None = None
     source: str = ""
     line: int | None = None
+    replayed: int = 0
+    """How many events were replayed (all of them, or those before the event that stopped the replay)."""
 
     @property
     def first_divergence(self) -> Divergence | None:
@@ -106,7 +108,7 @@ class Replay:
             "line": self.line,
             "status": self.status,
             "events": len(rec.events) if rec else 0,
-            "replayed": len(self.frames),
+            "replayed": self.replayed,
         }
         if self.error is not None:
             out["error"] = str(self.error)
@@ -159,18 +161,25 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
         if keep_frames:
             rnd, phase = state.phase()
             out.frames.append(Frame(seq, ev.kind, actor, move, rnd, phase, score))
+    out.replayed = len(out.frames) if keep_frames else _replayed(events, out.divergences, stopped)
     out.milestones = state.milestones
     out.score = state.score()
     over = state.turn() is OVER
     if over:
         out.ranking = state.ranking()
     if not stopped and until is None and record.result is not None:
-        _compare_result(state, record, len(record.events), over, out)
+        # a result is checked against the state after the last event, and reported there
+        _compare_result(state, record, max(len(record.events) - 1, 0), over, out)
     if out.divergences:
         out.status = DIVERGED
     elif over:
         out.status = COMPLETE
     return out
+
+
+def _replayed(events: list[Event], divergences: list[Divergence], stopped: bool) -> int:
+    """Events replayed: all of them, or those before the one that stopped the replay."""
+    return divergences[-1].seq if stopped else len(events)
 
 
 def replay_item(item: Item, **kw: Any) -> Replay:

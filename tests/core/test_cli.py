@@ -97,6 +97,34 @@ def test_replay_json_shape_and_at(tmp_path: Path) -> None:
     assert obj["status"] == "incomplete" and obj["replayed"] == 3 and "snapshot" in obj
 
 
+def test_replay_at_out_of_range_is_a_clear_error(tmp_path: Path) -> None:
+    rec = simulate_one(get_game("toy"), 2, 4, 0)
+    write_records([rec], tmp_path / "r.json")
+    n = len(rec.events)
+    for at in (str(n), "99999"):
+        code, out = run("replay", "--at", at, str(tmp_path / "r.json"))
+        assert code == 2 and f"--at {at} is out of range (this record has events 0 to {n - 1})" in out
+        assert "complete at event" not in out
+    code, out = run("replay", "--at", "-5", str(tmp_path / "r.json"))
+    assert code == 2 and "Invalid value for '--at'" in out
+    code, out = run("replay", "--at", str(n - 1), str(tmp_path / "r.json"))
+    assert code == 0 and f"complete at event {n - 1}" in out
+
+
+def test_verify_json_counts_the_events_replayed(tmp_path: Path) -> None:
+    rec = simulate_one(get_game("toy"), 2, 4, 0)
+    write_records([rec], tmp_path / "r.json")
+    code, out = run("verify", "--json", str(tmp_path / "r.json"))
+    assert code == 0 and orjson.loads(out)["replayed"] == len(rec.events)
+    bad = orjson.loads(dumps(rec))
+    i = next(k for k, e in enumerate(bad["events"]) if "move" in e and e["move"]["type"] == "advance")
+    bad["events"][i]["move"]["steps"] += 1
+    (tmp_path / "bad.json").write_bytes(orjson.dumps(bad))
+    code, out = run("verify", "--json", str(tmp_path / "bad.json"))
+    obj = orjson.loads(out)
+    assert code == 1 and obj["replayed"] == i == obj["first_divergence_seq"]
+
+
 def test_stdin(tmp_path: Path) -> None:
     code, out = run("verify", "-", stdin=b"\n".join(toy_lines(2)))
     assert code == 0 and "2 records: 2 complete" in out

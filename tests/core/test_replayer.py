@@ -114,6 +114,8 @@ def test_truncated_record_with_result_is_a_result_mismatch() -> None:
     r = replay(rec)
     assert r.divergences[0].kind == "result_mismatch"
     assert "not over" in r.divergences[0].message
+    # reported at the last event there is (0-4), never past the end
+    assert r.divergences[0].seq == 4 and r.to_json()["first_divergence_seq"] == 4
 
 
 def test_result_score_and_rank_mismatch() -> None:
@@ -123,6 +125,7 @@ def test_result_score_and_rank_mismatch() -> None:
     rec.result["rank"] = {"p1": rec.result["rank"]["p2"], "p2": rec.result["rank"]["p1"]}
     r = replay(rec)
     kinds = {(d.kind, d.key) for d in r.divergences}
+    assert {d.seq for d in r.divergences} == {len(rec.events) - 1}
     assert ("result_mismatch", "score.p2") in kinds
     assert ("result_mismatch", "rank.p1") in kinds
 

@@ -274,7 +274,7 @@ def test_an_id_reused_by_other_content_in_one_run_is_refused_and_said(tmp_path: 
     alt.id = recs[2].id
     db = tmp_path / "g.duckdb"
     path = write(tmp_path / "r.jsonl", recs + [recs[0], alt])
-    for run in (1, 2):  # the second run finds the first record present and refuses the other again
+    for _run in (1, 2):  # the second run finds the first record present and refuses the other again
         s = ingest([str(path)], db, workers=0, publish_every=-1, batch_records=batch_records)
         assert query(db, "SELECT count(*), count(DISTINCT game_id) FROM games") == [(4, 4)]
         # the first record with the id is kept; the later one is quarantined, never silently dropped
@@ -326,9 +326,24 @@ def test_stdin_and_missing_path(tmp_path: Path) -> None:
     assert code == 2 and "no such file or directory" in out and "Traceback" not in out
     code, out = cli("ingest", "-", "--db", str(db), "--memory-limit", "lots", stdin=data)
     assert code == 2 and "bad memory limit 'lots'" in out
+
+
+
+def test_empty_input_is_an_error_like_verify_and_replay(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
+    db = tmp_path / "new" / "g.duckdb"
+    for args in (["ingest", str(tmp_path / "empty"), "--db", str(db)], ["verify", str(tmp_path / "empty")],
+                 ["replay", str(tmp_path / "empty")]):
+        code, out = cli(*args)
+        assert code == 2 and "no records found in" in out, args
+    assert not db.exists() and not db.parent.exists()  # no empty database is made
+    for command in ("ingest", "verify", "replay"):
+        args = [command, "-"] + (["--db", str(db)] if command == "ingest" else [])
+        code, out = cli(*args, stdin=b"")
+        assert code == 2 and "no records found in -" in out, command
+    (tmp_path / "empty" / "blank.jsonl").write_bytes(b"\n\n")
     code, out = cli("ingest", str(tmp_path / "empty"), "--db", str(db))
-    assert code == 0 and "warning: no records found" in out
+    assert code == 2 and "no records found in" in out
 
 
 def test_cli_summary(tmp_path: Path, corpus: tuple[Path, list[Record]]) -> None:
