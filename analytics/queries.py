@@ -611,12 +611,13 @@ def shift_deciders(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     and how often the winner ranked first in it."""
     if not {_SHIFT, "players"} <= _tables(con):
         return _empty(category=pl.String, winner_points=pl.Float64, other_points=pl.Float64,
-                      gap=pl.Float64, winner_first_rate=pl.Float64, games=pl.Int64)
+                      gap=pl.Float64, winner_first_rate=pl.Float64, games=pl.Int64, total_games=pl.Int64)
     return _df(con, f"""
         WITH per AS (
             SELECT s.game_id, s.category, s.player_id, sum(s.points) AS points,
                    count(*) FILTER (WHERE s.rank = 1) AS firsts, count(*) AS shifts, bool_or(p.won) AS won
             FROM {_SHIFT} s JOIN players p USING (game_id, player_id)
+            WHERE p.won IS NOT NULL  -- finished games only: an unfinished game has no winners
             GROUP BY s.game_id, s.category, s.player_id
         )
         SELECT category,
@@ -625,7 +626,8 @@ def shift_deciders(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
                coalesce(avg(points) FILTER (WHERE won), 0) - coalesce(avg(points) FILTER (WHERE NOT won), 0) AS gap,
                sum(firsts) FILTER (WHERE won)::DOUBLE / nullif(sum(shifts) FILTER (WHERE won), 0)
                    AS winner_first_rate,
-               count(DISTINCT game_id)::BIGINT AS games
+               count(DISTINCT game_id)::BIGINT AS games,
+               (SELECT count(DISTINCT game_id) FROM per)::BIGINT AS total_games
         FROM per GROUP BY category ORDER BY gap DESC, category
     """)
 
@@ -694,18 +696,20 @@ def pax_final_loyalty(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     each coalition, and the average influence, with the number of games."""
     if not {_DOM, "players"} <= _tables(con):
         return _empty(group=pl.String, loyalty=pl.String, players=pl.Int64, share=pl.Float64,
-                      avg_influence=pl.Float64, games=pl.Int64)
+                      avg_influence=pl.Float64, games=pl.Int64, total_games=pl.Int64)
     return _df(con, f"""
         WITH last AS (SELECT game_id, max(seq) AS seq FROM {_DOM} GROUP BY game_id),
         d AS (
             SELECT d.game_id, d.player_id, coalesce(d.loyalty, 'none') AS loyalty, d.influence, p.won
             FROM {_DOM} d JOIN last USING (game_id, seq) JOIN players p USING (game_id, player_id)
+            WHERE p.won IS NOT NULL  -- finished games only: an unfinished game has no winners
         )
         SELECT CASE WHEN won THEN 'winners' ELSE 'others' END AS "group", loyalty,
                count(*)::BIGINT AS players,
                count(*)::DOUBLE / sum(count(*)) OVER (PARTITION BY won) AS share,
                avg(influence) AS avg_influence,
-               count(DISTINCT game_id)::BIGINT AS games
+               count(DISTINCT game_id)::BIGINT AS games,
+               (SELECT count(DISTINCT game_id) FROM d)::BIGINT AS total_games
         FROM d GROUP BY won, loyalty ORDER BY "group" DESC, loyalty
     """)
 
@@ -749,7 +753,7 @@ def perikles_elections_summary(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
         WITH e AS (SELECT game_id, {who} AS player_id, count(*) AS n FROM perikles_elections
                    WHERE {who} IS NOT NULL GROUP BY ALL),
         g AS (SELECT p.game_id, p.player_id, p.won FROM players p
-              WHERE p.game_id IN (SELECT DISTINCT game_id FROM perikles_elections))
+              WHERE p.won IS NOT NULL AND p.game_id IN (SELECT DISTINCT game_id FROM perikles_elections))
         SELECT CASE WHEN g.won THEN 'winners' ELSE 'others' END AS "group",
                avg(coalesce(e.n, 0)) AS elections_per_player,
                count(DISTINCT g.game_id)::BIGINT AS games

@@ -17,9 +17,9 @@ if points.is_empty():
     st.stop()
 
 deciders = data.q("shift_deciders")
-n_games = int(deciders.get_column("games").max() or 0) if deciders.height else 0
+n_games = int(deciders.get_column("total_games")[0]) if deciders.height else 0
 st.altair_chart(charts.shift_deciders(deciders), width="stretch")
-ui.games_caption(n_games, "Coal Baron games with shift scorings (hover a bar for each category's count)")
+ui.games_caption(n_games, "finished Coal Baron games with shift scorings (hover a bar for each category's count)")
 st.altair_chart(charts.shift_points(points))
 with st.expander("The figures behind the chart"):
     st.dataframe(points, hide_index=True)

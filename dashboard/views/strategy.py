@@ -34,7 +34,7 @@ if title == "pax_pamir":
     if loyalty.height:
         st.subheader("Loyalty at the end")
         st.altair_chart(charts.loyalty_shares(loyalty), width="stretch")
-        ui.games_caption(int(loyalty.get_column("games").max() or 0), "games with a dominance check")
+        ui.games_caption(int(loyalty.get_column("total_games")[0]), "finished games with a dominance check")
 elif title == "copenhagen":
     lines = data.q("copenhagen_lines")
     if lines.height:

@@ -240,3 +240,23 @@ def test_dominance_success_puts_every_final_check_in_one_group() -> None:
 
     spec = charts.dominance_success(df).to_dict()
     assert spec["layer"][0]["encoding"]["y"]["stack"] is None
+
+
+def test_strategy_counts_every_finished_game_and_no_unfinished_one() -> None:
+    """Three finished games whose winners were each loyal elsewhere, one unfinished game: 3 games, not 1 or 4."""
+    con = _dominance_db()  # games a, b, c
+    con.execute("DELETE FROM pax_pamir_dominance_checks")
+    loyalty = {("a", "p1"): "afghan", ("a", "p2"): "russian", ("b", "p1"): "british", ("b", "p2"): "afghan",
+               ("c", "p1"): "russian", ("c", "p2"): "british", ("d", "p1"): "afghan", ("d", "p2"): "afghan"}
+    for (gid, pid), coalition in loyalty.items():
+        con.execute("INSERT INTO pax_pamir_dominance_checks (game_id, seq, check_no, is_final, successful, "
+                    "player_id, loyalty, influence, points) VALUES (?, 5, 1, false, false, ?, ?, 1, 0)",
+                    [gid, pid, coalition])
+        won = None if gid == "d" else pid == "p1"
+        con.execute("INSERT INTO players (game_id, player_id, seat, won) VALUES (?, ?, ?, ?)",
+                    [gid, pid, int(pid[1]), won])
+    df = q.pax_final_loyalty(con)
+    assert set(df.get_column("total_games")) == {3}
+    assert df.get_column("games").max() == 1
+    for _, part in df.group_by("group"):
+        assert part.get_column("players").sum() == 3
