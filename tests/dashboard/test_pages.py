@@ -146,7 +146,7 @@ def test_pax_pamir_page(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> Non
 def test_coal_baron_page(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     at = open_page(sample_db, "coal_baron", monkeypatch)
     assert at.title[0].value == "Coal Baron shift rankings"
-    assert "Based on 3 Coal Baron games" in texts(at)
+    assert "Based on 3 finished Coal Baron games" in texts(at)
     games = run(sample_db, q.shift_games)
     at.selectbox(key="shift_game").select(games[-1]).run()
     assert not at.exception and at.selectbox(key="shift_game").value == games[-1]
