@@ -423,6 +423,7 @@ def _packets(raw: list[Any], source: str) -> list[Packet]:
             seen_packets[key] = notifs
         packet = Packet(channel, pid, _int(move_id), _int(time_))
         append = packet.notifs.append
+        args: Any
         for n in notifs:
             if type(n) is _RawNotif:
                 ntype, uid, log_text, args = n.type, n.uid, n.log, n.args
