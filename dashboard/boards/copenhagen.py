@@ -1,5 +1,10 @@
 """Copenhagen: each player's facade as a grid of coloured cells (street level at the bottom),
-windows drawn as panes, plus the harbour, the hand and the scoring so far."""
+windows drawn as panes, plus the harbour, the hand and the scoring so far.
+
+A record seen from one seat (a BGA log) does not know the other players' cards: the snapshot
+counts them under ``"?"`` in a hand, and writes ``"?"`` for a harbour card it does not name.
+They are drawn as face-down cards with their count, never as a guessed colour.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,37 @@ COLOURS = {
     "white": "#f4f1e8",
 }
 CELL = 26
+UNKNOWN = "?"
+BACK = "#4a4a5a"  # the back of a facade card
+
+
+def face_down(n: int, title: str) -> str:
+    """``n`` cards whose colour the record does not show: a face-down card with the count."""
+    return chip(f"▮ {n} face down" if n != 1 else "▮ face down", BACK, "#fff", title)
+
+
+def hand_html(hand: dict[str, int]) -> str:
+    chips = [chip(f"{n}", COLOURS.get(c, "#ccc"), "#000" if c in ("yellow", "white") else "#fff", f"{n} {c}")
+             for c, n in hand.items() if n and c != UNKNOWN]
+    if hand.get(UNKNOWN):
+        n = hand[UNKNOWN]
+        chips.append(face_down(n, f"{n} card{'s' if n != 1 else ''} of a colour this record does not show"))
+    return " ".join(chips) or "<span class=gr-muted>empty</span>"
+
+
+def hand_text(hand: dict[str, int]) -> str:
+    parts = [f"{n} {c}" for c, n in hand.items() if n and c != UNKNOWN]
+    if hand.get(UNKNOWN):
+        parts.append(f"{hand[UNKNOWN]} face down")
+    return ", ".join(parts) or "—"
+
+
+def _slot(card: str | None) -> str:
+    if card == UNKNOWN:
+        return face_down(1, "a face-up card this record does not name")
+    if not card:
+        return chip("empty", "#fff", "#999", "an empty slot")
+    return chip(card, COLOURS.get(str(card), "#ccc"), "#000" if card in ("yellow", "white") else "#fff")
 
 
 def _cell(cell: dict[str, Any] | None) -> str:
@@ -47,17 +83,14 @@ def board_html(snapshot: dict[str, Any], names: dict[str, str]) -> str:
     boxes = []
     for pid, p in players.items():
         marker = " ◀ to move" if pid == to_move else ""
-        hand = " ".join(chip(f"{n}", COLOURS.get(c, "#ccc"), "#000" if c in ("yellow", "white") else "#fff",
-                             f"{n} {c}") for c, n in (p.get("hand") or {}).items() if n)
+        hand = hand_html(p.get("hand") or {})
         boxes.append(
             f'<div class="gr-box"><h4>{esc(player_label(pid, names))} — {esc(p.get("total", 0))} pts'
             f'<span class="gr-muted">{esc(marker)}</span></h4>'
             f'{facade_html(p.get("board") or [])}'
-            f'<div style="margin-top:4px">hand: {hand or "<span class=gr-muted>empty</span>"}</div></div>'
+            f'<div style="margin-top:4px">hand: {hand}</div></div>'
         )
-    harbour = " ".join(
-        chip(c, COLOURS.get(str(c), "#ccc"), "#000" if c in ("yellow", "white") else "#fff") if c
-        else chip("empty", "#fff", "#999", "an empty slot") for c in snapshot.get("harbour") or [])
+    harbour = " ".join(_slot(c) for c in snapshot.get("harbour") or [])
     mermaid = snapshot.get("mermaid")
     info = (f'<div class="gr-box"><b>Harbour</b> (slots 1–{len(snapshot.get("harbour") or [])}): {harbour}'
             f'<br><span class="gr-muted">deck {esc(snapshot.get("deck_size", "?"))} cards'
@@ -76,7 +109,7 @@ def resources(snapshot: dict[str, Any], names: dict[str, str]) -> list[dict[str,
         out.append({
             "player": player_label(pid, names),
             "cards in hand": sum(hand.values()),
-            "hand": ", ".join(f"{n} {c}" for c, n in hand.items() if n) or "—",
+            "hand": hand_text(hand),
             "cells filled": len(cells),
             "windows": sum(1 for c in cells if c.get("window")),
             "abilities": ", ".join(f"{k.replace('_', ' ')} ({v})" for k, v in (p.get("abilities") or {}).items())
