@@ -591,7 +591,11 @@ class Calibration:
 def calibrate(game_id: str, games: int, seed: int, settings: Settings, *, players: int | None = None,
               players_agent: str = "greedy", every: int = 4, convergence: Sequence[int] = ()) -> Calibration:
     """Simulate ``games`` games played by ``players_agent`` at every seat, estimate the chance of the player
-    to move at every ``every``-th turn start, and pair it with how the game ended.
+    to move at every ``every``-th turn start (starting at turn ``game index % every``, so that every seat
+    is the player to move in some games), and pair it with how the game ended.
+
+    Positions of one game share its outcome: the figures rest on ``games`` independent outcomes, not on
+    as many as there are positions.
 
     The estimates see only what the public saw at the position (``settings.hidden``); the outcome is
     the simulated game's.  ``convergence`` lists smaller rollout counts to compare with the full one.
@@ -609,7 +613,7 @@ def calibrate(game_id: str, games: int, seed: int, settings: Settings, *, player
         rank = record.result["rank"]
         first = [p for p in record.player_ids if rank[p] == 1]
         chart, _ = positions(record, TURNS, settings.hidden)
-        for pos in chart[::every]:
+        for pos in chart[i % every::every]:  # the offset turns with the game: every seat gets its share
             if pos.mover is None:
                 continue
             results = per_rollout(pos.state, record.id, pos.seq, settings)

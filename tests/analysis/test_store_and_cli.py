@@ -116,3 +116,27 @@ def test_a_diverging_record_is_analysed_up_to_where_the_rules_stop_it(tmp_path: 
                                     "--agent", "random", "--workers", "0", "--explain", "0"])
     assert res.exit_code == 0, res.output
     assert f"the rules stop it at event {cut}: wrong_player" in res.output
+
+
+def test_a_dask_cluster_gives_the_same_numbers(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    from ingest.analysis import run as analyse_into
+    from replay.analysis import Settings
+
+    recs = [simulate_one(cardtoy.GAME, 2, 7, 0)]
+    settings = Settings(rollouts=4, agent="random", explain=1, alternatives=3)
+    analyse_into(recs, tmp_path / "local.duckdb", settings, workers=0)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        analyse_into(recs, tmp_path / "dask.duckdb", settings, scheduler=cluster.scheduler_address)
+    assert _rows(tmp_path / "dask.duckdb", recs[0].id) == _rows(tmp_path / "local.duckdb", recs[0].id)
+    assert run(tmp_path / "dask.duckdb", q.game_turning_points, game_id=recs[0].id).rows() == \
+        run(tmp_path / "local.duckdb", q.game_turning_points, game_id=recs[0].id).rows()
+
+
+def test_an_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    path = _write(tmp_path / "one.jsonl.gz", [dumps(simulate_one(cardtoy.GAME, 2, 4, 0))])
+    res = CliRunner().invoke(main, ["analyse", str(path), "--db", str(tmp_path / "x.duckdb"), "--rollouts", "1",
+                                    "--scheduler", "tcp://127.0.0.1:9"])
+    assert res.exit_code == 2 and "cannot reach the Dask scheduler" in res.output and "Traceback" not in res.output
