@@ -712,6 +712,9 @@ IGNORED = frozenset({
     "smallRefreshHand",            # the viewer's hand after an undo (private channel)
     "replaceHand",                 # the viewer's new hand after Other Persuasive Methods (private)
     "log",                         # BGA debug payload
+    "build",                       # Infrastructure's log line (its placement follows)
+    "refreshInterface",            # a full refresh (declared by the module; the state is ours)
+    "refreshUI",                   # the same
     "startBribeNegotiation",       # a negotiation opens (its outcome is payBribe, or declineBribe)
     "proposeBribeAmount",          # an offer in the negotiation
     "acceptBribe",                 # the recipient agrees (payBribe follows when the amount is > 0)

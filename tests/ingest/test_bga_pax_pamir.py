@@ -208,3 +208,24 @@ def test_undo_in_a_shared_log_leaves_no_trace() -> None:
     assert cancelled
     srcs = {e.extra["src"].get("uid") for e in imp.record.events if e.extra}
     assert not srcs & cancelled
+
+
+@needs_logs
+def test_cli_import_verify_and_official_ruleset(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from gamerec_cli.main import main
+
+    src = tmp_path / "logs"
+    src.mkdir()
+    for f in ("paxpamir_2p_seed409.log.json.gz", "paxpamir_2p_seed409.table.json"):
+        (src / f).write_bytes((LOGS / f).read_bytes())
+    res = CliRunner().invoke(main, ["import", "bga", str(src), "--out", str(tmp_path / "out")])
+    assert res.exit_code == 0, res.output
+    assert "imported 1 of 1 logs" in res.output
+    res = CliRunner().invoke(main, ["verify", str(tmp_path / "out")])
+    assert res.exit_code == 0 and "1 records: 1 complete" in res.output
+    # the rulebook against BGA: the first departure is the loyalty order (BGA: seat order, no draw)
+    res = CliRunner().invoke(main, ["verify", str(src), "--ruleset", "official"])
+    assert res.exit_code == 1
+    assert "event 12: missing_chance" in res.output and "first_chooser" in res.output
