@@ -43,6 +43,9 @@ def section(game_id: str, seq: int, x_max: int, names: dict[str, str], goto: Cal
                "see docs/analysis.md.")
     chances = data.q("game_win_chances", game_id=game_id)
     here = chances.filter(pl.col("seq") <= seq)
+    if not here.height and chances.height:
+        st.caption(f"No estimate before event {int(chances['seq'].min()) + 1}: the first is made at the start "
+                   "of the first turn.")
     if here.height:
         at = int(here.get_column("seq").max())  # type: ignore[arg-type]
         now = here.filter(pl.col("seq") == at)
