@@ -441,7 +441,7 @@ def turning_points(chart: Sequence[Position], record: Record, limit: int = 3) ->
     return sorted(falls + rises, key=lambda t: t.seq)
 
 
-def candidates(state: State, player: str, played: Move, limit: int, rng: random.Random) -> list[Move]:
+def candidates(state: State, player: str, played: Move, limit: int) -> list[Move]:
     """The moves worth rolling out at a decision: all legal moves if there are at most ``limit``, else the
     played move and the ``limit - 1`` best others by a one-move look-ahead (the greedy agent's value)."""
     moves = list(state.legal_moves())
@@ -461,9 +461,8 @@ def alternatives(state: State, player: str, played: Move, record: Record, seq: i
                  settings: Settings) -> list[Alternative]:
     """Roll out each candidate move at the decision before event ``seq`` (the same seeds for all)."""
     names = _names(record)
-    rng = random.Random(rollout_seed(record.id, seq, 0, settings.agent, "candidates"))
     out = []
-    for m in candidates(state, player, played, settings.alternatives, rng):
+    for m in candidates(state, player, played, settings.alternatives):
         seeds = [rollout_seed(record.id, seq, i, settings.agent, "alternative") for i in range(settings.rollouts)]
         wins = rollouts(state, seeds, settings.agent, first=(player, m))
         out.append(Alternative(m, _words(state, player, m, names), Estimate(wins[player], settings.rollouts),
@@ -538,12 +537,6 @@ def analyse(record: Record, settings: Settings | None = None, *, mapper: Mapper[
         if progress:
             progress(1)
     return Analysis(record.id, record.game, settings, chart, points, _names(record), stopped)
-
-
-def work_units(record: Record, settings: Settings) -> int:
-    """How many progress steps :func:`analyse` reports for ``record`` (positions + explained falls)."""
-    chart, _ = positions(record, settings.at, settings.hidden)
-    return len(chart) + min(settings.explain, max(len(chart) - 1, 0))
 
 
 # --------------------------------------------------------------------------

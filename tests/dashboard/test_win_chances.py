@@ -102,3 +102,25 @@ def test_win_chance_chart_in_the_browser(analysed_db: tuple[Path, str, str]) -> 
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def test_win_chance_chart_shares_the_step_axis_and_rule() -> None:
+    import polars as pl
+
+    from dashboard import charts
+
+    df = pl.DataFrame({"seq": [-1, -1, 10, 10], "player_id": ["p1", "p2", "p1", "p2"],
+                       "chance": [0.5, 0.5, 0.8, 0.2], "ci_low": [0.4, 0.4, 0.7, 0.1],
+                       "ci_high": [0.6, 0.6, 0.9, 0.3], "rollouts": [64] * 4, "mover": ["p1"] * 4,
+                       "move_seq": [0, 0, 11, 11]})
+    tps = pl.DataFrame({"seq": [11], "player_id": ["p1"], "after_seq": [10], "chance_before": [0.5],
+                        "chance_after": [0.8], "delta": [0.3], "direction": ["rise"], "move": ["x"],
+                        "verdict": ["Ana did x: Ana's chance rose from 50% to 80%"]})
+    spec = charts.with_step(charts.win_chances(df, tps, 40, 0, {"p1": "Ana"}).to_dict(), 7)
+    assert spec["datasets"][charts.STEP_DATA] == [{"seq": 7}]
+    assert len(spec["layer"]) == 4
+    line = spec["layer"][1]
+    assert line["encoding"]["x"]["scale"]["domain"] == [0, 40]
+    rows = next(v for k, v in spec["datasets"].items() if k != charts.STEP_DATA and len(v) == 6)
+    assert min(r["seq"] for r in rows) == 0 and max(r["seq"] for r in rows) == 40  # clipped, closed at the end
+    assert {r["player"] for r in rows} == {"Ana (p1)", "p2"}
