@@ -137,8 +137,8 @@ class GameImporter:
         turn order otherwise overrides this.
         """
         order: list[str] = []
-        for n in log.notifs:
-            if n.type != "gameStateChange" or not isinstance(n.args, dict):
+        for n in log.by_type().get("gameStateChange", ()):
+            if not isinstance(n.args, dict):
                 continue
             if n.args.get("type") != "activeplayer":
                 continue
@@ -221,20 +221,22 @@ class GameImporter:
         self.prepare()
         handlers = self.handlers
         skip = self.ignored | FRAMEWORK_TYPES
+        by_type = self.log.by_type()
+        unknown = [by_type[t][0] for t in by_type if t not in handlers and t not in skip]
+        stop = min(unknown, key=lambda n: n.seq) if unknown else None
         call = self._call
-        for n in self.log.notifs:
-            t = n.type
-            handler = handlers.get(t)
-            if handler is None:
-                if t not in skip:
-                    self.current = n
-                    self.fail(f"unknown notification type {t!r} for {self.game.title}: "
-                              "the importer cannot map it, so it stops here rather than guess")
-                continue
+        # only the handled notifications are visited, in log order (framework ones are most of a log)
+        for n in self.log.of_types(t for t in by_type if t in handlers):
+            if stop is not None and n.seq > stop.seq:
+                break
             if n.uid is not None and n.uid in cancelled:
                 continue
             self.current = n
-            call(handler, n)
+            call(handlers[n.type], n)
+        if stop is not None:
+            self.current = stop
+            self.fail(f"unknown notification type {stop.type!r} for {self.game.title}: "
+                      "the importer cannot map it, so it stops here rather than guess")
         self.ended = self._end_state(cancelled)
         self.current = self.ended
         self.finish()

@@ -33,6 +33,7 @@ import gzip
 import json
 import re
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,11 @@ import msgspec
 import orjson
 
 from ingest.bga.errors import BgaImportError
+
+
+def _seq(n: Notif) -> int:
+    return n.seq
+
 
 LOG_SUFFIXES = (".json", ".json.gz", ".html", ".htm", ".html.gz")
 SPECTATOR_SUFFIX = "_spectator"
@@ -77,6 +83,8 @@ class Notif:
     packet: Packet
     index: int
     """Position in its packet (0-based)."""
+    seq: int = -1
+    """Position in the whole log (0-based; set by :attr:`BgaLog.notifs`)."""
 
     @property
     def args(self) -> Any:
@@ -131,16 +139,39 @@ class BgaLog:
     table_id: int | None = None
     table: TableInfo | None = None
     _notifs: list[Notif] | None = None
+    _by_type: dict[str, list[Notif]] | None = None
 
     @property
     def notifs(self) -> list[Notif]:
         """Every notification in log order (computed once: the packets are not changed after reading)."""
         if self._notifs is None:
             self._notifs = [n for p in self.packets for n in p.notifs]
+            for i, n in enumerate(self._notifs):
+                n.seq = i
         return self._notifs
 
+    def by_type(self) -> dict[str, list[Notif]]:
+        """Notification type -> its notifications in log order (computed once)."""
+        if self._by_type is None:
+            out: dict[str, list[Notif]] = {}
+            for n in self.notifs:
+                lst = out.get(n.type)
+                if lst is None:
+                    out[n.type] = [n]
+                else:
+                    lst.append(n)
+            self._by_type = out
+        return self._by_type
+
+    def of_types(self, types: Iterable[str]) -> list[Notif]:
+        """The notifications of these types, in log order."""
+        by = self.by_type()
+        picked = [n for t in set(types) if t in by for n in by[t]]
+        picked.sort(key=_seq)
+        return picked
+
     def types(self) -> set[str]:
-        return {n.type for p in self.packets for n in p.notifs}
+        return set(self.by_type())
 
 
 # --------------------------------------------------------------------------

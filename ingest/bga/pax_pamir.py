@@ -100,8 +100,8 @@ class PaxImporter(GameImporter):
     def seat_order(cls, log: BgaLog, players: list[str]) -> list[str]:
         """Turn order: BGA's players choose loyalty in seat order (``changeLoyalty`` with a log line)."""
         order: list[str] = []
-        for n in log.notifs:
-            if n.type == "changeLoyalty" and n.log and isinstance(n.args, dict):
+        for n in log.by_type().get("changeLoyalty", ()):
+            if n.log and isinstance(n.args, dict):
                 p = pid(n.args.get("playerId"))
                 if p in players and p not in order:
                     order.append(p)
@@ -112,8 +112,8 @@ class PaxImporter(GameImporter):
     def cancelled(self) -> set[str]:
         """Undo: every uid any ``clearTurn`` lists (BGA lists all cancelled so far each time)."""
         out: set[str] = set()
-        for n in self.log.notifs:
-            if n.type == "clearTurn" and isinstance(n.args, dict):
+        for n in self.log.by_type().get("clearTurn", ()):
+            if isinstance(n.args, dict):
                 out.update(str(u) for u in n.args.get("notifIds") or ())
         return out
 
@@ -222,8 +222,8 @@ class PaxImporter(GameImporter):
         """The court card that performed ``action`` (see the module docstring)."""
         s = self.state
         player = pid(n.args["playerId"])
-        for later in self.log.notifs[self._index(n) + 1:]:
-            if later.type != "gameStateChange" or not isinstance(later.args, dict):
+        for later in self.log.by_type().get("gameStateChange", ()):
+            if later.seq < n.seq or not isinstance(later.args, dict):
                 continue
             if later.args.get("id") == 20 and isinstance(later.args.get("args"), dict):
                 used = [card_id(c) for c in later.args["args"].get("usedCards") or ()]
@@ -239,16 +239,9 @@ class PaxImporter(GameImporter):
         self.fail(f"cannot tell which card of {player}'s court was used to {action} "
                   f"(candidates: {', '.join(card_name(c) for c in fits) or 'none'})")
 
-    def _index(self, n: Notif) -> int:
-        if self._positions is None:
-            self._positions = {id(x): i for i, x in enumerate(self.log.notifs)}
-        return self._positions[id(n)]
-
-    _positions: dict[int, int] | None = None
-
     def following(self, n: Notif) -> list[Notif]:
         """The notifications after ``n`` (for look-ahead)."""
-        return self.log.notifs[self._index(n) + 1:]
+        return self.log.notifs[n.seq + 1:]
 
 
 _ACCEPTS: dict[type, frozenset[str]] = {}
@@ -274,7 +267,7 @@ def opening_market(log: BgaLog, cancelled: set[str]) -> dict[tuple[int, int], tu
             found[v[1]] = (card, n)
             grid[rc] = card
 
-    for n in [n for n in log.notifs if n.type in _MARKET_TYPES]:
+    for n in log.of_types(_MARKET_TYPES):
         t = n.type
         if (n.uid is not None and n.uid in cancelled) or not isinstance(n.args, dict):
             continue
