@@ -79,7 +79,12 @@ def board_html(snapshot: dict[str, Any], names: dict[str, str]) -> str:
         for slot in row:
             card = slot.get("card") if isinstance(slot, dict) else slot
             rupees = slot.get("rupees", 0) if isinstance(slot, dict) else 0
-            body = _card(card, cards) if card is not None else '<span class="gr-muted">empty</span>'
+            if card is not None:
+                body = _card(card, cards)
+            elif isinstance(slot, dict) and slot.get("unknown"):
+                body = '<span title="drawn at setup; the log never names it">🂠 unknown card</span>'
+            else:
+                body = '<span class="gr-muted">empty</span>'
             cells.append(f"<td>{body}{f' +{rupees}₨' if rupees else ''}</td>")
         market_rows.append(f"<tr>{''.join(cells)}</tr>")
     cost = "".join(f"<th class='gr-muted'>cost {i}</th>" for i in range(len((snapshot.get("market") or [[]])[0])))

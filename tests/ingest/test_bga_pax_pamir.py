@@ -229,3 +229,13 @@ def test_cli_import_verify_and_official_ruleset(tmp_path: Path) -> None:
     res = CliRunner().invoke(main, ["verify", str(src), "--ruleset", "official"])
     assert res.exit_code == 1
     assert "event 12: missing_chance" in res.output and "first_chooser" in res.output
+
+
+def test_the_board_shows_unknown_opening_cards_face_down() -> None:
+    from dashboard.boards import render
+
+    log = PaxLog()
+    setup(log)
+    r = replay(imported(log).record)  # type: ignore[attr-defined]
+    view = render("pax_pamir", r.state.snapshot(), {str(ANN): "Ann", str(BOB): "Bob"})  # type: ignore[union-attr]
+    assert view.html is not None and view.html.count("unknown card") == 12
