@@ -57,25 +57,27 @@ def run(s: PragaState) -> None:
 
 
 # --- stacks: face-down piles whose bottom may be known ---------------------------
+#
+# Each stack is the core's partly-known deck (``s.stacks[deck]``, a
+# :class:`replay.hidden.PartlyKnownDeck` of distinct tiles): a shuffled middle whose
+# tiles come by chance, and the tiles put under it since, known and in order.
 
 
 def draw(s: PragaState, deck: str, n: int, purpose: str, **extra: Any) -> None:
     """Draw ``n`` tiles from ``deck`` for ``purpose``.  Unseen tiles come from chance; tiles put
     under the stack earlier are known and come without chance, in order."""
-    stack = s.d["stacks"][deck]
-    unseen = min(n, len(stack["unseen"]))
-    known = min(n - unseen, len(stack["bottom"]))
+    stack = s.stacks[deck]
+    unseen = min(n, stack.hidden)
+    known = min(n - unseen, len(stack.bottom))
     info = {"deck": deck, "purpose": purpose, "unseen": unseen, "known": known, **extra}
     if unseen:
         s.d["chance"] = info
     else:
-        items = stack["bottom"][:known]
-        del stack["bottom"][:known]
-        RESOLVERS[purpose](s, info, items)
+        RESOLVERS[purpose](s, info, stack.take_bottom(known))
 
 
 def put_under(s: PragaState, deck: str, items: list[str]) -> None:
-    s.d["stacks"][deck]["bottom"].extend(sorted(items))
+    s.stacks[deck].put_back(sorted(items), "bottom")
 
 
 def request(s: PragaState) -> ChanceRequest | None:
@@ -85,9 +87,7 @@ def request(s: PragaState) -> ChanceRequest | None:
     if ch["deck"] == "first_player":
         return ChanceRequest(kind="choose", name="first_player", options=tuple(s.players),
                              reason="the start player")
-    pool = tuple((t, 1) for t in sorted(s.d["stacks"][ch["deck"]]["unseen"]))
-    return ChanceRequest(kind="draw", name=ch["deck"], count=ch["unseen"], pool=pool,
-                         reason=ch["purpose"].replace("_", " "))
+    return s.stacks[ch["deck"]].request(ch["unseen"], ch["purpose"].replace("_", " "))
 
 
 def reveal(s: PragaState, outcome: dict[str, Any]) -> None:
@@ -98,12 +98,12 @@ def reveal(s: PragaState, outcome: dict[str, Any]) -> None:
         RESOLVERS[ch["purpose"]](s, ch, [str(outcome["value"])])
         return
     items = outcome["items"]
+    if None in items:
+        raise ImpossibleChance(f"the {ch['deck']} draw is seen by every player: its tiles cannot be unknown")
     if len(set(items)) != len(items):
         raise ImpossibleChance(f"the {ch['deck']} stack holds each tile once; the draw repeats one: {items}")
-    stack = s.d["stacks"][ch["deck"]]
-    for it in items:
-        stack["unseen"].remove(it)
-    known = stack["bottom"][:ch["known"]]
-    del stack["bottom"][:ch["known"]]
+    stack = s.stacks[ch["deck"]]
+    stack.draw_hidden(list(items), f"the {ch['deck']} stack")
+    known = stack.take_bottom(ch["known"])
     s.d["chance"] = None
     RESOLVERS[ch["purpose"]](s, ch, [str(i) for i in items] + known)

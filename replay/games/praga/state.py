@@ -7,13 +7,14 @@ from typing import Any
 import orjson
 
 from replay.engine import OVER, ChanceRequest, IllegalMove, ImpossibleChance, Move, Outcome, State, Turn
+from replay.hidden import PartlyKnownDeck
 
 from . import flow
 from .components import ROUNDS
 from .decisions import RULES, explain
 from .describe import describe
 from .rules import crane
-from .rules.setup import initial
+from .rules.setup import initial, initial_stacks
 from .scoring import final_points, ranking, score_breakdown
 
 
@@ -25,6 +26,7 @@ class PragaState(State):
     def __init__(self, players: list[str], options: dict[str, Any]) -> None:
         super().__init__(players, options)
         self.d: dict[str, Any] = initial(players)
+        self.stacks: dict[str, PartlyKnownDeck] = initial_stacks(players)
         self._score: dict[str, dict[str, int]] | None = None
         self._request: ChanceRequest | None = None
         flow.run(self)
@@ -114,6 +116,7 @@ class PragaState(State):
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         new.d = orjson.loads(orjson.dumps(self.d))
+        new.stacks = {k: v.copy() for k, v in self.stacks.items()}
         new.milestones = list(self.milestones)
         new.players = list(self.players)
         new.options = dict(self.options)
@@ -139,11 +142,10 @@ class PragaState(State):
     def snapshot(self) -> dict[str, Any]:
         d = self.d
         snap: dict[str, Any] = orjson.loads(orjson.dumps(
-            {k: v for k, v in d.items() if k not in ("tasks", "stacks")}))
+            {k: v for k, v in d.items() if k != "tasks"}))
         snap["round"] = self.round()
         snap["to_move"] = d["decision"]["player"] if d["decision"] else None
         snap["crane_view"] = crane.crane_view(self)
-        snap["stacks"] = {k: {"unseen": len(v["unseen"]), "bottom": list(v["bottom"])}
-                          for k, v in sorted(d["stacks"].items())}
+        snap["stacks"] = {k: {"unseen": v.hidden, "bottom": list(v.bottom)} for k, v in sorted(self.stacks.items())}
         snap["pending_steps"] = [t["op"] for t in d["tasks"]]
         return snap

@@ -33,8 +33,8 @@ def test_swap_puts_two_tiles_under_their_stacks_and_refills_from_the_top() -> No
     assert len(st.legal_moves()) == 12  # 6 pairs of slots, paid with gold or stone
     play(st, m.SwapSlots(slots=[0, 3], pay="stone"))
     assert me(st)["stone"] == 1
-    assert st.d["stacks"]["wall_I"]["bottom"] == [before[0]]
-    assert st.d["stacks"]["wall_I_special"]["bottom"] == [before[3]]
+    assert st.stacks["wall_I"].bottom == [before[0]]
+    assert st.stacks["wall_I_special"].bottom == [before[3]]
     assert st.d["display"]["wall"][0] not in (None, before[0]) and st.d["display"]["wall"][3] not in (None, before[3])
     with pytest.raises(IllegalMove, match="already swapped display tiles this turn"):
         st.apply_move("p1", m.SwapTiles(row="upgrade"))

@@ -98,14 +98,16 @@ def test_technology_draw_keeps_one_and_the_others_go_under_the_stack() -> None:
     st.apply_chance({"draw": "technology_I", "items": ["T1-4", "T1-2", "T1-6"]})
     assert decision(st)["tiles"] == ["T1-4", "T1-2", "T1-6"]
     play(st, m.KeepTechnology(tech="T1-2"))
-    assert st.d["stacks"]["technology_I"]["bottom"] == ["T1-4", "T1-6"]
+    assert st.stacks["technology_I"].bottom == ["T1-4", "T1-6"]
     assert me(st)["techs"] == {"T1-2": 0}
 
 
 def test_known_bottom_of_a_stack_is_drawn_without_chance() -> None:
     st = new_game(3)
-    stack = st.d["stacks"]["technology_III"]
-    stack["unseen"], stack["bottom"] = ["T3-1"], ["T3-4", "T3-5"]
+    stack = st.stacks["technology_III"]
+    for seen in ("T3-2", "T3-3", "T3-4", "T3-5", "T3-6"):  # every tile but T3-1 drawn before
+        stack.pool.see(seen, "test")
+    stack.hidden, stack.bottom = 1, ["T3-4", "T3-5"]
     st.d["p"]["p2"]["tech"] = 3
     from replay.games.praga.rules.effects import advance_technology
 

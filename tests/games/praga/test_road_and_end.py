@@ -63,7 +63,7 @@ def test_bridge_needs_an_egg_and_iv_draws_three_silver_tiles() -> None:
     with pytest.raises(IllegalMove, match="drew IV-1, IV-2, IV-5; 'IV-3' is not among them"):
         st.apply_move("p1", m.KeepBridgeTile(tile="IV-3"))
     play(st, m.KeepBridgeTile(tile="IV-1"))
-    assert st.d["stacks"]["bridge_IV"]["bottom"] == ["IV-2", "IV-5"]
+    assert st.stacks["bridge_IV"].bottom == ["IV-2", "IV-5"]
     play(st, m.PlacePlank(plank="k4"))  # 3 VP under it + the tile's 3 VP
     assert me(st)["vp"]["kings_road"] == 6 and st.d["bridge"]["planks"]["k4"] == "IV-1"
 
@@ -111,7 +111,7 @@ def test_era_change_after_its_turn_and_game_end_after_sixteen_rounds(n: int, aft
     era = [x for x in st.milestones if x["type"] == "era_change"]
     assert [x["turn"] for x in era] == [after]
     assert all(t is None or t.startswith(("UII", "WII", "BII")) for row in st.d["display"].values() for t in row)
-    assert st.d["stacks"]["wall_I"] == {"unseen": [], "bottom": []}
+    assert len(st.stacks["wall_I"]) == 0
     while st.turn() is not OVER:
         finish_turn(st)
     assert st.d["turns"] == 16 * n

@@ -75,7 +75,7 @@ def swap_slots(s: PragaState, player: str, row: str, slots: list[int], pay: str)
     for slot in sorted(slots):
         tile = display[slot]
         display[slot] = None
-        s.d["stacks"][hex_deck(tile)]["bottom"].append(tile)
+        s.stacks[hex_deck(tile)].put_back([tile], "bottom")
         tasks.append({"op": "refill_slot", "row": row, "slot": slot})
     push(s, *tasks)
 

@@ -115,7 +115,7 @@ def climb(s: PragaState, player: str, name: str) -> None:
 @handler("cathedral_gold_tile")
 def cathedral_gold_tile(s: PragaState, task: Task) -> None:
     """Reaching the Cathedral's top tier: take one of the gold (V) tiles lying by the Cathedral."""
-    if s.d["stacks"]["bridge_V"]["unseen"]:
+    if s.stacks["bridge_V"].hidden:
         draw(s, "bridge_V", 1, "cathedral_gold_tile", p=task["p"])
 
 

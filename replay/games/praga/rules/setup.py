@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from replay.hidden import HiddenPool, PartlyKnownDeck
+
 from .. import geometry as g
 from ..components import (
     ACTIONS,
@@ -50,24 +52,34 @@ def player_setup() -> dict[str, Any]:
     }
 
 
-def stack(items: list[str]) -> dict[str, list[str]]:
-    return {"unseen": sorted(items), "bottom": []}
+def stack(name: str, items: list[str]) -> PartlyKnownDeck:
+    """A shuffled face-down stack of distinct tiles (the core's partly-known deck: tiles put
+    under it later are known, in order, at its bottom)."""
+    return PartlyKnownDeck(name, HiddenPool(name, [(t, 1) for t in sorted(items)]))
+
+
+def initial_stacks(players: list[str]) -> dict[str, PartlyKnownDeck]:
+    """Every face-down stack of the game, by deck name."""
+    stacks = {"action_tiles": stack("action_tiles", [f"T{i}" for i in range(1, 7)])}
+    for row in ROWS:
+        for era in (1, 2):
+            for special in (False, True):
+                name = deck_name(row, era, special)
+                stacks[name] = stack(name, tiles_of(row, era, special))
+    for level in (1, 2, 3, 4):
+        name = f"technology_{LEVEL_NAME[level]}"
+        stacks[name] = stack(name, sorted(t for t, d in TECHS.items() if d["level"] == level))
+    stacks["bridge_IV"] = stack("bridge_IV", sorted(SILVER_TILES))
+    stacks["bridge_V"] = stack("bridge_V", sorted(GOLD_TILES))
+    for colour in sorted({PLAZA_TILES[t]["colour"] for t in PLAZA_TILES}):
+        stacks[f"plaza_tiles_{colour}"] = stack(f"plaza_tiles_{colour}",
+                                                sorted(t for t, d in PLAZA_TILES.items() if d["colour"] == colour))
+    return stacks
 
 
 def initial(players: list[str]) -> dict[str, Any]:
     n = len(players)
-    stacks = {"action_tiles": stack([f"T{i}" for i in range(1, 7)])}
-    for row in ROWS:
-        for era in (1, 2):
-            for special in (False, True):
-                stacks[deck_name(row, era, special)] = stack(tiles_of(row, era, special))
-    for level in (1, 2, 3, 4):
-        stacks[f"technology_{LEVEL_NAME[level]}"] = stack(sorted(t for t, d in TECHS.items() if d["level"] == level))
-    stacks["bridge_IV"] = stack(sorted(SILVER_TILES))
-    stacks["bridge_V"] = stack(sorted(GOLD_TILES))
     used = plazas_in_play(n)
-    for colour in sorted({PLAZA_TILES[t]["colour"] for t in PLAZA_TILES}):
-        stacks[f"plaza_tiles_{colour}"] = stack(sorted(t for t, d in PLAZA_TILES.items() if d["colour"] == colour))
     marks = {g.vertex(m["hex"], m["corner"]): m["colour"] for m in CITY["corner_marks"]
              if SPACES_BY_HEX.get(m["hex"]) in spaces_in_play(n)}
     tasks: list[Task] = [{"op": "setup_crane"}]
@@ -82,7 +94,6 @@ def initial(players: list[str]) -> dict[str, Any]:
         "turns": 0, "era": 1, "stage": "setup", "over": False,
         "crane": {"first": CRANE["first_notch_at_setup"], "hung": {}, "five": None},
         "display": {r: [None] * 4 for r in ROWS},
-        "stacks": stacks,
         "city": {"built": {}, "plaza_tiles": {}, "completed": [], "paid": {"edges": [], "vertices": []},
                  "marks": marks},
         "bridge": {"planks": dict.fromkeys(sorted(PLANKS)), "discarded": []},

@@ -95,9 +95,9 @@ def era_change(s: PragaState, task: Task) -> None:
         removed += sum(1 for t in d["display"][row] if t is not None)
         d["display"][row] = [None] * 4
         for special in (False, True):
-            stack = d["stacks"][deck_name(row, 1, special)]
-            removed += len(stack["unseen"]) + len(stack["bottom"])
-            stack["unseen"], stack["bottom"] = [], []
+            stack = s.stacks[deck_name(row, 1, special)]
+            removed += len(stack)
+            stack.hidden, stack.top, stack.bottom = 0, [], []
     d["era"] = 2
     s.add_milestone("era_change", round=s.round(), player_id=task["p"], turn=d["turns"], era=ERA_NAME[2],
                     tiles_removed=removed)
