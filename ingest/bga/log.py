@@ -453,7 +453,7 @@ def _packets(raw: list[Any], source: str) -> list[Packet]:
                                      "with different contents", file=source)
             seen_packets[key] = notifs
         packet = Packet(channel, pid, _int(move_id), _int(time_))
-        append = packet.notifs.append
+        kept = packet.notifs
         args: Any
         for n in notifs:
             if type(n) is _RawNotif:
@@ -463,12 +463,12 @@ def _packets(raw: list[Any], source: str) -> list[Packet]:
             else:
                 raise BgaImportError(f"packet {pid}: a notification without a type", file=source)
             if uid is not None:
-                uid = str(uid)
+                if type(uid) is not str:
+                    uid = str(uid)
                 if uid in seen_uids:
                     continue
                 seen_uids.add(uid)
-            append(Notif(ntype, args, log_text if type(log_text) is str else "", uid, packet,
-                         len(packet.notifs)))
+            kept.append(Notif(ntype, args, log_text if type(log_text) is str else "", uid, packet, len(kept)))
         out.append(packet)
     return out
 
