@@ -28,7 +28,7 @@ from ingest import schema
 from ingest.writer import Database
 from replay.analysis import Analysis, AnalysisError, Mapper, Settings, analyse, positions
 from replay.games import UnknownGame
-from replay.record import Record, iter_records
+from replay.record import Record, RecordError, iter_raw, loads
 
 
 def _utcnow() -> datetime:
@@ -134,20 +134,27 @@ class Summary:
 
 
 def plan(paths: Sequence[str], settings: Settings) -> tuple[list[Record], list[str], int]:
-    """The readable records under ``paths``, one error line per unreadable one, and the work units."""
+    """The readable records under ``paths`` (BGA logs among them imported), one error line per unreadable
+    one, and the work units."""
+    from ingest.bga.convert import bga_items
+
     records: list[Record] = []
     errors: list[str] = []
     units = 0
-    for item in iter_records(paths):
-        if item.record is None:
-            errors.append(str(item.error))
+    for raw in bga_items(iter_raw(paths)):  # records, and BGA logs imported on the fly as ingest does
+        if raw.error is not None:
+            errors.append(str(raw.error))
             continue
         try:
-            n = len(positions(item.record, settings.at, settings.hidden)[0])
-        except UnknownGame as exc:
-            errors.append(f"{item.source}:{item.line}: {item.record.id}: {exc}")
+            record = loads(raw.raw, raw.source, raw.line)
+            n = len(positions(record, settings.at, settings.hidden)[0])
+        except RecordError as exc:
+            errors.append(str(exc))
             continue
-        records.append(item.record)
+        except UnknownGame as exc:
+            errors.append(f"{raw.source}:{raw.line}: {exc}")
+            continue
+        records.append(record)
         units += n + settings.explain
     return records, errors, units
 

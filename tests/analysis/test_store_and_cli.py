@@ -140,3 +140,24 @@ def test_an_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
     res = CliRunner().invoke(main, ["analyse", str(path), "--db", str(tmp_path / "x.duckdb"), "--rollouts", "1",
                                     "--scheduler", "tcp://127.0.0.1:9"])
     assert res.exit_code == 2 and "cannot reach the Dask scheduler" in res.output and "Traceback" not in res.output
+
+
+BGA_LOGS = Path("/work/shared/bga-logs/copenhagen")
+
+
+@pytest.mark.skipif(not BGA_LOGS.exists(), reason=f"the shared BGA logs are not at {BGA_LOGS}")
+def test_a_bga_log_is_analysed_as_ingest_would_import_it(tmp_path: Path) -> None:
+    from ingest.analysis import plan
+    from replay.analysis import Settings, positions
+
+    log = sorted(BGA_LOGS.glob("*.log.json.gz"))[0]
+    settings = Settings(rollouts=1, agent="random", explain=0)
+    records, errors, units = plan([str(log)], settings)
+    assert errors == [] and len(records) == 1 and records[0].id.startswith("bga-")
+    chart, stop = positions(records[0], settings.at, settings.hidden)
+    assert stop is None and units == len(chart) > 10
+    assert any(p.state.unknown_zones() for p in chart)  # hands the public never saw
+    res = CliRunner().invoke(main, ["analyse", str(log), "--db", str(tmp_path / "b.duckdb"), "--rollouts", "1",
+                                    "--agent", "random", "--workers", "0", "--explain", "0"])
+    assert res.exit_code == 0, res.output
+    assert run(tmp_path / "b.duckdb", q.game_win_chances, game_id=records[0].id).height == 2 * len(chart)
