@@ -320,10 +320,10 @@ def place_polyomino(imp: CopenhagenImporter, n: Notif) -> None:
         if "change_of_colors" in spent:
             if len(others) > 1:
                 imp.fail(f"change of colours turns one colour, but {', '.join(others)} cards paid the tile")
-            change_from = others[0] if others else imp.change_from.get(pid)
-            if change_from is None:
-                imp.fail("change of colours was spent without paying a card of another colour, and which "
-                         "colour it changed was private to that player: the record cannot be written")
+            # BGA spends an activated change of colours at the placement even if no card of
+            # another colour paid: then the colour it named is the viewer's own private
+            # notification, or unknown (written as the tile's own colour: nothing changed).
+            change_from = others[0] if others else imp.change_from.get(pid, colour)
         imp.move(pid, "build", color=colour, size=int(tile["squares"]), x=x, y=y,
                  rotation=int(tile["rotation"]), flip=int(tile["flip"]), pay=pay,
                  construction_discount="construction_discount" in spent, change_from=change_from)

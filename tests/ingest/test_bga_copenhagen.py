@@ -401,3 +401,26 @@ def test_a_removed_packet_is_refused_with_its_place(kind: str) -> None:
     with pytest.raises(BgaImportError) as err:
         _edited(path, drop)
     assert str(err.value).startswith(f"{path}: packet ")
+
+
+def test_a_change_of_colours_spent_without_changing_a_card() -> None:
+    """BGA spends an activated change of colours at the next placement, whatever paid for it.
+    An opponent's activation is private: the record writes the tile's own colour (nothing
+    changed); the viewer's own names the colour it would have changed."""
+    for viewer_knows in (False, True):
+        imp = importer()
+        imp.cph.seats["p1"].gain_ability("change_of_colors")
+        if viewer_knows:
+            send(imp, "activateAbilityChangeOfColors", player_id="p1", from_color="blue", to_color="green",
+                 ability_name="change_of_colors")
+        send(imp, "usedAbility", player_id="p1", used_ability="change_of_colors")
+        send(imp, "placePolyomino", player_id="p1", discarded_card_count=2, discards=RED[:2],
+             polyomino={"color": "red", "squares": 2, "copy": 1, "x": 0, "y": 0, "flip": 0, "rotation": 0},
+             playerboard=board(2), coat_of_arms_ids=[], hand_size=0)
+        move = events(imp)[0][1]
+        assert move["pay"] == {"red": 2} and move["change_from"] == ("blue" if viewer_knows else "red")
+        assert imp.cph.seats["p1"].abilities["change_of_colors"] is True
+        official = new_game()
+        official.seats["p1"].gain_ability("change_of_colors")
+        with pytest.raises(Exception, match="cannot change red cards into red|pays no blue card"):
+            play(official, "p1", move)

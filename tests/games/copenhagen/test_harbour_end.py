@@ -109,4 +109,4 @@ def test_a_wrong_final_rank_is_a_result_mismatch() -> None:
     rec.result["rank"] = {p: 1 for p in rec.player_ids}  # claims a shared victory
     r = replay(rec)
     assert [d.kind for d in r.divergences] == ["result_mismatch"]
-    assert r.divergences[0].seq == len(rec.events)
+    assert r.divergences[0].seq == len(rec.events) - 1  # reported at the last event

@@ -81,7 +81,7 @@ def check_build(s: CopenhagenState, pid: str, m: Build) -> tuple[Placement, int]
         raise IllegalMove(f"{pid} cannot use the construction discount: {pid} {_lacks(p, CONSTRUCTION_DISCOUNT)}")
     same = p.facade.touches(placement, m.color)
     cost = build_cost(m.size, same, m.construction_discount)
-    check_payment(p, m, cost, what, same, s.cards)
+    check_payment(p, m, cost, what, same, s.cards, s.ruleset == "bga")
     return placement, cost
 
 
@@ -94,14 +94,23 @@ def _cards(pay: dict[str, int]) -> str:
     return " and ".join(f"{n} {c}" for c, n in pay.items()) + " cards"
 
 
-def check_payment(p: Player, m: Build, cost: int, what: str, same: bool, pool: HiddenPool) -> None:
+def check_payment(p: Player, m: Build, cost: int, what: str, same: bool, pool: HiddenPool,
+                  bga: bool = False) -> None:
+    """The payment: exactly the cost, in the tile's colour (or the changed colour).
+
+    ``bga``: BGA spends an activated change of colours at the next placement even when no
+    card of the changed colour pays for it (or the tile is of another colour than the one
+    the activation named); ``change_from`` is then that colour, or the tile's own colour
+    when the record does not know it (the activation is private): the tile is spent and
+    no card changes colour.
+    """
     comp = components()
     pid = p.id
     frm = m.change_from
     if frm is not None:
         if not p.can_use(CHANGE_OF_COLORS):
             raise IllegalMove(f"{pid} cannot use change of colours: {pid} {_lacks(p, CHANGE_OF_COLORS)}")
-        if frm not in comp.colors or frm == m.color:
+        if frm not in comp.colors or (frm == m.color and not bga):
             raise IllegalMove(f"{pid} cannot change {frm} cards into {m.color}: change of colours turns cards "
                               f"of another colour ({', '.join(c for c in comp.colors if c != m.color)}) "
                               f"into the tile's colour")
@@ -130,7 +139,7 @@ def check_payment(p: Player, m: Build, cost: int, what: str, same: bool, pool: H
     if hand.get(None) and not could_hold(hand, m.pay, pool):
         raise IllegalMove(f"{pid} cannot pay {_cards(m.pay)} for {what}: {pid} holds {held(hand)}, and no "
                           "colours of the unknown cards allowed by the cards seen elsewhere make up the payment")
-    if frm is not None and m.pay.get(frm, 0) == 0:
+    if frm is not None and m.pay.get(frm, 0) == 0 and not bga:
         raise IllegalMove(f"{pid} uses change of colours from {frm} but pays no {frm} card: "
                           "the tile is only spent when it pays for at least one card")
 
