@@ -46,10 +46,15 @@ def _layer_rows(module: str, quick: bool) -> list[dict[str, Any]]:
 def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard: bool, skip_analysis: bool,
           corpora: tuple[str, ...], save: str | None, baseline: str | None) -> None:
     """Replay events/s and games/s per game against python-chess, ingest and dashboard figures."""
-    console = Console()
+    # no console markup: texts like "gamerec[bench]" must print as written
+    console = Console(markup=False, highlight=False)
     if not console.is_terminal:
-        console = Console(width=150)  # a piped table keeps its columns readable
+        console = Console(width=150, markup=False, highlight=False)  # a piped table keeps its columns readable
     n_games, runs = (30, 3) if quick else (200, 5)
+    unknown = [g for g in games if g not in available()]
+    if unknown:
+        raise click.BadParameter(f"no engine for {', '.join(map(repr, unknown))} "
+                                 f"(games: {', '.join(available())})", param_hint="'--game'")
     titles = list(games) or available()
     wanted = [c for c in CORPORA if not corpora or c in corpora]
     console.print(f"gamerec bench ({'quick' if quick else 'full'}) on {platform.python_implementation()} "

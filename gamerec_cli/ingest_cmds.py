@@ -10,6 +10,7 @@ import click
 import polars as pl
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 DEFAULT_DB = str(Path("data") / "gamerec.duckdb")
 DB_OPTION = click.option("--db", "db", default=DEFAULT_DB, show_default=True, type=click.Path(dir_okay=False),
@@ -22,7 +23,8 @@ def _fail(message: str, code: int = 2) -> None:
 
 
 def _console() -> Console:
-    return Console(highlight=False, soft_wrap=False, width=None if sys.stdout.isatty() else 120)
+    # no markup: stored text (errors, paths, names) is printed as written, brackets and all
+    return Console(highlight=False, markup=False, soft_wrap=False, width=None if sys.stdout.isatty() else 120)
 
 
 # --------------------------------------------------------------------------
@@ -189,7 +191,7 @@ def stats(db: str, game: str | None) -> None:
             if df.height:
                 out.print(_frame_table(title, df))
             else:
-                out.print(f"[bold]{title}[/bold]: none")
+                out.print(Text(title, style="bold") + Text(": none"))
         if game is None and int(ov["quarantined"][0]):
             out.print(_frame_table("quarantine (latest runs first; the raw text is in quarantine.raw)",
                                    q.quarantine(con)))

@@ -70,3 +70,9 @@ def test_dashboard_command_is_registered() -> None:
     assert out.exit_code == 0 and "--db" in out.output and "--port" in out.output
     bad = CliRunner().invoke(main, ["dashboard", "--port", "0"])
     assert bad.exit_code != 0
+
+
+def test_bench_of_an_unknown_game_is_a_usage_error() -> None:
+    out = CliRunner().invoke(main, ["bench", "--game", "nosuch", "--skip-ingest", "--skip-dashboard"])
+    assert out.exit_code == 2 and "no engine for 'nosuch'" in out.output
+    assert out.exception is None or isinstance(out.exception, SystemExit)

@@ -503,3 +503,14 @@ def test_snapshot_copies_are_whole_databases(tmp_path: Path) -> None:
         w.close()
     assert counts(snapshot_path(db)) == counts(db) == counts(tmp_path / "logical.duckdb")
     assert counts(db)["games"] == 20
+
+
+def test_stats_prints_stored_text_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Square brackets in a file name or an error are text, not console markup."""
+    monkeypatch.chdir(tmp_path)
+    Path("g[old].jsonl").write_bytes(b"{not json\n")
+    db = tmp_path / "g.duckdb"
+    code, _ = cli("ingest", "g[old].jsonl", "--db", str(db), "--workers", "0")
+    assert code == 1
+    code, out = cli("stats", "--db", str(db))
+    assert code == 0 and "[old]" in out
