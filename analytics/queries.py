@@ -798,18 +798,19 @@ def diverged_games(
     if not {"divergences", "games"} <= _tables(con):
         return _empty(game_id=pl.String, title=pl.String, status=pl.String, divergences=pl.Int64,
                       seq=pl.Int64, kind=pl.String, key=pl.String, recorded=pl.String, replayed=pl.String,
-                      message=pl.String)
+                      message=pl.String, total=pl.Int64)
     return _df(con, """
         WITH firsts AS (
             SELECT game_id, count(*) AS n, min(seq) AS first_seq FROM divergences GROUP BY game_id
         ), d AS (
             SELECT game_id, seq, kind, key, json_extract_string(recorded, '$') AS recorded,
                    json_extract_string(replayed, '$') AS replayed, message,
-                   row_number() OVER (PARTITION BY game_id ORDER BY seq) AS k
+                   row_number() OVER (PARTITION BY game_id ORDER BY seq, divergence_no) AS k
             FROM divergences
         )
         SELECT g.game_id, g.title, g.status, f.n::BIGINT AS divergences, d.seq::BIGINT AS seq, d.kind,
-               d.key, d.recorded, d.replayed, d.message
+               d.key, d.recorded, d.replayed, d.message,
+               count(*) OVER ()::BIGINT AS total  -- every matching game, whatever the limit
         FROM firsts f
         JOIN d ON d.game_id = f.game_id AND d.k = 1
         JOIN games g ON g.game_id = f.game_id
@@ -820,9 +821,11 @@ def diverged_games(
 
 
 def quarantined(con: duckdb.DuckDBPyConnection, limit: int = 200) -> pl.DataFrame:
-    """Records that could not be read (the quarantine), newest first."""
+    """Records that could not be read (the quarantine), by file and line, at most ``limit`` of them;
+    ``total`` is how many there are in all."""
     if "quarantine" not in _tables(con):
-        return _empty(source=pl.String, line=pl.Int64, error=pl.String)
+        return _empty(source=pl.String, line=pl.Int64, error=pl.String, total=pl.Int64)
     return _df(con, """
-        SELECT source, line::BIGINT AS line, error FROM quarantine ORDER BY source, line LIMIT ?
+        SELECT source, line::BIGINT AS line, error, count(*) OVER ()::BIGINT AS total
+        FROM quarantine ORDER BY source, line LIMIT ?
     """, [limit])

@@ -30,7 +30,10 @@ else:
     kind_opts = [ALL, *kinds.get_column("kind").unique().sort().to_list()]
     kind = c2.selectbox("Kind of the first divergence", kind_opts, key="div_kind")
     games = data.q("diverged_games", title=None if title == ALL else title, kind=None if kind == ALL else kind)
-    st.subheader(f"Diverged games ({games.height}{'+' if games.height >= 500 else ''})")
+    total = int(games.get_column("total")[0]) if games.height else 0
+    st.subheader(f"Diverged games ({total:,})")
+    if total > games.height:
+        st.caption(f"The first {games.height:,} by title and id are listed; narrow them with the filters above.")
     table = games.with_columns(
         pl.format("review?game={}&seq={}", pl.col("game_id"), pl.col("seq")).alias("open"),
         pl.col("title").map_elements(title_label, return_dtype=pl.String),
@@ -51,5 +54,10 @@ else:
 
 bad = data.q("quarantined")
 if bad.height:
-    st.subheader(f"Unreadable records ({bad.height})")
-    st.dataframe(bad, hide_index=True)
+    total = int(bad.get_column("total")[0])
+    st.subheader(f"Unreadable records ({total:,})")
+    if total > bad.height:
+        st.caption(f"The first {bad.height:,} by file and line; `gamerec stats` or SQL on the `quarantine` "
+                   "table shows them all.")
+    st.dataframe(bad.drop("total"), hide_index=True, width="stretch",
+                 column_config={"error": st.column_config.TextColumn("error", width="large")})

@@ -260,3 +260,19 @@ def test_strategy_counts_every_finished_game_and_no_unfinished_one() -> None:
     assert df.get_column("games").max() == 1
     for _, part in df.group_by("group"):
         assert part.get_column("players").sum() == 3
+
+
+def test_listed_rows_carry_the_whole_count_not_the_display_limit() -> None:
+    con = _dominance_db()
+    for i in range(5):
+        con.execute("INSERT INTO quarantine (source, line, error) VALUES ('bad.jsonl', ?, 'not valid JSON')", [i])
+    shown = q.quarantined(con, limit=2)
+    assert shown.height == 2 and set(shown.get_column("total")) == {5}
+    for i in range(4):
+        con.execute("INSERT INTO games (game_id, title, status) VALUES (?, 'copenhagen', 'diverged')", [f"g{i}"])
+        for k in range(2):  # two divergences at the same event: the first is divergence_no 0
+            con.execute("INSERT INTO divergences (game_id, seq, kind, message, divergence_no) "
+                        "VALUES (?, 7, ?, 'm', ?)", [f"g{i}", "observation_mismatch" if k == 0 else "result_mismatch", k])
+    games = q.diverged_games(con, limit=3)
+    assert games.height == 3 and set(games.get_column("total")) == {4}
+    assert set(games.get_column("kind")) == {"observation_mismatch"}
