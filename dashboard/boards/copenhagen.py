@@ -79,7 +79,8 @@ def facade_html(board: list[list[dict[str, Any] | None]]) -> str:
 def board_html(snapshot: dict[str, Any], names: dict[str, str]) -> str:
     players = snapshot.get("players", {})
     turn = snapshot.get("turn") or {}
-    to_move = turn.get("player")
+    over = turn.get("step") == "over"
+    to_move = None if over else turn.get("player")  # at the end nobody is to move
     boxes = []
     for pid, p in players.items():
         marker = " ◀ to move" if pid == to_move else ""
@@ -95,7 +96,7 @@ def board_html(snapshot: dict[str, Any], names: dict[str, str]) -> str:
     info = (f'<div class="gr-box"><b>Harbour</b> (slots 1–{len(snapshot.get("harbour") or [])}): {harbour}'
             f'<br><span class="gr-muted">deck {esc(snapshot.get("deck_size", "?"))} cards'
             + (f" · mermaid {esc(mermaid)}" if mermaid else "")
-            + (" · the game is over" if snapshot.get("end") else "")
+            + (" · the game is over" if over else "")
             + "</span></div>")
     return info + f'<div class="gr-row" style="margin-top:8px">{"".join(boxes)}</div>'
 

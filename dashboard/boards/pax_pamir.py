@@ -51,9 +51,11 @@ def board_html(snapshot: dict[str, Any], names: dict[str, str]) -> str:
             roads.append(f"{esc(a.title())}–{esc(b.title())}: " + " ".join(
                 chip(f"{n} {c}", COALITIONS.get(c, "#999"), "#fff", f"{n} {c} roads") for c, n in by.items()))
     dc = snapshot.get("dominance_checks") or {}
-    head = (f'<div class="gr-box">Turn {esc(snapshot.get("turn", "?"))} · '
-            f'{esc(player_label(str(snapshot.get("current")), names))} to act '
-            f'({esc(snapshot.get("actions_left", "?"))} actions left) · favored suit '
+    over = bool(snapshot.get("over")) or snapshot.get("stage") == "over"
+    acting = ("the game is over" if over else
+              f'{esc(player_label(str(snapshot.get("current")), names))} to act '
+              f'({esc(snapshot.get("actions_left", "?"))} actions left)')
+    head = (f'<div class="gr-box">Turn {esc(snapshot.get("turn", "?"))} · {acting} · favored suit '
             f'{chip(snapshot.get("favored_suit"), SUITS.get(str(snapshot.get("favored_suit")), "#ddd"), "#fff")}'
             f' · dominance checks resolved: {esc(dc.get("resolved", 0))}'
             f' · deck {esc((snapshot.get("deck") or {}).get("size", "?"))} cards</div>')

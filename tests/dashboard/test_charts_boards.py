@@ -225,3 +225,19 @@ def test_board_of_a_stored_game(sample_db: Path) -> None:
     step = Stepper(rec).step(len(rec.events) - 1)
     view = boards.render(rec.game, step.snapshot, {str(p["id"]): str(p["name"]) for p in rec.players})
     assert view.html and view.error is None
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_at_the_end_nobody_is_shown_to_move(title: str) -> None:
+    from replay.replayer import replay as replay_record
+
+    game = get_game(title)
+    rec = simulate_one(game, game.min_players, 3, 0)
+    r = replay_record(rec)
+    assert r.state is not None and r.state.is_over()
+    names = {str(p["id"]): str(p["name"]) for p in rec.players}
+    view = boards.render(title, r.state.snapshot(), names)
+    assert view.html is not None
+    for phrase in ("to move", "to act", "actions left"):
+        assert phrase not in view.html, phrase
+    assert "over" in view.html
