@@ -21,6 +21,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
+import re
 import sys
 import zlib
 from collections.abc import Iterable, Iterator, Mapping
@@ -195,7 +196,27 @@ def _typename(v: Any) -> str:
 
 def _expect(v: Any, typ: type | tuple[type, ...], path: str, what: str, event: int | None = None) -> None:
     if not isinstance(v, typ) or (isinstance(v, bool) and typ in (int, (int, float))):
+        if typ is int and _huge_integer(v):
+            raise _err(f"{what} must be an integer of at most 64 bits, got {_HUGE}", path, event)
         raise _err(f"{what} must be {_describe_type(typ)}, got {_typename(v)}", path, event)
+
+
+_HUGE = "a number too large for one (beyond 64 bits)"
+
+
+def _huge_integer(v: Any) -> bool:
+    """Whether ``v`` is what the JSON reader makes of an integer literal beyond 64 bits: a whole float."""
+    return type(v) is float and v.is_integer() and abs(v) >= 2**63
+
+
+def _lookup_path(obj: Any, sub: str) -> Any:
+    """The value at ``sub`` (``".slot"``, ``".cards[2]"``) inside ``obj``, or None."""
+    for name, index in re.findall(r"\.([^.\[]+)|\[(\d+)\]", sub):
+        try:
+            obj = obj[name] if name else obj[int(index)]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return obj
 
 
 def _describe_type(typ: type | tuple[type, ...]) -> str:
@@ -333,6 +354,8 @@ def _parse_event(ev: Any, i: int, game: Game, players: set[str]) -> Event:
             move = game.parse_move(raw_move)
         except msgspec.ValidationError as exc:
             reason, sub = _split_msgspec(str(exc))
+            if reason.startswith("Expected `int`") and _huge_integer(_lookup_path(raw_move, sub)):
+                reason = f"Expected an integer of at most 64 bits, got {_HUGE}"
             raise _err(reason, f"{path}.move{sub}", i) from None
         return MoveEvent(player, move, extra)
     if has_chance:
@@ -447,13 +470,35 @@ def loads(raw: bytes | str, source: str = "<record>", line: int | None = None) -
     return rec
 
 
+GZIP_MAGIC = b"\x1f\x8b"
+
+
 def _json_reason(exc: Exception, data: bytes) -> str:
     msg = str(exc).split(":", 1)[0]
     if not data.strip():
         return "empty input"
-    if data.rstrip()[-1:] not in (b"}", b"]"):
+    what = binary_kind(data)
+    if what is not None:
+        return what
+    if data.lstrip()[:1] in (b"{", b"[") and data.rstrip()[-1:] not in (b"}", b"]"):
         return f"{msg}; the text looks truncated"
     return msg
+
+
+def binary_kind(data: bytes) -> str | None:
+    """What ``data`` is if it is not text at all (gzip-compressed data, other binary data), else None."""
+    if data.startswith(GZIP_MAGIC):
+        return ("this is gzip-compressed data, not JSON text: decompress it first, or give the file "
+                "a name ending in .gz")
+    head = data[:4096]
+    if b"\x00" in head:
+        return "this is binary data, not JSON text"
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as err:
+        if err.start < len(head) - 4:  # not just a character cut at the end of the sample
+            return "this is binary data (or text that is not UTF-8), not JSON text"
+    return None
 
 
 def _item(raw: bytes, source: str, line: int | None) -> Item:
@@ -551,8 +596,20 @@ def _raw_file(name: str) -> Iterator[RawItem]:
         fh: IO[bytes] = gzip.GzipFile(fileobj=disk, mode="rb") if name.endswith(".gz") else disk  # type: ignore[assignment]
         line = 0
         try:
+            not_text = _not_a_text_file(name, fh)
+            if not_text is not None:
+                yield RawItem(name, None, b"", RecordError(not_text, source=name), done_bytes=_disk_position(disk))
+                return
             if name.endswith((".jsonl", ".jsonl.gz")):
                 for line, text in enumerate(fh, start=1):  # noqa: B007 - line is used after the loop
+                    if text.strip():
+                        if text.strip() in (b"{", b"["):  # the first line opens a value spread over many
+                            yield _spread_over_lines(name, line, text, fh, disk)
+                            return
+                        yield RawItem(name, line, text.rstrip(b"\r\n"), done_bytes=_disk_position(disk))
+                        break
+                after = line + 1
+                for line, text in enumerate(fh, start=after):  # noqa: B007 - line is used after the loop
                     if text.strip():
                         yield RawItem(name, line, text.rstrip(b"\r\n"), done_bytes=_disk_position(disk))
             else:
@@ -563,6 +620,29 @@ def _raw_file(name: str) -> Iterator[RawItem]:
             at = line + 1 if line else None
             yield RawItem(name, at, b"", RecordError(f"{reason} ({exc})", source=name, line=at),
                           done_bytes=_disk_position(disk))
+
+
+def _not_a_text_file(name: str, fh: IO[bytes]) -> str | None:
+    """Why the file is not JSON text at all (gzip data under a name without .gz, binary data), or None."""
+    peek = getattr(fh, "peek", None)
+    head = peek(4096)[:4096] if peek is not None else b""
+    what = binary_kind(head) if head else None
+    if what is None:
+        return None
+    if head.startswith(GZIP_MAGIC) and not name.endswith(".gz"):
+        return "gzip-compressed data under a name without .gz: rename it to end in .gz"
+    return what
+
+
+def _spread_over_lines(name: str, line: int, first: bytes, fh: IO[bytes], disk: IO[bytes]) -> RawItem:
+    """A ``.jsonl`` file whose first line opens a pretty-printed value: one error for the whole file
+    (its whole text kept as the raw text, for the quarantine)."""
+    raw = first + fh.read()
+    what = "a JSON array" if first.strip() == b"[" else "one record"
+    return RawItem(name, line, raw.strip(), RecordError(
+        f"this .jsonl file holds {what} pretty-printed over many lines, but JSON Lines needs one whole "
+        "record per line: save a single record as .json, or write one record per line (e.g. `jq -c`)",
+        source=name, line=line), done_bytes=_disk_position(disk))
 
 
 def _raw_stream(fh: IO[bytes], name: str) -> Iterator[RawItem]:

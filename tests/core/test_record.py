@@ -141,3 +141,45 @@ def test_jsonl_is_streamed_not_loaded_whole(tmp_path: Path) -> None:
     first = next(it)
     assert first.ok
     it.close()
+
+
+def test_a_pretty_printed_record_saved_as_jsonl_is_one_clear_error(tmp_path: Path) -> None:
+    pretty = orjson.dumps(toy_record(), option=orjson.OPT_INDENT_2)
+    (tmp_path / "p.jsonl").write_bytes(pretty)
+    items = list(iter_records([tmp_path / "p.jsonl"]))
+    assert len(items) == 1 and items[0].error is not None
+    assert "pretty-printed over many lines" in str(items[0].error) and str(items[0].error).startswith(
+        f"{tmp_path / 'p.jsonl'}:1: ")
+    assert items[0].raw == pretty.strip()  # kept whole, for the quarantine
+    (tmp_path / "a.jsonl").write_bytes(orjson.dumps([toy_record()], option=orjson.OPT_INDENT_2))
+    assert "holds a JSON array" in str(next(iter_records([tmp_path / "a.jsonl"])).error)
+    # the same text as .json, or compacted one per line, reads fine
+    (tmp_path / "p.json").write_bytes(pretty)
+    assert next(iter_records([tmp_path / "p.json"])).ok
+
+
+def test_gzip_and_binary_data_are_named_for_what_they_are(tmp_path: Path) -> None:
+    line = orjson.dumps(toy_record())
+    (tmp_path / "z.jsonl").write_bytes(gzip.compress(line))
+    [item] = iter_records([tmp_path / "z.jsonl"])
+    assert "gzip-compressed data under a name without .gz" in str(item.error)
+    [item] = iter_records(["-"], stdin=io.BytesIO(gzip.compress(line + b"\n" + line)))
+    assert "this is gzip-compressed data, not JSON text" in str(item.error)
+    assert "truncated" not in str(item.error) and "UTF-8" not in str(item.error)
+    [item] = iter_records(["-"], stdin=io.BytesIO(bytes(range(256)) * 8))
+    assert "this is binary data" in str(item.error)
+    (tmp_path / "b.jsonl").write_bytes(bytes(range(256)) * 8)
+    assert len(list(iter_records([tmp_path / "b.jsonl"]))) == 1
+
+
+def test_an_integer_beyond_64_bits_is_named_so() -> None:
+    huge = b"1234567890123456789012345678901"
+    raw = orjson.dumps(toy_record()).replace(b'"steps":3', b'"steps":' + huge)
+    with pytest.raises(Exception) as info:
+        loads(raw, "f.jsonl", 7)
+    assert "at most 64 bits" in str(info.value) and "$.events[1].move.steps" in str(info.value)
+    assert "got `float`" not in str(info.value)
+    raw = orjson.dumps(toy_record()).replace(b'"roll":[3]', b'"roll":[' + huge + b"]")
+    with pytest.raises(Exception) as info:
+        loads(raw, "f.jsonl", 7)
+    assert "at most 64 bits" in str(info.value)
