@@ -11,7 +11,8 @@ each table folder is written under a temporary name and then swapped in, so
 an interrupted export never leaves a half-written table.
 
 :func:`read_table` reads a table back with exactly its database columns (the
-round trip the tests check).
+round trip the tests check).  JSON columns are written as UTF-8 strings
+(Parquet ``STRING``), so every reader (Polars, pandas, DuckDB) gets text.
 """
 
 from __future__ import annotations
@@ -33,8 +34,14 @@ def _partitioned(t: schema.Table) -> bool:
     return t.name in {c.name for c in schema.CORE_GAME_TABLES}
 
 
+def _column(name: str, sql_type: str) -> str:
+    # JSON columns are written as plain UTF-8 strings: Parquet's JSON annotation makes
+    # some readers (Polars) load them as raw bytes
+    return f't."{name}"::VARCHAR AS "{name}"' if sql_type == "JSON" else f't."{name}"'
+
+
 def _select(t: schema.Table) -> str:
-    cols = ", ".join(f't."{c}"' for c in t.column_names)
+    cols = ", ".join(_column(c, typ) for c, typ in t.columns)
     order = ", ".join(f't."{c}"' for c in t.order_by)
     if _partitioned(t) and "title" not in t.column_names:
         return (f"SELECT {cols}, g.title AS title FROM {t.name} t JOIN games g USING (game_id) "
@@ -100,6 +107,6 @@ def read_table(con: duckdb.DuckDBPyConnection, out_dir: str | Path, table: str) 
     folder = Path(out_dir) / table
     if not folder.is_dir():
         raise ExportError(f"{folder} does not exist; was the export made?")
-    cols = ", ".join(f'"{c}"' for c in spec.column_names)
+    cols = ", ".join(f'"{c}"::JSON AS "{c}"' if typ == "JSON" else f'"{c}"' for c, typ in spec.columns)
     glob = _lit(folder / "**" / "*.parquet")
     return con.sql(f"SELECT {cols} FROM read_parquet({glob}, hive_partitioning = true)")

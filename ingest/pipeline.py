@@ -259,10 +259,13 @@ def ingest(
         if db is not None:
             try:
                 db.finish_run(status)
-                # a run that changed no game and no quarantine row leaves the snapshot as it is
+                # a run that changed no game and no quarantine row only brings the snapshot's
+                # ingest_runs up to date (no whole copy), so readers still see this run
                 if status != "failed" and (_changes(db) != published or not snapshot_path(db.path).exists()):
                     timings["publish"] += db.publish()
                     publishes += 1
+                elif status != "failed":
+                    timings["publish"] += db.publish_runs()
                 table_rows = db.table_counts()
             finally:
                 db.close()

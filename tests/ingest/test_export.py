@@ -50,6 +50,14 @@ def test_parquet_round_trip(tmp_path: Path) -> None:
     assert len(con.execute("SELECT * FROM events").fetchall()) == sum(len(r.events) for r in recs)
     con.close()
 
+    # other readers get JSON columns as text, not bytes
+    import polars as pl
+
+    events = pl.read_parquet(out / "events" / "**" / "*.parquet", hive_partitioning=True)
+    assert events.schema["payload"] == pl.String
+    assert orjson.loads(events.get_column("payload")[0])
+    assert pl.read_parquet(out / "divergences" / "**" / "*.parquet").schema["recorded"] == pl.String
+
     # exporting again replaces the folders, never appends
     res = CliRunner().invoke(main, ["export", "--parquet", str(out), "--db", str(db)])
     assert res.exit_code == 0

@@ -165,6 +165,10 @@ def test_ingesting_twice_changes_nothing(tmp_path: Path, corpus: tuple[Path, lis
     assert after.pop("ingest_runs") == before.pop("ingest_runs") + 1
     assert after == before
     assert query(db, "SELECT count(*), count(DISTINCT game_id) FROM games") == [(120, 120)]
+    # readers see the run that changed nothing too (stats' last ingest, the runs table)
+    snap = db.with_name("g.snapshot.duckdb")
+    assert query(snap, "SELECT run_id, status, skipped FROM ingest_runs ORDER BY run_id") == [
+        (1, "finished", 0), (2, "finished", 120)]
 
 
 def test_changed_record_replaces_the_old_game_completely(tmp_path: Path) -> None:
