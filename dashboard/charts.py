@@ -69,7 +69,7 @@ def seat_win_rates(df: pl.DataFrame) -> alt.FacetChart:
         y=alt.Y("win_rate:Q", title="win rate", axis=alt.Axis(format="%")),
         color=alt.Color("player_count:O", title="players"),
         xOffset="player_count:O",
-        tooltip=["game:N", "player_count:O", "seat:O", alt.Tooltip("win_rate:Q", format=".1%"),
+        tooltip=["game:N", "player_count:O", "seat:O", alt.Tooltip("win_rate:Q", format=".2%"),
                  "wins:Q", "games:Q"],
     ).properties(width=260, height=160)
     return base.facet(facet=alt.Facet("game:N", title=None), columns=3).properties(
@@ -249,7 +249,7 @@ def dominance_success(df: pl.DataFrame) -> alt.LayerChart:
         x=alt.X("check:N", sort=order, title=None, axis=alt.Axis(labelAngle=0)),
         y=alt.Y("success_rate:Q", title="successful", stack=None, axis=alt.Axis(format="%"),
                 scale=alt.Scale(domain=[0, 1])),
-        tooltip=["check:N", "checks:Q", "successful:Q", alt.Tooltip("success_rate:Q", format=".1%")],
+        tooltip=["check:N", "checks:Q", "successful:Q", alt.Tooltip("success_rate:Q", format=".2%")],
     )
     text = bars.mark_text(dy=-6).encode(text=alt.Text("checks:Q", format=",d"))
     return alt.layer(bars, text)

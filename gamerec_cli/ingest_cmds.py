@@ -155,8 +155,21 @@ def _frame_table(title: str, df: pl.DataFrame) -> Table:
     for name, dtype in zip(df.columns, df.dtypes):
         t.add_column(name, justify="right" if dtype.is_numeric() else "left")
     for row in df.iter_rows():
-        t.add_row(*("" if v is None else f"{v:,}" if isinstance(v, int) else str(v) for v in row))
+        t.add_row(*(_cell(name, v) for name, v in zip(df.columns, row)))
     return t
+
+
+def _cell(column: str, v: object) -> str:
+    """One value as the dashboard writes it: rates and shares as percentages (two decimals)."""
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, int):
+        return f"{v:,}"
+    if isinstance(v, float):
+        return f"{v:.2%}" if column.endswith(("rate", "share")) else f"{v:,.2f}"
+    return str(v)
 
 
 @click.command()

@@ -21,7 +21,7 @@ summary = data.q("dominance_summary")
 c1, c2, c3, c4 = st.columns(4)
 c1.metric("Dominance checks", f"{summary['checks']:,}")
 c2.metric("Successful", f"{summary['successful']:,}")
-c3.metric("Success rate", f"{summary['successful'] / summary['checks']:.0%}" if summary["checks"] else "—")
+c3.metric("Success rate", f"{summary['successful'] / summary['checks']:.2%}" if summary["checks"] else "—")
 c4.metric("Games with checks", f"{summary['games']:,}")
 
 left, right = st.columns(2)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import duckdb
@@ -518,3 +519,13 @@ def test_stats_prints_stored_text_as_written(tmp_path: Path, monkeypatch: pytest
     assert code == 1
     code, out = cli("stats", "--db", str(db))
     assert code == 0 and "[old]" in out
+
+
+def test_stats_writes_rates_as_percentages(tmp_path: Path) -> None:
+    db = tmp_path / "g.duckdb"
+    ingest([str(write(tmp_path / "r.jsonl", toy_records(4, seed=5)))], db, workers=0, publish_every=-1)
+    code, out = cli("stats", "--db", str(db))
+    assert code == 0
+    rates = [line for line in out.splitlines() if "│ toy" in line and "%" in line]
+    assert rates and all(re.search(r"\d+\.\d\d%", line) for line in rates)
+    assert not re.search(r"│\s+0\.\d{4}\s+│", out)  # never a bare 0.4925
