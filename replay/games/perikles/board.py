@@ -32,6 +32,10 @@ from .components import (
 # city ("held"), in the shared Persian pool ("pool"), or committed to a location.
 STACK, DEAD, HELD, POOL, BATTLE = "stack", "dead", "held", "pool", "battle"
 
+UNKNOWN = "?"
+"""A tile the record's viewer did not see: another player's special tile (secret until played), or a
+round-1 display tile nobody took (a BGA log names display tiles only when they are taken)."""
+
 
 class Board(State):
     """Perikles state data and shared helpers (the protocol methods are in ``state.py``)."""
@@ -73,6 +77,11 @@ class Board(State):
         # special tiles
         self.special: dict[str, str | None] = {p: None for p in players}
         self.special_used: dict[str, bool] = {p: False for p in players}
+        self.seat_view = bool(options.get("seat_view", False))
+        """The record may be seen from one seat (``options.seat_view``): the order of play then depends
+        only on public facts (whether a player's special tile is used, never which tile it is), and
+        permission to defend is asked before units are chosen (``ask_permission``), as on BGA.  See
+        docs/games/perikles.md."""
         # units
         self.unit_at: dict[str, str] = {u.id: STACK for u in UNITS}
         self.unit_holder: dict[str, str | None] = {u.id: None for u in UNITS}
@@ -81,6 +90,14 @@ class Board(State):
         self.unit_main: dict[str, bool] = {u.id: False for u in UNITS}
         self._committed: dict[str, list[str]] = {}
         """Location -> the units committed there, in unit order (kept by commit_unit and send_home)."""
+        self.face_down: list[dict[str, Any]] = []
+        """Units committed face down (a record seen from one seat): power, type, holder, location, side
+        and main are known, the counter is not, until the location is revealed (``unknowns.py``)."""
+        self.away: dict[str, int] = {}
+        """Group key (``zone|power|type``) -> how many of the group's uncommitted-looking units are in
+        fact among :attr:`face_down` (which ones is unknown until a reveal)."""
+        self.shown: dict[str, list[str]] = {}
+        """Location -> the units there when it was revealed this round (to check a late reveal)."""
         # military phase
         self.relations: dict[str, int] = {}
         self.permissions: dict[str, list[str]] = {}
@@ -176,6 +193,26 @@ class Board(State):
             memo[("c", player)] = out
         return out
 
+    def group_key(self, player: str, power: str, unit_type: str) -> str:
+        """The units a face-down commitment may have come from: the leader's own, or the Persian pool."""
+        return f"{'pool' if power == PERSIA else player}|{power}|{unit_type}"
+
+    def available(self, player: str, power: str, unit_type: str) -> int:
+        """How many uncommitted units of that power and type ``player`` may still send."""
+        n = sum(1 for uid in self.controlled_units(player) if UNIT[uid].power == power and UNIT[uid].type == unit_type)
+        return n - self.away.get(self.group_key(player, power, unit_type), 0) if self.away else n
+
+    def may_hold_special(self, player: str, key: str) -> bool:
+        """Whether ``player``'s special tile may be ``key``: it is, or it is unknown and nobody else's is."""
+        tile = self.special[player]
+        if tile == UNKNOWN:
+            return key not in self.special.values()
+        return tile == key
+
+    def bind_special(self, player: str, key: str) -> None:
+        """The tile is played, so everyone now knows it."""
+        self.special[player] = key
+
     def controls(self, player: str, unit_id: str) -> bool:
         """Whether ``unit_id`` is among :meth:`controlled_units` of ``player``."""
         at = self.unit_at[unit_id]
@@ -195,6 +232,8 @@ class Board(State):
             powers: list[str] = memo[("p", location, side)]
             return powers
         found = {UNIT[u].power for u in self.units_at(location, side)}
+        if self.face_down:
+            found.update(f["power"] for f in self.face_down if f["location"] == location and f["side"] == side)
         out = [p for p in POWERS if p in found]
         if memo is not None:
             memo[("p", location, side)] = out
@@ -217,6 +256,19 @@ class Board(State):
         self.unit_location[unit_id] = None
         self.unit_side[unit_id] = None
         self.unit_main[unit_id] = False
+
+    def swap_units(self, a: str, b: str) -> None:
+        """Two interchangeable units (same power, type and strength) trade places, so that the state's
+        ids follow a record that names them the other way round."""
+        tables: tuple[dict[str, Any], ...] = (self.unit_at, self.unit_holder, self.unit_location,
+                                              self.unit_side, self.unit_main)
+        for table in tables:
+            table[a], table[b] = table[b], table[a]
+        for loc in {self.unit_location[a], self.unit_location[b]}:
+            if loc is not None:
+                units = [b if u == a else a if u == b else u for u in self._committed[loc]]
+                units.sort(key=UNIT_INDEX.__getitem__)
+                self._committed[loc] = units
 
     def _leave_location(self, unit_id: str) -> None:
         location = self.unit_location[unit_id]

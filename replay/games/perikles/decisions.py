@@ -78,6 +78,7 @@ RULES: dict[type[Move], tuple[Options, Check, Apply]] = {
                           battle_specials.play_persian_fleet),
     mv.DeclineSpecial: (battle_specials.decline_special_options, battle_specials.decline_special_check, battle_specials.decline_special),
     mv.ChooseCasualty: (battles.choose_casualty_options, battles.choose_casualty_check, battles.choose_casualty),
+    mv.AskPermission: (commitment.ask_permission_options, commitment.ask_permission_check, commitment.ask_permission),
 }
 
 INFLUENCE_SPECIALS: tuple[type[Move], ...] = (mv.PlayPerikles, mv.PlayPlague, mv.PlayAlkibiades)
@@ -94,6 +95,7 @@ EXPECTED: dict[str, tuple[tuple[type[Move], ...], str]] = {
     "recover": ((mv.RecoverUnit,), "choose which unit comes back from the dead pool"),
     "choose_first": ((mv.ChooseFirstCommitter,), "name the first player to commit (as leader of Sparta)"),
     "commit": ((mv.SendUnit, mv.SpendCube, mv.EndCommit, mv.PlaySlaveRevolt), "commit units"),
+    "commit/ask": ((mv.SendUnit, mv.SpendCube, mv.EndCommit, mv.PlaySlaveRevolt, mv.AskPermission), "commit units"),
     "permission": ((mv.AnswerPermission,), "answer a request to defend his location"),
     "battle_special": ((mv.PlayBrasidas, mv.PlayPhormio, mv.PlayThessalianAllies, mv.PlayPersianFleet,
                         mv.DeclineSpecial), "play or keep his special tile before the combat"),
@@ -103,7 +105,11 @@ EXPECTED: dict[str, tuple[tuple[type[Move], ...], str]] = {
 
 def key(s: Board) -> str:
     """The point of the game: the stage, with the influence turn's step."""
-    return f"influence/{s.step}" if s.stage == "influence" else s.stage
+    if s.stage == "influence":
+        return f"influence/{s.step}"
+    if s.stage == "commit" and s.seat_view:
+        return "commit/ask"  # a seat-view record asks permission before choosing units
+    return s.stage
 
 
 def legal(s: Board, player: str) -> Generator[Move, None, None]:
@@ -123,7 +129,13 @@ def legal(s: Board, player: str) -> Generator[Move, None, None]:
 
 
 def can_do_more_than_end(s: Board, player: str) -> bool:
-    """Whether a commit turn offers anything but ending it (else the tile is spent for nothing)."""
+    """Whether a commit turn offers anything but ending it (else the tile is spent for nothing).
+
+    Seat view: a player with an unused special tile is asked whenever Slave Revolt has a target, since
+    whether his tile is Slave Revolt may be secret.
+    """
+    if s.seat_view and not s.special_used[player] and slave_revolt.any_target(s):
+        return True
     moves = legal(s, player)
     try:
         return any(not isinstance(m, mv.EndCommit) for m in moves)

@@ -28,7 +28,8 @@ def describe(s: Board, player: str, move: Move) -> str:
         return f"{player} places a starting cube in {_city(m.city)}"
     if isinstance(m, mv.TakeTile):
         tile = s.display[m.slot - 1] if 1 <= m.slot <= len(s.display) else None
-        what = f" ({INFLUENCE[tile].city}, {INFLUENCE[tile].shards} shard(s), {INFLUENCE[tile].symbol})" if tile else ""
+        what = (f" ({INFLUENCE[tile].city}, {INFLUENCE[tile].shards} shard(s), {INFLUENCE[tile].symbol})"
+                if tile in INFLUENCE else "")
         return f"{player} takes the influence tile in slot {m.slot}{what}"
     if isinstance(m, mv.PlaceAnyCube):
         return f"{player} puts the Any tile's cube in {_city(m.city)}"
@@ -52,7 +53,8 @@ def describe(s: Board, player: str, move: Move) -> str:
     if isinstance(m, mv.ChooseFirstCommitter):
         return f"{player} (leader of Sparta) names {m.player} to commit first"
     if isinstance(m, mv.SendUnit):
-        return (f"{player} sends a {_city(m.power)} {m.unit_type} ({m.strength}) to "
+        strength = "face down" if m.strength is None else m.strength
+        return (f"{player} sends a {_city(m.power)} {m.unit_type} ({strength}) to "
                 f"{'attack' if m.side == 'attacker' else 'defend'} {_loc(m.location)}")
     if isinstance(m, mv.SpendCube):
         return f"{player} spends a cube in {_city(m.city)} to send more units"

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from replay.engine import OVER, ChanceRequest, Outcome, Turn
+from replay.engine import OVER, ChanceRequest, ImpossibleChance, Outcome, Turn
 
-from .board import Board
+from . import unknowns
+from .board import UNKNOWN, Board
 from .components import DISPLAY_SLOTS, INFLUENCE_TILES, LOCATION_SLOTS, LOCATIONS, SPECIAL_TILES
 from .decisions import can_do_more_than_end
 from .phases import (
@@ -123,6 +124,12 @@ def location(s: Board) -> Turn | None:
     return None
 
 
+def reveal_units(s: Board) -> Turn | None:
+    loc = s.current_location()
+    return ChanceRequest("reveal", unknowns.zone_name(loc.key),
+                         reason=f"the units sent face down to {loc.name} are turned up")
+
+
 def combat(s: Board) -> Turn | None:
     battles.start_combat(s)
     return None
@@ -158,7 +165,7 @@ STAGES: dict[str, Callable[[Board], Turn | None]] = {
     "first_player": first_player, "placement": placement, "influence": influence_turn, "refill": refill,
     "nomination_start": nomination_start, "nomination": decision, "elections": hold_elections,
     "military": start_military, "recover": recover, "choose_first": choose_first, "next_commit": next_commit,
-    "commit": decision, "permission": decision, "slave_revolt": revolt, "location": location, "combat": combat,
+    "commit": decision, "permission": decision, "slave_revolt": revolt, "location": location, "reveal": reveal_units, "combat": combat,
     "window": window, "battle_special": decision, "roll": dice, "casualty": decision, "end_round": end_round,
     "over": over,
 }
@@ -176,7 +183,12 @@ def reveal(s: Board, request: ChanceRequest, outcome: Outcome) -> None:
     """Apply a chance outcome to the stage that asked for it."""
     st = s.stage
     if request.kind == "draw":
-        items = [str(x) for x in outcome["items"]]
+        items = [UNKNOWN if x is None else str(x) for x in outcome["items"]]
+        if UNKNOWN in items and st in ("deal_locations", "deal_specials") and not (st == "deal_specials" and s.seat_view):
+            what = "location tiles are dealt face up" if st == "deal_locations" else (
+                "special tiles dealt face down need options.seat_view, under which the order of play does not "
+                "depend on which tile a player holds")
+            raise ImpossibleChance(f"a {request.name} draw cannot leave items unknown: {what}")
         if st == "deal_influence":
             s.display = list(items)
             s.stage = "deal_locations"
@@ -219,7 +231,7 @@ PHASES: dict[str, str] = {
     "placement": "setup", "influence": "influence", "refill": "influence", "nomination_start": "nominations",
     "nomination": "nominations", "elections": "elections", "military": "military", "recover": "military",
     "choose_first": "military", "next_commit": "military", "commit": "military", "permission": "military",
-    "slave_revolt": "military", "location": "battles", "combat": "battles", "window": "battles",
+    "slave_revolt": "military", "location": "battles", "reveal": "battles", "combat": "battles", "window": "battles",
     "battle_special": "battles", "roll": "battles", "casualty": "battles", "end_round": "end of round",
     "over": "game end",
 }

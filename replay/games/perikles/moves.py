@@ -88,11 +88,15 @@ class ChooseFirstCommitter(Move, tag="choose_first_committer", frozen=True):
 
 
 class SendUnit(Move, tag="send_unit", frozen=True):
-    """Commit one unit (identified by power, type and printed strength) to a location's side."""
+    """Commit one unit (identified by power, type and printed strength) to a location's side.
+
+    ``strength`` is ``null`` when the record's viewer did not see it: the unit went face down and
+    becomes known when its location is revealed.
+    """
 
     power: str
     unit_type: str
-    strength: int
+    strength: int | None
     location: str
     side: str
 
@@ -105,6 +109,17 @@ class SpendCube(Move, tag="spend_cube", frozen=True):
 
 class EndCommit(Move, tag="end_commit", frozen=True):
     """End the commit turn."""
+
+
+class AskPermission(Move, tag="ask_permission", frozen=True):
+    """Ask the leader of the city that owns ``location`` to let ``power``'s units defend it.
+
+    Board Game Arena asks before any unit moves (the units wait unseen); a refusal sends the turn
+    back to the asker.  ``answer_permission`` follows.
+    """
+
+    power: str
+    location: str
 
 
 class AnswerPermission(Move, tag="answer_permission", frozen=True):
@@ -157,4 +172,5 @@ MOVES: tuple[type[Move], ...] = (
     PlayPerikles, PlayPlague, PlayAlkibiades, AlkibiadesMove,
     RecoverUnit, ChooseFirstCommitter, SendUnit, SpendCube, EndCommit, AnswerPermission, PlaySlaveRevolt,
     PlayBrasidas, PlayPhormio, PlayThessalianAllies, PlayPersianFleet, DeclineSpecial, ChooseCasualty,
+    AskPermission,
 )

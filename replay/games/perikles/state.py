@@ -6,12 +6,13 @@ from typing import Any
 
 from replay.engine import ChanceRequest, IllegalMove, Move, Outcome, Turn
 
-from . import decisions, flow
+from . import decisions, flow, unknowns
 from .board import Board
-from .components import CITY, CITY_KEYS, LOCATION, UNITS
+from .components import CITY, CITY_KEYS, LOCATION, PERSIA, UNITS
 from .decisions import EXPECTED, RULES, key
 from .describe import describe
 from .flow import PHASES
+from .moves import SendUnit
 from .phases import battles
 from .scoring import ranking, score_breakdown
 
@@ -63,6 +64,21 @@ class PeriklesState(Board):
     def _reveal(self, request: ChanceRequest, outcome: Outcome) -> None:
         flow.reveal(self, request, outcome)
         self._advance()
+
+    def _reveal_zone(self, zone: str, items: list[Any]) -> None:
+        """``{"reveal": "location:<key>", "items": [unit ids]}``: the counters at a location turned up."""
+        unknowns.reveal(self, zone, items)
+        if self.stage == "reveal" and not unknowns.face_down_at(self, self.current_location().key):
+            self.stage = "location"
+            self._advance()
+
+    def redact_move(self, player: str, move: Move, viewer: str) -> Move:
+        """A unit goes face down: only its sender (and, for Persians, every Persian leader) sees which."""
+        if isinstance(move, SendUnit) and player != viewer and move.strength is not None:
+            if not (move.power == PERSIA and player in self.persian_leaders and viewer in self.persian_leaders):
+                return SendUnit(power=move.power, unit_type=move.unit_type, strength=None,
+                                location=move.location, side=move.side)
+        return move
 
     def _advance(self) -> None:
         self._turn = flow.advance(self)
@@ -161,6 +177,8 @@ class PeriklesState(Board):
                 "next": self.commit_next, "denied": [list(d) for d in self.commit_denied],
                 "granted": self.commit_granted, "free_turn_for": self.free_turn_for,
                 "recovery_queue": [list(q) for q in self.recovery_queue], "revolt_target": self.revolt_target,
+                **({"face_down": [dict(f) for f in self.face_down], "away": dict(sorted(self.away.items()))}
+                   if self.face_down else {}),
             },
             "turn_progress": {
                 "placements_left": self.placements_left, "tiles_taken": self.takes, "refill_slot": self.refill_slot,

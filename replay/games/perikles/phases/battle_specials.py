@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..components import HOPLITE, SIDES, SPECIAL, TRIREME, UNIT
+from ..components import HOPLITE, SIDES, SPECIAL, SPECIAL_TILES, TRIREME, UNIT
 from ..moves import DeclineSpecial, PlayBrasidas, PlayPersianFleet, PlayPhormio, PlayThessalianAllies
 from .battles import begin_rolling, combat_type
 
@@ -21,9 +21,9 @@ def token_sides(s: Board) -> list[str]:
     return [side for side in SIDES if s.tokens[side] == 0]
 
 
-def special_eligible(s: Board, player: str) -> bool:
-    tile = s.special[player]
-    if tile is None or s.special_used[player] or SPECIAL[tile].combat_type != combat_type(s):
+def tile_eligible(s: Board, tile: str) -> bool:
+    """Whether special tile ``tile`` may be played before this combat."""
+    if SPECIAL[tile].combat_type != combat_type(s):
         return False
     units = [UNIT[u] for u in present_units(s)]
     if tile == "brasidas":
@@ -31,6 +31,17 @@ def special_eligible(s: Board, player: str) -> bool:
     if tile == "phormio":
         return any(u.power == "athens" and u.type == TRIREME for u in units)
     return bool(token_sides(s))
+
+
+def special_eligible(s: Board, player: str) -> bool:
+    """Whether ``player`` is asked before this combat: his unused tile is eligible (seat view: he has an
+    unused tile and some battle tile is eligible, since which tile he holds may be secret)."""
+    if s.special_used[player]:
+        return False
+    if s.seat_view:
+        return any(tile_eligible(s, t.key) for t in SPECIAL_TILES if t.timing == "combat")
+    tile = s.special[player]
+    return tile is not None and tile_eligible(s, tile)
 
 
 def open_window(s: Board) -> None:
@@ -47,11 +58,11 @@ def open_window(s: Board) -> None:
 
 def _special_check(s: Board, player: str, key: str) -> str | None:
     name = SPECIAL[key].name
-    if s.special[player] != key:
+    if not s.may_hold_special(player, key):
         return f"{player} cannot play {name}: it is not his special tile"
     if s.special_used[player]:
         return f"{player} cannot play {name}: he has already used it"
-    if not special_eligible(s, player):
+    if not tile_eligible(s, key):
         kind = combat_type(s)
         if SPECIAL[key].combat_type != kind:
             return f"{player} cannot play {name} before a {kind} combat: it is for {SPECIAL[key].combat_type} combats"
@@ -62,14 +73,15 @@ def _special_check(s: Board, player: str, key: str) -> str | None:
     return None
 
 
-def _played(s: Board, player: str) -> None:
+def _played(s: Board, player: str, key: str) -> None:
+    s.bind_special(player, key)
     s.special_used[player] = True
     s.window.pop(0)
     s.stage = "window"
 
 
 def play_brasidas_options(s: Board, player: str) -> Iterator[PlayBrasidas]:
-    if s.special[player] == "brasidas":
+    if s.may_hold_special(player, "brasidas"):
         yield PlayBrasidas()
 
 
@@ -80,11 +92,11 @@ def play_brasidas_check(s: Board, player: str, move: PlayBrasidas) -> str | None
 def play_brasidas(s: Board, player: str, move: PlayBrasidas) -> None:
     """Brasidas: Spartan hoplites in this combat count double."""
     s.brasidas = True
-    _played(s, player)
+    _played(s, player, "brasidas")
 
 
 def play_phormio_options(s: Board, player: str) -> Iterator[PlayPhormio]:
-    if s.special[player] == "phormio":
+    if s.may_hold_special(player, "phormio"):
         yield PlayPhormio()
 
 
@@ -95,7 +107,7 @@ def play_phormio_check(s: Board, player: str, move: PlayPhormio) -> str | None:
 def play_phormio(s: Board, player: str, move: PlayPhormio) -> None:
     """Phormio: Athenian triremes in this combat count double."""
     s.phormio = True
-    _played(s, player)
+    _played(s, player, "phormio")
 
 
 def _token_check(s: Board, player: str, key: str, side: str) -> str | None:
@@ -111,7 +123,7 @@ def _token_check(s: Board, player: str, key: str, side: str) -> str | None:
 
 
 def play_thessalian_allies_options(s: Board, player: str) -> Iterator[PlayThessalianAllies]:
-    if s.special[player] == "thessalanianallies":
+    if s.may_hold_special(player, "thessalanianallies"):
         for side in SIDES:
             yield PlayThessalianAllies(side=side)
 
@@ -123,11 +135,11 @@ def play_thessalian_allies_check(s: Board, player: str, move: PlayThessalianAlli
 def play_thessalian_allies(s: Board, player: str, move: PlayThessalianAllies) -> None:
     """Thessalian Allies: one battle token to a side holding none, before a hoplite combat."""
     s.tokens[move.side] += 1
-    _played(s, player)
+    _played(s, player, "thessalanianallies")
 
 
 def play_persian_fleet_options(s: Board, player: str) -> Iterator[PlayPersianFleet]:
-    if s.special[player] == "persianfleet":
+    if s.may_hold_special(player, "persianfleet"):
         for side in SIDES:
             yield PlayPersianFleet(side=side)
 
@@ -139,7 +151,7 @@ def play_persian_fleet_check(s: Board, player: str, move: PlayPersianFleet) -> s
 def play_persian_fleet(s: Board, player: str, move: PlayPersianFleet) -> None:
     """Persian Fleet: one battle token to a side holding none, before a trireme combat."""
     s.tokens[move.side] += 1
-    _played(s, player)
+    _played(s, player, "persianfleet")
 
 
 def decline_special_options(s: Board, player: str) -> Iterator[DeclineSpecial]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from .. import unknowns
 from ..board import DEAD
 from ..components import (
     ATTACKER,
@@ -45,6 +46,10 @@ def start_location(s: Board) -> None:
         return
     tile = s.current_location()
     loc = tile.key
+    if s.face_down and unknowns.face_down_at(s, loc):
+        s.stage = "reveal"  # the counters sent face down must be turned up first
+        return
+    unknowns.location_revealed(s, loc)
     s.tokens = {ATTACKER: 0, DEFENDER: 0}
     s.combat1_winner = None
     s.brasidas = s.phormio = False

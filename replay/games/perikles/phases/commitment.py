@@ -17,7 +17,7 @@ from ..components import (
     UNIT_TYPES,
     UNITS_BY_KIND,
 )
-from ..moves import AnswerPermission, SendUnit, SpendCube
+from ..moves import AnswerPermission, AskPermission, SendUnit, SpendCube
 from .military import MAX_UNITS, MAX_UNITS_WITH_CUBE, a_unit, power_name
 
 if TYPE_CHECKING:
@@ -105,7 +105,9 @@ def extra_power(s: Board, player: str) -> str | None:
 
 
 def find_unit(s: Board, player: str, power: str, unit_type: str, strength: int) -> str | None:
-    """The first unit of that kind among the units ``player`` controls."""
+    """The first unit of that kind among the units ``player`` controls (and has not sent face down)."""
+    if s.away and s.available(player, power, unit_type) < 1:
+        return None
     for uid in UNITS_BY_KIND.get((power, unit_type, strength), ()):
         if s.controls(player, uid):
             return uid
@@ -117,7 +119,8 @@ def send_unit_options(s: Board, player: str) -> Iterator[SendUnit]:
     if s.commit_sent >= (MAX_UNITS if extra is None else MAX_UNITS_WITH_CUBE):
         return  # no further unit this turn (send_unit_check refuses them all)
     kinds = sorted({(UNIT[u].power, UNIT[u].type, UNIT[u].strength) for u in s.controlled_units(player)
-                    if extra is None or UNIT[u].power == extra},
+                    if (extra is None or UNIT[u].power == extra)
+                    and (not s.away or s.available(player, UNIT[u].power, UNIT[u].type) > 0)},
                    key=lambda k: (UNIT_TYPES.index(k[1]), k[0], k[2]))
     for power, unit_type, strength in kinds:
         for loc in s.locations:
@@ -132,7 +135,10 @@ def send_unit_check(s: Board, player: str, move: SendUnit) -> str | None:
         return f"{player} cannot send a unit to side {move.side!r}: the sides are attacker and defender"
     if move.location not in s.locations:
         return f"{player} cannot send a unit to {move.location!r}: it is not a location of this round"
-    if find_unit(s, player, move.power, move.unit_type, move.strength) is None:
+    if move.strength is None:
+        if s.available(player, move.power, move.unit_type) < 1:
+            return f"{player} cannot send {a_unit(move.power, move.unit_type)}: he controls no uncommitted one"
+    elif find_unit(s, player, move.power, move.unit_type, move.strength) is None:
         return (f"{player} cannot send {a_unit(move.power, move.unit_type)} of strength {move.strength}: "
                 f"he controls no such uncommitted unit")
     extra = extra_power(s, player)
@@ -162,28 +168,53 @@ def send_unit_check(s: Board, player: str, move: SendUnit) -> str | None:
     return None
 
 
-def commit(s: Board, player: str, uid: str, location: str, side: str) -> None:
-    """Place the unit; the first player on a side is its main player; relationships follow."""
-    unit = UNIT[uid]
+def take_position(s: Board, player: str, power: str, location: str, side: str) -> bool:
+    """A unit of ``power`` joins ``side`` at ``location``: the first player on a side is its main player
+    (a Persian leader's Persians join a Persian main player); relationships follow. Returns main-ness."""
     sides = s.main_player.setdefault(location, {ATTACKER: None, DEFENDER: None})
     if sides[side] is None:
         sides[side] = player
     main = sides[side]
-    is_main = main == player or (unit.power == PERSIA and main in s.persian_leaders and player in s.persian_leaders)
+    is_main = main == player or (power == PERSIA and main in s.persian_leaders and player in s.persian_leaders)
     attackers = s.powers_at(location, ATTACKER)
     defenders = _defending_powers(s, location)
     if side == ATTACKER:
         for d in defenders:
-            s.set_relation(unit.power, d, -1)
+            s.set_relation(power, d, -1)
         for a in attackers:
-            s.set_relation(unit.power, a, 1)
+            s.set_relation(power, a, 1)
     else:
         for a in attackers:
-            s.set_relation(unit.power, a, -1)
+            s.set_relation(power, a, -1)
         for d in defenders:
-            s.set_relation(unit.power, d, 1)
+            s.set_relation(power, d, 1)
+    return is_main
+
+
+def commit(s: Board, player: str, uid: str, location: str, side: str) -> None:
+    """Place the unit at its side of the location."""
+    is_main = take_position(s, player, UNIT[uid].power, location, side)
     s.commit_unit(uid, player, location, side, is_main)
     s.commit_sent += 1
+
+
+def commit_face_down(s: Board, player: str, power: str, unit_type: str, location: str, side: str) -> None:
+    """A unit whose counter the record does not name: one of the group's units, which one is unknown."""
+    is_main = take_position(s, player, power, location, side)
+    s.face_down.append({"power": power, "type": unit_type, "holder": player, "location": location,
+                        "side": side, "main": is_main})
+    group = s.group_key(player, power, unit_type)
+    s.away[group] = s.away.get(group, 0) + 1
+    s.commit_sent += 1
+
+
+def send(s: Board, player: str, power: str, unit_type: str, strength: int | None, location: str, side: str) -> None:
+    if strength is None:
+        commit_face_down(s, player, power, unit_type, location, side)
+        return
+    uid = find_unit(s, player, power, unit_type, strength)
+    assert uid is not None
+    commit(s, player, uid, location, side)
 
 
 def send_unit(s: Board, player: str, move: SendUnit) -> None:
@@ -194,9 +225,7 @@ def send_unit(s: Board, player: str, move: SendUnit) -> None:
         s.stage = "permission"
         s.cur = owner_leader
         return
-    uid = find_unit(s, player, move.power, move.unit_type, move.strength)
-    assert uid is not None
-    commit(s, player, uid, move.location, move.side)
+    send(s, player, move.power, move.unit_type, move.strength, move.location, move.side)
 
 
 # ---- permission -------------------------------------------------------------------
@@ -211,18 +240,61 @@ def answer_permission_check(s: Board, player: str, move: AnswerPermission) -> st
     return None
 
 
+def ask_permission_options(s: Board, player: str) -> Iterator[AskPermission]:
+    powers = sorted({UNIT[u].power for u in s.controlled_units(player)})
+    for power in powers:
+        for loc in s.locations:
+            yield AskPermission(power=power, location=loc)
+
+
+def ask_permission_check(s: Board, player: str, move: AskPermission) -> str | None:
+    if move.location not in s.locations:
+        return f"{player} cannot ask to defend {move.location!r}: it is not a location of this round"
+    tile = LOCATION[move.location]
+    if not needs_permission(s, player, move.power, move.location):
+        return f"{player} need not ask to defend {tile.name} with {power_name(move.power)} units: he may already"
+    extra = extra_power(s, player)
+    if extra is not None and move.power != extra:
+        return (f"{player} cannot ask to defend {tile.name} with {power_name(move.power)} units: the cube he "
+                f"spent allows only {power_name(extra)} units")
+    usable = [t for t in UNIT_TYPES if s.available(player, move.power, t) > 0
+              and side_problem(s, player, move.power, t, move.location, DEFENDER) is None]
+    if not usable:
+        return (f"{player} cannot ask to defend {tile.name} with {power_name(move.power)} units: he has no "
+                f"uncommitted one that could defend it")
+    owner_leader = s.leader[tile.owner]
+    if owner_leader is None:
+        return (f"{player} cannot ask to defend {tile.name}: {power_name(tile.owner)} has no leader to grant "
+                f"the permission")
+    if s.ruleset != "bga" and [move.location, move.power] in s.commit_denied:
+        return (f"{player} cannot ask again to defend {tile.name} with {power_name(move.power)} units this turn: "
+                f"{owner_leader} refused")
+    return None
+
+
+def ask_permission(s: Board, player: str, move: AskPermission) -> None:
+    """The request goes to the owning city's leader; no unit moves until he answers."""
+    s.permission_request = {"player": player, "power": move.power, "unit_type": None, "strength": None,
+                            "location": move.location, "ask": True}
+    s.stage = "permission"
+    s.cur = s.leader[LOCATION[move.location].owner]
+
+
 def answer_permission(s: Board, player: str, move: AnswerPermission) -> None:
+    """A grant admits that power to defend the location for the round (and sends the waiting unit, if
+    the request came with one); a refusal sends the turn back to the requester."""
     req = s.permission_request
     assert req is not None
     requester = req["player"]
     if move.grant:
         s.permissions.setdefault(req["location"], []).append(req["power"])
-        uid = find_unit(s, requester, req["power"], req["unit_type"], req["strength"])
-        assert uid is not None
-        commit(s, requester, uid, req["location"], DEFENDER)
+        if not req.get("ask"):
+            send(s, requester, req["power"], req["unit_type"], req["strength"], req["location"], DEFENDER)
         s.commit_granted = True
     else:
         s.commit_denied.append([req["location"], req["power"]])
+        if req.get("ask"):
+            s.commit_granted = False
     s.permission_request = None
     s.stage = "commit"
     s.cur = requester

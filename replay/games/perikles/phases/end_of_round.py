@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from replay.engine import ImpossibleChance
+
+from .. import unknowns
 from ..board import BATTLE, HELD, POOL
 from ..components import CITY_KEYS, GAME_END_DEFEATS, ROUNDS, UNITS
 
@@ -46,6 +49,10 @@ def next_start_player(s: Board) -> str | None:
 
 
 def end_round(s: Board) -> None:
+    hidden = unknowns.still_hidden(s)
+    if hidden:
+        raise ImpossibleChance(f"round {s.round} ends, but {hidden}")
+    s.shown = {}
     raise_statues(s)
     s.start_player = next_start_player(s)
     clear_round(s)

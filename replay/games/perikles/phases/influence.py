@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from ..board import UNKNOWN
 from ..components import ANY, CITY_KEYS, INFLUENCE, INFLUENCE_TILES, SPECIAL, tiles_per_player
 from ..moves import (
     Assassinate,
@@ -57,7 +58,7 @@ def held_categories(s: Board, player: str) -> set[str]:
 
 def take_tile_options(s: Board, player: str) -> Iterator[TakeTile]:
     for i, t in enumerate(s.display):
-        if t is not None:
+        if t is not None and t != UNKNOWN:
             yield TakeTile(slot=i + 1)
 
 
@@ -65,15 +66,21 @@ def take_tile_check(s: Board, player: str, move: TakeTile) -> str | None:
     """The colour rule: no second tile of a category held this round, unless every tile on display is one."""
     if not 1 <= move.slot <= len(s.display) or s.display[move.slot - 1] is None:
         return f"{player} cannot take the tile in slot {move.slot}: there is no tile there"
+    if s.display[move.slot - 1] == UNKNOWN:
+        return f"{player} cannot take the tile in slot {move.slot}: the record never named it"
     tile = INFLUENCE[s.display[move.slot - 1] or ""]
     held = held_categories(s, player)
     if tile.category in held:
-        offered = {INFLUENCE[t].category for t in s.display if t is not None}
+        offered = {INFLUENCE[t].category for t in s.display if t is not None and t != UNKNOWN}
+        what = "an Any tile" if tile.category == ANY else f"a {city_name(tile.city)} tile"
         if not offered <= held:
-            what = "an Any tile" if tile.category == ANY else f"a {city_name(tile.city)} tile"
             return (f"{player} cannot take {tile.id} from slot {move.slot}: he already holds {what} this round "
                     f"(colour rule), and the display still offers "
                     f"{', '.join(sorted(offered - held))}")
+        unknown = s.display.count(UNKNOWN)
+        if unknown and unknown > sum(1 for t, _ in deck_pool(s) if INFLUENCE[t].category in held):
+            return (f"{player} cannot take {tile.id} from slot {move.slot}: he already holds {what} this round "
+                    f"(colour rule), and the display's unnamed tiles cannot all be of cities he holds")
     return None
 
 
@@ -174,9 +181,14 @@ def assassinate(s: Board, player: str, move: Assassinate) -> None:
 
 
 def can_play_influence_special(s: Board, player: str) -> bool:
+    """Whether the turn has an ``after`` step: an unused influence special tile (seat view: any unused
+    special tile, since which tile it is may be secret)."""
+    if s.special_used[player] or s.special_played_this_turn:
+        return False
+    if s.seat_view:
+        return True
     tile = s.special[player]
-    return (tile is not None and not s.special_used[player] and not s.special_played_this_turn
-            and SPECIAL[tile].timing == "influence")
+    return tile is not None and SPECIAL[tile].timing == "influence"
 
 
 def finish_turn_options(s: Board, player: str) -> Iterator[FinishTurn]:

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 
 def _special_check(s: Board, player: str, key: str) -> str | None:
-    if s.special[player] != key:
+    if not s.may_hold_special(player, key):
         return f"{player} cannot play {SPECIAL[key].name}: it is not his special tile"
     if s.special_used[player]:
         return f"{player} cannot play {SPECIAL[key].name}: he has already used it"
@@ -23,7 +23,8 @@ def _special_check(s: Board, player: str, key: str) -> str | None:
     return None
 
 
-def _special_played(s: Board, player: str) -> None:
+def _special_played(s: Board, player: str, key: str) -> None:
+    s.bind_special(player, key)
     s.special_used[player] = True
     s.special_played_this_turn = True
 
@@ -35,7 +36,7 @@ def _after_special(s: Board, player: str) -> None:
 
 
 def play_perikles_options(s: Board, player: str) -> Iterator[PlayPerikles]:
-    if s.special[player] == "perikles":
+    if s.may_hold_special(player, "perikles"):
         yield PlayPerikles()
 
 
@@ -45,13 +46,13 @@ def play_perikles_check(s: Board, player: str, move: PlayPerikles) -> str | None
 
 def play_perikles(s: Board, player: str, move: PlayPerikles) -> None:
     """Perikles: two of the player's cubes into Athens (30-cube limit applies)."""
-    _special_played(s, player)
+    _special_played(s, player, "perikles")
     s.add_cubes(player, "athens", 2)
     _after_special(s, player)
 
 
 def play_plague_options(s: Board, player: str) -> Iterator[PlayPlague]:
-    if s.special[player] == "plague":
+    if s.may_hold_special(player, "plague"):
         for c in CITY_KEYS:
             yield PlayPlague(city=c)
 
@@ -70,7 +71,7 @@ def plague_losses(s: Board, city: str) -> dict[str, int]:
 
 
 def play_plague(s: Board, player: str, move: PlayPlague) -> None:
-    _special_played(s, player)
+    _special_played(s, player, "plague")
     for p, n in plague_losses(s, move.city).items():
         s.cubes[move.city][p] -= n
     s.score_changed()
@@ -78,7 +79,7 @@ def play_plague(s: Board, player: str, move: PlayPlague) -> None:
 
 
 def play_alkibiades_options(s: Board, player: str) -> Iterator[PlayAlkibiades]:
-    if s.special[player] == "alkibiades":
+    if s.may_hold_special(player, "alkibiades"):
         yield PlayAlkibiades()
 
 
@@ -87,7 +88,7 @@ def play_alkibiades_check(s: Board, player: str, move: PlayAlkibiades) -> str | 
 
 
 def play_alkibiades(s: Board, player: str, move: PlayAlkibiades) -> None:
-    _special_played(s, player)
+    _special_played(s, player, "alkibiades")
     s.resume_step = "done" if s.step == "after" else s.step
     s.alkibiades_left = 2
     s.step = "alkibiades"

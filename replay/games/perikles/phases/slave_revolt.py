@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from .. import unknowns
 from ..board import BATTLE, HELD
 from ..components import LOCATION, UNITS
 from ..moves import PlaySlaveRevolt
@@ -29,18 +30,28 @@ def revolt_candidates(s: Board, target: str) -> list[str]:
                 out.append(u.id)
         elif s.unit_at[u.id] == BATTLE and s.unit_location[u.id] == target:
             out.append(u.id)
+    if target != "sparta" and any(f["power"] == "sparta" and f["type"] == "hoplite"
+                                  for f in unknowns.face_down_at(s, target)):
+        # a Spartan hoplite sent there face down is one of those the leader still seems to hold
+        out += [u.id for u in UNITS if u.power == "sparta" and u.type == "hoplite"
+                and s.unit_at[u.id] == HELD and s.unit_holder[u.id] == leader]
     return out
 
 
+def any_target(s: Board) -> bool:
+    """Whether Slave Revolt could strike anywhere now."""
+    return any(revolt_candidates(s, t) for t in ["sparta", *s.locations])
+
+
 def play_slave_revolt_options(s: Board, player: str) -> Iterator[PlaySlaveRevolt]:
-    if s.special[player] == "slaverevolt" and not s.special_used[player]:
+    if s.may_hold_special(player, "slaverevolt") and not s.special_used[player]:
         yield PlaySlaveRevolt(target="sparta")
         for loc in s.locations:
             yield PlaySlaveRevolt(target=loc)
 
 
 def play_slave_revolt_check(s: Board, player: str, move: PlaySlaveRevolt) -> str | None:
-    if s.special[player] != "slaverevolt":
+    if not s.may_hold_special(player, "slaverevolt"):
         return f"{player} cannot play Slave Revolt: it is not his special tile"
     if s.special_used[player]:
         return f"{player} cannot play Slave Revolt: he has already used it"
@@ -55,6 +66,7 @@ def play_slave_revolt_check(s: Board, player: str, move: PlaySlaveRevolt) -> str
 
 
 def play_slave_revolt(s: Board, player: str, move: PlaySlaveRevolt) -> None:
+    s.bind_special(player, "slaverevolt")
     s.special_used[player] = True
     s.revolt_target = move.target
     s.stage = "slave_revolt"
@@ -62,7 +74,8 @@ def play_slave_revolt(s: Board, player: str, move: PlaySlaveRevolt) -> None:
 
 def slave_revolt_strikes(s: Board, unit_id: str) -> None:
     """The hoplite picked at random goes back to the Sparta stack for the rest of the round."""
-    s.send_home(unit_id)
+    assert s.revolt_target is not None
+    unknowns.revolt_strikes(s, s.revolt_target, unit_id)
     s.revolt_target = None
     s.stage = "commit"
 

@@ -1,0 +1,212 @@
+"""What a record seen from one seat leaves unknown, and how a reveal settles it.
+
+A Board Game Arena log is one player's view of the table.  Three things in it
+can be unknown to the record:
+
+* **another player's special tile** — dealt face down and named only when
+  played (``Board.special`` holds :data:`~.board.UNKNOWN`; ``may_hold_special``
+  allows any tile nobody else is known to hold, and playing binds it);
+* **a round-1 display tile nobody took** — BGA's log names display tiles
+  only when they are taken (the display slot holds :data:`~.board.UNKNOWN`);
+* **a unit committed face down** — the log says who sent which power's
+  hoplite or trireme where, not which counter (``send_unit`` with
+  ``strength: null``).
+
+A face-down unit is one of its *group*: the uncommitted units of that power
+and type its sender controls (his own, or the shared Persian pool).  The
+units of a group are exchangeable as far as the record can tell, so the
+state keeps the group's units where they were and counts how many of them
+are in fact away (``Board.away``); a unit of the group named later (a send
+the viewer saw, a Slave Revolt pick) is possible exactly when one more than
+the away count is still there.  When the battles reach the location, its
+counters are turned up: the record's ``reveal`` event
+``{"reveal": "location:<key>", "items": [unit ids]}`` binds each face-down
+unit to its counter and checks every unit the state already placed there.
+The rules wait for that reveal before fighting a location with face-down
+units.  Units of one power, type and strength are interchangeable: when a
+reveal names a counter the state holds under another id of the same kind,
+the two ids swap places, so the state's ids follow the record's.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from replay.engine import ImpossibleChance
+
+from .board import BATTLE, HELD, POOL
+from .components import LOCATION, PERSIA, UNIT, UNITS_BY_KIND
+
+if TYPE_CHECKING:
+    from .board import Board
+
+LOCATION_ZONE = "location:"
+
+
+def zone_name(location: str) -> str:
+    """The ``reveal`` zone of a location: ``location:<key>``."""
+    return LOCATION_ZONE + location
+
+
+def face_down_at(s: Board, location: str) -> list[dict[str, Any]]:
+    return [f for f in s.face_down if f["location"] == location]
+
+
+def _describe(uid: str) -> str:
+    u = UNIT[uid]
+    return f"{uid} (a {u.power.capitalize()} {u.type} of strength {u.strength})"
+
+
+def in_group(s: Board, uid: str, holder: str, power: str) -> bool:
+    """Whether ``uid`` is an uncommitted unit of the group a face-down unit of ``holder`` came from."""
+    if power == PERSIA:
+        return s.unit_at[uid] == POOL
+    return s.unit_at[uid] == HELD and s.unit_holder[uid] == holder
+
+
+def take_identity(s: Board, uid: str, holder: str, power: str) -> str | None:
+    """A unit of ``uid``'s kind in the group, made to carry the id ``uid`` (swapping with an
+    interchangeable unit if needed); None if the group has no unit of that kind."""
+    if in_group(s, uid, holder, power):
+        return uid
+    u = UNIT[uid]
+    for other in UNITS_BY_KIND[(u.power, u.type, u.strength)]:
+        if other != uid and in_group(s, other, holder, power):
+            s.swap_units(uid, other)
+            return uid
+    return None
+
+
+def bind_face_down(s: Board, f: dict[str, Any], uid: str) -> None:
+    """The face-down unit ``f`` is counter ``uid`` (already in its group): it takes its place."""
+    s.face_down.remove(f)
+    group = s.group_key(f["holder"], f["power"], f["type"])
+    s.away[group] -= 1
+    if not s.away[group]:
+        del s.away[group]
+    s.commit_unit(uid, f["holder"], f["location"], f["side"], f["main"])
+
+
+def pick_from_group(s: Board, uid: str, holder: str, power: str, where: str) -> None:
+    """A unit named while some of its group are away face down (a Slave Revolt pick from the leader's
+    forces): it must be there, and one more than the away count must remain."""
+    u = UNIT[uid]
+    if take_identity(s, uid, holder, power) is None:
+        raise ImpossibleChance(f"{where}: {_describe(uid)} is not among {holder}'s uncommitted units")
+    if s.away and s.available(holder, u.power, u.type) < 1:
+        raise ImpossibleChance(f"{where}: {_describe(uid)} cannot still be with {holder}: all his uncommitted "
+                               f"{u.power.capitalize()} {u.type}s are among the units he sent face down")
+
+
+def reveal(s: Board, zone: str, items: list[Any]) -> None:
+    """Apply ``{"reveal": zone, "items": [...]}``: the counters at a location are turned up."""
+    if not zone.startswith(LOCATION_ZONE):
+        raise ImpossibleChance(f"nothing is hidden in a zone called {zone!r} in Perikles "
+                               f"(zones: location:<key>)")
+    loc = zone[len(LOCATION_ZONE):]
+    if loc not in LOCATION or loc not in s.locations:
+        raise ImpossibleChance(f"cannot reveal the units at {loc!r}: not a location of round {s.round}")
+    name = LOCATION[loc].name
+    where = f"the units revealed at {name}"
+    ids = []
+    for it in items:
+        uid = str(it)
+        if uid not in UNIT:
+            raise ImpossibleChance(f"{where}: {it!r} is not a military counter (u1..u{len(UNIT)})")
+        ids.append(uid)
+    if len(set(ids)) != len(ids):
+        raise ImpossibleChance(f"{where}: a counter is named twice")
+    if loc in s.shown:
+        _check_late(s, loc, ids, where)
+        return
+    known = [u for u in s.units_at(loc)]
+    hidden = face_down_at(s, loc)
+    # 1. counters the state already has there, by id, then by kind (interchangeable units)
+    unmatched = [u for u in ids if u not in known]
+    left = [u for u in known if u not in ids]
+    rest = []
+    for uid in unmatched:
+        kind = (UNIT[uid].power, UNIT[uid].type, UNIT[uid].strength)
+        twin = next((k for k in left if (UNIT[k].power, UNIT[k].type, UNIT[k].strength) == kind), None)
+        if twin is None:
+            rest.append(uid)
+            continue
+        left.remove(twin)
+        s.swap_units(uid, twin)
+    if left:
+        raise ImpossibleChance(f"{where} leave out {', '.join(_describe(u) for u in left)}, which is there")
+    # 2. the rest are the face-down units
+    for uid in rest:
+        u = UNIT[uid]
+        f = next((f for f in hidden if f["power"] == u.power and f["type"] == u.type), None)
+        if f is None:
+            raise ImpossibleChance(f"{where} include {_describe(uid)}, but no {u.power.capitalize()} "
+                                   f"{u.type} was sent there")
+        if take_identity(s, uid, f["holder"], f["power"]) is None:
+            raise ImpossibleChance(f"{where} include {_describe(uid)}, but {f['holder']} had no such "
+                                   f"uncommitted unit to send there face down")
+        hidden.remove(f)
+        bind_face_down(s, f, uid)
+    if hidden:
+        what = ", ".join(f"a {f['power'].capitalize()} {f['type']} of {f['holder']}" for f in hidden)
+        raise ImpossibleChance(f"{where} do not include {what}, sent there face down")
+
+
+def _check_late(s: Board, loc: str, ids: list[str], where: str) -> None:
+    """A reveal after the location was fought: it must show what was there (kinds, as units of one
+    kind are interchangeable)."""
+    def kinds(units: list[str]) -> Counter[tuple[str, str, int]]:
+        return Counter((UNIT[u].power, UNIT[u].type, UNIT[u].strength) for u in units)
+
+    had, shown = kinds(s.shown[loc]), kinds(ids)
+    if had != shown:
+        extra = ", ".join(f"{p} {t} {n}" for (p, t, n) in sorted((shown - had).elements()))
+        missing = ", ".join(f"{p} {t} {n}" for (p, t, n) in sorted((had - shown).elements()))
+        raise ImpossibleChance(f"{where} do not match what was fought there: "
+                               f"{'shown but absent: ' + extra if extra else ''}"
+                               f"{'; ' if extra and missing else ''}"
+                               f"{'present but not shown: ' + missing if missing else ''}")
+
+
+def location_revealed(s: Board, loc: str) -> None:
+    """The location is reached with every unit known: remember what is there (a later reveal is checked
+    against it) and tell a seat-view simulation which counters were turned up."""
+    units = s.units_at(loc)
+    s.shown[loc] = units
+    reveals = getattr(s, "reveals", None)
+    if reveals is not None and units:
+        reveals.append({"reveal": zone_name(loc), "items": list(units)})
+
+
+def still_hidden(s: Board) -> str | None:
+    """At the end of a round nothing may remain face down (every location was revealed)."""
+    if s.face_down:
+        f = s.face_down[0]
+        return (f"a {f['power'].capitalize()} {f['type']} of {f['holder']} at "
+                f"{LOCATION[f['location']].name} was never revealed")
+    return None
+
+
+def revolt_strikes(s: Board, target: str, uid: str) -> None:
+    """Slave Revolt's pick ``uid`` goes home: at a location it may be a face-down unit, in the leader's
+    forces it must not be one he sent face down."""
+    leader = s.leader["sparta"]
+    assert leader is not None
+    where = "Slave Revolt"
+    if UNIT[uid].power != "sparta" or UNIT[uid].type != "hoplite":
+        raise ImpossibleChance(f"{where}: {_describe(uid)} is not a Spartan hoplite")
+    if target == "sparta":
+        pick_from_group(s, uid, leader, "sparta", where)
+    elif not (s.unit_at[uid] == BATTLE and s.unit_location[uid] == target):
+        f = next((f for f in face_down_at(s, target) if f["power"] == "sparta" and f["type"] == "hoplite"), None)
+        u = UNIT[uid]
+        twin = next((k for k in s.units_at(target, None, "hoplite")
+                     if (UNIT[k].power, UNIT[k].strength) == ("sparta", u.strength)), None)
+        if twin is not None:
+            s.swap_units(uid, twin)
+        elif f is not None and take_identity(s, uid, f["holder"], "sparta") is not None:
+            bind_face_down(s, f, uid)
+        else:
+            raise ImpossibleChance(f"{where}: {_describe(uid)} is not at {LOCATION[target].name}")
+    s.send_home(uid)
