@@ -16,6 +16,7 @@ GAME = Game(
     state_class=PeriklesState,
     observable_keys=("score", "legal_count", "state_hash", "cubes", "location_points", "defeats", "leaders",
                      "round"),
+    option_keys=("ruleset", "seat_view"),
 )
 
 __all__ = ["GAME", "PeriklesState"]
