@@ -229,6 +229,9 @@ class Game:
     rulesets: tuple[str, ...] = ("official", "bga")
     observable_keys: tuple[str, ...] = ("score", "legal_count", "state_hash")
     option_keys: tuple[str, ...] = ("ruleset",)
+    view_options: tuple[tuple[str, Any], ...] = ()
+    """Options a record seen from one seat needs (``simulate --view`` adds them; Perikles:
+    ``seat_view``, under which the order of play never depends on another player's secret)."""
     _move_type: Any = field(default=None, init=False, repr=False, compare=False)
     move_type_names: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
     _move_by_tag: dict[str, type[Move]] = field(default_factory=dict, init=False, repr=False, compare=False)

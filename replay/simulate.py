@@ -197,6 +197,8 @@ def simulate_one(game: Game, n_players: int, seed: int, index: int, *,
         agents = ["greedy" if (index + i) % 2 == 0 else "random" for i in range(n_players)]
     seat_agents = {p: AGENTS[a](random.Random(f"{game.id}:{seed}:{index}:{p}")) for p, a in zip(pids, agents)}
     opts = dict(options or {})
+    if view is not None:
+        opts = {**dict(game.view_options), **opts}
     state = game.initial_state(pids, opts)
     shadow = game.initial_state(pids, dict(opts)) if view is not None else None
     seen = state if shadow is None else shadow

@@ -17,6 +17,7 @@ GAME = Game(
     observable_keys=("score", "legal_count", "state_hash", "cubes", "location_points", "defeats", "leaders",
                      "round"),
     option_keys=("ruleset", "seat_view"),
+    view_options=(("seat_view", True),),
 )
 
 __all__ = ["GAME", "PeriklesState"]

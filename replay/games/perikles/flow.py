@@ -39,8 +39,10 @@ def deal_locations(s: Board) -> Turn | None:
 
 
 def deal_specials(s: Board) -> Turn | None:
+    # seat view: the deal is one draw, and each player sees only his own tile, so the record names none
     return ChanceRequest("draw", "special", count=len(s.players), pool=tuple((t.key, 1) for t in SPECIAL_TILES),
-                         reason="one secret special tile per player, in seat order")
+                         reason="one secret special tile per player, in seat order",
+                         visible_to=() if s.seat_view else None)
 
 
 def first_player(s: Board) -> Turn | None:
