@@ -432,7 +432,7 @@ def _packets(raw: list[Any], source: str) -> list[Packet]:
     """Packets (dicts from :func:`decode`, or raw-args structs from the fast path) -> :class:`Packet`."""
     out: list[Packet] = []
     seen_packets: dict[tuple[str, int], Any] = {}
-    seen_uids: set[str] = set()
+    seen_uids: dict[str, tuple[str, Any]] = {}
     for i, p in enumerate(raw):
         if type(p) is _RawPacket:
             channel, pid_, move_id, time_, notifs = p.channel, p.packet_id, p.move_id, p.time, p.data
@@ -465,9 +465,11 @@ def _packets(raw: list[Any], source: str) -> list[Packet]:
             if uid is not None:
                 if type(uid) is not str:
                     uid = str(uid)
-                if uid in seen_uids:
+                # a notification saved twice is read once; a uid reused for a different notification
+                # (a private packet's uids may repeat the public packet's) is a notification of its own
+                if seen_uids.get(uid) == (ntype, args):
                     continue
-                seen_uids.add(uid)
+                seen_uids[uid] = (ntype, args)
             kept.append(Notif(ntype, args, log_text if type(log_text) is str else "", uid, packet, len(kept)))
         out.append(packet)
     return out

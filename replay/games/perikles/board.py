@@ -96,6 +96,10 @@ class Board(State):
         self.away: dict[str, int] = {}
         """Group key (``zone|power|type``) -> how many of the group's uncommitted-looking units are in
         fact among :attr:`face_down` (which ones is unknown until a reveal)."""
+        self.turn_sent: list[str] = []
+        """Units sent in the current commit turn (BGA checks a commit against the units sent before it)."""
+        self.turn_face_down = 0
+        """How many of :attr:`face_down` were there when the current commit turn began."""
         self.shown: dict[str, list[str]] = {}
         """Location -> the units there when it was revealed this round (to check a late reveal)."""
         # military phase
@@ -231,9 +235,15 @@ class Board(State):
         if memo is not None and ("p", location, side) in memo:
             powers: list[str] = memo[("p", location, side)]
             return powers
-        found = {UNIT[u].power for u in self.units_at(location, side)}
-        if self.face_down:
-            found.update(f["power"] for f in self.face_down if f["location"] == location and f["side"] == side)
+        units = self.units_at(location, side)
+        hidden = [f for f in self.face_down if f["location"] == location and f["side"] == side]
+        if self.ruleset == "bga" and self.stage in ("commit", "permission"):
+            # BGA checks a commit's units against the units sent before it: its own are placed only
+            # after all are checked (docs/games/perikles.md, Q8)
+            units = [u for u in units if u not in self.turn_sent]
+            hidden = [f for f in hidden if self.face_down.index(f) < self.turn_face_down]
+        found = {UNIT[u].power for u in units}
+        found.update(f["power"] for f in hidden)
         out = [p for p in POWERS if p in found]
         if memo is not None:
             memo[("p", location, side)] = out
@@ -247,6 +257,8 @@ class Board(State):
         self.unit_location[unit_id] = location
         self.unit_side[unit_id] = side
         self.unit_main[unit_id] = main
+        if self.stage in ("commit", "permission"):
+            self.turn_sent.append(unit_id)
         insort(self._committed.setdefault(location, []), unit_id, key=UNIT_INDEX.__getitem__)
 
     def send_home(self, unit_id: str) -> None:

@@ -195,6 +195,7 @@ def reveal(s: Board, request: ChanceRequest, outcome: Outcome) -> None:
             s.display = list(items)
             s.stage = "deal_locations"
         elif st == "deal_locations":
+            s.shown = {}  # a late reveal of the last round's locations can no longer come
             s.locations = list(items)
             s.dealt_locations += items
             if s.round == 1:

@@ -123,6 +123,12 @@ class PeriklesState(Board):
             "defeats": dict(self.defeats),
             "leaders": dict(self.leader),
             "round": self.round,
+            "start_player": self.start_player,
+            "statues": {c: dict(self.statues[c]) for c in CITY_KEYS},
+            "statue_points": {c: {p: n * CITY[c].statue_value(self.defeats[c]) for p, n in self.statues[c].items()}
+                              for c in CITY_KEYS},
+            "city_cubes": {c: dict(self.cubes[c]) for c in CITY_KEYS},
+            "combat": battles.combat_view(self),
         }
 
     def snapshot(self) -> dict[str, Any]:
@@ -179,6 +185,8 @@ class PeriklesState(Board):
                 "recovery_queue": [list(q) for q in self.recovery_queue], "revolt_target": self.revolt_target,
                 **({"face_down": [dict(f) for f in self.face_down], "away": dict(sorted(self.away.items()))}
                    if self.face_down else {}),
+                **({"turn_sent": list(self.turn_sent), "turn_face_down": self.turn_face_down}
+                   if self.ruleset == "bga" else {}),
             },
             "turn_progress": {
                 "placements_left": self.placements_left, "tiles_taken": self.takes, "refill_slot": self.refill_slot,

@@ -105,6 +105,12 @@ def reveal(s: Board, zone: str, items: list[Any]) -> None:
         raise ImpossibleChance(f"nothing is hidden in a zone called {zone!r} in Perikles "
                                f"(zones: location:<key>)")
     loc = zone[len(LOCATION_ZONE):]
+    if loc in s.shown:  # already fought (perhaps in the round just ended): a check only
+        ids_ = [str(it) for it in items]
+        if any(u not in UNIT for u in ids_):
+            raise ImpossibleChance(f"the units revealed at {LOCATION[loc].name}: not all are military counters")
+        _check_late(s, loc, ids_, f"the units revealed at {LOCATION[loc].name}")
+        return
     if loc not in LOCATION or loc not in s.locations:
         raise ImpossibleChance(f"cannot reveal the units at {loc!r}: not a location of round {s.round}")
     name = LOCATION[loc].name
@@ -117,9 +123,6 @@ def reveal(s: Board, zone: str, items: list[Any]) -> None:
         ids.append(uid)
     if len(set(ids)) != len(ids):
         raise ImpossibleChance(f"{where}: a counter is named twice")
-    if loc in s.shown:
-        _check_late(s, loc, ids, where)
-        return
     known = [u for u in s.units_at(loc)]
     hidden = face_down_at(s, loc)
     # 1. counters the state already has there, by id, then by kind (interchangeable units)

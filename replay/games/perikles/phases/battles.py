@@ -312,6 +312,32 @@ def claim_tile(s: Board, claimant: str) -> None:
         s.add_milestone("location_claimed", round=s.round, location=tile.key, player_id=p, points=tile.vp)
 
 
+def combat_view(s: Board) -> dict[str, dict[str, dict[str, Any]]]:
+    """The game's dice combats by location (each location is fought once a game) and combat type, the
+    one being fought included once its strengths are known: strengths, table column, hits per side,
+    winner and its main player, casualty."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    fought = [m for m in s.milestones if m["type"] == "combat"]
+    if s.combat is not None and "attack_strength" in s.combat:
+        fought.append(s.combat)
+    for c in fought:
+        winner = c.get("winner")
+        view = {
+            "combat_no": c["combat_no"],
+            "attack_strength": c["attack_strength"], "defence_strength": c["defence_strength"],
+            "table_column": c["table_column"],
+            "attacker_hits": sum(1 for a, _ in c["rolls"] if hits(s, a, c["attacker_target"])),
+            "defender_hits": sum(1 for _, d in c["rolls"] if hits(s, d, c["defender_target"])),
+            "winner": winner,
+            "winner_player": None if winner is None else c[f"{winner}_player"],
+        }
+        if "casualty_power" in c:
+            view["casualty_power"] = c["casualty_power"]
+            view["casualty_strength"] = c["casualty_strength"]
+        out.setdefault(c["location"], {})[c["combat_type"]] = view
+    return out
+
+
 def battle_view(s: Board) -> dict[str, Any] | None:
     """The location being fought, for the snapshot."""
     if s.stage not in ("combat", "window", "battle_special", "roll", "casualty"):

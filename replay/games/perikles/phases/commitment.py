@@ -98,8 +98,12 @@ def needs_permission(s: Board, player: str, power: str, location: str) -> bool:
 
 
 def extra_power(s: Board, player: str) -> str | None:
-    """After a spent cube: the power whose units may follow (Persia for a Persian leader)."""
-    if s.commit_cube_city is None:
+    """After a spent cube: the power whose units may follow (Persia for a Persian leader).
+
+    ``bga``: any power the player controls (BGA checks only the cube), so None as before a cube;
+    the cube is still the condition for the third and fourth unit (:func:`unit_limit`).
+    """
+    if s.commit_cube_city is None or s.ruleset == "bga":
         return None
     return PERSIA if player in s.persian_leaders else s.commit_cube_city
 
@@ -114,9 +118,14 @@ def find_unit(s: Board, player: str, power: str, unit_type: str, strength: int) 
     return None
 
 
+def unit_limit(s: Board) -> int:
+    """Units a commit turn may send: two, or four after a spent cube."""
+    return MAX_UNITS if s.commit_cube_city is None else MAX_UNITS_WITH_CUBE
+
+
 def send_unit_options(s: Board, player: str) -> Iterator[SendUnit]:
     extra = extra_power(s, player)
-    if s.commit_sent >= (MAX_UNITS if extra is None else MAX_UNITS_WITH_CUBE):
+    if s.commit_sent >= unit_limit(s):
         return  # no further unit this turn (send_unit_check refuses them all)
     kinds = sorted({(UNIT[u].power, UNIT[u].type, UNIT[u].strength) for u in s.controlled_units(player)
                     if (extra is None or UNIT[u].power == extra)
@@ -142,12 +151,12 @@ def send_unit_check(s: Board, player: str, move: SendUnit) -> str | None:
         return (f"{player} cannot send {a_unit(move.power, move.unit_type)} of strength {move.strength}: "
                 f"he controls no such uncommitted unit")
     extra = extra_power(s, player)
-    if extra is None and s.commit_sent >= MAX_UNITS:
+    if s.commit_cube_city is None and s.commit_sent >= MAX_UNITS:
         return (f"{player} cannot send a third unit: a commit turn sends at most {MAX_UNITS} units "
                 f"unless he first removes a cube from a city he leads")
+    if s.commit_cube_city is not None and s.commit_sent >= MAX_UNITS_WITH_CUBE:
+        return f"{player} cannot send a fifth unit: a commit turn sends at most {MAX_UNITS_WITH_CUBE} units"
     if extra is not None:
-        if s.commit_sent >= MAX_UNITS_WITH_CUBE:
-            return f"{player} cannot send a fifth unit: a commit turn sends at most {MAX_UNITS_WITH_CUBE} units"
         if move.power != extra:
             return (f"{player} cannot send a {power_name(move.power)} unit as an extra unit: the cube he spent "
                     f"allows only {power_name(extra)} units")
@@ -325,11 +334,13 @@ def spend_cube_check(s: Board, player: str, move: SpendCube) -> str | None:
     power = PERSIA if persian else c
     s.commit_cube_city = c
     try:
-        ok = any(send_unit_check(s, player, m) is None for m in send_unit_options(s, player) if m.power == power)
+        ok = any(send_unit_check(s, player, m) is None for m in send_unit_options(s, player)
+                 if m.power == power or s.ruleset == "bga")
     finally:
         s.commit_cube_city = None
     if not ok:
-        return f"{player} cannot spend a cube in {c.capitalize()}: he could send no further {power_name(power)} unit"
+        what = "" if s.ruleset == "bga" else f" {power_name(power)}"
+        return f"{player} cannot spend a cube in {c.capitalize()}: he could send no further{what} unit"
     return None
 
 

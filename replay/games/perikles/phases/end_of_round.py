@@ -52,7 +52,6 @@ def end_round(s: Board) -> None:
     hidden = unknowns.still_hidden(s)
     if hidden:
         raise ImpossibleChance(f"round {s.round} ends, but {hidden}")
-    s.shown = {}
     raise_statues(s)
     s.start_player = next_start_player(s)
     clear_round(s)

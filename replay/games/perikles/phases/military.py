@@ -51,30 +51,51 @@ def recover(s: Board, player: str, city: str, unit_type: str) -> None:
     s.unit_holder[unit.id] = player
 
 
+def choice_cities(s: Board, player: str) -> list[str]:
+    """The cities whose recovery ``player`` chooses now: the head of the queue (``bga``: any of his
+    cities in the queue, which then all need a choice)."""
+    if s.ruleset != "bga":
+        return [s.recovery_queue[0][1]]
+    return [c for p, c in s.recovery_queue if p == player]
+
+
 def recover_unit_options(s: Board, player: str) -> Iterator[RecoverUnit]:
-    city = s.recovery_queue[0][1]
-    for t in UNIT_TYPES:
-        yield RecoverUnit(city=city, unit_type=t)
+    for city in choice_cities(s, player):
+        for t in UNIT_TYPES:
+            yield RecoverUnit(city=city, unit_type=t)
 
 
 def recover_unit_check(s: Board, player: str, move: RecoverUnit) -> str | None:
-    city = s.recovery_queue[0][1]
-    if move.city != city:
-        return f"{player} recovers a unit of {power_name(city)} now, not of {move.city}"
-    if move.unit_type not in dead_types(s, city):
-        return f"{player} cannot take back a {power_name(city)} {move.unit_type}: none is in the dead pool"
+    cities = choice_cities(s, player)
+    if move.city not in cities:
+        return f"{player} recovers a unit of {' or '.join(map(power_name, cities))} now, not of {move.city}"
+    if move.unit_type not in dead_types(s, move.city):
+        return f"{player} cannot take back a {power_name(move.city)} {move.unit_type}: none is in the dead pool"
     return None
 
 
 def recover_unit(s: Board, player: str, move: RecoverUnit) -> None:
     recover(s, player, move.city, move.unit_type)
-    s.recovery_queue.pop(0)
+    s.recovery_queue.remove([player, move.city])
 
 
 def run_recoveries(s: Board) -> bool:
-    """Recover automatically where only one type is dead; True when a player must choose."""
+    """Recover automatically where only one type is dead; True when a player must choose.
+
+    ``bga``: each player's automatic recoveries come first, then his choices, in the order he likes.
+    """
     while s.recovery_queue:
         player, city = s.recovery_queue[0]
+        if s.ruleset == "bga":
+            for entry in [e for e in s.recovery_queue if e[0] == player]:
+                types = dead_types(s, entry[1])
+                if len(types) == 1:
+                    recover(s, player, entry[1], types[0])
+                    s.recovery_queue.remove(entry)
+            if s.recovery_queue and s.recovery_queue[0][0] == player:
+                s.cur = player
+                return True
+            continue
         types = dead_types(s, city)
         if len(types) > 1:
             s.cur = player
@@ -143,6 +164,8 @@ def spend_tile(s: Board, player: str, shards: int) -> None:
 
 def begin_commit_turn(s: Board, player: str) -> None:
     s.cur = player
+    s.turn_sent = []
+    s.turn_face_down = len(s.face_down)
     s.commit_sent = 0
     s.commit_cube_city = None
     s.commit_denied = []

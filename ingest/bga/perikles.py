@@ -1,0 +1,727 @@
+"""Perikles from Board Game Arena logs (the ``perikles`` implementation, Fnordistan/perikles).
+
+The importer reads like the log: one small function per notification type, in
+:data:`HANDLERS` below.  Most notifications are the *effects* of a decision
+our engine already applied (cubes added by a tile, units taken at an
+election): they produce no event, and where BGA states a fact our rules also
+compute (a leader, a defeat count, a combat's winner, the final cube and
+statue scoring) it becomes an ``observe`` event with origin ``bga``.
+
+BGA groups decisions differently from our engine, so a few events are
+*settled* from what the log does not show (docs/games/perikles.md):
+
+* BGA's decisions are composite: a commit is a set of units (and a cube)
+  sent at once; the importer orders it as our engine asks (two units, the
+  cube, the extra units);
+* decisions BGA never prompts for are passes: a player who holds an unused
+  special tile and did not play it where he could ends his influence turn
+  (``finish_turn``) or declines before a combat (``decline_special``), and a
+  commit turn ends (``end_commit``) when the next one begins;
+* BGA asks permission to defend before any unit moves and answers all the
+  requests of one commit together: each request becomes ``ask_permission``
+  with its answer, grants before refusals.
+
+The record is written under ``options.seat_view`` (the order of play depends
+only on public facts) and ``ruleset: bga``.  Hidden information stays hidden:
+other players' special tiles are ``null`` until played, their units go face
+down (``strength: null``) until ``revealCounters`` turns their location up,
+and the round-1 display tiles nobody took are ``null``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ingest.bga.base import GameImporter
+from ingest.bga.log import BgaLog, Notif, Packet
+from replay.games.perikles.board import HELD
+from replay.games.perikles.components import (
+    CITY,
+    CITY_KEYS,
+    INFLUENCE,
+    INFLUENCE_TILES,
+    LOCATION,
+    LOCATION_SLOTS,
+    UNIT,
+)
+from replay.games.perikles.decisions import key as decision_point
+from replay.games.perikles.phases.military import choice_cities
+from replay.games.perikles.state import PeriklesState
+
+# ---- BGA's ids ---------------------------------------------------------------------------
+
+
+def _bga_influence_ids() -> dict[int, str]:
+    """BGA numbers the 36 influence tiles as it creates them: per city (Athens, Sparta, Argos, Corinth,
+    Thebes, Megara) its 2-shard tiles, its Candidate tiles, its Assassin; then the five Any tiles."""
+    order: list[str] = []
+    for city in CITY_KEYS:
+        for symbol in ("none", "candidate", "assassin"):
+            order += [t.id for t in INFLUENCE_TILES if t.city == city and t.symbol == symbol]
+    order += [t.id for t in INFLUENCE_TILES if t.city == "any"]
+    return {i + 1: tile for i, tile in enumerate(order)}
+
+
+INFLUENCE_BY_BGA_ID = _bga_influence_ids()
+BGA_TILE_TYPE = {"none": "influence", "candidate": "candidate", "assassin": "assassin"}
+CANDIDATE_SPACE = {"α": "alpha", "β": "beta"}
+SIDE_OF_BATTLEPOS = {1: "attacker", 2: "attacker", 3: "defender", 4: "defender"}
+BATTLE_TILES = ("brasidas", "phormio", "thessalanianallies", "persianfleet")
+INFLUENCE_SPECIALS = ("perikles", "plague", "alkibiades")
+PASSES = {"influence/after": "finish_turn", "battle_special": "decline_special"}
+CITY_BY_NAME = {c.name: c.key for c in CITY.values()}
+
+
+def _int(value: Any) -> int:
+    return int(value)
+
+
+def _pid(value: Any) -> str:
+    return str(value)
+
+
+class PeriklesImporter(GameImporter):
+    """The Perikles importer: :data:`HANDLERS` maps each notification type to its function."""
+
+    game_id = "perikles"
+    bga_name = "perikles"
+    signature = frozenset({
+        "influenceCardTaken", "influenceCardDrawn", "candidateProposed", "spartanChoice", "sendBattle",
+        "revealCounters", "rollBattle", "scoreStatues", "scoreCubes", "useTile", "takeMilitary",
+    })
+    ignored = frozenset({
+        "cubeLimit",            # BGA's 30-cube refusal: the bga ruleset's add_cubes refuses the same (Q4)
+        "plagueReduce",         # the Plague's effect, applied by play_plague
+        "takeMilitary",         # units taken at an election: public, the engine takes the same
+        "persianLeader",        # who leads Persia follows from the elections
+        "takePersians",         # the Persian units go to the Persian leaders (engine)
+        "noDefend",             # private note to the requester after a refusal
+        "resetBattleTokens",    # tokens cleared at a location or combat start (engine)
+        "unclaimedTile",        # outcome the engine computes; claims and defeats are observed
+        "uncontestedVictory",   # same
+        "nonbattle",            # same
+        "freeToken",            # same
+        "round2",               # the combat-1 winner's token (engine)
+        "takeToken",            # a hit's token (the dice decide; hits are observed per combat)
+        "returnMilitary",       # units go home after a combat or location (engine)
+        "attackerWins",         # the location's result: claims and defeats are observed
+        "defenderWins",         # same
+        "returnMilitaryPool",   # units go home at the end of a round (engine)
+        "endTurn",              # end-of-round cleanup (no args, an empty log line)
+        "endGame",              # the end condition; the result comes from the end-of-game packet
+        "tableWindow",          # the final score table: the end-of-game packet's scores are the result
+        "preferenceChanged",    # a player's auto-pass preference (private)
+    })
+
+    def __init__(self, log: BgaLog, players: list[str], names: dict[str, str | None]) -> None:
+        super().__init__(log, players, names)
+        self.pending_commit: dict[str, Any] | None = None
+        """The sends and cube of one BGA commit, gathered until the engine takes them in its order."""
+        self.requests: list[dict[str, Any]] = []
+        """Permission requests of the commit waiting for answers (BGA answers them together)."""
+        self.claimed_turn: tuple[str, int] | None = None
+        """The engine's commit turn a ``useTile`` has started (player, tiles spent so far)."""
+        self.battle_plays: dict[str, dict[str, Any]] = {}
+        """Special tiles played before the current combat (BGA asks everyone at once)."""
+        self.hits = {"attacker": 0, "defender": 0}
+        self.combat_type: str | None = None
+        """The type of the dice combat under way (``rollBattle``'s ``type``)."""
+        self.main: dict[str, dict[str, str]] = {}
+        """Location -> side -> main player, as ``sendBattle`` showed it."""
+        self.location_points = {p: 0 for p in players}
+        self.locations: list[str] = []
+        """This round's location tiles by slot (a late ``revealCounters`` may follow the round's end)."""
+
+    def options(self) -> dict[str, Any]:
+        return {"ruleset": "bga", "seat_view": True}
+
+    @property
+    def pk(self) -> PeriklesState:
+        state = self.state
+        assert isinstance(state, PeriklesState)
+        return state
+
+    # ---- the setup the log names only later ----------------------------------------------
+
+    def prepare(self) -> None:
+        """Round 1's display, locations, the secret special tiles and the first player.
+
+        BGA logs none of the round-1 deal: a display tile is named when it is taken (its slot's first
+        take, before any refill of that slot), a location when its battle comes (``revealCounters`` names
+        the slot, the battle's notifications the location).  Display tiles nobody took stay unknown.
+        """
+        display: list[str | None] = [None] * 10
+        refilled: set[int] = set()
+        locations: dict[int, str] = {}
+        open_slot: int | None = None
+        for n in self.log.notifs:
+            if n.type in ("newInfluence", "newLocations"):
+                break
+            a = n.args if isinstance(n.args, dict) else {}
+            if n.type == "influenceCardTaken":
+                slot = _int(a["slot"])
+                if slot not in refilled and display[slot - 1] is None:
+                    display[slot - 1] = self._tile(a["tile"], n)
+            elif n.type == "influenceCardDrawn":
+                refilled.add(_int(a["tile"]["slot"]))
+            elif n.type in ("sendBattle", "rollBattle", "claimTilePersians") and "slot" in a:
+                self._place_location(locations, _int(a["slot"]), str(a["location"]), n)
+            elif n.type == "revealCounters":
+                open_slot = _int(a["slot"])
+                for c in a.get("military") or []:
+                    self._place_location(locations, open_slot, str(c["location"]), n)
+            elif open_slot is not None and "location" in a and n.type in (
+                    "unclaimedTile", "uncontestedVictory", "claimTile", "attackerWins", "defenderWins",
+                    "nonbattle", "combatWinner"):
+                self._place_location(locations, open_slot, str(a["location"]), n)
+        self.log.packets = sends_in_place(self.log)
+        missing = [s for s in range(1, LOCATION_SLOTS + 1) if s not in locations]
+        if missing:
+            self.fail(f"round 1's location in slot {missing[0]} is never named in the log")
+        first = self.players[0]
+        self.chance({"draw": "influence", "items": display})
+        self.locations = [locations[s] for s in range(1, LOCATION_SLOTS + 1)]
+        self.chance({"draw": "locations", "items": self.locations})
+        self.chance({"draw": "special", "items": [None] * len(self.players)})
+        self.chance({"choose": "first_player", "value": first})
+
+    def _place_location(self, locations: dict[int, str], slot: int, key: str, n: Notif) -> None:
+        if key not in LOCATION:
+            self.fail(f"unknown location {key!r}")
+        if locations.setdefault(slot, key) != key:
+            self.fail(f"round 1's location slot {slot} is named both {locations[slot]!r} and {key!r}")
+
+    def _tile(self, tile: dict[str, Any], n: Notif) -> str:
+        """Our id of a BGA influence tile object (``{id, city, type}``), checked against its city and type."""
+        ours = INFLUENCE_BY_BGA_ID.get(_int(tile["id"]))
+        t = INFLUENCE.get(ours or "")
+        if t is None or t.city != tile["city"] or BGA_TILE_TYPE[t.symbol] != tile["type"]:
+            self.fail(f"influence tile {tile['id']} is a {tile['city']} {tile['type']} tile in this log, "
+                      f"not what BGA's numbering gives ({ours})")
+        return t.id
+
+    def _unit(self, counter: dict[str, Any]) -> str:
+        """Our id of a BGA military counter, checked against its city, type and strength."""
+        uid = f"u{_int(counter['id'])}"
+        u = UNIT.get(uid)
+        if u is None or (u.power, u.type, u.strength) != (counter["city"], counter["type"], _int(counter["strength"])):
+            self.fail(f"counter {counter['id']} is a {counter['city']} {counter['type']} of strength "
+                      f"{counter['strength']} in this log, but BGA's counter {counter['id']} is {uid}")
+        return uid
+
+    def finish(self) -> None:
+        flush_commit(self)
+
+    # ---- settling what BGA does not show -------------------------------------------------
+
+    def point(self) -> str:
+        return decision_point(self.pk)
+
+    def settle(self, actor: str | None = None, keep: tuple[str, ...] = ()) -> None:
+        """Emit the passes the engine awaits before the next thing the log shows: an unused special tile
+        kept at the end of an influence turn or before a combat, a commit turn that has ended.  ``actor``'s
+        own decision at a point in ``keep`` is not passed (he is about to act there)."""
+        flush_commit(self)
+        while True:
+            t = self.turn()
+            if not isinstance(t, str):
+                return
+            at = self.point()
+            if at in keep and t == actor:
+                return
+            if at in PASSES:
+                self.move(t, PASSES[at])
+            elif at.startswith("commit") and t != actor and self.claimed_turn == self.engine_turn():
+                self.move(t, "end_commit")  # the commit turn BGA started has ended
+            else:
+                return
+
+    def engine_turn(self) -> tuple[str, int] | None:
+        """The engine's commit turn now: (player, influence tiles spent so far), or None."""
+        t = self.turn()
+        if isinstance(t, str) and self.point().startswith("commit"):
+            return (t, len(self.pk.spent))
+        return None
+
+    def claim(self, player: str) -> None:
+        """BGA shows ``player``'s commit turn under way: the engine's turn, if his, is the one."""
+        now = self.engine_turn()
+        if now is not None and now[0] == player:
+            self.claimed_turn = now
+
+
+Handler = Callable[[PeriklesImporter, Notif], None]
+
+PERMISSION_STATES = (26, 27, 28)
+
+
+def sends_in_place(log: BgaLog) -> list[Packet]:
+    """The packets with each private ``sendBattle`` packet where BGA sent it.
+
+    BGA sends a move's public notifications and the viewer's private ones in separate packets, and a
+    log may list the public packet first, although the units went out before the move's next state
+    (the next commit turn, the battles).  The private packet is put back before that state change:
+    the first public ``gameStateChange`` of the same move outside the permission states.
+    """
+    private = {p.move_id: p for p in log.packets
+               if p.private and any(n.type == "sendBattle" for n in p.notifs)}
+    out: list[Packet] = []
+    placed: set[int] = set()
+    for p in log.packets:
+        if p.private and p.move_id in private and private[p.move_id] is p:
+            if id(p) not in placed:
+                out.append(p)  # no later public packet of its move took it: it stays where it is
+                placed.add(id(p))
+            continue
+        sends = private.get(p.move_id)
+        if p.private or sends is None or id(sends) in placed:
+            out.append(p)
+            continue
+        cut = next((i for i, n in enumerate(p.notifs) if n.type == "gameStateChange"
+                    and isinstance(n.args, dict) and n.args.get("id") not in PERMISSION_STATES), None)
+        if cut is None:
+            out.append(p)
+            continue
+        out.append(Packet(p.channel, p.packet_id, p.move_id, p.time, p.notifs[:cut]))
+        out.append(sends)
+        placed.add(id(sends))
+        out.append(Packet(p.channel, p.packet_id, p.move_id, p.time, p.notifs[cut:]))
+    return out
+
+# ---- setup and influence phase ---------------------------------------------------------------
+
+
+def influence_cubes(imp: PeriklesImporter, n: Notif) -> None:
+    """`influenceCubes`: a starting cube, the Any tile's cube (both decisions), or an effect (a tile's
+    cubes, Perikles, an undefended location's reward)."""
+    p, city = _pid(n.args["player_id"]), str(n.args["city"])
+    at = imp.point()
+    if at == "placement":
+        imp.move(p, "place_cube", city=city)
+    elif at == "influence/any_city" and imp.turn() == p:
+        imp.move(p, "place_any_cube", city=city)
+
+
+def influence_card_taken(imp: PeriklesImporter, n: Notif) -> None:
+    """`influenceCardTaken`: take the tile in a display slot."""
+    p = _pid(n.args["player_id"])
+    imp.settle()
+    slot = _int(n.args["slot"])
+    tile = imp._tile(n.args["tile"], n)
+    ours = imp.pk.display[slot - 1] if 1 <= slot <= len(imp.pk.display) else None
+    if ours != tile:
+        imp.fail(f"BGA's slot {slot} holds {tile}, ours holds {ours}")
+    imp.move(p, "take_tile", slot=slot)
+
+
+def influence_card_drawn(imp: PeriklesImporter, n: Notif) -> None:
+    """`influenceCardDrawn`: the refill of the emptied slot (chance)."""
+    imp.settle()
+    req = imp.awaits_chance()
+    slot = _int(n.args["tile"]["slot"])
+    if req is not None and imp.pk.refill_slot != slot:
+        imp.fail(f"BGA refills slot {slot}, our rules refill slot {imp.pk.refill_slot}")
+    imp.chance({"draw": "influence", "items": [imp._tile(n.args["tile"], n)]})
+
+
+def candidate_proposed(imp: PeriklesImporter, n: Notif) -> None:
+    """`candidateProposed`: a nomination (the Candidate symbol, or a turn of the nomination phase)."""
+    p = _pid(n.args["player_id"])
+    imp.settle()
+    imp.move(p, "nominate", city=str(n.args["city"]), nominee=_pid(n.args["candidate_id"]))
+
+
+def cube_removed(imp: PeriklesImporter, n: Notif) -> None:
+    """`cubeRemoved`: the Assassin removes a cube (a candidate's when ``candidate`` is given); without a
+    log line it is one cube of the Plague's effect."""
+    if not n.log:
+        return
+    space = CANDIDATE_SPACE[n.args["candidate"]] if n.args.get("candidate") else "city"
+    imp.move(_pid(n.args["player_id"]), "assassinate", city=str(n.args["city"]),
+             victim=_pid(n.args["candidate_id"]), space=space)
+
+
+def candidate_promoted(imp: PeriklesImporter, n: Notif) -> None:
+    """`candidatePromoted`: the beta candidate moved up after the alpha one was removed (effect)."""
+    city, who = str(n.args["city"]), _pid(n.args["candidate_id"])
+    if imp.pk.alpha[city] != who:
+        imp.fail(f"BGA moves {who} up to alpha in {city}, our alpha there is {imp.pk.alpha[city]}")
+
+
+def play_special(imp: PeriklesImporter, n: Notif) -> None:
+    """`playSpecial`: a special tile is played, and so revealed.  Influence tiles and Slave Revolt are
+    moves now (Plague's city and Slave Revolt's target come in the same packet); battle tiles are
+    collected and played when our engine asks before the combat."""
+    p, tile = _pid(n.args["player_id"]), str(n.args["tile"])
+    later = n.packet.notifs[n.index + 1:]
+    if tile in BATTLE_TILES:
+        side = next((str(x.args["side"]) for x in later if x.type == "takeToken"), None)
+        imp.battle_plays[p] = {"tile": tile, "side": side}
+        return
+    if tile == "slaverevolt":
+        revolt = next((x for x in later if x.type == "slaveRevolt"), None)
+        if revolt is None:
+            imp.fail("Slave Revolt is played, but the packet does not say where it strikes")
+        imp.settle(actor=p)
+        imp.claim(p)
+        imp.move(p, "play_slave_revolt", target=str(revolt.args["return_from"]))
+        return
+    imp.settle(actor=p, keep=("influence/after",))
+    if tile == "perikles":
+        imp.move(p, "play_perikles")
+    elif tile == "alkibiades":
+        imp.move(p, "play_alkibiades")
+    elif tile == "plague":
+        struck = next((x for x in later if x.type == "plagueReduce"), None)
+        if struck is None:
+            imp.fail("the Plague removes no cube, so the log does not say which city it struck")
+        imp.move(p, "play_plague", city=str(struck.args["city"]))
+    else:
+        imp.fail(f"unknown special tile {tile!r}")
+
+
+def alkibiades_move(imp: PeriklesImporter, n: Notif) -> None:
+    """`alkibiadesMove`: one of the two cubes Alkibiades moves (``player_id`` owns the cube)."""
+    mover = imp.turn()
+    imp.move(mover, "alkibiades_move", owner=_pid(n.args["player_id"]), from_city=str(n.args["city"]),
+             to_city=str(n.args["city2"]))
+
+
+# ---- elections ----------------------------------------------------------------------------------
+
+
+def election(imp: PeriklesImporter, n: Notif) -> None:
+    """`election`: a city's new leader (the engine holds the elections): observed."""
+    imp.settle()
+    imp.observe({"leaders": {str(n.args["city"]): _pid(n.args["player_id"])}})
+
+
+def no_election(imp: PeriklesImporter, n: Notif) -> None:
+    """`noElection`: a city without candidates has no leader (only ``city_name`` is given): observed."""
+    imp.settle()
+    city = CITY_BY_NAME.get(str(n.args["city_name"]))
+    if city is None:
+        imp.fail(f"unknown city {n.args['city_name']!r}")
+    imp.observe({"leaders": {city: None}})
+
+
+# ---- military phase ------------------------------------------------------------------------------
+
+
+def spartan_choice(imp: PeriklesImporter, n: Notif) -> None:
+    """`spartanChoice`: the leader of Sparta names the first committer."""
+    imp.settle()
+    imp.move(_pid(n.args["player_id"]), "choose_first_committer", player=_pid(n.args["candidate_id"]))
+
+
+def retrieve_deadpool(imp: PeriklesImporter, n: Notif) -> None:
+    """`retrieveDeadpool`: a unit back from the dead pool; a decision only when both types lay there."""
+    p, city = _pid(n.args["player_id"]), str(n.args["city"])
+    if imp.point() == "recover" and imp.turn() == p and city in choice_cities(imp.pk, p):
+        imp.move(p, "recover_unit", city=city, unit_type=str(n.args["type"]))
+    uid = imp._unit({"id": n.args["id"], "city": n.args["city"], "type": n.args["type"],
+                     "strength": n.args["strength"]})
+    u = UNIT[uid]
+    held = [k for k in UNIT if (UNIT[k].power, UNIT[k].type, UNIT[k].strength) == (u.power, u.type, u.strength)
+            and imp.pk.unit_at[k] == HELD and imp.pk.unit_holder[k] == p]
+    if not held:
+        imp.fail(f"BGA gives {p} {uid} from the dead pool; our rules give him no unit of that kind")
+
+
+def use_tile(imp: PeriklesImporter, n: Notif) -> None:
+    """`useTile`: a commit turn starts (its tile is spent by the engine); the turn before it has ended."""
+    p = _pid(n.args["player_id"])
+    imp.settle()
+    imp.claim(p)
+
+
+def no_commits(imp: PeriklesImporter, n: Notif) -> None:
+    """`noCommits`: the player sends nothing this turn (our engine skips a turn with nothing to do)."""
+    p = _pid(n.args["player_id"])
+    imp.settle(actor=p)
+    if imp.engine_turn() is not None and imp.turn() == p:
+        imp.move(p, "end_commit")
+
+
+def send_battle(imp: PeriklesImporter, n: Notif) -> None:
+    """`sendBattle` (private): one unit committed; another player's comes with id and strength 0 (face
+    down).  Gathered per commit, then sent in our engine's order."""
+    p = _pid(n.args["player_id"])
+    a = n.args
+    loc, pos = str(a["location"]), _int(a["battlepos"])
+    side = SIDE_OF_BATTLEPOS[pos]
+    if pos in (1, 3):
+        imp.main.setdefault(loc, {}).setdefault(side, p)
+    strength: int | None = None
+    if _int(a["id"]) != 0:
+        strength = UNIT[imp._unit({"id": a["id"], "city": a["city"], "type": a["type"],
+                                   "strength": a["strength"]})].strength
+    commit = _commit_for(imp, p, n)
+    commit["sends"].append({"power": str(a["city"]), "unit_type": str(a["type"]), "strength": strength,
+                            "location": loc, "side": side})
+
+
+def spent_influence(imp: PeriklesImporter, n: Notif) -> None:
+    """`spentInfluence`: a cube removed to send extra units (part of the commit)."""
+    _commit_for(imp, _pid(n.args["player_id"]), n)["cube"] = str(n.args["city"])
+
+
+def _commit_for(imp: PeriklesImporter, p: str, n: Notif) -> dict[str, Any]:
+    c = imp.pending_commit
+    if c is not None and (c["player"] != p or c["move"] != n.packet.move_id):
+        flush_commit(imp)
+        c = None
+    if c is None:
+        c = imp.pending_commit = {"player": p, "move": n.packet.move_id, "sends": [], "cube": None}
+    return c
+
+
+def flush_commit(imp: PeriklesImporter) -> None:
+    """Emit a gathered commit: two units, the cube, the extra units."""
+    c = imp.pending_commit
+    if c is None:
+        return
+    imp.pending_commit = None
+    p, sends = c["player"], c["sends"]
+    if c["cube"] is not None and len(sends) <= 2:
+        imp.fail(f"{p} spends a cube for extra units but sends {len(sends)}")
+    imp.settle(actor=p)
+    imp.claim(p)
+    for i, s in enumerate(sends):
+        if i == 2 and c["cube"] is not None:
+            imp.move(p, "spend_cube", city=c["cube"])
+        imp.move(p, "send_unit", **s)
+
+
+def defend_request(imp: PeriklesImporter, n: Notif) -> None:
+    """`defendRequest`: BGA asks the owning city's leader before any unit of the commit moves."""
+    p = _pid(n.args["player_id"])
+    imp.settle(actor=p)
+    imp.claim(p)
+    imp.requests.append({"player": p, "power": str(n.args["city"]), "location": str(n.args["battle"]),
+                         "answer": None})
+
+
+def give_permission(imp: PeriklesImporter, n: Notif) -> None:
+    """`givePermission`: a leader grants or refuses; once every request of the commit is answered they
+    become ``ask_permission`` + ``answer_permission`` pairs (grants first: BGA redoes a commit when
+    any request is refused)."""
+    power, loc = str(n.args["city"]), str(n.args["location"])
+    grant = n.args["grants_or_denies"] == "grants"
+    waiting = [r for r in imp.requests if r["power"] == power and r["location"] == loc and r["answer"] is None]
+    if not waiting:
+        imp.fail(f"{n.args['player_id']} answers a request nobody made ({power} at {loc})")
+    waiting[0]["answer"] = grant
+    if all(r["answer"] is not None for r in imp.requests):
+        flush_requests(imp)
+
+
+def request_canceled(imp: PeriklesImporter, n: Notif) -> None:
+    """`requestCanceled`: the requester withdraws; answers already given stand, the rest never happen."""
+    flush_requests(imp)
+
+
+def flush_requests(imp: PeriklesImporter) -> None:
+    answered = [r for r in imp.requests if r["answer"] is not None]
+    imp.requests = []
+    seen: set[tuple[str, str]] = set()
+    for r in sorted(answered, key=lambda r: not r["answer"]):
+        pair = (r["power"], r["location"])
+        if pair in seen:
+            continue  # one request per unit on BGA; one permission per power and location here
+        seen.add(pair)
+        imp.move(r["player"], "ask_permission", power=r["power"], location=r["location"])
+        imp.move(imp.turn(), "answer_permission", grant=r["answer"])
+
+
+def slave_revolt(imp: PeriklesImporter, n: Notif) -> None:
+    """`slaveRevolt`: the Spartan hoplite picked at random (chance), now revealed."""
+    imp.chance({"choose": "slave_revolt", "value": imp._unit(n.args["military"])})
+
+
+# ---- battles ------------------------------------------------------------------------------------
+
+
+def reveal_counters(imp: PeriklesImporter, n: Notif) -> None:
+    """`revealCounters`: a location starts and its counters are turned up: a ``reveal`` event."""
+    imp.settle()
+    slot = _int(n.args["slot"])
+    if not 1 <= slot <= len(imp.locations):
+        imp.fail(f"no location in slot {slot}")
+    loc = imp.locations[slot - 1]
+    units = [imp._unit(c) for c in n.args.get("military") or []]
+    imp.hits = {"attacker": 0, "defender": 0}
+    imp.chance({"reveal": f"location:{loc}", "items": units})
+
+
+def roll_battle(imp: PeriklesImporter, n: Notif) -> None:
+    """`rollBattle`: a dice combat begins. The special tiles played before it are moves now (everyone
+    else with an unused tile declines); BGA's strengths and table column are observed."""
+    while imp.point() == "battle_special":
+        p = imp.turn()
+        play = imp.battle_plays.pop(p, None)
+        if play is None:
+            imp.move(p, "decline_special")
+        elif play["tile"] in ("brasidas", "phormio"):
+            imp.move(p, f"play_{play['tile']}")
+        else:
+            if play["side"] is None:
+                imp.fail(f"{play['tile']} is played, but the log does not say which side takes the token")
+            kind = "play_thessalian_allies" if play["tile"] == "thessalanianallies" else "play_persian_fleet"
+            imp.move(p, kind, side=play["side"])
+    if imp.battle_plays:
+        p, play = next(iter(imp.battle_plays.items()))
+        imp.fail(f"BGA shows {p} playing {play['tile']}, but our rules do not offer it before this combat")
+    imp.hits = {"attacker": 0, "defender": 0}
+    imp.combat_type = str(n.args["type"])
+    imp.observe({"combat": {str(n.args["location"]): {str(n.args["type"]): {
+        "attack_strength": _int(n.args["att"]), "defence_strength": _int(n.args["def"]),
+        "table_column": _int(n.args["crt"])}}}})
+
+
+def dice_roll(imp: PeriklesImporter, n: Notif) -> None:
+    """`diceRoll`: both sides' 2d6 (chance: the attacker's pair, then the defender's)."""
+    a = n.args
+    imp.chance({"roll": [_int(a["attd1"]), _int(a["attd2"])]})
+    imp.chance({"roll": [_int(a["defd1"]), _int(a["defd2"])]})
+    imp.hits["attacker"] += bool(a["atthit"])
+    imp.hits["defender"] += bool(a["defhit"])
+
+
+def combat_winner(imp: PeriklesImporter, n: Notif) -> None:
+    """`combatWinner`: a dice combat's winner, with BGA's hit count per side: observed."""
+    loc = str(n.args["location"])
+    side = str(n.args["winner"]).lower()
+    imp.observe({"combat": {loc: {_combat_type(imp, loc): {
+        "winner": side, "winner_player": imp.main.get(loc, {}).get(side),
+        "attacker_hits": imp.hits["attacker"], "defender_hits": imp.hits["defender"]}}}})
+
+
+def _combat_type(imp: PeriklesImporter, loc: str) -> str:
+    """The type of the combat being fought at ``loc`` (BGA's ``type`` args are translated names)."""
+    if loc not in LOCATION:
+        imp.fail(f"unknown location {loc!r}")
+    if imp.combat_type is None:
+        imp.fail(f"a combat result at {loc} before any combat began there")
+    return imp.combat_type
+
+
+def to_deadpool(imp: PeriklesImporter, n: Notif) -> None:
+    """`toDeadpool`: the casualty (a decision when the weakest units belong to several powers)."""
+    if imp.point() == "casualty":
+        imp.move(imp.turn(), "choose_casualty", power=str(n.args["city"]))
+    loc = str(n.args["location"])
+    imp.observe({"combat": {loc: {_combat_type(imp, loc): {
+        "casualty_power": str(n.args["city"]), "casualty_strength": _int(n.args["strength"])}}}})
+
+
+def claim_tile(imp: PeriklesImporter, n: Notif) -> None:
+    """`claimTile`: a player takes a location and its VP: his location points observed."""
+    imp.settle()
+    p = _pid(n.args["player_id"])
+    imp.location_points[p] += _int(n.args["vp"])
+    imp.observe({"location_points": {p: imp.location_points[p]}})
+
+
+def claim_tile_persians(imp: PeriklesImporter, n: Notif) -> None:
+    """`claimTilePersians`: shared Persian leaders each take the location's VP."""
+    imp.settle()
+    for who in n.args["persians"]:
+        p = _pid(who)
+        imp.location_points[p] += _int(n.args["vp"])
+    imp.observe({"location_points": {_pid(w): imp.location_points[_pid(w)] for w in n.args["persians"]}})
+
+
+def city_defeat(imp: PeriklesImporter, n: Notif) -> None:
+    """`cityDefeat`: a city's defeat count: observed."""
+    imp.settle()
+    imp.observe({"defeats": {str(n.args["city"]): _int(n.args["defeats"])}})
+
+
+# ---- end of round and game --------------------------------------------------------------------
+
+
+def add_statue(imp: PeriklesImporter, n: Notif) -> None:
+    """`addStatue`: a leader's statue: the player's statues in that city observed."""
+    imp.settle()
+    imp.observe({"statues": {str(n.args["city"]): {_pid(n.args["player_id"]): _int(n.args["statues"])}}})
+
+
+def new_influence(imp: PeriklesImporter, n: Notif) -> None:
+    """`newInfluence`: a new round's display, slots 1-10 (chance)."""
+    imp.settle()
+    tiles = sorted(n.args["influence"], key=lambda t: _int(t["slot"]))
+    imp.chance({"draw": "influence", "items": [imp._tile(t, n) for t in tiles]})
+
+
+def new_locations(imp: PeriklesImporter, n: Notif) -> None:
+    """`newLocations`: a new round's location tiles, slots 1-7 (chance)."""
+    tiles = sorted(n.args["locations"], key=lambda t: _int(t["slot"]))
+    imp.locations = [str(t["location"]) for t in tiles]
+    imp.chance({"draw": "locations", "items": imp.locations})
+
+
+def next_turn(imp: PeriklesImporter, n: Notif) -> None:
+    """`nextTurn`: the new round's start player (the last Athens leader): observed."""
+    imp.observe({"start_player": _pid(n.args["player_id"])})
+
+
+def score_statues(imp: PeriklesImporter, n: Notif) -> None:
+    """`scoreStatues`: final scoring of one player's statues in one city: observed."""
+    imp.settle()
+    imp.observe({"statue_points": {str(n.args["city"]): {_pid(n.args["player_id"]): _int(n.args["total"])}}})
+
+
+def score_cubes(imp: PeriklesImporter, n: Notif) -> None:
+    """`scoreCubes`: final scoring of one player's cubes in one city (one VP each): observed."""
+    imp.settle()
+    imp.observe({"city_cubes": {str(n.args["city"]): {_pid(n.args["player_id"]): _int(n.args["vp"])}}})
+
+
+HANDLERS: dict[str, Handler] = {
+    # setup and influence phase
+    "influenceCubes": influence_cubes,
+    "influenceCardTaken": influence_card_taken,
+    "influenceCardDrawn": influence_card_drawn,
+    "candidateProposed": candidate_proposed,
+    "cubeRemoved": cube_removed,
+    "candidatePromoted": candidate_promoted,
+    "playSpecial": play_special,
+    "alkibiadesMove": alkibiades_move,
+    # elections
+    "election": election,
+    "noElection": no_election,
+    # military phase
+    "spartanChoice": spartan_choice,
+    "retrieveDeadpool": retrieve_deadpool,
+    "useTile": use_tile,
+    "noCommits": no_commits,
+    "sendBattle": send_battle,
+    "spentInfluence": spent_influence,
+    "defendRequest": defend_request,
+    "givePermission": give_permission,
+    "requestCanceled": request_canceled,
+    "slaveRevolt": slave_revolt,
+    # battles
+    "revealCounters": reveal_counters,
+    "rollBattle": roll_battle,
+    "diceRoll": dice_roll,
+    "combatWinner": combat_winner,
+    "toDeadpool": to_deadpool,
+    "claimTile": claim_tile,
+    "claimTilePersians": claim_tile_persians,
+    "cityDefeat": city_defeat,
+    # end of round and game
+    "addStatue": add_statue,
+    "newInfluence": new_influence,
+    "newLocations": new_locations,
+    "nextTurn": next_turn,
+    "scoreStatues": score_statues,
+    "scoreCubes": score_cubes,
+}
+PeriklesImporter.handlers = HANDLERS
+
+IMPORTER = PeriklesImporter
+
+__all__ = ["IMPORTER", "PeriklesImporter"]
