@@ -173,6 +173,12 @@ class BgaLog:
     def types(self) -> set[str]:
         return set(self.by_type())
 
+    def reorder(self, packets: list[Packet]) -> None:
+        """Put the packets in another order (an importer's ``prepare`` that knows where a private packet
+        belongs); :attr:`notifs` follows."""
+        self.packets = packets
+        self._notifs = None
+
 
 # --------------------------------------------------------------------------
 # Reading files

@@ -175,7 +175,7 @@ class PeriklesImporter(GameImporter):
                     "unclaimedTile", "uncontestedVictory", "claimTile", "attackerWins", "defenderWins",
                     "nonbattle", "combatWinner"):
                 self._place_location(locations, open_slot, str(a["location"]), n)
-        self.log.packets = sends_in_place(self.log)
+        self.log.reorder(sends_in_place(self.log))
         missing = [s for s in range(1, LOCATION_SLOTS + 1) if s not in locations]
         if missing:
             self.fail(f"round 1's location in slot {missing[0]} is never named in the log")
