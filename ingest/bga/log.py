@@ -178,6 +178,7 @@ class BgaLog:
         belongs); :attr:`notifs` follows."""
         self.packets = packets
         self._notifs = None
+        self._by_type = None
 
 
 # --------------------------------------------------------------------------
