@@ -113,6 +113,10 @@ class DeckParts:
 
 
 class CoalBaronImporter(GameImporter):
+    """Coal Baron's importer: the handlers below, and what the log has shown so far that the
+    handlers need (the decks' parts, cube colours and places, cage levels, BGA's francs, workers
+    and points, the scoring brackets)."""
+
     game_id = "coal_baron"
     bga_name = "coalbaron"
     signature = frozenset({
@@ -145,9 +149,9 @@ class CoalBaronImporter(GameImporter):
         """Notifications already handled by a look-ahead (``id()`` of the :class:`Notif`)."""
         self.set_up = False
         self.shift = 0
+        """The shift as BGA's log has it (our engine starts the next one right after the last turn)."""
         self.scored = 0
         """How many shift scorings the log has shown."""
-        """The shift as BGA's log has it (our engine starts the next one right after the last turn)."""
         self.acting: str | None = None
         self.delivered_this_turn = False
         self.majority: tuple[int, int, set[str]] | None = None
@@ -229,7 +233,7 @@ class CoalBaronImporter(GameImporter):
             self.fail(f"cube {cube} goes onto an order card, but the log never put it in the cage or storage")
         return source
 
-    def private_draw(self, deck: str, n: Notif) -> None:
+    def private_draw(self, deck: str) -> None:
         """A draw-five: the engine draws unknown items from the middle, as many as it asks."""
         parts = self.decks[deck]
         _, middle, _ = parts.draw(min(SPACES["factory_draw" if deck == "tiles" else "order_draw"].value, len(parts)))
@@ -388,7 +392,7 @@ def place_workers(imp: CoalBaronImporter, n: Notif) -> None:
         if lying == FACE_DOWN:
             imp.chance({"reveal": space, "items": [tile]})
         elif lying != tile:
-            imp.fail(f"BGA gives {tile} from {space}, where our engine has {lying}")
+            imp.fail(f"BGA gives {tile} from {space}, where our engine has " + (lying or "no tile"))
     elif ws.group == "order" and imp.st.order_spaces.get(space) == FACE_DOWN:
         imp.fail(f"the order card on {space} is not known to the record")
     imp.flush_turn()
@@ -397,7 +401,7 @@ def place_workers(imp: CoalBaronImporter, n: Notif) -> None:
     imp.workers[pid] -= int(n.args["n"])
     imp.acting = pid
     if ws.group in ("factory_draw", "order_draw"):
-        imp.private_draw("tiles" if ws.group == "factory_draw" else "orders", n)
+        imp.private_draw("tiles" if ws.group == "factory_draw" else "orders")
 
 
 def in_shift(imp: CoalBaronImporter) -> None:
@@ -422,7 +426,7 @@ def lost_draw_placement(imp: CoalBaronImporter, n: Notif) -> None:
     imp.move(pid, "place_workers", space=space)
     imp.workers[pid] -= placed
     imp.acting = pid
-    imp.private_draw("tiles" if space == "factory_draw" else "orders", n)
+    imp.private_draw("tiles" if space == "factory_draw" else "orders")
 
 
 def give_money(imp: CoalBaronImporter, n: Notif) -> None:

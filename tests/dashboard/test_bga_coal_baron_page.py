@@ -64,3 +64,16 @@ def test_imported_games_rankings_are_bgas_and_the_page_shows_them(bga_db: Path, 
         at.selectbox(key="shift_game").select(game_id).run()
         assert not at.exception and at.selectbox(key="shift_game").value == game_id
         assert any("See the board at shift 3" in str(link.label) for link in at.get("page_link"))
+
+
+def test_game_review_steps_through_an_imported_game_with_face_down_tiles(bga_db: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    game_id = run(bga_db, q.shift_games)[0]
+    at = open_page(bga_db, None, monkeypatch, game=game_id, seq="12")
+    at.switch_page("views/game_review.py").run()
+    assert not at.exception and at.slider(key="review_seq").value == 12
+    html = "".join(str(getattr(el, "body", "") or getattr(el, "value", "")) for el in at.main)
+    assert "face down" in html   # the factory tiles dealt at setup, which the log never names
+    for seq in (40, 120, 200):
+        at.slider(key="review_seq").set_value(seq).run()
+        assert not at.exception and f"Event {seq} of" in "\n".join(str(m.value) for m in at.markdown)
