@@ -101,7 +101,7 @@ def test_move_after_the_end_and_truncation(record: Record) -> None:
     assert r.status == "incomplete" and not r.divergences
     with_result = copy.deepcopy(record)
     with_result.events = with_result.events[:150]
-    assert first(with_result) == (150, "result_mismatch")
+    assert first(with_result) == (149, "result_mismatch")  # reported at the last event
 
 
 def test_wrong_final_rank_is_a_result_mismatch(record: Record) -> None:
