@@ -11,8 +11,11 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ingest.bga import BgaImportError, import_log, parse_log
+from ingest.bga.coal_baron import DeckParts
 from replay.record import ChanceEvent, MoveEvent, ObserveEvent, Record, dumps, loads
 from replay.replayer import COMPLETE, DIVERGED, INCOMPLETE, replay
 
@@ -96,7 +99,8 @@ class Table:
         self.packet(self.n("newUndoableStep", "Undo here", stepId=len(self.packets)), private=True)
         self.packet(*self.place(player, space, *action, n=n, canteen=canteen),
                     self.state(20, player), self.state(70, player))
-        follow = [self.state(11, nxt)] if nxt is not None else []
+        follow = [self.n("updateReflexionTime", player_id=str(nxt), delta="30", max="180"),
+                  self.state(11, nxt)] if nxt is not None else []
         self.packet(*refills, self.state(10, player), *follow)
 
     def money(self, player: int, francs: int) -> dict[str, Any]:
@@ -501,3 +505,15 @@ def test_a_final_money_item_one_point_off_is_a_divergence_there() -> None:
     rec = loads(dumps(imported(full_game(money_points=1)).record))
     d = replay(rec).divergences[0]
     assert d.key == f"final_scoring.end_francs.{A}.points" and d.recorded == d.replayed + 1
+
+
+# ---- the decks' parts, as the log shows them -------------------------------------------
+
+
+@given(top=st.integers(0, 6), middle=st.integers(0, 44), bottom=st.integers(0, 6), k=st.integers(0, 8))
+def test_a_draw_takes_the_top_then_the_middle_then_the_bottom(top: int, middle: int, bottom: int, k: int) -> None:
+    parts = DeckParts(top, middle, bottom)
+    a, m, b = parts.draw(k)
+    assert a + m + b == min(k, top + middle + bottom)
+    assert a == min(k, top) and (m == 0 or a == top) and (b == 0 or m == middle)
+    assert (parts.top, parts.middle, parts.bottom) == (top - a, middle - m, bottom - b)
