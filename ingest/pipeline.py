@@ -1,17 +1,33 @@
-"""The ingest pipeline: read -> (workers) parse, replay, build columns -> write.
+"""The ingest pipeline: read -> (workers) parse, replay, build columns -> (writer thread) write.
 
-The parent process reads raw records, groups them into batches, drops the
-ones whose content hash is already in the database, and hands each batch to
-a worker process; the workers return Arrow tables; the parent writes the
-batches **in input order**, one transaction each.  At most ``2 x workers``
-batches are in flight, so memory stays bounded whatever the input size.
+Three kinds of work run at the same time:
+
+- the **reader** (this process's main thread) reads raw records, cuts them
+  into small *tasks* (:data:`TASK_RECORDS` records or :data:`TASK_BYTES` of
+  input), drops the records whose content hash is already in the database
+  and hands each task to a worker;
+- the **workers** (one process per core) parse, replay and turn each task
+  into Arrow tables (:func:`ingest.rows.build_batch`);
+- the **writer** (a thread of this process, :class:`_Writer`) takes the
+  finished tasks **in input order**, a *batch* of them at a time (up to
+  ``batch_records`` records or ``batch_bytes`` of input), and commits each
+  batch in one transaction; it also publishes the snapshots readers use.
+
+Tasks are small so that every worker has work until the very end of the
+input; batches are larger so that transactions stay few.  The writer runs
+beside the reader, so a transaction or a publication never keeps the reader
+from feeding the workers.  At most ``4 x workers`` tasks are in flight and
+at most one batch waits for the writer, so memory stays bounded whatever
+the input size.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
 import signal
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -23,7 +39,7 @@ import duckdb
 
 from ingest import milestones
 from ingest.bga.convert import bga_items
-from ingest.rows import Batch, Job, Outcome, build_batch, raw_sha256
+from ingest.rows import Batch, Job, Outcome, build_batch, merge, prepare, raw_sha256
 from ingest.sources import expand
 from ingest.writer import Counts, Database, IngestError, snapshot_path, utcnow
 from replay.record import RawItem, iter_raw
@@ -32,6 +48,8 @@ from replay.replayer import INVALID
 DEFAULT_DB = Path("data") / "gamerec.duckdb"
 BATCH_RECORDS = 500
 BATCH_BYTES = 4 << 20
+TASK_RECORDS = 64
+TASK_BYTES = 1 << 20
 
 
 @dataclass
@@ -48,7 +66,8 @@ class Summary:
     table_rows: dict[str, int] = field(default_factory=dict)
     """Rows per table in the whole database after the run."""
     timings: dict[str, float] = field(default_factory=dict)
-    """Seconds the parent spent reading, waiting for workers, writing and publishing."""
+    """Seconds spent reading (reader), waiting for workers (reader), waiting for the writer
+    (reader, ``backlog``), writing and publishing (writer thread)."""
     conflicts: list[str] = field(default_factory=list)
     """The first few records refused because their id named other content earlier in the run."""
 
@@ -96,8 +115,11 @@ def _worker_init() -> None:
 def _make_pool(workers: int) -> Any:
     methods = multiprocessing.get_all_start_methods()
     # fork keeps games registered at run time (tests' toy game) visible to workers; it
-    # happens before the database, threads or progress display exist in this process.
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+    # happens before the database or the writer thread exist in this process.
+    fork = "fork" in methods
+    if fork:
+        prepare()  # loaded once here, shared by every forked worker
+    ctx = multiprocessing.get_context("fork" if fork else None)
     return ctx.Pool(workers, initializer=_worker_init)
 
 
@@ -122,6 +144,120 @@ class _Inline:
 
     def terminate(self) -> None:
         pass
+
+
+class _Writer(threading.Thread):
+    """The single writer, on a thread of its own: one transaction per batch, and the publications.
+
+    The reader hands it batches with :meth:`put` (at most one waits; the
+    reader blocks when the writer is behind) and :meth:`finish` at the end.
+    An error in the writer is raised in the reader at its next :meth:`put` or
+    at :meth:`finish`.
+    """
+
+    def __init__(self, db: Database, progress: Progress | None, publish_every: float,
+                 timings: dict[str, float]) -> None:
+        super().__init__(name="gamerec-writer", daemon=True)
+        self.db = db
+        self.progress = progress
+        self.publish_every = publish_every
+        self.timings = timings
+        self.queue: queue.Queue[tuple[list[_Task], int] | None] = queue.Queue(maxsize=1)
+        self.stop = threading.Event()
+        self.error: BaseException | None = None
+        self.publishes = 0
+        self.published: tuple[int, ...] = (0, 0, 0)  # nothing written yet
+        self.last_publish = time.monotonic()
+        self.publish_cost = 0.0
+
+    def put(self, tasks: list[_Task], done_bytes: int) -> None:
+        t = time.perf_counter()
+        while True:
+            self._raise()
+            if not self.is_alive():
+                raise RuntimeError("the ingest's writer thread stopped")
+            try:
+                self.queue.put((tasks, done_bytes), timeout=0.1)
+                break
+            except queue.Full:
+                continue
+        self.timings["backlog"] += time.perf_counter() - t
+
+    def finish(self, *, abandon: bool = False) -> None:
+        """Write what is queued (or, ``abandon``: only finish the transaction under way) and stop."""
+        if abandon:
+            self.stop.set()
+        while self.is_alive():
+            try:
+                self.queue.put(None, timeout=0.1)
+                break
+            except queue.Full:
+                continue
+        self.join()
+        if not abandon:
+            self._raise()
+
+    def _raise(self) -> None:
+        if self.error is not None:
+            raise self.error
+
+    def run(self) -> None:
+        try:
+            while True:
+                item = self.queue.get()
+                if item is None or self.stop.is_set():
+                    return
+                self._write(*item)
+        except BaseException as exc:  # handed to the reader
+            self.error = exc
+            self.stop.set()
+
+    def _write(self, tasks: list[_Task], done_bytes: int) -> None:
+        db = self.db
+        t = time.perf_counter()
+        batches = []
+        for task in tasks:
+            batch = task.result
+            if task.read_errors:
+                batch.outcomes = sorted(batch.outcomes + task.read_errors, key=lambda o: o.ordinal)
+            db.count_skipped(task.skipped, task.present)
+            batches.append(batch)
+        batch = merge(batches)
+        if batch.outcomes:  # a batch of skipped records only needs no transaction
+            db.write(batch, utcnow())
+        self.timings["write"] += time.perf_counter() - t
+        if self.progress is not None:
+            self.progress(db.counts.records, done_bytes)
+        now = time.monotonic()
+        # publish at most every `publish_every` seconds, and never spend more than
+        # about a seventh of the run copying snapshots
+        if (_changes(db) != self.published and self.publish_every >= 0
+                and now - self.last_publish >= max(self.publish_every, 6 * self.publish_cost)):
+            self.publish()
+
+    def publish(self) -> None:
+        cost = self.db.publish()
+        self.publish_cost = cost
+        self.timings["publish"] += cost
+        self.publishes += 1
+        self.published = _changes(self.db)
+        self.last_publish = time.monotonic()
+
+
+@dataclass(slots=True)
+class _Task:
+    """A few records on their way through a worker, with what the reader already knows of them."""
+
+    pending: Any
+    """The worker's result to come (``.get()`` gives the :class:`Batch`)."""
+    read_errors: list[Outcome]
+    skipped: int
+    present: list[tuple[str, str, str, int | None]]
+    """``(game_id, sha, source, line)`` of the skipped records already in the database."""
+    records: int
+    nbytes: int
+    done_bytes: int
+    result: Batch | None = None
 
 
 def ingest(
@@ -151,53 +287,41 @@ def ingest(
     n_workers = usable_cpus() if workers is None else max(0, workers)
     pool = _make_pool(n_workers) if n_workers > 0 else _Inline()
     db: Database | None = None
+    writer: _Writer | None = None
     status = "failed"
-    timings: dict[str, float] = {}
-    published: tuple[int, ...] = (0, 0, 0)  # nothing written yet
-    publishes = 0
+    timings = {"read": 0.0, "wait": 0.0, "backlog": 0.0, "write": 0.0, "publish": 0.0}
     try:
         db = Database(db_path, memory_limit=memory_limit)
         db.start_run(list(paths), sum(1 for f in files if f != "-"))
+        writer = _Writer(db, progress, publish_every, timings)
         if not snapshot_path(db.path).exists():
-            db.publish()
-            publishes += 1
-        max_inflight = max(2, 2 * n_workers)
-        inflight: deque[tuple[Any, list[Outcome], tuple[int, list[tuple[str, str, str, int | None]]], Any]]
-        inflight = deque()
-        last_publish = time.monotonic()
-        publish_cost = 0.0
+            writer.publish()
+        writer.start()
+        max_inflight = max(4, 4 * n_workers)
+        inflight: deque[_Task] = deque()
+        group: list[_Task] = []
+        group_records = group_bytes = 0
         tables = list(milestones.MILESTONE_TABLES)
         ordinal = 0
-        timings = {"read": 0.0, "wait": 0.0, "write": 0.0, "publish": 0.0}
 
-        def drain_one() -> None:
-            nonlocal last_publish, publish_cost, publishes, published
-            assert db is not None
-            pending, read_errors, (skipped, present), done = inflight.popleft()
+        def collect_one() -> None:
+            """Wait for the oldest task; hand a full batch of finished tasks to the writer."""
+            nonlocal group, group_records, group_bytes
+            assert writer is not None
+            task = inflight.popleft()
             t = time.perf_counter()
-            batch: Batch = pending.get()
+            task.result = task.pending.get()
+            task.pending = None
             timings["wait"] += time.perf_counter() - t
-            if read_errors:
-                batch.outcomes = sorted(batch.outcomes + read_errors, key=lambda o: o.ordinal)
-            db.count_skipped(skipped, present)
-            if batch.outcomes:  # a batch of skipped records only needs no transaction
-                t = time.perf_counter()
-                db.write(batch, utcnow())
-                timings["write"] += time.perf_counter() - t
-            if progress is not None:
-                progress(db.counts.records, done)
-            now = time.monotonic()
-            # publish at most every `publish_every` seconds, and never spend more than
-            # about a seventh of the run copying snapshots
-            if (_changes(db) != published and publish_every >= 0
-                    and now - last_publish >= max(publish_every, 6 * publish_cost)):
-                publish_cost = db.publish()
-                timings["publish"] += publish_cost
-                publishes += 1
-                published = _changes(db)
-                last_publish = time.monotonic()
+            group.append(task)
+            group_records += task.records
+            group_bytes += task.nbytes
+            if group_records >= batch_records or group_bytes >= batch_bytes:
+                writer.put(group, task.done_bytes)
+                group, group_records, group_bytes = [], 0, 0
 
-        reader = _batches(bga_items(iter_raw(files, stdin)), batch_records, batch_bytes)
+        reader = _batches(bga_items(iter_raw(files, stdin)), min(batch_records, TASK_RECORDS),
+                          min(batch_bytes, TASK_BYTES))
         while True:
             t = time.perf_counter()
             raw_batch = next(reader, None)
@@ -231,47 +355,46 @@ def ingest(
             job = Job(todo, db.run_id or 0, utcnow(), tables, ruleset)
             timings["read"] += time.perf_counter() - t
             pending = pool.apply_async(build_batch, (job,)) if todo else _Inline._Done(Batch([]))
-            inflight.append((pending, read_errors, (skipped, present), raw_batch[-1].done_bytes))
+            inflight.append(_Task(pending, read_errors, skipped, present, len(raw_batch),
+                                  sum(len(it.raw) for it in raw_batch), raw_batch[-1].done_bytes))
             while len(inflight) >= max_inflight:
-                drain_one()
+                collect_one()
         while inflight:
-            drain_one()
+            collect_one()
+        if group:
+            writer.put(group, group[-1].done_bytes)
+        writer.finish()
         status = "finished"
     except KeyboardInterrupt:
         status = "interrupted"
         raise
-    except (duckdb.Error, RuntimeError) as exc:
-        # DuckDB turns a Ctrl-C that lands inside a query into its own error
-        # (an InterruptException, or "Query interrupted" in older versions)
-        if isinstance(exc, getattr(duckdb, "InterruptException", ())) or "interrupted" in str(exc).lower():
-            status = "interrupted"
-            raise KeyboardInterrupt from None
-        if isinstance(exc, duckdb.Error):  # disk full, I/O error...: the last batch was rolled back
-            raise IngestError(f"database error while writing {db_path}: {exc}; every batch committed "
-                              "before it is complete, rerun to finish") from None
-        raise
+    except duckdb.Error as exc:  # disk full, I/O error...: the last batch was rolled back
+        raise IngestError(f"database error while writing {db_path}: {exc}; every batch committed "
+                          "before it is complete, rerun to finish") from None
     finally:
         if status != "finished":
             pool.terminate()
         else:
             pool.close()
         pool.join()
+        if writer is not None and writer.is_alive():
+            writer.finish(abandon=True)  # the transaction under way completes; nothing more is written
         if db is not None:
             try:
                 db.finish_run(status)
                 # a run that changed no game and no quarantine row only brings the snapshot's
                 # ingest_runs up to date (no whole copy), so readers still see this run
-                if status != "failed" and (_changes(db) != published or not snapshot_path(db.path).exists()):
-                    timings["publish"] += db.publish()
-                    publishes += 1
-                elif status != "failed":
+                if writer is not None and status != "failed" and (
+                        _changes(db) != writer.published or not snapshot_path(db.path).exists()):
+                    writer.publish()
+                elif writer is not None and status != "failed":
                     timings["publish"] += db.publish_runs()
                 table_rows = db.table_counts()
             finally:
                 db.close()
-    assert db is not None
+    assert db is not None and writer is not None
     return Summary(db.path, snapshot_path(db.path), db.run_id or 0, len(files), db.counts,
-                   time.perf_counter() - t0, publishes, table_rows, timings, db.conflict_examples)
+                   time.perf_counter() - t0, writer.publishes, table_rows, timings, db.conflict_examples)
 
 
 __all__ = ["DEFAULT_DB", "IngestError", "Summary", "ingest"]

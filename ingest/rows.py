@@ -14,6 +14,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from itertools import repeat
 from typing import Any
 
 import orjson
@@ -22,7 +23,8 @@ import pyarrow as pa
 from ingest import schema
 from ingest.milestones import MilestoneTable, by_kind
 from replay import ENGINE_VERSION
-from replay.record import Item, RecordError, loads
+from replay.games import available
+from replay.record import Item, MoveEvent, RecordError, loads
 from replay.replayer import INVALID, Replay, replay_item
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
@@ -64,6 +66,28 @@ class Job:
     """Overrides every record's ``options.ruleset`` (``--ruleset``)."""
 
 
+def merge(batches: Sequence[Batch]) -> Batch:
+    """Consecutive batches as one, in order: the writer commits several workers' batches at once.
+
+    Tables are concatenated without copying (Arrow chunks); each outcome's
+    spans are shifted by the rows of the batches before it.
+    """
+    if len(batches) == 1:
+        return batches[0]
+    outcomes: list[Outcome] = []
+    offset: dict[str, int] = {}
+    parts: dict[str, list[pa.Table]] = {}
+    for b in batches:
+        for o in b.outcomes:
+            if o.spans:
+                o.spans = {t: (s + offset.get(t, 0), e + offset.get(t, 0)) for t, (s, e) in o.spans.items()}
+            outcomes.append(o)
+        for name, table in b.tables.items():
+            offset[name] = offset.get(name, 0) + table.num_rows
+            parts.setdefault(name, []).append(table)
+    return Batch(outcomes, {name: pa.concat_tables(ts) for name, ts in parts.items()})
+
+
 def raw_sha256(raw: bytes) -> str:
     """The content hash the replay layer gives a record (``Record.sha256``)."""
     return hashlib.sha256(raw.strip()).hexdigest()
@@ -85,10 +109,14 @@ def parse_time(value: Any) -> datetime | None:
     return dt
 
 
+_dumps = orjson.dumps
+_NON_STR_KEYS = orjson.OPT_NON_STR_KEYS
+
+
 def _json(value: Any) -> str | None:
     if value is None:
         return None
-    return orjson.dumps(value, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
+    return _dumps(value, default=str, option=_NON_STR_KEYS).decode()
 
 
 def _int(value: Any, lo: int = INT32_MIN, hi: int = INT32_MAX) -> int | None:
@@ -141,18 +169,44 @@ COERCE: dict[str, Callable[[Any], Any]] = {
 
 
 class _Columns:
-    """Column lists for one table, appended to row by row, turned into Arrow at the end."""
+    """One table's columns as Python lists (name -> values), turned into Arrow at the end.
+
+    A game's rows are added column by column (``extend`` with a whole
+    column's values at once), never row by row: a game's events become eight
+    list extensions, not eight appends per event.
+    """
 
     __slots__ = ("table", "cols")
 
     def __init__(self, table: schema.Table) -> None:
         self.table = table
-        self.cols: list[list[Any]] = [[] for _ in table.columns]
+        self.cols: dict[str, list[Any]] = {c: [] for c in table.column_names}
+
+    def __len__(self) -> int:
+        return len(self.cols[self.table.columns[0][0]])
+
+    def row(self, *values: Any) -> None:
+        """Append one row (tables with a handful of rows per game)."""
+        if len(values) != len(self.cols):
+            raise AssertionError(f"{self.table.name}: {len(values)} values for {len(self.cols)} columns")
+        for col, v in zip(self.cols.values(), values):
+            col.append(v)
+
+    def check(self) -> int:
+        """The row count, after checking that every column has as many values."""
+        n = len(self)
+        if any(len(c) != n for c in self.cols.values()):
+            raise AssertionError(f"{self.table.name}: columns of different lengths")
+        return n
+
+    def truncate(self, n: int) -> None:
+        for col in self.cols.values():
+            del col[n:]
 
     def to_arrow(self) -> pa.Table:
         sch = self.table.arrow_schema()
         return pa.Table.from_arrays(
-            [pa.array(c, type=sch.field(i).type) for i, c in enumerate(self.cols)], schema=sch
+            [pa.array(self.cols[f.name], type=f.type) for f in sch], schema=sch
         )
 
 
@@ -165,43 +219,58 @@ def build_batch(job: Job) -> Batch:
         name: _Columns(schema.Table(name, m.all_columns, ("game_id", "milestone_no")))
         for name, m in sorted(mtables.items())
     }
+    every = (*core.values(), *typed.values())
     outcomes: list[Outcome] = []
     for ordinal, source, line, raw in job.items:
-        sha = raw_sha256(raw)
         try:
             item = Item(source, line, raw, record=loads(raw, source, line))
         except RecordError as exc:
             item = Item(source, line, raw, error=exc)
         r = replay_item(item, ruleset=job.ruleset)
         rec = r.record
+        sha = rec.sha256 if rec is not None else raw_sha256(raw)
         if r.status == INVALID or rec is None:
             outcomes.append(Outcome(
                 ordinal, source, line, sha, INVALID, rec.id if rec else None, rec.game if rec else None,
                 str(r.error) if r.error else "invalid record", raw,
             ))
             continue
-        every = (*core.values(), *typed.values())
-        starts = [len(c.cols[0]) for c in every]
+        starts = [len(c) for c in every]
         try:
             _add_game(r, raw, job, core, typed, registry)
+            ends = [c.check() for c in every]
         except Exception as exc:  # a value no column can hold: keep the record, in quarantine
             for c, start in zip(every, starts):
-                for col in c.cols:
-                    del col[start:]
+                c.truncate(start)
             outcomes.append(Outcome(
                 ordinal, source, line, sha, INVALID, rec.id, rec.game,
                 f"{source}:{line}: cannot store this record: {type(exc).__name__}: {exc}", raw,
             ))
             continue
-        spans = {c.table.name: (s, len(c.cols[0])) for c, s in zip(every, starts) if len(c.cols[0]) > s}
+        spans = {c.table.name: (s, e) for c, s, e in zip(every, starts, ends) if e > s}
         outcomes.append(Outcome(ordinal, source, line, sha, r.status, rec.id, rec.game, spans=spans))
     tables = {name: cols.to_arrow() for name, cols in core.items()}
     tables.update({name: cols.to_arrow() for name, cols in typed.items()})
     return Batch(outcomes, tables)
 
 
+def _int32(value: Any) -> int | None:
+    """:func:`_int` with a fast path for the usual case (an int in range)."""
+    if type(value) is int and INT32_MIN <= value <= INT32_MAX:
+        return value
+    return _int(value)
+
+
 def _add_game(r: Replay, raw: bytes, job: Job, core: dict[str, _Columns], typed: dict[str, _Columns],
               registry: dict[tuple[str, str], MilestoneTable]) -> None:
+    """Add one replayed game's rows to every table, from what the replay computed.
+
+    Nothing is replayed or scored again here: events take their round and
+    phase from the replay's frames, the score timeline compares each frame's
+    score with the previous one (an engine returns the very same mapping when
+    nothing scored, which is skipped at once), milestones come from the
+    replay's list.
+    """
     rec = r.record
     assert rec is not None
     gid = rec.id
@@ -212,13 +281,8 @@ def _add_game(r: Replay, raw: bytes, job: Job, core: dict[str, _Columns], typed:
     source = rec.source if isinstance(rec.source, dict) else {}
     result = rec.result if isinstance(rec.result, dict) else {}
 
-    def add(cols: _Columns, *values: Any) -> None:
-        if len(values) != len(cols.cols):
-            raise AssertionError(f"{cols.table.name}: {len(values)} values for {len(cols.cols)} columns")
-        for col, v in zip(cols.cols, values):
-            col.append(v)
-
-    add(core["games"], gid, rec.game, _str(source.get("kind")), parse_time(rec.played_at),
+    core["games"].row(
+        gid, rec.game, _str(source.get("kind")), parse_time(rec.played_at),
         len(rec.players), r.status, len(rec.events), first.seq if first else None,
         ",".join(winners) if winners else None, rec.sha256, job.at, ENGINE_VERSION,
         _str(job.ruleset or rec.options.get("ruleset", "official")), len(r.frames), len(r.divergences),
@@ -226,28 +290,34 @@ def _add_game(r: Replay, raw: bytes, job: Job, core: dict[str, _Columns], typed:
 
     totals = r.totals
     agents: dict[str, Any] = source["agents"] if isinstance(source.get("agents"), dict) else {}
+    players = core["players"]
     for seat, p in enumerate(rec.players, start=1):
         pid = str(p["id"])
         rank = ranking.get(pid)
-        add(core["players"], gid, pid, _str(p.get("name")), seat, _int(totals.get(pid)), rank,
-            (rank == 1) if over else None, _str(agents.get(pid)))
+        players.row(gid, pid, _str(p.get("name")), seat, _int(totals.get(pid)), rank,
+                    (rank == 1) if over else None, _str(agents.get(pid)))
 
+    # events: one column at a time
+    events = rec.events
     frames = r.frames
-    ev_cols = core["events"]
-    for seq, ev in enumerate(rec.events):
-        d = ev.to_dict()
-        if ev.kind == "move":
-            player, mtype = d["player"], d["move"].get("type")
-        else:
-            player, mtype = None, None
-        if seq < len(frames):
-            fr = frames[seq]
-            rnd, phase = _int(fr.round), fr.phase or None
-        else:
-            rnd, phase = None, None
-        add(ev_cols, gid, seq, ev.kind, player, mtype, _json(d), rnd, phase)
+    n, nf = len(events), len(frames)
+    ev = core["events"].cols
+    ev["game_id"].extend(repeat(gid, n))
+    ev["seq"].extend(range(n))
+    ev["kind"].extend([e.kind for e in events])
+    moves = [e if type(e) is MoveEvent else None for e in events]
+    ev["player_id"].extend([m.player if m is not None else None for m in moves])
+    ev["move_type"].extend([m.move.type if m is not None else None for m in moves])
+    ev["payload"].extend([_dumps(e.to_dict(), default=str, option=_NON_STR_KEYS).decode() for e in events])
+    ev["round"].extend([_int32(f.round) for f in frames])
+    ev["phase"].extend([f.phase or None for f in frames])
+    if nf < n:  # the replay stopped early: no state after the remaining events
+        ev["round"].extend(repeat(None, n - nf))
+        ev["phase"].extend(repeat(None, n - nf))
 
-    tl = core["score_timeline"]
+    tl = core["score_timeline"].cols
+    t_seq, t_pid, t_cat, t_pts = tl["seq"], tl["player_id"], tl["category"], tl["points"]
+    before = len(t_seq)
     last: dict[tuple[str, str], int] = {}
     prev_score: object = None
     for fr in frames:
@@ -258,24 +328,42 @@ def _add_game(r: Replay, raw: bytes, job: Job, core: dict[str, _Columns], typed:
             for cat, pts in cats.items():
                 if last.get((pid, cat), 0) != pts:
                     last[(pid, cat)] = pts
-                    add(tl, gid, fr.seq, pid, cat, _int(pts))
+                    t_seq.append(fr.seq)
+                    t_pid.append(pid)
+                    t_cat.append(cat)
+                    t_pts.append(_int32(pts))
+    tl["game_id"].extend(repeat(gid, len(t_seq) - before))
 
     sb = core["score_breakdown"]
     for pid, cats in r.score.items():
         for cat, pts in cats.items():
-            add(sb, gid, pid, cat, _int(pts))
+            sb.row(gid, pid, cat, _int(pts))
 
     dv = core["divergences"]
-    for n, div in enumerate(r.divergences):
-        add(dv, gid, div.seq, div.kind, div.key, _json(div.recorded), _json(div.replayed), div.message, n)
+    for i, div in enumerate(r.divergences):
+        dv.row(gid, div.seq, div.kind, div.key, _json(div.recorded), _json(div.replayed), div.message, i)
 
     ms = core["milestones"]
-    for n, m in enumerate(r.milestones):
+    for i, m in enumerate(r.milestones):
         mtype = str(m.get("type"))
         mseq = _int(m.get("seq"))
-        add(ms, gid, mseq, rec.game, mtype, _json(m), n)
+        ms.row(gid, mseq, rec.game, mtype, _json(m), i)
         spec = registry.get((rec.game, mtype))
         if spec is not None:
-            add(typed[spec.table], gid, mseq, *(COERCE[t](m.get(c)) for c, t in spec.columns), n)
+            typed[spec.table].row(gid, mseq, *(COERCE[t](m.get(c)) for c, t in spec.columns), i)
 
-    add(core["records"], gid, raw.strip().decode())
+    core["records"].row(gid, raw.strip().decode())
+
+
+def prepare() -> None:
+    """Load, once, what every worker needs, before the workers are forked from this process.
+
+    Every installed game engine (its rules and component data) and pyarrow's
+    conversion layer (whose first use imports pandas, about a second of CPU):
+    forked workers share them instead of each loading them again.
+    """
+    try:
+        available()
+    except Exception:  # noqa: BLE001 - a game that cannot load fails where it is used, as without this
+        pass
+    pa.array([0], pa.int32())

@@ -7,6 +7,11 @@ appends the quarantine and updates the run's counters, then commits.  A
 crash (kill -9 included) before the commit leaves the database as it was
 before the batch: DuckDB rolls an uncommitted transaction back on open.
 
+The connection may be shared by two threads (the pipeline checks content
+hashes on its reading thread while its writer thread writes): every use of
+it holds :attr:`Database.lock`, except the byte copy of a publication, which
+reads only the file.
+
 Readers never open this file.  :meth:`Database.publish` checkpoints it, copies
 it to ``.<name>.snapshot.tmp<suffix>`` and renames that over
 ``<name>.snapshot<suffix>`` in one atomic step; readers open that snapshot
@@ -19,6 +24,7 @@ import copy
 import os
 import re
 import shutil
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -136,6 +142,8 @@ class Database:
         """Id -> (content hash, file, line) of every game written or found present in this run."""
         self.conflict_examples: list[str] = []
         """The first few id conflicts of this run, in words."""
+        self.lock = threading.RLock()
+        """Held by every use of :attr:`con` (see the module docstring)."""
 
     # ---- runs ---------------------------------------------------------------
 
@@ -163,7 +171,8 @@ class Database:
 
     def finish_run(self, status: str = "finished") -> None:
         if self.run_id is not None:
-            self._update_run(status)
+            with self.lock:
+                self._update_run(status)
 
     # ---- batches ------------------------------------------------------------
 
@@ -172,14 +181,15 @@ class Database:
         if not hashes:
             return {}
         probe = pa.table({"h": pa.array(list(hashes), pa.string())})
-        self.con.register("gamerec_probe", probe)
-        try:
-            rows = self.con.execute(
-                "SELECT DISTINCT g.record_sha256, g.game_id FROM games g "
-                "JOIN gamerec_probe p ON g.record_sha256 = p.h"
-            ).fetchall()
-        finally:
-            self.con.unregister("gamerec_probe")
+        with self.lock:
+            self.con.register("gamerec_probe", probe)
+            try:
+                rows = self.con.execute(
+                    "SELECT DISTINCT g.record_sha256, g.game_id FROM games g "
+                    "JOIN gamerec_probe p ON g.record_sha256 = p.h"
+                ).fetchall()
+            finally:
+                self.con.unregister("gamerec_probe")
         return {r[0]: r[1] for r in rows}
 
     def count_skipped(self, n: int, present: Sequence[tuple[str, str, str, int | None]] = ()) -> None:
@@ -206,6 +216,10 @@ class Database:
 
     def write(self, batch: Batch, at: datetime) -> bool:
         """Apply one batch in one transaction; ``True`` if a game or quarantine row changed."""
+        with self.lock:
+            return self._write(batch, at)
+
+    def _write(self, batch: Batch, at: datetime) -> bool:
         good = [o for o in batch.outcomes if o.status != INVALID]
         bad = [o for o in batch.outcomes if o.status == INVALID]
         chosen: dict[str, Outcome] = {}
@@ -383,6 +397,10 @@ class Database:
 
     def write_analyses(self, tables: dict[str, pa.Table], game_ids: Sequence[str]) -> None:
         """Replace the analysis rows of ``game_ids`` with ``tables`` (table name -> rows), in one transaction."""
+        with self.lock:
+            self._write_analyses(tables, game_ids)
+
+    def _write_analyses(self, tables: dict[str, pa.Table], game_ids: Sequence[str]) -> None:
         con = self.con
         con.execute("BEGIN TRANSACTION")
         try:
@@ -429,12 +447,14 @@ class Database:
         for leftover in (tmp, tmp.with_name(tmp.name + ".wal")):
             if leftover.exists():
                 leftover.unlink()
-        self.con.execute("CHECKPOINT")
-        wal = self.path.with_name(self.path.name + ".wal")
-        if not wal.exists() or wal.stat().st_size == 0:
+        with self.lock:
+            self.con.execute("CHECKPOINT")
+            wal = self.path.with_name(self.path.name + ".wal")
+            clean = not wal.exists() or wal.stat().st_size == 0
+            if not clean:
+                self._copy_database(tmp)
+        if clean:  # only this thread writes, so the file stays as the checkpoint left it
             shutil.copyfile(self.path, tmp)
-        else:
-            self._copy_database(tmp)
         with open(tmp, "rb") as fh:
             os.fsync(fh.fileno())
         os.replace(tmp, snap)
@@ -455,7 +475,8 @@ class Database:
         except duckdb.Error:  # a reader has it open: publish a fresh copy instead
             return self.publish()
         try:
-            runs = self.con.execute("SELECT * FROM ingest_runs").arrow()
+            with self.lock:
+                runs = self.con.execute("SELECT * FROM ingest_runs").arrow()
             other.register("gamerec_runs", runs)
             other.execute("BEGIN TRANSACTION")
             other.execute("DELETE FROM ingest_runs")
@@ -479,8 +500,9 @@ class Database:
 
     def table_counts(self) -> dict[str, int]:
         out = {}
-        for t in schema.tables():
-            out[t.name] = int(self.con.execute(f"SELECT count(*) FROM {t.name}").fetchone()[0])  # type: ignore[index]
+        with self.lock:
+            for t in schema.tables():
+                out[t.name] = int(self.con.execute(f"SELECT count(*) FROM {t.name}").fetchone()[0])  # type: ignore[index]
         return out
 
     def close(self) -> None:
