@@ -29,13 +29,18 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
+JSON_TEXT: pa.DataType = pa.json_() if hasattr(pa, "json_") else pa.string()
+"""JSON text as Arrow's ``arrow.json`` extension type (pyarrow >= 19): DuckDB loads it into a
+``JSON`` column as it is, without parsing every value again to check it (the ingest makes
+these values with a JSON encoder, or has just parsed them)."""
+
 ARROW_TYPES: dict[str, pa.DataType] = {
     "VARCHAR": pa.string(),
     "INTEGER": pa.int32(),
     "BIGINT": pa.int64(),
     "DOUBLE": pa.float64(),
     "BOOLEAN": pa.bool_(),
-    "JSON": pa.string(),
+    "JSON": JSON_TEXT,
 }
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
