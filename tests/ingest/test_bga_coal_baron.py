@@ -52,7 +52,7 @@ class Table:
                       reflexion={"total": {str(A): None, str(B): None}})
 
     def packet(self, *notifs: dict[str, Any], private: bool = False) -> None:
-        pid = len(self.packets) + 1
+        pid = int(self.packets[-1]["packet_id"]) + 1 if self.packets else 1
         self.packets.append({
             "channel": f"/player/p{A}" if private else f"/table/t{TABLE}", "table_id": TABLE,
             "packet_id": str(pid), "packet_type": "resend", "move_id": str(pid), "time": str(1800000000 + pid),
@@ -355,6 +355,25 @@ def test_skip_turn_of_a_player_who_has_workers_is_refused() -> None:
     t.packet(t.by(A, "skipTurn"))
     with pytest.raises(BgaImportError, match=r"\(skipTurn\): BGA passes over 84100001, who has 18 workers"):
         imported(t)
+
+
+def test_an_undone_turn_leaves_only_gaps_in_the_ids() -> None:
+    """BGA deletes an undone turn's packets, its private undo checkpoints included: the ids that
+    are left have gaps, and the log reads as if the turn had never been tried."""
+    t = Table().setup()
+    before = len(t.packets)
+    t.turn(A, "bank_6", t.money(A, 6), nxt=B)                  # tried, then undone
+    t.francs[A] -= 6
+    t.workers[A] += 1
+    t.on.pop("bank_6")
+    del t.packets[before:before + 2]                            # the checkpoint and the placement
+    t.packets[before]["data"] = [t.state(11, A)]                # the undo's return to the choice
+    t.turn(A, "bank_4", t.money(A, 4), nxt=B)
+    ids = [int(p["packet_id"]) for p in t.packets]
+    assert ids != list(range(1, len(ids) + 1))
+    evs = after_setup(events(t))
+    assert moves(evs) == [(str(A), {"type": "place_workers", "space": "bank_4"})]
+    assert evs[-1]["observe"] == {"francs": {str(A): 14}, "workers": {str(A): 17}}
 
 
 def test_a_conceded_game_imports_as_far_as_it_goes() -> None:
