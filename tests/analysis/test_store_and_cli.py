@@ -161,3 +161,16 @@ def test_a_bga_log_is_analysed_as_ingest_would_import_it(tmp_path: Path) -> None
                                     "--agent", "random", "--workers", "0", "--explain", "0"])
     assert res.exit_code == 0, res.output
     assert run(tmp_path / "b.duckdb", q.game_win_chances, game_id=records[0].id).height == 2 * len(chart)
+
+
+def test_local_processes_give_the_same_numbers(tmp_path: Path) -> None:
+    from ingest.analysis import run as analyse_into
+    from replay.analysis import Settings
+    from replay.record import Record
+
+    full = simulate_one(get_game("copenhagen"), 2, 9, 0, observe_every=0, agents=["random", "random"])
+    rec = Record(full.game, full.id, full.players, full.events[:60], dict(full.options))
+    settings = Settings(rollouts=2, agent="random", explain=1, alternatives=3)
+    analyse_into([rec], tmp_path / "one.duckdb", settings, workers=0)
+    analyse_into([rec], tmp_path / "two.duckdb", settings, workers=2)
+    assert _rows(tmp_path / "two.duckdb", rec.id) == _rows(tmp_path / "one.duckdb", rec.id) != []
