@@ -177,7 +177,7 @@ def determinise(state: State, rng: random.Random) -> None:
 
     A game that holds unknown items in zones (a hand of cards drawn face
     down) says where they are with :meth:`State.unknown_zones`: zone name ->
-    ``(how many unknown items, the HiddenPool they belong to)``.  Unknown
+    ``(how many unknown items, the HiddenPool they belong to, what is known to be there)``.  Unknown
     items are exchangeable (any of them may be any identity not yet
     accounted for), so dealing each zone's count from the pool's unaccounted
     copies, one zone after the other, is a uniformly random deal consistent
@@ -185,14 +185,19 @@ def determinise(state: State, rng: random.Random) -> None:
     way a record would reveal it.  The face-down deck stays face down: its
     draws come from the pool's remaining copies when the rules ask for them.
     """
-    for zone, (count, pool) in sorted(state.unknown_zones().items()):
+    for zone, (count, pool, known) in sorted(state.unknown_zones().items()):
         if count <= 0:
             continue
         copies = [item for item, n in pool.possible() for _ in range(n)]
         if len(copies) < count:
             raise AnalysisError(f"zone {zone} holds {count} unknown item(s), but only {len(copies)} "
                                 "identities are unaccounted for")
-        state.reveal({"reveal": zone, "items": rng.sample(copies, count)})
+        # a reveal shows the zone's content: what is known to be there, and the dealt identities
+        shown = [item for item, n in known.items() for _ in range(n)] + rng.sample(copies, count)
+        state.reveal({"reveal": zone, "items": shown})
+        left = state.unknown_zones().get(zone)
+        if left is not None and left[0] > 0:
+            raise AnalysisError(f"revealing {zone} did not bind its {count} unknown item(s)")
 
 
 def rollouts(state: State, seeds: Iterable[str], agent: str, first: tuple[str, Move] | None = None) -> dict[str, float]:
@@ -204,13 +209,13 @@ def rollouts(state: State, seeds: Iterable[str], agent: str, first: tuple[str, M
     for seed in seeds:
         rng = random.Random(seed)
         trial = state.copy()
-        determinise(trial, rng)
-        if first is not None:
-            trial.play(*first)
         try:
+            determinise(trial, rng)
+            if first is not None:
+                trial.play(*first)
             play_out(trial, rng, agent)
-        except SimulationError as exc:
-            raise AnalysisError(f"rollout {seed}: {exc}") from None
+        except (SimulationError, RuleViolation) as exc:  # the engine refused its own play: an engine bug
+            raise AnalysisError(f"rollout {seed} cannot go on: {exc}") from None
         for p, w in win_shares(trial).items():
             wins[p] += w
     return wins

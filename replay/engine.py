@@ -334,13 +334,15 @@ class State(ABC):
         """
         raise ImpossibleChance(f"nothing is hidden in a zone called {zone!r} in this game")
 
-    def unknown_zones(self) -> dict[str, tuple[int, Any]]:
+    def unknown_zones(self) -> dict[str, tuple[int, Any, dict[Any, int]]]:
         """Where the state holds unknown items a ``reveal`` event could name: zone -> ``(how many
-        unknown items are there, the HiddenPool they belong to)``.
+        unknown items are there, the HiddenPool they belong to, the items known to be there with
+        their counts)``.
 
-        The win-chance analysis (``replay.analysis.determinise``) deals them
-        at random at the start of each rollout.  The default: none.  A face-down
-        deck's shuffled middle is not a zone: its cards come up through chance
+        The win-chance analysis (``replay.analysis.determinise``) deals the
+        unknown ones at random at the start of each rollout, by revealing the
+        zone's whole content.  The default: none.  A face-down deck's
+        shuffled middle is not a zone: its cards come up through chance
         requests.
         """
         return {}

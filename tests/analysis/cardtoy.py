@@ -105,8 +105,9 @@ class CardState(State):
             super()._reveal_zone(zone, items)
         reveal_in(self.hands[owner], items, self.deck.pool, f"{owner}'s hand")
 
-    def unknown_zones(self) -> dict[str, tuple[int, HiddenPool]]:
-        return {f"hand:{p}": (h.get(None, 0), self.deck.pool) for p, h in self.hands.items()}
+    def unknown_zones(self) -> dict[str, tuple[int, HiddenPool, dict[Any, int]]]:
+        return {f"hand:{p}": (h.get(None, 0), self.deck.pool, {c: n for c, n in h.items() if c is not None})
+                for p, h in self.hands.items()}
 
     def evaluate(self, player: str) -> float:
         others = max(v for q, v in self.points.items() if q != player)

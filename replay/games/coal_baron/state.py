@@ -320,11 +320,11 @@ class CoalBaronState(State):
         self.draw_got.extend(items)
         self._settle()
 
-    def unknown_zones(self) -> dict[str, tuple[int, Any]]:
-        """Every factory or order space where a tile or card lies face down."""
-        out: dict[str, tuple[int, Any]] = {}
+    def unknown_zones(self) -> dict[str, tuple[int, Any, dict[Any, int]]]:
+        """Every factory or order space where a tile or card lies face down (one item, nothing known)."""
+        out: dict[str, tuple[int, Any, dict[Any, int]]] = {}
         for spaces, pool in ((self.factory, self.tile_pool), (self.order_spaces, self.order_pool)):
-            out.update({zone: (1, pool) for zone, held in spaces.items() if held == FACE_DOWN})
+            out.update({zone: (1, pool, {}) for zone, held in spaces.items() if held == FACE_DOWN})
         return out
 
     def _reveal_zone(self, zone: str, items: list[Any]) -> None:

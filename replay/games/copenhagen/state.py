@@ -124,10 +124,10 @@ class CopenhagenState(State):
             else:
                 self._refill()
 
-    def unknown_zones(self) -> dict[str, tuple[int, Any]]:
+    def unknown_zones(self) -> dict[str, tuple[int, Any, dict[Any, int]]]:
         """Every hand with cards drawn face down (``hand:<player>``)."""
-        return {f"hand:{pid}": (seat.hand.get(None, 0), self.cards) for pid, seat in self.seats.items()
-                if seat.hand.get(None, 0)}
+        return {f"hand:{pid}": (seat.hand[None], self.cards, {c: n for c, n in seat.hand.items() if c is not None})
+                for pid, seat in self.seats.items() if seat.hand.get(None, 0)}
 
     def _reveal_zone(self, zone: str, items: list[Any]) -> None:
         """``{"reveal": "hand:p2", "items": ["red"]}``: cards shown to be in p2's hand
