@@ -449,8 +449,9 @@ def game_alternatives(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFr
 # --------------------------------------------------------------------------
 
 
-def breakdown_by_rank(con: duckdb.DuckDBPyConnection, title: str) -> pl.DataFrame:
-    """Average final points per category for each final rank (1 = winner), with the games behind it."""
+def breakdown_by_rank(con: duckdb.DuckDBPyConnection, title: str, player_count: int | None = None) -> pl.DataFrame:
+    """Average final points per category for each final rank (1 = winner), with the games behind it
+    (of one player count if given: rank 3 of a 3-player game is last, of a 5-player game middling)."""
     if not {"score_breakdown", "players", "games"} <= _tables(con):
         return _empty(rank=pl.Int64, category=pl.String, avg_points=pl.Float64, games=pl.Int64)
     return _df(con, """
@@ -460,12 +461,15 @@ def breakdown_by_rank(con: duckdb.DuckDBPyConnection, title: str) -> pl.DataFram
         JOIN players p USING (game_id, player_id)
         JOIN games g USING (game_id)
         WHERE g.title = ? AND p.won IS NOT NULL AND p.rank IS NOT NULL
+              AND (?::INTEGER IS NULL OR g.player_count = ?)
         GROUP BY ALL ORDER BY rank, category
-    """, [title])
+    """, [title, player_count, player_count])
 
 
-def breakdown_winners_vs_rest(con: duckdb.DuckDBPyConnection, title: str) -> pl.DataFrame:
-    """Average final points per category, winners against the other players, with game counts."""
+def breakdown_winners_vs_rest(con: duckdb.DuckDBPyConnection, title: str,
+                              player_count: int | None = None) -> pl.DataFrame:
+    """Average final points per category, winners against the other players, with game counts
+    (of one player count if given)."""
     if not {"score_breakdown", "players", "games"} <= _tables(con):
         return _empty(category=pl.String, group=pl.String, avg_points=pl.Float64, players=pl.Int64,
                       games=pl.Int64)
@@ -476,9 +480,9 @@ def breakdown_winners_vs_rest(con: duckdb.DuckDBPyConnection, title: str) -> pl.
         FROM score_breakdown b
         JOIN players p USING (game_id, player_id)
         JOIN games g USING (game_id)
-        WHERE g.title = ? AND p.won IS NOT NULL
+        WHERE g.title = ? AND p.won IS NOT NULL AND (?::INTEGER IS NULL OR g.player_count = ?)
         GROUP BY ALL ORDER BY category, "group" DESC
-    """, [title])
+    """, [title, player_count, player_count])
 
 
 def game_breakdown_named(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
@@ -677,7 +681,19 @@ def category_edge(con: duckdb.DuckDBPyConnection, title: str) -> pl.DataFrame:
     )
 
 
-def title_game_counts(con: duckdb.DuckDBPyConnection, title: str) -> dict[str, int]:
+def title_player_counts(con: duckdb.DuckDBPyConnection, title: str) -> list[tuple[int, int]]:
+    """The player counts of a title's finished games, with how many games each, most games first."""
+    if not {"games", "players"} <= _tables(con):
+        return []
+    rows = con.execute("""
+        SELECT player_count, count(*) FROM games
+        WHERE title = ? AND game_id IN (SELECT game_id FROM players WHERE won IS NOT NULL)
+        GROUP BY player_count ORDER BY count(*) DESC, player_count
+    """, [title]).fetchall()
+    return [(int(a), int(b)) for a, b in rows]
+
+
+def title_game_counts(con: duckdb.DuckDBPyConnection, title: str, player_count: int | None = None) -> dict[str, int]:
     """How many games of a title there are, how many complete ones (no divergence), and how many
     finished ones (the rules reached the end, with or without a divergence on the way)."""
     if not {"games", "players"} <= _tables(con):
@@ -685,8 +701,8 @@ def title_game_counts(con: duckdb.DuckDBPyConnection, title: str) -> dict[str, i
     row = con.execute("""
         SELECT count(*), count(*) FILTER (WHERE status = 'complete'),
                count(*) FILTER (WHERE game_id IN (SELECT game_id FROM players WHERE won IS NOT NULL))
-        FROM games WHERE title = ?
-    """, [title]).fetchone()
+        FROM games WHERE title = ? AND (?::INTEGER IS NULL OR player_count = ?)
+    """, [title, player_count, player_count]).fetchone()
     assert row is not None
     return {"games": int(row[0]), "complete": int(row[1]), "finished": int(row[2])}
 

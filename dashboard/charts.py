@@ -53,7 +53,8 @@ def score_histograms(df: pl.DataFrame) -> alt.FacetChart:
         x=alt.X("bin_start:Q", bin="binned", title="final score"),
         x2="bin_end:Q",
         y=alt.Y("players:Q", stack=True, title="players"),
-        color=alt.Color("group:N", scale=GROUP_COLOURS, title=None),
+        color=alt.Color("group:N", scale=GROUP_COLOURS, title="players who",
+                        legend=alt.Legend(orient="top", labelExpr="datum.label == 'winners' ? 'won' : 'did not win'")),
         tooltip=[alt.Tooltip("bin_start:Q", format=".0f", title="from"),
                  alt.Tooltip("bin_end:Q", format=".0f", title="to"), "group:N", "players:Q"],
     ).properties(width=260, height=160)
@@ -67,7 +68,7 @@ def seat_win_rates(df: pl.DataFrame) -> alt.FacetChart:
     base = alt.Chart(_with_label(df)).mark_bar().encode(
         x=alt.X("seat:O", title="seat (1 = first player)"),
         y=alt.Y("win_rate:Q", title="win rate", axis=alt.Axis(format="%")),
-        color=alt.Color("player_count:O", title="players"),
+        color=alt.Color("player_count:O", title="players in the game", legend=alt.Legend(orient="top")),
         xOffset="player_count:O",
         tooltip=["game:N", "player_count:O", "seat:O", alt.Tooltip("win_rate:Q", format=".2%"),
                  "wins:Q", "games:Q"],

@@ -27,3 +27,11 @@ def title_picker(key: str, titles: list[str], label: str = "Game title") -> str 
 def games_caption(n_games: int, what: str = "games") -> None:
     """The number of games behind the figures above."""
     st.caption(f"Based on {n_games:,} {what}.")
+
+
+def stand_in_note(title: str | None) -> None:
+    """Say so where a title's component data is partly stand-in (Praga: its printed contents are not public)."""
+    if title == "praga":
+        st.caption(":material/warning: Praga Caput Regni's printed component contents (action-tile pairs, "
+                   "hex tiles, city map, grids, bridge) are not public: the engine uses documented stand-in "
+                   "values, so Praga scores here do not match real games (docs/games/praga.md).")

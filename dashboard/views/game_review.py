@@ -24,6 +24,9 @@ ALL = "(all)"
 st.title("Game review")
 ui.require_db()
 
+ROUND_NAMES = {"coal_baron": "shift", "pax_pamir": "turn"}
+"""What the state's round number counts, in each game's own words."""
+
 
 def _jump_from_query_params() -> None:
     """Apply ``?game=...&seq=...`` once per distinct link (later widget changes win)."""
@@ -133,7 +136,7 @@ turning = winchances.turning_jumps(game_id)
 h1, h2, h3, h4 = st.columns(4)
 h1.metric("Title", title_label(header["title"]) if header else "?")
 h2.metric("Status", header["status"] if header else "?")
-h3.metric("Events", n)
+h3.metric("Events", n, help=f"numbered 0 to {n - 1}, as in every record and table")
 winner = (header or {}).get("winner")
 h4.metric("Winner", ", ".join(names.get(w, w) for w in winner.split(",")) if winner else "—")
 bga = bga_table(stepper.record)
@@ -147,6 +150,7 @@ if decisive:
                + " (use Jump to).")
 if stepper.stopped_at is not None:
     st.warning(f"The rules stop this game at event {stepper.stopped_at}: {stepper.stop_reason}")
+ui.stand_in_note(header["title"] if header else stepper.record.game)
 
 # ---- stepping: a fragment, so a step reruns (and redraws) only this part of the page ----------
 
@@ -177,8 +181,9 @@ def _stepping(game_id: str, stepper: Stepper, names: dict[str, str], header: dic
     view = boards.render(header["title"] if header else stepper.record.game, step.snapshot, names)
     left, right = st.columns([2, 3])
     with left:
-        st.markdown(f"**Event {step.seq} of {last}** · {step.kind} · round "
-                    f"{step.round if step.round is not None else '—'} · {step.phase or '—'}")
+        unit = ROUND_NAMES.get(header["title"] if header else stepper.record.game, "round")
+        st.markdown(f"**Event {step.seq} of 0–{last}** · {step.kind} · {unit} "
+                    f"{step.round if step.round is not None else '—'} · {(step.phase or '—').replace('_', ' ')}")
         st.info(step.words, icon=kind_icon or None)
         st.caption(f"After it: {step.turn}")
         here = divs.filter(pl.col("seq") == step.seq)

@@ -29,18 +29,20 @@ with left:
     st.altair_chart(charts.games_by_title_status(by_status), width="stretch")
 with right:
     st.subheader("Highest scores")
-    titles = [None, *data.present_titles()]
-    pick = st.selectbox("Title", titles, key="overview_top_title",
-                        format_func=lambda t: "every title" if t is None else title_label(t))
+    # one title at a time: points are not comparable across games
+    pick = st.selectbox("Title", data.present_titles(), key="overview_top_title", format_func=title_label)
     top = data.q("top_scores", limit=10, title=pick)
     st.dataframe(
         top.with_columns(
             top.get_column("title").map_elements(title_label, return_dtype=str).alias("title"),
             ("review?game=" + top.get_column("game_id")).alias("review"),
-        ).select("review", "title", "name", "player_id", "final_score", "won", "player_count", "status"),
-        hide_index=True,
+        ).select("review", "name", "final_score", "won", "player_count", "status"),
+        hide_index=True, width="stretch",
         column_config={"review": st.column_config.LinkColumn(
-            "game", display_text=r"review\?game=(.*)", help="Open this game in Game review")},
+            "game", display_text=r"review\?game=(.*)", help="Open this game in Game review"),
+            "name": st.column_config.TextColumn("player"),
+            "final_score": st.column_config.NumberColumn("final score"),
+            "player_count": st.column_config.NumberColumn("players")},
     )
     if top.height:
         best = top.row(0, named=True)

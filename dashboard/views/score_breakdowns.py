@@ -13,8 +13,16 @@ title = ui.title_picker("breakdown_title", data.present_titles())
 if title is None:
     st.stop()
 
-counts = data.q("title_game_counts", title=title)
-by_rank = data.q("breakdown_by_rank", title=title)
+ui.stand_in_note(title)
+sizes = data.q("title_player_counts", title=title)
+if sizes:
+    # ranks mean something only among games of one size: rank 3 is last of three, middling of five
+    n_players = st.radio("Players in the game", [n for n, _ in sizes], horizontal=True, key="breakdown_players",
+                         format_func=lambda n: f"{n} ({dict(sizes)[n]:,} games)")
+else:
+    n_players = None
+counts = data.q("title_game_counts", title=title, player_count=n_players)
+by_rank = data.q("breakdown_by_rank", title=title, player_count=n_players)
 if by_rank.is_empty():
     st.info("No game of this title has reached its end yet (under the rules), so there is no final "
             "breakdown to show.")
@@ -24,8 +32,9 @@ left, right = st.columns(2)
 with left:
     st.altair_chart(charts.breakdown_by_rank(by_rank), width="stretch")
 with right:
-    st.altair_chart(charts.winners_vs_rest(data.q("breakdown_winners_vs_rest", title=title)), width="stretch")
-ui.games_caption(counts["finished"], f"finished games (of {counts['games']:,} in the database; "
+    st.altair_chart(charts.winners_vs_rest(data.q("breakdown_winners_vs_rest", title=title,
+                                                  player_count=n_players)), width="stretch")
+ui.games_caption(counts["finished"], f"finished {n_players}-player games (of {counts['games']:,} in the database; "
                  f"{counts['complete']:,} without any divergence)")
 
 st.subheader("One game, stacked per player")

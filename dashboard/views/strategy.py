@@ -13,6 +13,7 @@ ui.require_db()
 title = ui.title_picker("strategy_title", data.present_titles())
 if title is None:
     st.stop()
+ui.stand_in_note(title)
 counts = data.q("title_game_counts", title=title)
 st.caption(f"{title_label(title)}: {counts['games']:,} games, {counts['finished']:,} finished under the rules "
            f"({counts['complete']:,} without any divergence). Every figure below comes from finished games; "
