@@ -122,12 +122,16 @@ def dense_timeline(df: pl.DataFrame) -> pl.DataFrame:
     return pl.concat(out).select("player_id", "seq", "category", "points").sort("player_id", "category", "seq")
 
 
-def decisive_events(timeline: pl.DataFrame, names: dict[str, str] | None = None) -> list[tuple[int, str]]:
+def decisive_events(timeline: pl.DataFrame, names: dict[str, str] | None = None,
+                    last_seq: int | None = None) -> list[tuple[int, str]]:
     """Where a game was decided, from its score timeline: the event after which the final leader
     led alone to the end, and the biggest single-event gain (with the categories it came from).
 
     ``names`` is the whole roster (player id -> name): a player without any
     score row is on 0 throughout, and ties with the others until one scores.
+    With ``last_seq`` (the game's last event) the biggest gain is looked for
+    during play, before the end-of-game scoring at that event, which would
+    otherwise nearly always be it.
     """
     names = names or {}
     dense = dense_timeline(timeline)
@@ -157,6 +161,8 @@ def decisive_events(timeline: pl.DataFrame, names: dict[str, str] | None = None)
         out.append((int(seqs[since]), f"{who} leads alone from here to the end"))
     best_gain, best_at, best_player = 0, None, None
     for i in range(1, len(rows)):
+        if last_seq is not None and seqs[i] >= last_seq:
+            break
         for j, p in enumerate(players):
             gain = (rows[i][j] or 0) - (rows[i - 1][j] or 0)
             if gain > best_gain:
@@ -166,7 +172,8 @@ def decisive_events(timeline: pl.DataFrame, names: dict[str, str] | None = None)
         changed = timeline.filter((pl.col("seq") == seq) & (pl.col("player_id") == best_player))
         cats = ", ".join(sorted(set(changed.get_column("category").to_list())))
         who = names.get(best_player, best_player)
-        out.append((seq, f"biggest gain: {who} +{best_gain}" + (f" ({cats})" if cats else "")))
+        label = "biggest gain during play" if last_seq is not None else "biggest gain"
+        out.append((seq, f"{label}: {who} +{best_gain}" + (f" ({cats})" if cats else "")))
     return out
 
 

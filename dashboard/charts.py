@@ -19,6 +19,21 @@ COALITION_COLOURS = {"afghan": "#4c8c4a", "british": "#c0392b", "russian": "#d4a
 GROUP_COLOURS = alt.Scale(domain=["winners", "others"], range=["#d4a017", "#7f8c8d"])
 
 
+def readable(df: pl.DataFrame, *columns: str) -> pl.DataFrame:
+    """Ids shown as words: ``end_pit_balance`` -> ``end pit balance`` in the given columns."""
+    cols = [c for c in columns if c in df.columns and df.schema[c] == pl.String]
+    return df.with_columns([pl.col(c).str.replace_all("_", " ") for c in cols]) if cols else df
+
+
+def category_colour(df: pl.DataFrame, **legend: object) -> alt.Color:
+    """The colour of score categories: 20 distinct colours when there are more than 10 categories
+    (Praga has about 20), and a legend that wraps rather than clips."""
+    n = df.get_column("category").n_unique() if "category" in df.columns and df.height else 0
+    return alt.Color("category:N", title="category",
+                     scale=alt.Scale(scheme="category20" if n > 10 else "tableau10"),
+                     legend=alt.Legend(orient="bottom", columns=4, labelLimit=200, **legend))  # type: ignore[arg-type]
+
+
 def _with_label(df: pl.DataFrame) -> pl.DataFrame:
     if "title" in df.columns:
         return df.with_columns(pl.col("title").map_elements(title_label, return_dtype=pl.String).alias("game"))
@@ -100,7 +115,7 @@ def score_timeline(
     the chart nor changes its specification (the browser updates the rule in place).
     """
     names = names or {}
-    dense = dense_timeline(df)
+    dense = readable(dense_timeline(df), "category")
     if dense.is_empty():
         return alt.Chart(pl.DataFrame({"text": ["no score changes in this game"]})).mark_text().encode(
             text="text:N")
@@ -114,6 +129,7 @@ def score_timeline(
         pl.DataFrame(marks, schema={"player_id": pl.String, "seq": pl.Int64, "layer": pl.String}),
     ], how="diagonal_relaxed")
     x_max = int(dense.get_column("seq").max() or 0)  # type: ignore[arg-type]
+    colour = category_colour(dense)
     x = alt.X("seq:Q", title="event", scale=alt.Scale(domain=[0, max(x_max, 1)]))
     base = alt.Chart(data)
     step_rows = [] if current_seq is None else [{"seq": int(current_seq)}]
@@ -129,7 +145,7 @@ def score_timeline(
         mine = f"datum.player_id == {_js_string(p)}"
         area = base.transform_filter(f"{mine} && datum.layer == 'score'").mark_area(
             interpolate="step-after", opacity=0.85).encode(
-            x=x, y=alt.Y("points:Q", stack=True, title="points"), color=alt.Color("category:N", title="category"),
+            x=x, y=alt.Y("points:Q", stack=True, title="points"), color=colour,
             tooltip=["seq:Q", "category:N", "points:Q"])
         div = base.transform_filter(f"{mine} && datum.layer == 'divergence'").mark_rule(
             color="#c0392b", strokeDash=[4, 3], size=2).encode(
@@ -208,16 +224,18 @@ def with_step(spec: dict[str, Any], seq: int) -> dict[str, Any]:
 
 def breakdown_by_rank(df: pl.DataFrame) -> alt.Chart:
     """Average final points per category for each final rank, stacked."""
+    df = readable(df, "category")
     return alt.Chart(df, title="Average final score by rank, by category").mark_bar().encode(
         x=alt.X("rank:O", title="final rank (1 = winner)"),
         y=alt.Y("avg_points:Q", stack=True, title="average points"),
-        color=alt.Color("category:N"),
+        color=category_colour(df),
         tooltip=["rank:O", "category:N", alt.Tooltip("avg_points:Q", format=".2f"), "games:Q"],
     )
 
 
 def winners_vs_rest(df: pl.DataFrame, value: str = "avg_points", title: str = "Winners against the rest") -> alt.Chart:
     """Per category, winners' and the other players' averages side by side."""
+    df = readable(df, "category")
     return alt.Chart(df, title=title).mark_bar().encode(
         x=alt.X("category:N", title=None),
         y=alt.Y(f"{value}:Q", title="average points"),
@@ -229,11 +247,12 @@ def winners_vs_rest(df: pl.DataFrame, value: str = "avg_points", title: str = "W
 
 def game_breakdown(df: pl.DataFrame) -> alt.Chart:
     """One game's final score, one bar per player stacked by category."""
+    df = readable(df, "category")
     return alt.Chart(df, title="Final score by category").mark_bar().encode(
         y=alt.Y("player:N", title=None, sort=alt.EncodingSortField("rank", order="ascending"),
                 axis=alt.Axis(labelLimit=260)),
         x=alt.X("points:Q", stack=True, title="points"),
-        color=alt.Color("category:N", legend=alt.Legend(orient="bottom", columns=5)),
+        color=category_colour(df),
         tooltip=["player:N", "category:N", "points:Q", "rank:Q"],
     )
 
@@ -292,12 +311,17 @@ def dominance_blocks(df: pl.DataFrame) -> alt.Chart:
 
 
 def shift_points(df: pl.DataFrame) -> alt.Chart:
-    """Average points per shift and category, by rank."""
-    return alt.Chart(df, title="Shift scoring: average points by rank").mark_bar().encode(
+    """What it took to rank 1st and 2nd: the average count of the player so ranked, per shift and category.
+
+    (The points of a rank are fixed by the scoring table; the counts behind them are what the games tell.)
+    """
+    df = readable(df, "category")
+    return alt.Chart(df, title="Shift scoring: what it took to rank 1st and 2nd (average count)").mark_bar(
+    ).encode(
         x=alt.X("category:N", title=None),
         xOffset="rank:O",
-        y=alt.Y("avg_points:Q", title="average points"),
-        color=alt.Color("rank:O"),
+        y=alt.Y("avg_value:Q", title="average count (coal cubes or delivered orders)"),
+        color=alt.Color("rank:O", title="rank", legend=alt.Legend(orient="top")),
         column=alt.Column("shift:O", title="shift"),
         tooltip=["shift:O", "category:N", "rank:O", alt.Tooltip("avg_value:Q", format=".2f"),
                  alt.Tooltip("avg_points:Q", format=".2f"), "rows:Q"],
@@ -306,6 +330,7 @@ def shift_points(df: pl.DataFrame) -> alt.Chart:
 
 def shift_deciders(df: pl.DataFrame) -> alt.Chart:
     """Per category: how many more shift points winners take than the others."""
+    df = readable(df, "category")
     return alt.Chart(df, title="Which categories decide games (winners' minus others' shift points)").mark_bar(
     ).encode(
         y=alt.Y("category:N", sort="-x", title=None, axis=alt.Axis(labelLimit=260)),
@@ -320,7 +345,7 @@ def shift_deciders(df: pl.DataFrame) -> alt.Chart:
 def game_shift_heatmap(df: pl.DataFrame, names: dict[str, str] | None = None) -> alt.FacetChart:
     """One game's shift rankings: per shift, category x player, coloured by points, labelled value/rank."""
     names = names or {}
-    data = df.with_columns(
+    data = readable(df, "category").with_columns(
         pl.col("player_id").replace_strict(names, default=pl.col("player_id")).alias("player"),
         pl.when(pl.col("rank").is_null()).then(pl.lit("—")).otherwise(
             pl.format("{} (#{}) → {}", pl.col("value"), pl.col("rank"), pl.col("points"))).alias("label"),
@@ -342,6 +367,7 @@ def game_shift_heatmap(df: pl.DataFrame, names: dict[str, str] | None = None) ->
 
 def category_edge(df: pl.DataFrame, title: str = "What separates winners: points per category") -> alt.Chart:
     """Per category, the winners' average minus the others' (the games behind it in the tooltip)."""
+    df = readable(df, "category")
     return alt.Chart(df, title=title).mark_bar().encode(
         y=alt.Y("category:N", sort="-x", title=None, axis=alt.Axis(labelLimit=260)),
         x=alt.X("edge:Q", title="winners' average minus others' average"),

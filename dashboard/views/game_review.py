@@ -24,8 +24,8 @@ ALL = "(all)"
 st.title("Game review")
 ui.require_db()
 
+# what the state's round number counts, in each game's own words
 ROUND_NAMES = {"coal_baron": "shift", "pax_pamir": "turn"}
-"""What the state's round number counts, in each game's own words."""
 
 
 def _jump_from_query_params() -> None:
@@ -129,7 +129,7 @@ st.session_state[SEQ] = min(max(0, int(st.session_state.get(SEQ, 0))), last)
 
 divs = data.q("game_divergences", game_id=game_id)
 
-decisive = decisive_events(data.q("game_timeline", game_id=game_id), names)
+decisive = decisive_events(data.q("game_timeline", game_id=game_id), names, last_seq=last)
 turning = winchances.turning_jumps(game_id)
 
 # ---- header ---------------------------------------------------------------
@@ -193,17 +193,30 @@ def _stepping(game_id: str, stepper: Stepper, names: dict[str, str], header: dic
         if step.stopped_at is not None:
             st.error(f"The replay stopped at event {step.stopped_at} ({step.stop_reason}); the board shows the "
                      "state before that event.")
+        # one box per kind of milestone: a shift end has one ranking per category and player
+        kinds: dict[str, list[dict[str, Any]]] = {}
         for m in step.milestones:
-            with st.expander(f"Milestone at this event: {str(m['type']).replace('_', ' ')}"):
-                st.json(m)
+            kinds.setdefault(str(m["type"]), []).append(m)
+        for kind, ms in kinds.items():
+            label = kind.replace("_", " ") + (f" ×{len(ms)}" if len(ms) > 1 else "")
+            with st.expander(f"Milestone at this event: {label}"):
+                if len(ms) == 1:
+                    st.json(ms[0])
+                else:
+                    rows = [{k: (v if isinstance(v, (int, float, str, bool)) or v is None else str(v))
+                             for k, v in m.items() if k not in ("type", "seq")} for m in ms]
+                    st.dataframe(pl.DataFrame(rows, infer_schema_length=None), hide_index=True)
     with right:
         totals = {p: sum(c.values()) for p, c in step.score.items()}
         # small static tables: cheaper for the browser to redraw at every step than data grids
         if view.resources:
             st.table(boards.resources_table(view.resources, [totals.get(p, 0) for p in names]).to_pandas()
                      .set_index("player"))
-        st.table(pl.DataFrame([{"player": boards.player_label(p, names), **cats} for p, cats in step.score.items()])
-                 .to_pandas().set_index("player"))
+        # categories down, players across: as wide as the number of players, never cut off
+        cats = list(dict.fromkeys(c for per in step.score.values() for c in per))
+        st.table(pl.DataFrame({"category": [c.replace("_", " ") for c in cats],
+                               **{boards.player_label(p, names): [per.get(c, 0) for c in cats]
+                                  for p, per in step.score.items()}}).to_pandas().set_index("category"))
         st.caption("Above: each player's resources and score; below it, the score by category at this step.")
 
     st.subheader("Board")

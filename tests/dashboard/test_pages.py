@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -72,7 +73,7 @@ def test_game_review_steps_with_buttons_slider_and_jumps(sample_db: Path, monkey
     n_players = run(sample_db, q.game_players, game_id=best).height
     resources, scores = at.table[0].value, at.table[1].value
     assert len(resources) == n_players and "score" in resources.columns
-    assert len(scores) == n_players
+    assert len(scores.columns) == n_players  # categories down, players across
     assert any(el.type == "arrow_vega_lite_chart" or "vega" in el.type for el in at.main)
     # jump to the end through the "Jump to" box
     last = run(sample_db, q.game_header, game_id=best)["n_events"] - 1
@@ -210,3 +211,19 @@ def test_no_divergences(copenhagen_db: Path, monkeypatch: pytest.MonkeyPatch) ->
 def test_missing_database_is_explained(tmp_path: Path, page: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
     at = open_page(tmp_path / "none.duckdb", page, monkeypatch)
     assert "No database at" in texts(at) and "gamerec ingest" in texts(at)
+
+
+@pytest.mark.skipif("coal_baron" not in TITLES, reason="no Coal Baron engine")
+def test_a_shift_end_shows_one_box_of_rankings(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    gid = run(sample_db, q.shift_games)[0]
+    ranks = run(sample_db, q.shift_rankings_of_game, game_id=gid)
+    seq = int(ranks.get_column("seq")[0])
+    n = ranks.filter(pl.col("seq") == seq).height
+    at = open_page(sample_db, "game_review", monkeypatch, game=gid, seq=str(seq))
+    labels = [e.label for e in at.expander if e.label.startswith("Milestone at this event")]
+    assert labels.count(f"Milestone at this event: shift ranking ×{n}") == 1
+    assert not any(label == "Milestone at this event: shift ranking" for label in labels)
+    # the score by category: categories down, players across (never wider than the players)
+    score = at.table[-1].value
+    assert score.index.name == "category" and len(score.columns) == ranks.get_column("player_id").n_unique()
+    assert not any("_" in c for c in score.index)

@@ -147,3 +147,15 @@ def test_a_player_without_score_rows_is_on_zero_not_absent() -> None:
     assert titles == ["Ana (p1)", "Ben (p2)"]
     assert spec["vconcat"][0]["mark"]["type"] == "text" and "no points in any category" in str(spec["datasets"])
     assert spec["resolve"]["scale"]["y"] == "shared"
+
+
+def test_biggest_gain_during_play_leaves_out_the_final_scoring() -> None:
+    import polars as pl
+
+    from analytics.review import decisive_events
+
+    tl = pl.DataFrame({"seq": [10, 20, 99], "player_id": ["p1", "p2", "p1"], "category": ["a", "a", "end"],
+                       "points": [3, 5, 40]})
+    names = {"p1": "Ana", "p2": "Ben"}
+    assert decisive_events(tl, names)[-1] == (99, "biggest gain: Ana +40 (end)")
+    assert decisive_events(tl, names, last_seq=99)[-1] == (20, "biggest gain during play: Ben +5 (a)")
