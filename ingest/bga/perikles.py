@@ -158,23 +158,12 @@ class PeriklesImporter(GameImporter):
         for n in self.log.notifs:
             if n.type in ("newInfluence", "newLocations"):
                 break
-            a = n.args if isinstance(n.args, dict) else {}
-            if n.type == "influenceCardTaken":
-                slot = _int(a["slot"])
-                if slot not in refilled and display[slot - 1] is None:
-                    display[slot - 1] = self._tile(a["tile"], n)
-            elif n.type == "influenceCardDrawn":
-                refilled.add(_int(a["tile"]["slot"]))
-            elif n.type in ("sendBattle", "rollBattle", "claimTilePersians") and "slot" in a:
-                self._place_location(locations, _int(a["slot"]), str(a["location"]), n)
-            elif n.type == "revealCounters":
-                open_slot = _int(a["slot"])
-                for c in a.get("military") or []:
-                    self._place_location(locations, open_slot, str(c["location"]), n)
-            elif open_slot is not None and "location" in a and n.type in (
-                    "unclaimedTile", "uncontestedVictory", "claimTile", "attackerWins", "defenderWins",
-                    "nonbattle", "combatWinner"):
-                self._place_location(locations, open_slot, str(a["location"]), n)
+            self.current = n
+            try:
+                open_slot = self._scan(n, display, refilled, locations, open_slot)
+            except (KeyError, IndexError, TypeError, ValueError) as exc:
+                self.fail(f"unexpected arguments ({type(exc).__name__}: {exc})")
+        self.current = None
         self.log.reorder(sends_in_place(self.log))
         missing = [s for s in range(1, LOCATION_SLOTS + 1) if s not in locations]
         if missing:
@@ -185,6 +174,28 @@ class PeriklesImporter(GameImporter):
         self.chance({"draw": "locations", "items": self.locations})
         self.chance({"draw": "special", "items": [None] * len(self.players)})
         self.chance({"choose": "first_player", "value": first})
+
+    def _scan(self, n: Notif, display: list[str | None], refilled: set[int], locations: dict[int, str],
+              open_slot: int | None) -> int | None:
+        """One notification of the pre-scan of round 1 (see :meth:`prepare`); returns the open battle slot."""
+        a = n.args if isinstance(n.args, dict) else {}
+        if n.type == "influenceCardTaken":
+            slot = _int(a["slot"])
+            if slot not in refilled and display[slot - 1] is None:
+                display[slot - 1] = self._tile(a["tile"], n)
+        elif n.type == "influenceCardDrawn":
+            refilled.add(_int(a["tile"]["slot"]))
+        elif n.type in ("sendBattle", "rollBattle", "claimTilePersians") and "slot" in a:
+            self._place_location(locations, _int(a["slot"]), str(a["location"]), n)
+        elif n.type == "revealCounters":
+            open_slot = _int(a["slot"])
+            for c in a.get("military") or []:
+                self._place_location(locations, open_slot, str(c["location"]), n)
+        elif open_slot is not None and "location" in a and n.type in (
+                "unclaimedTile", "uncontestedVictory", "claimTile", "attackerWins", "defenderWins",
+                "nonbattle", "combatWinner"):
+            self._place_location(locations, open_slot, str(a["location"]), n)
+        return open_slot
 
     def _place_location(self, locations: dict[int, str], slot: int, key: str, n: Notif) -> None:
         if key not in LOCATION:

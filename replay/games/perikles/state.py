@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from replay.engine import ChanceRequest, IllegalMove, Move, Outcome, Turn
+from replay.engine import ChanceRequest, IllegalMove, ImpossibleChance, Move, Outcome, Turn
 
 from . import decisions, flow, unknowns
 from .board import Board
@@ -62,6 +62,9 @@ class PeriklesState(Board):
         self._advance()
 
     def _reveal(self, request: ChanceRequest, outcome: Outcome) -> None:
+        if request.kind == "reveal":  # only a reveal event answers it (State.apply_chance routes those)
+            raise ImpossibleChance(f"the rules await the counters at {request.name[len('location:'):]} "
+                                   f"turned up ({{\"reveal\": \"{request.name}\", ...}}), not {outcome}")
         flow.reveal(self, request, outcome)
         self._advance()
 

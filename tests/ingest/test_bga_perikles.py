@@ -1,0 +1,505 @@
+"""The Perikles BGA importer: one test per notification on positions built by hand (or reached by a
+simulated seat-view game), the shared logs end to end, and hand-edited logs caught at the right event."""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ingest.bga import BgaImportError, import_log, parse_log, read_log
+from ingest.bga.log import Notif, Packet
+from ingest.bga.perikles import HANDLERS, INFLUENCE_BY_BGA_ID, PeriklesImporter
+from replay.games import get_game
+from replay.games.perikles.components import INFLUENCE, UNIT
+from replay.games.perikles.decisions import key
+from replay.record import ChanceEvent, MoveEvent, ObserveEvent
+from replay.replayer import COMPLETE, replay
+from replay.simulate import simulate_one
+
+LOGS = Path(__file__).resolve().parents[3] / "shared" / "bga-logs" / "perikles"
+if not LOGS.is_dir():
+    LOGS = Path("/work/shared/bga-logs/perikles")
+FILES = sorted(LOGS.glob("*.log.json.gz")) if LOGS.is_dir() else []
+needs_logs = pytest.mark.skipif(not FILES, reason=f"the shared Perikles BGA logs are not at {LOGS}")
+GAME = get_game("perikles")
+PLAYERS = ["p1", "p2", "p3"]
+BGA_ID = {ours: bga for bga, ours in INFLUENCE_BY_BGA_ID.items()}
+
+# ---- a live importer on a position built by hand -----------------------------------------
+
+
+def importer() -> PeriklesImporter:
+    raw = {"status": 1, "data": {"players": [{"id": p, "name": p.upper()} for p in PLAYERS], "logs": []}}
+    return PeriklesImporter(parse_log(raw, "unit.json"), list(PLAYERS), {})
+
+
+def send(imp: PeriklesImporter, type_: str, log: str = "x", **args: Any) -> None:
+    p = Packet("/table/t1", 42, 42, 0)
+    n = Notif(type_, args, log, f"u-{type_}", p, 0)
+    p.notifs.append(n)
+    imp.current = n
+    HANDLERS[type_](imp, n)
+
+
+def events(imp: PeriklesImporter) -> list[Any]:
+    out: list[Any] = []
+    for ev in imp.events:
+        if isinstance(ev, MoveEvent):
+            out.append((ev.player, ev.move.to_dict()))
+        elif isinstance(ev, ChanceEvent):
+            out.append(ev.outcome)
+        else:
+            assert isinstance(ev, ObserveEvent) and ev.origin == "bga"
+            out.append(("observe", ev.facts))
+    return out
+
+
+def reach(imp: PeriklesImporter, done: Any, seed: int = 7) -> None:
+    """Drive the importer's engine with a simulated seat-view game until ``done(state)``."""
+    rec = simulate_one(GAME, 3, seed, 0, options={"ruleset": "bga", "seat_view": True})
+    st = imp.state
+    for ev in rec.events:
+        if done(st):
+            return
+        if isinstance(ev, MoveEvent):
+            st.apply_move(ev.player, ev.move)
+        elif isinstance(ev, ChanceEvent):
+            st.apply_chance(ev.outcome)
+    raise AssertionError("the simulated game never reached that point")
+
+
+def secret(imp: PeriklesImporter) -> None:
+    """Forget the simulated deal: every unused special tile is unknown, as in a BGA log."""
+    for q in PLAYERS:
+        if not imp.pk.special_used[q]:
+            imp.pk.special[q] = "?"
+
+
+def tile(ours: str, slot: int) -> dict[str, Any]:
+    t = INFLUENCE[ours]
+    kind = {"none": "influence", "candidate": "candidate", "assassin": "assassin"}[t.symbol]
+    return {"id": str(BGA_ID[ours]), "city": t.city, "type": kind, "location": "board", "slot": str(slot)}
+
+
+def counter(uid: str, location: str = "x", pos: int = 0) -> dict[str, Any]:
+    u = UNIT[uid]
+    return {"id": uid[1:], "city": u.power, "type": u.type, "strength": str(u.strength), "location": location,
+            "battlepos": str(pos)}
+
+
+# ---- setup and influence phase --------------------------------------------------------------
+
+
+def test_bga_influence_tile_numbering_matches_the_components() -> None:
+    assert INFLUENCE_BY_BGA_ID[1] == "athens-2a" and INFLUENCE_BY_BGA_ID[6] == "athens-assassin"
+    assert INFLUENCE[INFLUENCE_BY_BGA_ID[16]].city == "argos" and INFLUENCE[INFLUENCE_BY_BGA_ID[36]].city == "any"
+    assert len(INFLUENCE_BY_BGA_ID) == 36
+
+
+def test_influence_cubes_is_a_starting_cube_in_placement() -> None:
+    imp = importer()
+    reach(imp, lambda s: s.stage == "placement")
+    first = imp.turn()
+    send(imp, "influenceCubes", player_id=first, cubes=1, city="megara")
+    assert events(imp) == [(first, {"type": "place_cube", "city": "megara"})]
+
+
+def test_influence_cubes_of_a_tile_is_an_effect() -> None:
+    imp = importer()
+    reach(imp, lambda s: s.stage == "influence" and s.step == "before")
+    p = imp.turn()
+    send(imp, "influenceCubes", player_id=p, cubes=2, city="athens")
+    assert events(imp) == []
+
+
+def test_influence_card_taken_takes_the_slot_and_checks_the_tile() -> None:
+    imp = importer()
+    reach(imp, lambda s: s.stage == "influence" and s.step == "before")
+    p, slot = imp.turn(), 1
+    ours = imp.pk.display[0]
+    send(imp, "influenceCardTaken", player_id=p, slot=str(slot), card_id=BGA_ID[ours], tile=tile(ours, slot))
+    assert events(imp)[0] == (p, {"type": "take_tile", "slot": 1})
+    imp2 = importer()
+    reach(imp2, lambda s: s.stage == "influence" and s.step == "before")
+    wrong = next(t for t in INFLUENCE if t != imp2.pk.display[0] and t not in imp2.pk.display)
+    with pytest.raises(BgaImportError, match="BGA's slot 1 holds"):
+        send(imp2, "influenceCardTaken", player_id=imp2.turn(), slot="1", tile=tile(wrong, 1))
+
+
+def test_influence_card_drawn_is_the_refill() -> None:
+    imp = importer()
+    reach(imp, lambda s: s.stage == "refill")
+    slot = imp.pk.refill_slot
+    drawn = next(t for t, _ in imp.state.turn().pool)
+    send(imp, "influenceCardDrawn", tile=tile(drawn, slot))
+    assert events(imp)[-1] == {"draw": "influence", "items": [drawn]}
+
+
+def test_candidate_proposed_is_a_nomination() -> None:
+    imp = importer()
+    reach(imp, lambda s: s.stage == "nomination")
+    p = imp.turn()
+    m = next(iter(imp.state.legal_moves())).to_dict()
+    send(imp, "candidateProposed", player_id=p, candidate_id=m["nominee"], city=m["city"], candidate="α")
+    assert events(imp)[-1] == (p, m)
+
+
+def test_cube_removed_is_the_assassin_or_a_plague_effect() -> None:
+    imp = importer()
+    reach(imp, lambda s: s.stage == "influence" and s.step == "assassin")
+    p = imp.turn()
+    m = next(m.to_dict() for m in imp.state.legal_moves() if m.to_dict()["space"] == "city")
+    send(imp, "cubeRemoved", "", candidate_id=m["victim"], city=m["city"])   # no log line: Plague's effect
+    assert events(imp) == []
+    send(imp, "cubeRemoved", player_id=p, candidate_id=m["victim"], city=m["city"])
+    assert events(imp) == [(p, m)]
+
+
+def test_candidate_promoted_is_checked() -> None:
+    imp = importer()
+    reach(imp, lambda s: s.stage == "nomination")
+    alpha = imp.pk.alpha["athens"]
+    if alpha is not None:
+        send(imp, "candidatePromoted", candidate_id=alpha, city="athens")   # consistent: no event
+        assert events(imp) == []
+    other = next(p for p in PLAYERS if p != alpha)
+    with pytest.raises(BgaImportError, match=f"moves {other} up to alpha"):
+        send(imp, "candidatePromoted", candidate_id=other, city="athens")
+
+
+def test_play_special_influence_tiles_are_moves_and_pass_the_after_step() -> None:
+    imp = importer()
+    reach(imp, lambda s: s.stage == "influence" and s.step == "after")
+    p = imp.turn()
+    secret(imp)
+    send(imp, "playSpecial", player_id=p, tile="perikles")
+    assert events(imp)[-1] == (p, {"type": "play_perikles"})
+    assert imp.pk.special[p] == "perikles"
+
+
+def test_play_special_plague_takes_its_city_from_the_packet() -> None:
+    imp = importer()
+    reach(imp, lambda s: s.stage == "influence" and s.step == "before")
+    p = imp.turn()
+    secret(imp)
+    pk = Packet("/table/t1", 42, 42, 0)
+    for i, (t, a) in enumerate([("playSpecial", {"player_id": p, "tile": "plague"}),
+                                ("plagueReduce", {"player_id": p, "city": "sparta", "nbr": 1})]):
+        pk.notifs.append(Notif(t, a, "x", f"u{i}", pk, i))
+    imp.current = pk.notifs[0]
+    HANDLERS["playSpecial"](imp, pk.notifs[0])
+    assert events(imp)[-1] == (p, {"type": "play_plague", "city": "sparta"})
+
+
+def test_alkibiades_move_moves_one_cube() -> None:
+    imp = importer()
+    reach(imp, lambda s: s.stage == "influence" and s.step == "before")
+    p = imp.turn()
+    secret(imp)
+    imp.move(p, "play_alkibiades")
+    owner = next(q for q in PLAYERS if imp.pk.cubes["athens"][q] > 0)
+    send(imp, "alkibiadesMove", player_id=owner, city="athens", city2="sparta")
+    assert events(imp)[-1] == (p, {"type": "alkibiades_move", "owner": owner, "from_city": "athens",
+                                   "to_city": "sparta"})
+
+
+# ---- elections ---------------------------------------------------------------------------------
+
+
+def test_election_and_no_election_are_observed() -> None:
+    imp = importer()
+    reach(imp, lambda s: s.stage in ("choose_first", "recover", "commit"))
+    city = next(c for c in imp.pk.leader if imp.pk.leader[c] is not None)
+    send(imp, "election", player_id=imp.pk.leader[city], city=city, cubes=0)
+    none = next((c for c in imp.pk.leader if imp.pk.leader[c] is None), None)
+    if none is not None:
+        send(imp, "noElection", city_name=none.capitalize())
+    assert events(imp)[0] == ("observe", {"leaders": {city: imp.pk.leader[city]}})
+    assert not imp.mismatches
+
+
+def test_spartan_choice_names_the_first_committer() -> None:
+    imp = importer()
+    reach(imp, lambda s: s.stage == "choose_first")
+    p = imp.turn()
+    send(imp, "spartanChoice", player_id=p, candidate_id="p2")
+    assert events(imp)[-1] == (p, {"type": "choose_first_committer", "player": "p2"})
+
+
+# ---- military phase ---------------------------------------------------------------------------
+
+
+def test_send_battle_gathers_a_commit_and_face_down_units_have_no_strength() -> None:
+    imp = importer()
+    reach(imp, lambda s: s.stage == "commit" and s.commit_sent == 0)
+    p = imp.turn()
+    send_move = next(m for m in imp.state.legal_moves() if m.type == "send_unit")
+    m = send_move.to_dict()
+    pos = 1 if m["side"] == "attacker" else 3
+    send(imp, "sendBattle", player_id=p, id=0, type=m["unit_type"], strength=0, city=m["power"],
+         battlepos=pos, location=m["location"], slot="1")
+    assert imp.pending_commit is not None and events(imp) == []
+    send(imp, "useTile", player_id="p1", id=1, shardct=2, city="athens")   # the next turn flushes it
+    assert events(imp)[0] == (p, {**m, "strength": None})
+
+
+def test_spent_influence_goes_between_the_second_and_third_unit() -> None:
+    imp = importer()
+    imp.pending_commit = {"player": "p1", "move": 5, "sends": [{"power": "athens"}] * 3, "cube": "athens"}
+    calls: list[tuple[str, dict[str, Any]]] = []
+    imp.move = lambda player, type_, /, **f: calls.append((type_, f))  # type: ignore[method-assign]
+    imp.settle = lambda actor=None, keep=(): None  # type: ignore[method-assign]
+    imp.claim = lambda player: None  # type: ignore[method-assign]
+    from ingest.bga.perikles import flush_commit
+    flush_commit(imp)
+    assert [c[0] for c in calls] == ["send_unit", "send_unit", "spend_cube", "send_unit"]
+
+
+def test_a_cube_without_extra_units_is_refused() -> None:
+    imp = importer()
+    reach(imp, lambda s: s.stage == "commit" and s.commit_sent == 0)
+    send(imp, "spentInfluence", player_id=imp.turn(), candidate_id=imp.turn(), city="athens")
+    with pytest.raises(BgaImportError, match="spends a cube for extra units but sends 0"):
+        send(imp, "useTile", player_id="p1", id=1, shardct=2, city="athens")
+
+
+def test_no_commits_ends_the_turn_the_engine_gave() -> None:
+    imp = importer()
+    reach(imp, lambda s: s.stage == "commit" and s.commit_sent == 0)
+    p = imp.turn()
+    send(imp, "noCommits", player_id=p)
+    assert events(imp) == [(p, {"type": "end_commit"})]
+
+
+def test_defend_request_and_give_permission_become_ask_and_answer() -> None:
+    imp = importer()
+    reach(imp, lambda s: s.stage == "commit" and s.commit_sent == 0
+          and any(m.type == "ask_permission" for m in s.legal_moves()))
+    p = imp.turn()
+    ask = next(m for m in imp.state.legal_moves() if m.type == "ask_permission").to_dict()
+    send(imp, "defendRequest", player_id=p, city=ask["power"], city2="x", battle=ask["location"])
+    assert events(imp) == []
+    send(imp, "givePermission", player_id="p9", grants_or_denies="denies", location=ask["location"],
+         city=ask["power"], permissions=None)
+    evs = events(imp)
+    assert evs[0] == (p, ask) and evs[1][1] == {"type": "answer_permission", "grant": False}
+
+
+def test_request_canceled_drops_unanswered_requests() -> None:
+    imp = importer()
+    imp.requests = [{"player": "p1", "power": "athens", "location": "pylos", "answer": None}]
+    send(imp, "requestCanceled", player_id="p1")
+    assert imp.requests == [] and events(imp) == []
+
+
+def test_give_permission_without_a_request_is_refused() -> None:
+    imp = importer()
+    with pytest.raises(BgaImportError, match="answers a request nobody made"):
+        send(imp, "givePermission", player_id="p2", grants_or_denies="grants", location="pylos", city="athens")
+
+
+def test_slave_revolt_is_the_random_pick() -> None:
+    imp = importer()
+    reach(imp, lambda s: s.stage == "commit" and s.leader["sparta"] is not None and s.commit_sent == 0
+          and any(s.unit_holder[u] == s.leader["sparta"] and UNIT[u].power == "sparta" and UNIT[u].type == "hoplite"
+                  for u in s.controlled_units(s.leader["sparta"])))
+    p = imp.turn()
+    secret(imp)
+    imp.move(p, "play_slave_revolt", target="sparta")
+    uid = next(u for u in imp.pk.controlled_units(imp.pk.leader["sparta"] or "")
+               if UNIT[u].power == "sparta" and UNIT[u].type == "hoplite")
+    send(imp, "slaveRevolt", military=counter(uid), return_from="sparta")
+    assert events(imp)[-1] == {"choose": "slave_revolt", "value": uid}
+    assert imp.pk.unit_at[uid] == "stack"
+
+
+# ---- battles ---------------------------------------------------------------------------------------
+
+
+def _battle_importer() -> PeriklesImporter:
+    imp = importer()
+    reach(imp, lambda s: s.stage == "roll" and s.pending_roll is None)
+    imp.locations = list(imp.pk.locations)
+    return imp
+
+
+def test_reveal_counters_is_a_reveal_event() -> None:
+    imp = importer()
+    reach(imp, lambda s: bool(s.shown))   # the first location is reached (every unit known here)
+    imp.locations = list(imp.pk.locations)
+    loc = imp.pk.locations[0]
+    units = imp.pk.shown[loc]
+    send(imp, "revealCounters", "", slot="1", military=[counter(u, loc) for u in units])
+    assert events(imp)[-1] == {"reveal": f"location:{loc}", "items": list(units)}
+    wrong = [counter(u, loc) for u in units[1:]] if units else [counter("u1", loc)]
+    with pytest.raises(BgaImportError, match="do not match what was fought there"):
+        send(imp, "revealCounters", "", slot="1", military=wrong)
+
+
+def test_roll_battle_dice_roll_combat_winner_and_to_deadpool() -> None:
+    imp = _battle_importer()
+    c = imp.pk.combat
+    assert c is not None
+    loc, kind = c["location"], c["combat_type"]
+    p = Packet("/table/t1", 42, 42, 0)
+    n = Notif("rollBattle", {"type": kind, "location": loc, "att": c["attack_strength"],
+                             "def": c["defence_strength"], "crt": c["table_column"]}, "x", "u", p, 0)
+    p.notifs.append(n)
+    imp.current = n
+    HANDLERS["rollBattle"](imp, n)
+    assert not imp.mismatches
+    send(imp, "diceRoll", attd1=6, attd2=6, defd1=1, defd2=1, atthit=True, defhit=False)
+    assert events(imp)[-2:] == [{"roll": [6, 6]}, {"roll": [1, 1]}]
+    assert imp.hits == {"attacker": 1, "defender": 0}
+
+
+def test_a_combat_winner_disagreeing_with_our_rules_is_a_mismatch_naming_the_location() -> None:
+    imp = _battle_importer()
+    c = imp.pk.combat
+    assert c is not None
+    imp.combat_type = c["combat_type"]
+    send(imp, "combatWinner", winner="Attacker", type="x", location=c["location"])
+    assert any(m.key == f"combat.{c['location']}.{c['combat_type']}.winner" for m in imp.mismatches)
+
+
+def test_claims_defeats_statues_start_player_and_final_scoring_are_observed() -> None:
+    imp = importer()
+    send(imp, "claimTile", player_id="p2", location="pylos", city="sparta", vp=4)
+    send(imp, "claimTilePersians", location="delium", city="thebes", slot="2", vp=3, persians=["p2", "p3"])
+    send(imp, "cityDefeat", city="sparta", defeats="1")
+    send(imp, "addStatue", player_id="p1", city="athens", statues=1)
+    send(imp, "nextTurn", player_id="p3", city="athens")
+    send(imp, "scoreStatues", player_id="p1", city="athens", statues=1, vp=5, total=5)
+    send(imp, "scoreCubes", player_id="p1", city="athens", vp=2)
+    obs = [e[1] for e in events(imp)]
+    assert obs == [{"location_points": {"p2": 4}}, {"location_points": {"p2": 7, "p3": 3}},
+                   {"defeats": {"sparta": 1}}, {"statues": {"athens": {"p1": 1}}}, {"start_player": "p3"},
+                   {"statue_points": {"athens": {"p1": 5}}}, {"city_cubes": {"athens": {"p1": 2}}}]
+    assert {m.key for m in imp.mismatches} >= {"location_points.p2", "defeats.sparta", "statues.athens.p1"}
+
+
+def test_new_influence_and_new_locations_are_the_round_deal() -> None:
+    imp = importer()
+    ours = list(INFLUENCE)[:10]
+    send(imp, "newInfluence", "", influence=[tile(t, i + 1) for i, t in enumerate(ours)][::-1], decksize=26)
+    locs = ["pylos", "delium", "sicily", "lesbos", "melos", "leucas", "attica"]
+    send(imp, "newLocations", "", locations=[{"location": k, "slot": str(i + 1)} for i, k in enumerate(locs)])
+    assert events(imp) == [{"draw": "influence", "items": ours}, {"draw": "locations", "items": locs}]
+    assert imp.locations == locs
+
+
+def test_every_handled_type_has_a_test_or_is_ignored_for_a_reason() -> None:
+    tested = {"influenceCubes", "influenceCardTaken", "influenceCardDrawn", "candidateProposed", "cubeRemoved",
+              "candidatePromoted", "playSpecial", "alkibiadesMove", "election", "noElection", "spartanChoice",
+              "retrieveDeadpool", "useTile", "noCommits", "sendBattle", "spentInfluence", "defendRequest",
+              "givePermission", "requestCanceled", "slaveRevolt", "revealCounters", "rollBattle", "diceRoll",
+              "combatWinner", "toDeadpool", "claimTile", "claimTilePersians", "cityDefeat", "addStatue",
+              "newInfluence", "newLocations", "nextTurn", "scoreStatues", "scoreCubes"}
+    assert set(HANDLERS) == tested
+    assert not set(HANDLERS) & PeriklesImporter.ignored
+
+
+def test_an_unknown_notification_is_refused() -> None:
+    raw = {"status": 1, "data": {"players": [{"id": p, "name": p} for p in PLAYERS], "logs": [
+        {"channel": "/table/t1", "table_id": 1, "packet_id": "1", "packet_type": "resend", "move_id": "1",
+         "time": "0", "data": [{"uid": "a", "type": "influenceCardTaken", "log": "", "args": {}},
+                               {"uid": "b", "type": "mysteryNote", "log": "x", "args": {}}]}]}}
+    with pytest.raises(BgaImportError):
+        import_log(parse_log(raw, "bad.json"), game="perikles")
+
+
+# ---- the shared logs end to end ---------------------------------------------------------------------
+
+
+@needs_logs
+@pytest.mark.parametrize("path", FILES, ids=[f.name.split(".")[0] for f in FILES])
+def test_shared_log_imports_complete_with_bgas_final_scores(path: Path) -> None:
+    imported = import_log(read_log(path))
+    rec = imported.record
+    assert not imported.mismatches, [str(m) for m in imported.mismatches[:3]]
+    assert rec.options == {"ruleset": "bga", "seat_view": True}
+    r = replay(rec)
+    assert r.status == COMPLETE, r.divergences[:1]
+    table = json.loads(path.with_name(path.name.replace(".log.json.gz", ".table.json")).read_text())
+    assert rec.result is not None
+    assert rec.result["score"] == {str(p["id"]): int(p["score"]) for p in table["players"]}
+
+
+def _edited(path: Path, edit: Any) -> Any:
+    raw = json.loads(gzip.decompress(path.read_bytes()))
+    for packet in raw["data"]["logs"]:
+        for n in packet["data"]:
+            if edit(n):
+                return raw
+    raise AssertionError("nothing edited")
+
+
+@needs_logs
+def test_a_changed_die_is_caught_at_the_combat() -> None:
+    path = FILES[0]
+    done = {"n": 0}
+
+    def change(n: dict[str, Any]) -> bool:
+        if n["type"] == "diceRoll" and not n["args"]["atthit"] and n["args"]["attd1"] < 6:
+            n["args"]["attd1"] = 6
+            n["args"]["attd2"] = 6
+            done["n"] += 1
+            return True
+        return False
+
+    raw = _edited(path, change)
+    try:
+        imported = import_log(parse_log(raw, "edited.json"))
+    except BgaImportError as exc:   # the combat went otherwise, and the log can no longer be followed
+        assert "packet" in str(exc)
+        return
+    assert imported.mismatches
+    first = imported.mismatches[0]
+    assert first.key.startswith("combat.") and first.notif.type in ("combatWinner", "toDeadpool", "rollBattle")
+    r = replay(imported.record)
+    assert r.divergences and r.divergences[0].key.startswith("combat.")
+
+
+@needs_logs
+def test_a_score_cubes_off_by_one_is_caught_at_that_event() -> None:
+    path = FILES[0]
+    edited: dict[str, Any] = {}
+
+    def change(n: dict[str, Any]) -> bool:
+        if n["type"] == "scoreCubes":
+            n["args"]["vp"] = int(n["args"]["vp"]) + 1
+            edited.update(n["args"])
+            return True
+        return False
+
+    raw = _edited(path, change)
+    imported = import_log(parse_log(raw, "edited.json"))
+    r = replay(imported.record)
+    div = [d for d in r.divergences if d.kind == "observation_mismatch"]
+    assert len(div) == 1
+    key = f"city_cubes.{edited['city']}.{edited['player_id']}"
+    assert div[0].key == key and div[0].recorded == edited["vp"] and div[0].replayed == edited["vp"] - 1
+    ev = imported.record.events[div[0].seq]
+    assert isinstance(ev, ObserveEvent) and ev.facts == {"city_cubes": {edited["city"]: {
+        str(edited["player_id"]): edited["vp"]}}}
+
+
+@needs_logs
+def test_a_seat_view_import_corrupted_is_caught() -> None:
+    imported = import_log(read_log(FILES[1]))
+    rec = copy.deepcopy(imported.record)
+    seq = next(i for i, e in enumerate(rec.events)
+               if isinstance(e, ChanceEvent) and "reveal" in e.outcome and e.outcome["items"])
+    rec.events[seq].outcome["items"] = rec.events[seq].outcome["items"][1:]
+    r = replay(rec)
+    assert r.divergences[0].seq == seq and r.divergences[0].kind == "impossible_chance"
+
+
+def test_key_of_a_seat_view_commit_turn() -> None:
+    st = GAME.initial_state(PLAYERS, {"ruleset": "bga", "seat_view": True})
+    assert key(st) == "deal_influence"
