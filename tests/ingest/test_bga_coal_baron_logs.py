@@ -138,3 +138,32 @@ def test_a_log_cut_before_its_end_is_said_to_be_cut() -> None:
     del raw["data"]["logs"][-1]   # the last turn's refill, the last shift's scoring, the end
     imp = imported(raw, path)
     assert imp.record.result is None and any("cut short" in w for w in imp.warnings)
+
+
+def official(name: str) -> tuple[Any, list[Any]]:
+    """A shared log imported, then replayed under the rulebook instead of BGA's rules."""
+    rec = loads(dumps(import_file(LOGS / f"{name}.log.json.gz").record))
+    rec.options["ruleset"] = "official"
+    return rec, replay(rec).divergences
+
+
+def src_packet(rec: Any, seq: int) -> int:
+    out: int = rec.events[seq].to_dict()["src"]["packet"]
+    return out
+
+
+@needs_logs
+def test_the_bga_departures_documented_with_their_packets() -> None:
+    """docs/games/coal_baron.md lists the packets where BGA departs from the rulebook: replayed under
+    the official rules, these logs part from it exactly there."""
+    rec, divs = official("coalbaron_4p_seed303")       # row 1: no second place after a tie for first
+    first = divs[0]
+    assert (first.key, first.recorded, first.replayed) == ("shift_ranking.3.carts_grey.84103034.points", 0, 6)
+    assert src_packet(rec, first.seq) == 600
+    rec, divs = official("coalbaron_2p_seed301")       # row 2: pit balance over the whole pit
+    first = divs[0]
+    assert (first.key, first.recorded, first.replayed) == ("final_scoring.end_pit_balance.84103011.value", 1, 5)
+    assert src_packet(rec, first.seq) == 387
+    rec, divs = official("coalbaron_4p_seed306")       # row 6: BGA's supply of 32 cubes per colour
+    first = divs[0]
+    assert first.kind == "impossible_chance" and src_packet(rec, first.seq - 1) == 458
