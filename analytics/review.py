@@ -90,6 +90,18 @@ def record_for_game(con: duckdb.DuckDBPyConnection, game_id: str) -> Record | No
 def card_labels(game_id: str) -> dict[Any, dict[str, Any]]:
     """Card id -> a few display fields (name, suit, rank, region) from the game's component data,
     for the board views; empty when the game has no such data."""
+    if game_id == "perikles":
+        try:
+            from replay.games.perikles.components import LOCATION, SPECIAL
+        except ImportError:
+            return {}
+        names: dict[Any, dict[str, Any]] = {}
+        for key, loc in LOCATION.items():
+            battle = " (battle)" if key.endswith("battle") else ""  # a second Megara tile
+            names[key] = {"name": loc.name + battle}
+        for key, tile in SPECIAL.items():
+            names[key] = {"name": tile.name}
+        return names
     if game_id != "pax_pamir":
         return {}
     try:

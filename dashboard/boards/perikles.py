@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from analytics.review import card_labels
 from dashboard.boards import chip, esc, player_label
+
+
+def label(key: Any) -> str:
+    """A location or special tile by its printed name (``megarabattle`` -> ``Megara (battle)``)."""
+    return str(card_labels("perikles").get(str(key), {}).get("name") or str(key).title())
 
 CITY_COLOURS = {"athens": "#2e86c1", "sparta": "#c0392b", "argos": "#8e44ad", "corinth": "#d4a017",
                 "thebes": "#27ae60", "megara": "#e67e22", "persia": "#5d6d7e"}
@@ -63,10 +69,19 @@ def board_html(snapshot: dict[str, Any], names: dict[str, str]) -> str:
             f'{army.get("dead", 0)} lost</div></div>'
         )
     slots = (snapshot.get("locations") or {}).get("slots") or []
+    claimed = (snapshot.get("locations") or {}).get("claimed") or {}
+    won_by = {str(loc): pid for pid, locs in claimed.items() for loc in (locs or [])}
+
+    def outcome(slot: dict[str, Any]) -> str:
+        who = won_by.get(str(slot.get("key")))
+        if who is not None:
+            return f"won by {esc(player_label(who, names))}"
+        return "resolved, won by nobody" if slot.get("resolved") else ""
+
     loc_rows = "".join(
-        f'<tr><td>{esc(s.get("slot"))}</td><td>{esc(str(s.get("key", "")).title())}</td>'
+        f'<tr><td>{esc(s.get("slot"))}</td><td>{esc(label(s.get("key")))}</td>'
         f'<td>{chip(s.get("owner"), CITY_COLOURS.get(str(s.get("owner")), "#999"), "#fff")}</td>'
-        f'<td>{esc(s.get("vp"))} VP</td><td>{"resolved" if s.get("resolved") else ""}</td></tr>'
+        f'<td>{esc(s.get("vp"))} VP</td><td>{outcome(s)}</td></tr>'
         for s in slots)
     locations = (f'<div class="gr-box"><b>Locations at stake</b><table>{loc_rows or "<tr><td>none</td></tr>"}'
                  f'</table></div>')
@@ -91,7 +106,7 @@ def resources(snapshot: dict[str, Any], names: dict[str, str]) -> list[dict[str,
             "leads": ", ".join(led) or "—",
             "influence tiles": len(hands.get(pid) or []),
             "locations won": len(claimed.get(pid) or []),
-            "special": (f"{special.get('tile')} ({'used' if special.get('used') else 'unused'})"
+            "special": (f"{label(special.get('tile'))} ({'used' if special.get('used') else 'unused'})"
                         if special else "—"),
         })
     return out

@@ -241,3 +241,19 @@ def test_at_the_end_nobody_is_shown_to_move(title: str) -> None:
     for phrase in ("to move", "to act", "actions left"):
         assert phrase not in view.html, phrase
     assert "over" in view.html
+
+
+@pytest.mark.skipif("perikles" not in TITLES, reason="no Perikles engine")
+def test_perikles_locations_say_who_won_them_by_their_printed_names() -> None:
+    from dashboard.boards import perikles
+
+    snap = {"locations": {"slots": [{"slot": 1, "key": "megarabattle", "owner": "megara", "vp": 5, "resolved": True},
+                                    {"slot": 2, "key": "delium", "owner": "thebes", "vp": 5, "resolved": True}],
+                          "claimed": {"p2": ["megarabattle"]}},
+            "specials": {"p1": {"tile": "thessalanianallies", "used": False}}}
+    names = {"p1": "Ana", "p2": "Ben"}
+    html = perikles.board_html(snap, names)
+    assert "Megara (battle)" in html and "won by Ben" in html and "won by nobody" in html
+    assert "megarabattle" not in html.lower().replace(" ", "")
+    rows = perikles.resources(snap, names)
+    assert rows[0]["special"] == "Thessalian Allies (unused)"
