@@ -257,3 +257,11 @@ def test_perikles_locations_say_who_won_them_by_their_printed_names() -> None:
     assert "megarabattle" not in html.lower().replace(" ", "")
     rows = perikles.resources(snap, names)
     assert rows[0]["special"] == "Thessalian Allies (unused)"
+
+
+def test_copenhagen_facade_axes_use_the_records_coordinates() -> None:
+    from dashboard.boards.copenhagen import facade_html
+
+    html = facade_html([[None] * 5 for _ in range(3)])
+    assert 'title="x (column)">0</th>' in html and 'title="x (column)">4</th>' in html
+    assert 'title="y (floor)">0</th>' in html and 'title="x (column)">5</th>' not in html
