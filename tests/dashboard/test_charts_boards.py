@@ -151,8 +151,8 @@ def test_copenhagen_facade_cells_and_windows() -> None:
     assert html.count("background:") - html.count("background:#dff3ff") == len(filled)
     assert html.count("background:#dff3ff") == sum(1 for c in filled if c["window"])
     # street level (row 0) is drawn last, at the bottom
-    labels = re.findall(r'font-size:10px">(\d+)</th>', html)
-    assert labels[: len(board)] == [str(i) for i in range(len(board), 0, -1)]
+    labels = re.findall(r'title="y \(floor\)">(\d+)</th>', html)
+    assert labels == [str(i) for i in range(len(board) - 1, -1, -1)]  # street level (0) at the bottom
 
 
 @pytest.mark.skipif("coal_baron" not in TITLES, reason="no Coal Baron engine")
