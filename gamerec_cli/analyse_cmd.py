@@ -105,8 +105,11 @@ def calibrate_cmd(game_id: str, games: int, players: int | None, seed: int, roll
     except (UnknownGame, AnalysisError) as exc:
         _fail(str(exc))
     conv = [n for n in (4, 8, 16, 32, 64, 128) if n < rollouts]
-    cal = calibrate(game_id, games, seed, settings, players=players, players_agent=players_agent, every=every,
-                    convergence=conv)
+    try:
+        cal = calibrate(game_id, games, seed, settings, players=players, players_agent=players_agent, every=every,
+                        convergence=conv)
+    except AnalysisError as exc:
+        _fail(str(exc))
     click.echo(f"{game.title}: {len(cal.pairs)} positions of {games} games played by {players_agent} agents, "
                f"estimated with {settings.describe()} (the chance of the player to move)")
     click.echo(f"Brier score {cal.brier():.3f} (no-skill baseline {cal.baseline_brier():.3f})")
