@@ -15,8 +15,13 @@ rollout, never read from the record:
   randomness during a rollout (:meth:`State.turn` returns a
   :class:`ChanceRequest`), the outcome is drawn at random from the
   request's own pool (``replay.simulate.sample_outcome``);
-* what each game keeps face down at the position (see its docs page and
-  ``docs/analysis.md``) follows the engine's hidden-information rules.
+* the position is the game *as the public saw it* (:func:`positions`): a
+  draw the rules show only to some players (``ChanceRequest.visible_to``)
+  is unknown there, and at the start of each rollout the unknown items are
+  dealt at random among the identities still unaccounted for
+  (:func:`determinise`, through the game's :meth:`State.unknown_zones`).
+  What is resampled and what is taken as known, per title, is listed in
+  ``docs/analysis.md``.
 
 Every rollout is seeded from ``(record id, seq, rollout index, agent)``
 (:func:`rollout_seed`), never from the clock, so an analysis is
