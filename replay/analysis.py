@@ -170,6 +170,9 @@ def play_out(state: State, rng: random.Random, agent: str) -> State:
         if t is OVER:
             return state
         if isinstance(t, ChanceRequest):
+            if t.kind == "reveal":  # face-down items the rules turn up: dealt by determinise, or nothing can
+                raise AnalysisError(f"the rules await a reveal of {t.name}, and this game does not say how "
+                                    "to deal its unknown items (State.unknown_zones)")
             state.reveal(sample_outcome(t, rng))
         else:
             assert isinstance(t, str)
@@ -219,8 +222,10 @@ def rollouts(state: State, seeds: Iterable[str], agent: str, first: tuple[str, M
             if first is not None:
                 trial.play(*first)
             play_out(trial, rng, agent)
-        except (SimulationError, RuleViolation) as exc:  # the engine refused its own play: an engine bug
+        except AnalysisError as exc:
             raise AnalysisError(f"rollout {seed} cannot go on: {exc}") from None
+        except Exception as exc:  # the engine refused (or broke on) its own play: an engine bug, in one line
+            raise AnalysisError(f"rollout {seed} cannot go on: {type(exc).__name__}: {exc}") from None
         for p, w in win_shares(trial).items():
             wins[p] += w
     return wins
@@ -274,11 +279,15 @@ def _walk(record: Record, hidden: str, viewer: str) -> Iterator[tuple[int, State
     move arrives as :meth:`State.redact_move` shows it to the viewer, and
     what the rules turn face up later (:attr:`State.reveals`) arrives as
     ``reveal`` events — and the yielded states are that second state's.
-    With ``hidden="known"`` they are the record's own.
+    With ``hidden="known"``, or for a game that cannot deal its unknown
+    items (:func:`can_deal`), they are the record's own.
     """
     game = get_game(record.game)
     full = game.initial_state(record.player_ids, record.options)
-    seen = game.initial_state(record.player_ids, dict(record.options)) if hidden == RESAMPLE else full
+    if hidden == RESAMPLE and can_deal(full):
+        seen = game.initial_state(record.player_ids, dict(record.options))
+    else:
+        seen = full
     for seq, ev in enumerate(record.events):
         full.seq = seen.seq = seq
         yield seq, seen, None
@@ -303,6 +312,17 @@ def _walk(record: Record, hidden: str, viewer: str) -> Iterator[tuple[int, State
             yield seq, seen, f"event {seq}: {exc.kind}: {exc}"
             return
     yield len(record.events), seen, None
+
+
+def can_deal(state: State) -> bool:
+    """Whether rollouts can deal this game's unknown items afresh (it names them: ``unknown_zones``).
+
+    A game that does not is analysed with what the record names taken as
+    known, even with ``hidden="resample"``: hiding an item the rollouts then
+    could not deal would leave the rules waiting for a reveal, or let the
+    owner's agent pick its identity.
+    """
+    return type(state).unknown_zones is not State.unknown_zones
 
 
 def positions(record: Record, at: str = TURNS, hidden: str = RESAMPLE) -> tuple[list[Position], str | None]:

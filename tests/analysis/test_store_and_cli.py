@@ -174,3 +174,20 @@ def test_local_processes_give_the_same_numbers(tmp_path: Path) -> None:
     analyse_into([rec], tmp_path / "one.duckdb", settings, workers=0)
     analyse_into([rec], tmp_path / "two.duckdb", settings, workers=2)
     assert _rows(tmp_path / "two.duckdb", rec.id) == _rows(tmp_path / "one.duckdb", rec.id) != []
+
+
+def test_a_game_that_cannot_deal_its_unknowns_is_analysed_as_known_or_refused_in_one_line(tmp_path: Path) -> None:
+    """Perikles names no unknown zones: a full-information record is analysed with everything taken as
+    known; a seat-view record (units committed face down) cannot be rolled out, and says why."""
+    from replay.analysis import can_deal, positions
+
+    game = get_game("perikles")
+    full = simulate_one(game, 3, 1, 0, observe_every=0)
+    chart, stop = positions(full)
+    assert stop is None and not can_deal(chart[0].state)
+    seat = simulate_one(game, 3, 1, 0, observe_every=0, view="p1")
+    path = _write(tmp_path / "seat.jsonl.gz", [dumps(seat)])
+    res = CliRunner().invoke(main, ["analyse", str(path), "--db", str(tmp_path / "p.duckdb"), "--rollouts", "1",
+                                    "--agent", "random", "--workers", "0", "--explain", "0"])
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert "the rules await a reveal of location:" in res.output
