@@ -104,6 +104,7 @@ def put_rupees(s: PaxState, row: int, col: int, n: int) -> None:
         return
     s.market_rupees[row][col] += n
     s.received[row][col] = True
+    s.any_received = True
 
 
 def pay_to_market(s: PaxState, player: str, amount: int) -> None:

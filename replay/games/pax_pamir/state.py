@@ -37,6 +37,12 @@ from replay.games.pax_pamir.tasks import Task
 CATEGORIES: tuple[str, ...] = ("dominance_successful", "dominance_unsuccessful")
 
 
+SUIT_RANKS: dict[str, dict[int, int]] = {
+    suit: {c.id: c.rank for c in COURT.values() if c.suit == suit}
+    for suit in ("economic", "military", "political", "intelligence")
+}
+"""Per suit: the rank of every court card of that suit (stars are summed from these)."""
+
 MARKET_CELLS: tuple[tuple[int, int], ...] = tuple((row, col) for col in range(6) for row in range(2))
 """Every market cell in the refill order: column by column, top before bottom."""
 
@@ -69,6 +75,7 @@ class PaxState(State):
         self.market: list[list[int | None]] = [[None] * 6 for _ in range(2)]
         self.market_rupees: list[list[int]] = [[0] * 6 for _ in range(2)]
         self.received: list[list[bool]] = [[False] * 6 for _ in range(2)]
+        self.any_received: bool = False
         self.piles: list[list[int]] = [[5 + n, e, d] for e, d in PILES]
         self.unknown_drawn: list[int] = [0] * len(PILES)
         """Per pile: cards drawn unknown whose kind (court card, event, check) is not known either."""
@@ -151,6 +158,9 @@ class PaxState(State):
 
     def pop(self, task: Task) -> None:
         """Remove ``task`` (normally the top one) from the stack."""
+        if self.stack and self.stack[-1] is task:
+            self.stack.pop()
+            return
         for i in range(len(self.stack) - 1, -1, -1):
             if self.stack[i] is task:
                 del self.stack[i]
@@ -181,7 +191,8 @@ class PaxState(State):
     # ------------------------------------------------------------------ derived quantities
 
     def stars(self, player: str, suit: str) -> int:
-        return sum(COURT[c].rank for c in self.courts[player] if COURT[c].suit == suit)
+        ranks = SUIT_RANKS[suit]
+        return sum([ranks[c] for c in self.courts[player] if c in ranks])
 
     def court_limit(self, player: str) -> int:
         return 3 + self.stars(player, "political")

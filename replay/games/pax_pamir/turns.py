@@ -15,7 +15,7 @@ from replay.games.pax_pamir.actions.battle import check_battle
 from replay.games.pax_pamir.actions.betray import check_betray
 from replay.games.pax_pamir.actions.build import check_build
 from replay.games.pax_pamir.actions.gift import check_gift
-from replay.games.pax_pamir.components import COALITIONS, COURT, EVENTS, GIFT_VALUES, REGIONS, card_name
+from replay.games.pax_pamir.components import ABILITY_CARDS, COALITIONS, COURT, EVENTS, GIFT_VALUES, REGIONS, card_name
 from replay.games.pax_pamir.court import DiscardTask, SpyTask
 from replay.games.pax_pamir.events import discard_event
 from replay.games.pax_pamir.moves import (
@@ -116,22 +116,39 @@ class StartTurnTask(Task):
     decision = False
 
     def run(self, s: PaxState) -> None:
-        p = self.player
         s.pop(self)
-        s.turn_no += 1
-        s.current = p
-        s.stage = "actions"
-        s.actions_left = ACTIONS_PER_TURN
+        start_turn(s, self.player)
+
+
+BLACKMAIL = (("kandahar", ABILITY_CARDS["blackmail_kandahar"]), ("herat", ABILITY_CARDS["blackmail_herat"]))
+
+
+def start_turn(s: PaxState, p: str) -> None:
+    """The start of a turn: two actions, fresh per-turn marks, then Blackmail (Herat's is
+    offered first, so it is pushed last)."""
+    s.turn_no += 1
+    s.current = p
+    s.stage = "actions"
+    s.actions_left = ACTIONS_PER_TURN
+    clear_turn_marks(s)
+    s.declines = 0
+    s.push(CleanupTask(p))
+    s.push(ActionsTask(p))
+    owner = s.owner
+    for region, cards in BLACKMAIL:
+        if any(owner.get(c) == p for c in cards):
+            s.push(SpyTask(p, region, True))
+
+
+def clear_turn_marks(s: PaxState) -> None:
+    """Cards used, pieces placed and market cards that received rupees: all this turn only."""
+    if s.used:
         s.used.clear()
+    if s.placed:
         s.placed.clear()
-        s.declines = 0
+    if s.any_received:
         s.received = [[False] * 6 for _ in range(2)]
-        s.push(CleanupTask(p))
-        s.push(ActionsTask(p))
-        if s.has(p, "blackmail_kandahar"):
-            s.push(SpyTask(p, "kandahar", True))
-        if s.has(p, "blackmail_herat"):
-            s.push(SpyTask(p, "herat", True))
+        s.any_received = False
 
 
 CARD_ACTIONS = (Tax, Gift, Build, MoveAction, Betray, Battle)
@@ -233,7 +250,10 @@ def market_track(s: PaxState) -> list[int]:
 
 @dataclass(slots=True)
 class CleanupTask(Task):
-    """Cleanup, in order: court limit, hand limit, events in column 0, refill; then the next turn."""
+    """Cleanup, in order: court limit, hand limit, events in column 0, refill; then the next turn.
+
+    Only the steps that have something to do are queued: a turn that ends with both limits kept,
+    no event in column 0 and a full market passes straight to the next player."""
 
     decision = False
 
@@ -241,14 +261,24 @@ class CleanupTask(Task):
         p = self.player
         s.pop(self)
         s.stage = "cleanup"
-        s.used.clear()
-        s.placed.clear()
-        s.received = [[False] * 6 for _ in range(2)]
+        clear_turn_marks(s)
+        over_court = len(s.courts[p]) > s.court_limit(p)
+        over_hand = over_court or len(s.hands[p]) > s.hand_limit(p)
+        top, bottom = s.market
+        events_left = top[0] in EVENTS or bottom[0] in EVENTS
+        refill = events_left or None in top or None in bottom
+        if not (over_hand or refill):
+            start_turn(s, s.next_player(p))
+            return
         s.push(NextTurnTask(p))
-        s.push(market.RefillTask(p, False))
-        s.push(DiscardEventsTask(p))
-        s.push(DiscardTask(p, "hand_limit", 0))
-        s.push(DiscardTask(p, "court_limit", 0))
+        if refill:
+            s.push(market.RefillTask(p, False))
+        if events_left:
+            s.push(DiscardEventsTask(p))
+        if over_hand:
+            s.push(DiscardTask(p, "hand_limit", 0))
+        if over_court:
+            s.push(DiscardTask(p, "court_limit", 0))
 
 
 @dataclass(slots=True)
@@ -273,5 +303,5 @@ class NextTurnTask(Task):
 
     def run(self, s: PaxState) -> None:
         s.pop(self)
-        s.push(StartTurnTask(s.next_player(self.player)))
+        start_turn(s, s.next_player(self.player))
 
