@@ -34,6 +34,7 @@ import copy
 import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, Union
 
@@ -234,12 +235,14 @@ class Game:
     ``seat_view``, under which the order of play never depends on another player's secret)."""
     _move_type: Any = field(default=None, init=False, repr=False, compare=False)
     move_type_names: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+    observable_key_set: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
     _move_by_tag: dict[str, type[Move]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         union: Any = Union[tuple(self.moves)] if len(self.moves) > 1 else self.moves[0]  # noqa: UP007
         object.__setattr__(self, "_move_type", union)
         object.__setattr__(self, "move_type_names", frozenset(self.move_types()))
+        object.__setattr__(self, "observable_key_set", frozenset(self.observable_keys))
         self._move_by_tag.update({str(m.__struct_config__.tag): m for m in self.moves})
 
     def move_types(self) -> list[str]:
@@ -361,6 +364,15 @@ class State(ABC):
         ``state_hash``), in the vocabulary of ``observe`` events."""
         return {}
 
+    def observables_for(self, keys: AbstractSet[str]) -> dict[str, Any]:
+        """The game-specific observable facts of ``keys`` (at least those).
+
+        The default computes them all (:meth:`observables`); a game whose facts
+        cost something overrides it to compute only the keys asked for, so that
+        an observation after every turn costs little next to the turn itself.
+        """
+        return self.observables()
+
     def phase(self) -> tuple[int | None, str]:
         """``(round, phase)`` label of the current point of the game."""
         return (None, "")
@@ -442,7 +454,7 @@ class State(ABC):
 
     def observe(self, keys: Iterable[str] | None = None) -> dict[str, Any]:
         """Observable facts, optionally only ``keys`` (cheap keys are computed lazily)."""
-        wanted = None if keys is None else set(keys)
+        wanted = None if keys is None else keys if isinstance(keys, (set, frozenset)) else set(keys)
         out: dict[str, Any] = {}
         if wanted is None or "score" in wanted:
             out["score"] = self.totals()
@@ -450,12 +462,19 @@ class State(ABC):
             out["legal_count"] = self.legal_count()
         if wanted is None or "state_hash" in wanted:
             out["state_hash"] = self.state_hash()
-        if wanted is None or wanted - {"score", "legal_count", "state_hash"}:
-            extra = self.observables()
-            for k, v in extra.items():
-                if wanted is None or k in wanted:
+        if wanted is None:
+            out.update(self.observables())
+        elif len(wanted) > len(out):
+            for k, v in self.observables_for(wanted).items():
+                if k in wanted:
                     out[k] = v
         return out
+
+    def observed(self, keys: Iterable[str]) -> dict[str, Any]:
+        """The facts of ``keys`` for comparing with an ``observe`` event: like :meth:`observe`,
+        but a game may hand out its own containers instead of copies, so the result must be
+        neither kept nor changed (the replayer copies what it keeps)."""
+        return self.observe(keys)
 
     def copy(self) -> State:
         """An independent copy (for agents' look-ahead and what-if analysis)."""

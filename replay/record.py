@@ -365,7 +365,7 @@ def _parse_event(ev: Any, i: int, game: Game, players: set[str]) -> Event:
     facts = ev["observe"]
     _expect(facts, dict, f"{path}.observe", "observe", i)
     for k in facts:
-        if k not in game.observable_keys:
+        if k not in game.observable_key_set:
             raise _err(f"unknown observable key {k!r} for {game.title}", f"{path}.observe.{k}", i)
     origin = ev.get("origin")
     if origin is not None:

@@ -21,9 +21,12 @@ divergence) or ``invalid`` (not a readable record).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from replay.engine import OVER, ChanceRequest, Move, RuleViolation, State
 from replay.games import get_game
@@ -219,11 +222,32 @@ def _lookup(value: Any, dotted: str) -> Any:
     return value
 
 
+def _agrees(recorded: dict[str, Any], replayed: dict[str, Any]) -> bool:
+    """Whether no leaf of ``recorded`` can disagree with ``replayed``: they are equal, and
+    equal even as JSON where the recorded facts hold a boolean (``True == 1`` in Python, not in
+    a record).  Anything else goes leaf by leaf, which decides and words the mismatches."""
+    if recorded != replayed:
+        return False
+    try:
+        blob = orjson.dumps(recorded)
+        if b"true" not in blob and b"false" not in blob:
+            return True
+        return orjson.dumps(recorded, option=orjson.OPT_SORT_KEYS) == orjson.dumps(
+            replayed, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return False
+
+
 def _compare_observation(state: State, seq: int, facts: dict[str, Any], divs: list[Divergence]) -> None:
-    replayed = state.observe(facts.keys())
+    """Compare an ``observe`` event with the replayed state.  Only the observed keys are
+    computed; an observation that agrees as a whole is settled with one comparison, and
+    only one that does not is gone through leaf by leaf."""
+    replayed = state.observed(facts.keys())
+    if _agrees(facts, replayed):
+        return
     for top, recorded_value in facts.items():
         for key, rec_v in _flatten(top, recorded_value):
-            rep_v = _lookup(replayed.get(top), key)
+            rep_v = copy.deepcopy(_lookup(replayed.get(top), key))
             if rec_v != rep_v or type(rec_v) is bool and type(rep_v) is not bool:
                 divs.append(Divergence(
                     seq, "observation_mismatch",

@@ -4,6 +4,7 @@ the refill (shift, draw, Instability) and the six-pile deck the draws come from.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
 from math import gcd
 from typing import TYPE_CHECKING
 
@@ -131,6 +132,32 @@ def current_pile(s: PaxState) -> int:
     return i
 
 
+def unseen_groups(s: PaxState) -> list[list[int]]:
+    """Court cards, other events and Dominance Checks nobody has seen yet, in card order.
+
+    Kept up to date as cards are drawn (:func:`draw_into`); rebuilt whenever ``seen`` grew
+    some other way (``seen`` only ever grows, so its size tells)."""
+    cache = s.unseen
+    if cache is None or cache[0] != len(s.seen):
+        seen = s.seen
+        s.unseen = cache = (len(seen), [
+            [c for c in COURT_IDS if c not in seen],
+            [e for e in OTHER_EVENTS if e not in seen],
+            [d for d in DOMINANCE_CHECKS if d not in seen],
+        ])
+    return cache[1]
+
+
+def _note_seen(s: PaxState, card: int, kind: int) -> None:
+    """``card`` was just added to ``seen``: drop it from the unseen groups if they were current."""
+    cache = s.unseen
+    if cache is not None and cache[0] == len(s.seen) - 1:
+        group = cache[1][kind]
+        if card in group:
+            group.remove(card)
+            s.unseen = (cache[0] + 1, cache[1])
+
+
 def draw_pool(s: PaxState) -> tuple[tuple[int, int], ...]:
     """What the next card of the deck may be, weighted so that a uniform draw from the pool
     follows the current pile's make-up (court cards, events, Dominance Checks)."""
@@ -138,13 +165,10 @@ def draw_pool(s: PaxState) -> tuple[tuple[int, int], ...]:
     if i >= len(s.piles):
         return ()
     left = s.piles[i]
-    seen = s.seen
-    groups = [
-        [c for c in COURT_IDS if c not in seen],
-        [e for e in OTHER_EVENTS if e not in seen],
-        [d for d in DOMINANCE_CHECKS if d not in seen],
-    ]
+    groups = unseen_groups(s)
     active = [k for k in range(3) if left[k] > 0 and groups[k]]
+    if len(active) == 1:
+        return tuple(zip(groups[active[0]], repeat(1)))
     weights = {}
     for k in active:
         w = left[k]
@@ -155,7 +179,10 @@ def draw_pool(s: PaxState) -> tuple[tuple[int, int], ...]:
     g = 0
     for w in weights.values():
         g = gcd(g, w)
-    return tuple([(card, weights[k] // g) for k in active for card in groups[k]])
+    out: list[tuple[int, int]] = []
+    for k in active:
+        out.extend(zip(groups[k], repeat(weights[k] // g)))
+    return tuple(out)
 
 
 # ---------------------------------------------------------------- refill
@@ -165,6 +192,9 @@ def shift_market(s: PaxState) -> None:
     """Slide the cards of each row left; a card carries its rupees and picks up rupees left
     on the cell it arrives at (Public Withdrawal removes them)."""
     for row in range(2):
+        line = s.market[row]
+        if None not in line:
+            continue  # a full row: nothing slides, no rupees lie loose
         cards = [(c, s.market_rupees[row][c]) for c in range(6) if s.market[row][c] is not None]
         loose = [0 if s.market[row][c] is not None else s.market_rupees[row][c] for c in range(6)]
         new_cards: list[int | None] = [None] * 6
@@ -181,9 +211,13 @@ def shift_market(s: PaxState) -> None:
 
 
 def next_empty_cell(s: PaxState) -> tuple[int, int] | None:
-    for row, col in s.market_cells():
-        if s.market[row][col] is None:
-            return row, col
+    """The first empty market cell in the refill order (column by column, top first)."""
+    top, bottom = s.market
+    for col in range(6):
+        if top[col] is None:
+            return 0, col
+        if bottom[col] is None:
+            return 1, col
     return None
 
 
@@ -258,7 +292,9 @@ def draw_into(s: PaxState, card: int, cell: tuple[int, int]) -> None:
                                    f"{('court card', 'event', 'Dominance Check')[kind]} left")
         s.pile = i
         left[kind] -= 1
-        s.seen.add(card)
+        if card not in s.seen:
+            s.seen.add(card)
+            _note_seen(s, card, kind)
     row, col = cell
     s.market[row][col] = card
     if card == PUBLIC_WITHDRAWAL and s.ruleset != "bga":

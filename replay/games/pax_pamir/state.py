@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import copy as _copy
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from replay.engine import OVER, ChanceRequest, IllegalMove, Move, Outcome, State, Turn
@@ -42,6 +43,11 @@ SUIT_RANKS: dict[str, dict[int, int]] = {
     for suit in ("economic", "military", "political", "intelligence")
 }
 """Per suit: the rank of every court card of that suit (stars are summed from these)."""
+
+PATRIOTS_OF: dict[str, frozenset[int]] = {
+    coalition: frozenset(c.id for c in COURT.values() if c.patriot == coalition) for coalition in COALITIONS
+}
+"""The patriot court cards of each coalition."""
 
 MARKET_CELLS: tuple[tuple[int, int], ...] = tuple((row, col) for col in range(6) for row in range(2))
 """Every market cell in the refill order: column by column, top before bottom."""
@@ -76,11 +82,15 @@ class PaxState(State):
         self.market_rupees: list[list[int]] = [[0] * 6 for _ in range(2)]
         self.received: list[list[bool]] = [[False] * 6 for _ in range(2)]
         self.any_received: bool = False
+        self.following: dict[str, str] = {p: players[(i + 1) % n] for i, p in enumerate(players)}
+        """Each player's left-hand neighbour (who plays next)."""
         self.piles: list[list[int]] = [[5 + n, e, d] for e, d in PILES]
         self.unknown_drawn: list[int] = [0] * len(PILES)
         """Per pile: cards drawn unknown whose kind (court card, event, check) is not known either."""
         self.pile: int = 0
         self.seen: set[int] = set()
+        self.unseen: tuple[int, list[list[int]]] | None = None
+        """Cache of :func:`market.unseen_groups`: the size of ``seen`` it was made for, the groups."""
         self.vp: dict[str, dict[str, int]] = {p: {c: 0 for c in CATEGORIES} for p in players}
         self.dc_cards_done: int = 0
         self.checks_resolved: int = 0
@@ -93,6 +103,7 @@ class PaxState(State):
         self.stage: str = "setup"
         self.over: bool = False
         self._score: dict[str, dict[str, int]] | None = None
+        self._totals: dict[str, int] | None = None
         self.stack: list[Task] = []
         from replay.games.pax_pamir import turns
 
@@ -173,10 +184,20 @@ class PaxState(State):
             self._score = {p: dict(self.vp[p]) for p in self.players}
         return self._score
 
+    def totals(self) -> dict[str, int]:
+        return dict(self.totals_view())
+
+    def totals_view(self) -> dict[str, int]:
+        """The totals, kept until the next points are scored (not to be changed)."""
+        if self._totals is None:
+            self._totals = {p: sum(self.vp[p].values()) for p in self.players}
+        return self._totals
+
     def add_points(self, player: str, category: str, points: int) -> None:
         if points:
             self.vp[player][category] += points
             self._score = None
+            self._totals = None
 
     def total(self, player: str) -> int:
         return sum(self.vp[player].values())
@@ -223,17 +244,21 @@ class PaxState(State):
         return c.suit == "military" and self.holds(self.owner[card], NEW_TACTICS)
 
     def influence(self, player: str) -> int:
-        patriots = sum(1 for c in self.courts[player] if COURT[c].patriot == self.loyalty[player])
+        """1 + patriots in court + prizes + gifts, with Rumor, Embarrassment of Riches and
+        Koh-i-noor Recovered."""
+        loyal = self.loyalty[player]
+        held = self.held_events[player]
+        patriots = 0
+        if RUMOR not in held and loyal is not None:
+            patriots = len(PATRIOTS_OF[loyal].intersection(self.courts[player]))
         if self.ruleset == "bga":
-            prizes = sum(1 for c in self.prizes[player] if COURT[c].prize == self.loyalty[player])
+            prizes = len([c for c in self.prizes[player] if COURT[c].prize == loyal])
         else:
             prizes = len(self.prizes[player])
-        if self.holds(player, RUMOR):
-            patriots = 0
         gift_worth = 1
         if EMBARRASSMENT_OF_RICHES in self.global_events:
             gift_worth = 0
-        elif self.holds(player, KOH_I_NOOR):
+        elif KOH_I_NOOR in held:
             gift_worth = 2
         return 1 + patriots + prizes + gift_worth * len(self.gifts[player])
 
@@ -286,10 +311,10 @@ class PaxState(State):
         return self.holds(player, COURTLY_MANNERS)
 
     def next_player(self, player: str) -> str:
-        return self.players[(self.players.index(player) + 1) % len(self.players)]
+        return self.following[player]
 
     def deck_size(self) -> int:
-        return sum(sum(p) for p in self.piles[self.pile:]) - sum(self.unknown_drawn[self.pile:])
+        return sum(map(sum, self.piles[self.pile:])) - sum(self.unknown_drawn[self.pile:])
 
     def market_cells(self) -> tuple[tuple[int, int], ...]:
         """Every market cell in the refill order: column by column, top before bottom."""
@@ -352,20 +377,25 @@ class PaxState(State):
         }
 
     def observables(self) -> dict[str, Any]:
-        return {
-            "rupees": dict(self.rupees),
-            "loyalty": dict(self.loyalty),
-            "favored_suit": self.favored,
-            "rulers": dict(self.rulers),
-            "influence": {p: self.influence(p) if self.loyalty[p] else 0 for p in self.players},
-            "cylinders": {p: self.cylinders_in_play(p) for p in self.players},
-            "blocks": {c: self.blocks_in_play(c) for c in COALITIONS},
-            "deck_size": self.deck_size(),
-            "market": [list(row) for row in self.market],
-            "courts": {p: list(self.courts[p]) for p in self.players},
-            "hand_size": {p: len(self.hands[p]) for p in self.players},
-            "dominance_checks": self.checks_resolved,
-        }
+        return {k: fact(self) for k, fact in OBSERVABLES.items()}
+
+    def observables_for(self, keys: AbstractSet[str]) -> dict[str, Any]:
+        """Only the facts asked for (an observation after every turn must cost little)."""
+        return {k: fact(self) for k, fact in OBSERVABLES.items() if k in keys}
+
+    def observed(self, keys: Iterable[str]) -> dict[str, Any]:
+        """The observed facts, the state's own containers where it has them (no copies)."""
+        out: dict[str, Any] = {}
+        rest = []
+        for k in keys:
+            view = VIEWS.get(k)
+            if view is None:
+                rest.append(k)
+            else:
+                out[k] = view(self)
+        if rest:
+            out.update(self.observe(rest))
+        return out
 
     def describe_move(self, player: str, move: Move) -> str:
         from replay.games.pax_pamir.describe import describe
@@ -406,12 +436,45 @@ class PaxState(State):
         new.piles = [list(p) for p in self.piles]
         new.unknown_drawn = list(self.unknown_drawn)
         new.seen = set(self.seen)
+        new.unseen = None
         new.vp = {p: dict(v) for p, v in self.vp.items()}
         new.used = set(self.used)
         new.placed = dict(self.placed)
         new._score = None
+        new._totals = None
         new.stack = [_clone(t) for t in self.stack]
         return new
+
+
+OBSERVABLES: dict[str, Callable[[PaxState], Any]] = {
+    "rupees": lambda s: dict(s.rupees),
+    "loyalty": lambda s: dict(s.loyalty),
+    "favored_suit": lambda s: s.favored,
+    "rulers": lambda s: dict(s.rulers),
+    "influence": lambda s: {p: s.influence(p) if s.loyalty[p] else 0 for p in s.players},
+    "cylinders": lambda s: {p: CYLINDERS_PER_PLAYER - n for p, n in s.cyl_supply.items()},
+    "blocks": lambda s: {c: BLOCKS_PER_COALITION - n for c, n in s.block_supply.items()},
+    "deck_size": lambda s: s.deck_size(),
+    "market": lambda s: [s.market[0][:], s.market[1][:]],
+    "courts": lambda s: {p: c[:] for p, c in s.courts.items()},
+    "hand_size": lambda s: {p: len(h) for p, h in s.hands.items()},
+    "dominance_checks": lambda s: s.checks_resolved,
+}
+"""Pax Pamir's observable facts (beyond score, legal_count, state_hash), each computed only
+when an observation asks for it."""
+
+
+VIEWS: dict[str, Callable[[PaxState], Any]] = {
+    **OBSERVABLES,
+    "score": lambda s: s.totals_view(),
+    "rupees": lambda s: s.rupees,
+    "loyalty": lambda s: s.loyalty,
+    "rulers": lambda s: s.rulers,
+    "market": lambda s: s.market,
+    "courts": lambda s: s.courts,
+}
+"""The observable facts for :meth:`PaxState.observed`: the state's own containers where they
+have the observed shape already."""
 
 
 def _clone(t: Task) -> Task:

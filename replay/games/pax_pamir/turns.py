@@ -15,7 +15,15 @@ from replay.games.pax_pamir.actions.battle import check_battle
 from replay.games.pax_pamir.actions.betray import check_betray
 from replay.games.pax_pamir.actions.build import check_build
 from replay.games.pax_pamir.actions.gift import check_gift
-from replay.games.pax_pamir.components import ABILITY_CARDS, COALITIONS, COURT, EVENTS, GIFT_VALUES, REGIONS, card_name
+from replay.games.pax_pamir.components import (
+    ABILITY_CARDS,
+    COALITIONS,
+    COURT,
+    EVENTS,
+    GIFT_VALUES,
+    REGIONS,
+    card_name,
+)
 from replay.games.pax_pamir.court import DiscardTask, SpyTask
 from replay.games.pax_pamir.events import discard_event
 from replay.games.pax_pamir.moves import (
@@ -136,8 +144,10 @@ def start_turn(s: PaxState, p: str) -> None:
     s.push(ActionsTask(p))
     owner = s.owner
     for region, cards in BLACKMAIL:
-        if any(owner.get(c) == p for c in cards):
-            s.push(SpyTask(p, region, True))
+        for c in cards:
+            if owner.get(c) == p:
+                s.push(SpyTask(p, region, True))
+                break
 
 
 def clear_turn_marks(s: PaxState) -> None:
@@ -207,6 +217,8 @@ class ActionsTask(Task):
         yield EndTurn()
 
     def check(self, s: PaxState, player: str, move: Move) -> str | None:
+        if type(move) is EndTurn:
+            return None
         if isinstance(move, Buy):
             return market.check_buy(s, player, move.row, move.col)
         if isinstance(move, Play):
@@ -229,7 +241,7 @@ class ActionsTask(Task):
         return None
 
     def apply(self, s: PaxState, player: str, move: Move) -> None:
-        if isinstance(move, EndTurn):
+        if type(move) is EndTurn:
             self.done = True
         elif isinstance(move, Buy):
             s.actions_left -= 1
@@ -268,7 +280,7 @@ class CleanupTask(Task):
         events_left = top[0] in EVENTS or bottom[0] in EVENTS
         refill = events_left or None in top or None in bottom
         if not (over_hand or refill):
-            start_turn(s, s.next_player(p))
+            start_turn(s, s.following[p])
             return
         s.push(NextTurnTask(p))
         if refill:
@@ -303,5 +315,5 @@ class NextTurnTask(Task):
 
     def run(self, s: PaxState) -> None:
         s.pop(self)
-        start_turn(s, s.next_player(self.player))
+        start_turn(s, s.following[self.player])
 
