@@ -306,8 +306,15 @@ class CopenhagenState(State):
         return self._score
 
     def ranking(self) -> dict[str, int]:
-        """Most points; tiebreak: fewer empty cells on the facade; still tied: shared victory."""
-        key = {pid: (-self.seats[pid].total, self.seats[pid].facade.empty_count()) for pid in self.players}
+        """Most points; tiebreak: fewer empty cells on the facade; still tied: shared victory.
+
+        BGA computes that tiebreak only when the mermaid ends the game: after a 12-point end,
+        players level on points share their rank there (ruleset ``bga``).
+        """
+        if self.ruleset == "bga" and self.end == END_POINTS:
+            key = {pid: (-self.seats[pid].total, 0) for pid in self.players}
+        else:
+            key = {pid: (-self.seats[pid].total, self.seats[pid].facade.empty_count()) for pid in self.players}
         return {pid: 1 + sum(1 for q in self.players if key[q] < key[pid]) for pid in self.players}
 
     def phase(self) -> tuple[int | None, str]:

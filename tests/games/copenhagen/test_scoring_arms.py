@@ -166,3 +166,19 @@ def test_white_tiles_follow_the_placement_rules() -> None:
         play(s, "p1", {"type": "place_white", "x": 2, "y": 3})
     with pytest.raises(IllegalMove, match="stick out"):
         play(s, "p1", {"type": "place_white", "x": 5, "y": 0})
+
+
+@pytest.mark.parametrize("ruleset", ["official", "bga"])
+def test_ranks_after_a_twelve_point_end(ruleset: str) -> None:
+    """Official: fewer empty cells break a tie on points. BGA computes that tiebreak only at
+    the mermaid's end, so after a 12-point end players level on points share their rank."""
+    s = new_game(3, ruleset=ruleset)
+    put(s, "p1", "purple-5", 0, 0)
+    put(s, "p1", "purple-4", 0, 1)
+    put(s, "p3", "red-2", 0, 0)  # p2 and p3 both have 0 points; p3 has fewer empty cells
+    s.seats["p1"].score = {**ZERO, "rows": 1, "columns": 10}
+    s._score = None
+    s.pending_arms, s.step = 1, "coat_of_arms"
+    play(s, "p1", {"type": "place_white", "x": 4, "y": 1})
+    assert s.turn() is OVER and s.end == "12_points"
+    assert s.ranking() == ({"p1": 1, "p2": 3, "p3": 2} if ruleset == "official" else {"p1": 1, "p2": 2, "p3": 2})
