@@ -13,11 +13,13 @@ import copy
 import orjson
 import pytest
 from copenhagen_helpers import GAME, HARBOUR, build, deck, legal, new_game, play, set_deck, set_hand
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from replay.engine import ChanceRequest, IllegalMove, ImpossibleChance
+from replay.engine import OVER, ChanceRequest, IllegalMove, ImpossibleChance
 from replay.games.copenhagen.rules.harbour import deck_counts
 from replay.games.copenhagen.state import CopenhagenState
-from replay.record import ObserveEvent, dumps, loads
+from replay.record import ChanceEvent, MoveEvent, ObserveEvent, dumps, loads
 from replay.replayer import COMPLETE, replay
 from replay.simulate import simulate_one
 
@@ -210,3 +212,24 @@ def test_seat_view_observations_are_the_seats_own() -> None:
     rec = simulate_one(GAME, 3, 9, 1, view="p3")
     hashes = [ev for ev in rec.events if isinstance(ev, ObserveEvent) and "state_hash" in ev.facts]
     assert hashes and replay(rec).status == COMPLETE
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=10_000), n=st.integers(min_value=2, max_value=4))
+def test_seen_from_one_seat_every_move_played_is_listed_and_counted(seed: int, n: int) -> None:
+    """In the seat's own replay (unknown cards in the other hands) the move each player really
+    made is among the legal moves, and ``legal_count`` counts exactly the listed moves."""
+    view = f"p{1 + seed % n}"
+    rec = simulate_one(GAME, n, seed, 0, view=view)
+    s = GAME.initial_state(rec.player_ids, rec.options)
+    for seq, ev in enumerate(rec.events):
+        s.seq = seq
+        if isinstance(ev, MoveEvent):
+            moves = [m.to_dict() for m in s.legal_moves()]
+            assert ev.move.to_dict() in moves, (seq, ev.move)
+            if seq % 4 == 0:
+                assert s.legal_count() == len(moves)
+            s.apply_move(ev.player, ev.move)
+        elif isinstance(ev, ChanceEvent):
+            s.apply_chance(ev.outcome)
+    assert s.turn() is OVER
