@@ -28,8 +28,8 @@ def section(game_id: str, seq: int, x_max: int, names: dict[str, str], goto: Cal
     info = data.q("game_analysis", game_id=game_id)
     if info is None:
         st.info("This game has no win chances yet. Compute them from its record with "
-                f"`gamerec analyse PATH --db {data.db_path()}` (PATH: the file or folder holding the record of "
-                f"`{game_id}`; about a minute per game on one core, see docs/analysis.md), then reload this page.")
+                f"`gamerec analyse PATH --id {game_id} --db {data.db_path()}` (PATH: the file or folder holding "
+                "its record; a minute or more per game on one core, see docs/analysis.md), then reload this page.")
         return
     if not info.get("current"):
         st.warning("These win chances were computed from an earlier version of this game's record; "

@@ -24,11 +24,12 @@ from gamerec_cli.ingest_cmds import DB_OPTION, _fail
               help="At most this many moves tried at a turning point (the played move included).")
 @click.option("--hidden", type=click.Choice(["resample", "known"]), default="resample", show_default=True,
               help="What only some players saw: unknown and dealt afresh per rollout, or taken as known.")
+@click.option("--id", "ids", multiple=True, help="Only the record(s) with this id (repeatable).")
 @DB_OPTION
 @click.option("--workers", type=click.IntRange(min=0), default=None,
               help="Local processes (default: one per core; 0 or 1: this process).")
 @click.option("--scheduler", default=None, help="A Dask scheduler (tcp://host:8786) to run the rollouts on.")
-def analyse(paths: tuple[str, ...], rollouts: int, at: str, agent: str, explain: int, alternatives: int, hidden: str, db: str,
+def analyse(paths: tuple[str, ...], rollouts: int, at: str, agent: str, explain: int, alternatives: int, hidden: str, ids: tuple[str, ...], db: str,
             workers: int | None, scheduler: str | None) -> None:
     """Estimate every player's win chance at every position of each record, find the turning points and
     the alternatives at the worst falls, and store them (tables win_chances, turning_points, ...).
@@ -46,11 +47,11 @@ def analyse(paths: tuple[str, ...], rollouts: int, at: str, agent: str, explain:
                             hidden=hidden)
     except AnalysisError as exc:
         _fail(str(exc))
-    records, errors, units = plan(paths, settings)
+    records, errors, units = plan(paths, settings, ids)
     for e in errors:
         click.echo(f"invalid: {e}", err=True)
     if not records:
-        _fail("no readable records in " + ", ".join(paths))
+        _fail(("no record with id " + ", ".join(ids) + " in " if ids else "no readable records in ") + ", ".join(paths))
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True)
 

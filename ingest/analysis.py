@@ -133,9 +133,9 @@ class Summary:
     errors: list[str] = field(default_factory=list)
 
 
-def plan(paths: Sequence[str], settings: Settings) -> tuple[list[Record], list[str], int]:
-    """The readable records under ``paths`` (BGA logs among them imported), one error line per unreadable
-    one, and the work units."""
+def plan(paths: Sequence[str], settings: Settings, ids: Sequence[str] = ()) -> tuple[list[Record], list[str], int]:
+    """The readable records under ``paths`` (BGA logs among them imported; only those whose id is in
+    ``ids``, if given), one error line per unreadable one, and the work units."""
     from ingest.bga.convert import bga_items
 
     records: list[Record] = []
@@ -145,8 +145,12 @@ def plan(paths: Sequence[str], settings: Settings) -> tuple[list[Record], list[s
         if raw.error is not None:
             errors.append(str(raw.error))
             continue
+        if ids and not any(f'"{i}"'.encode() in raw.raw[:4096] for i in ids):
+            continue  # cheap skip before parsing: the id is near the start of a record
         try:
             record = loads(raw.raw, raw.source, raw.line)
+            if ids and record.id not in ids:
+                continue
             n = len(positions(record, settings.at, settings.hidden)[0])
         except RecordError as exc:
             errors.append(str(exc))

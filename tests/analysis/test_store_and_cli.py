@@ -191,3 +191,14 @@ def test_a_game_that_cannot_deal_its_unknowns_is_analysed_as_known_or_refused_in
                                     "--agent", "random", "--workers", "0", "--explain", "0"])
     assert res.exit_code == 1 and "Traceback" not in res.output
     assert "the rules await a reveal of location:" in res.output
+
+
+def test_id_picks_records(tmp_path: Path) -> None:
+    recs = [simulate_one(cardtoy.GAME, 2, 5, i) for i in range(3)]
+    path = _write(tmp_path / "three.jsonl.gz", [dumps(r) for r in recs])
+    res = CliRunner().invoke(main, ["analyse", str(path), "--id", recs[1].id, "--db", str(tmp_path / "i.duckdb"),
+                                    *ARGS])
+    assert res.exit_code == 0, res.output
+    assert "analysed 1 record(s)" in res.output and recs[1].id in res.output and recs[0].id not in res.output
+    res = CliRunner().invoke(main, ["analyse", str(path), "--id", "nope", "--db", str(tmp_path / "i.duckdb")])
+    assert res.exit_code == 2 and "no record with id nope" in res.output

@@ -66,7 +66,7 @@ def test_review_without_analysis_says_how_to_compute_it(analysed_db: tuple[Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     db, _, plain = analysed_db
     at = open_page(db, "game_review", monkeypatch, game=plain, seq="3")
-    assert "gamerec analyse" in texts(at)
+    assert f"gamerec analyse PATH --id {plain}" in texts(at)
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"Chromium is not installed at {CHROMIUM}")
