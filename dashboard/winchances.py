@@ -38,9 +38,9 @@ def section(game_id: str, seq: int, x_max: int, names: dict[str, str], goto: Cal
     if spec is not None:
         st.vega_lite_chart(spec=charts.with_step(spec, seq), width="stretch")
     st.caption(f"Estimated at the start of each {'turn' if info['at'] == 'turns' else 'decision'} by "
-               f"{info['rollouts']} rollouts played out by the {info['agent']} agent, what was still hidden drawn "
-               "afresh each time; band: 95% interval; ▼▲ turning points. Only as good as the agent: "
-               "see docs/analysis.md.")
+               f"{info['rollouts']} rollouts played out by the {info['agent']} agent from what the public saw, "
+               "deck order and dice drawn afresh each time; band: 95% interval; ▼▲ turning points. Only as good "
+               "as the agent; what each title resamples and how well it is calibrated: docs/analysis.md.")
     chances = data.q("game_win_chances", game_id=game_id)
     here = chances.filter(pl.col("seq") <= seq)
     if not here.height and chances.height:
