@@ -45,8 +45,14 @@ def _console() -> Console:
               help="DuckDB's memory limit for the writer (e.g. 512MB); the writer's peak is about this plus 0.4 GB.")
 @click.option("--ruleset", type=click.Choice(["official", "bga"]), default=None,
               help="Replay every record under these rules, whatever its options say.")
+@click.option("--lake", default=None, metavar="DIR",
+              help="Write a Parquet lake (folder or fsspec URL) on a Dask cluster instead of --db; "
+                   "DIR/gamerec.duckdb is its catalog (docs/database.md).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="With --lake: the Dask scheduler (tcp://host:8786); default: a local cluster, "
+                   "--workers processes (one per core).")
 def ingest(paths: tuple[str, ...], db: str, workers: int | None, batch_size: int, publish_every: float,
-           memory_limit: str, ruleset: str | None) -> None:
+           memory_limit: str, ruleset: str | None, lake: str | None, scheduler: str | None) -> None:
     """Replay records or saved BGA logs (files, folders, `-` for stdin) and load them into DuckDB.
 
     BGA logs are imported on the fly (see `gamerec import bga`); a log that
@@ -59,6 +65,11 @@ def ingest(paths: tuple[str, ...], db: str, workers: int | None, batch_size: int
     """
     from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
+    if scheduler and not lake:
+        _fail("--scheduler needs --lake (the one-machine database has one writer)")
+    if lake:
+        _ingest_lake(paths, lake, scheduler, workers, ruleset)
+        return
     from ingest.pipeline import ingest as run
     from ingest.sources import MissingPath, expand, total_bytes
     from ingest.writer import IngestError
@@ -109,6 +120,50 @@ def ingest(paths: tuple[str, ...], db: str, workers: int | None, batch_size: int
             f"WHERE run_id = {summary.run_id} ORDER BY source, line\"",
             err=True,
         )
+        sys.exit(1)
+
+
+def _ingest_lake(paths: tuple[str, ...], lake: str, scheduler: str | None, workers: int | None,
+                 ruleset: str | None) -> None:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ingest.lake import ingest_lake
+    from ingest.sources import MissingPath
+    from ingest.writer import IngestError
+
+    err = Console(stderr=True)
+    if workers == 0:
+        _fail("--lake needs at least one worker")
+    with Progress(TextColumn("replaying shards"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True, disable=not err.is_terminal) as progress:
+        task = progress.add_task("lake", total=None)
+
+        def advance(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        try:
+            s = ingest_lake(list(paths), lake, scheduler=scheduler, workers=workers, ruleset=ruleset,
+                            progress=advance, on_dashboard=lambda url: err.print(f"Dask dashboard: {url}"))
+        except (IngestError, MissingPath) as exc:
+            _fail(str(exc))
+        except KeyboardInterrupt:
+            _fail("interrupted; every shard committed so far is complete, rerun to finish", 130)
+    con = _console()
+    t = Table(title=f"lake ingest run {s.run_id} into {s.lake}", show_header=False, title_justify="left")
+    t.add_column("what")
+    t.add_column("value", justify="right")
+    for k, v in [("shards", f"{s.shards:,} ({s.shards_skipped:,} already in the lake)"),
+                 ("records", f"{s.records:,}"),
+                 *((f"  status {k}", f"{n:,}") for k, n in sorted(s.statuses.items())),
+                 ("rows written", f"{sum(s.rows.values()):,}"),
+                 ("time", f"{s.seconds:.2f} s ({s.records_per_second:,.0f} records/s)"),
+                 ("peak memory per worker", f"{s.worker_kib / 1024:,.0f} MiB"),
+                 ("catalog", f"{s.lake.rstrip('/')}/gamerec.duckdb")]:
+        t.add_row(k, v)
+    con.print(t)
+    if s.statuses.get("invalid"):
+        click.echo(f"{s.statuses['invalid']} record(s) could not be read and went to the lake's quarantine; "
+                   f"see them with gamerec stats --db {s.lake.rstrip('/')}/gamerec.duckdb", err=True)
         sys.exit(1)
 
 
