@@ -14,7 +14,8 @@ Layout (``K`` is the shard's key, a hash of its source and content)::
 
     DIR/<table>/title=<title>/K.parquet   per-game tables, partitioned by title
     DIR/quarantine/K.parquet              records that could not be read
-    DIR/_manifest/K.parquet               one row per record of shard K: the commit mark
+    DIR/_manifest/K.parquet               one row per record of shard K (id, content hash,
+                                          status, file, line): the shard's commit mark
     DIR/ingest_runs/run-000001.parquet    one per run
     DIR/gamerec.duckdb                    the catalog (views), rebuilt at the end of a run
 
@@ -272,7 +273,7 @@ def run_shard(shard: Shard, lake: str, run_id: int, at: Any, ruleset: str | None
             statuses[o.status] = statuses.get(o.status, 0) + 1
             if o.status == INVALID:
                 quarantine.append(o)
-        for o in good:
+        for o in batch.outcomes:  # every record, read or not: a rerun counts them as skipped
             for name, value in (("game_id", o.game_id), ("record_sha256", o.raw_sha256), ("title", o.title),
                                 ("status", o.status), ("shard", key), ("source", o.source), ("line", o.line),
                                 ("run_id", run_id), ("ordinal", o.ordinal)):
@@ -373,7 +374,10 @@ class _ShardWriter:
 
 
 def _client(scheduler: str | None, workers: int | None) -> tuple[Any, Any]:
-    from distributed import Client, LocalCluster
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise IngestError("--lake runs on Dask: pip install 'gamerec[lake]' (dask[distributed])") from None
 
     if scheduler:
         try:
@@ -396,8 +400,6 @@ def ingest_lake(paths: Sequence[str], lake: str, *, scheduler: str | None = None
                 ruleset: str | None = None, progress: Callable[[int, int], None] | None = None,
                 on_dashboard: Callable[[str], None] | None = None) -> LakeSummary:
     """Replay every record under ``paths`` on Dask into the lake ``lake``; rebuild its catalog."""
-    from distributed import as_completed
-
     t0 = time.perf_counter()
     started = utcnow()
     shards = plan(paths)
@@ -405,6 +407,8 @@ def ingest_lake(paths: Sequence[str], lake: str, *, scheduler: str | None = None
     fs.makedirs(root, exist_ok=True)
     run_id = _next_run(fs, root)
     client, cluster = _client(scheduler, workers)
+    from distributed import as_completed
+
     dashboard = getattr(client, "dashboard_link", None)
     if on_dashboard is not None and dashboard:
         on_dashboard(dashboard)
@@ -497,7 +501,8 @@ def build_catalog(lake: str) -> Path | str:
     try:
         if manifests:
             con.execute(f"""CREATE TABLE lake_current AS
-                WITH m AS (SELECT * FROM read_parquet({_files_sql([url(m) for m in manifests])})),
+                WITH m AS (SELECT * FROM read_parquet({_files_sql([url(m) for m in manifests])})
+                           WHERE status <> 'invalid'),
                 latest AS (SELECT game_id, arg_max(record_sha256, (run_id, ordinal)) AS sha FROM m GROUP BY game_id)
                 SELECT m.game_id, arg_min(m.shard, (m.run_id, m.ordinal)) AS shard
                 FROM m JOIN latest l ON m.game_id = l.game_id AND m.record_sha256 = l.sha
