@@ -134,6 +134,18 @@ def _ratio(files: list[str], db: str) -> dict[str, Any]:
     return out
 
 
+def _lake(files: list[str], lake: str) -> dict[str, Any] | None:
+    """The same records into a Parquet lake on a local Dask cluster (one worker process per core)."""
+    try:
+        from ingest.lake import ingest_lake
+        from ingest.pipeline import usable_cpus
+    except ImportError:
+        return None
+    s = ingest_lake(files, lake, workers=usable_cpus())
+    return {"records": s.records, "seconds": s.seconds, "rows": sum(s.rows.values()), "worker_kib": s.worker_kib,
+            "workers": usable_cpus()}
+
+
 def _child(corpus: str, db: str, toy: bool, ratio_files: list[str]) -> None:
     """Runs in the measuring subprocess: ingest against replay, ingest twice; figures as JSON."""
     import resource
@@ -145,6 +157,7 @@ def _child(corpus: str, db: str, toy: bool, ratio_files: list[str]) -> None:
     from ingest.pipeline import ingest, usable_cpus
 
     ratio = _ratio(ratio_files, db + ".ratio.duckdb")
+    lake = _lake(ratio_files, db + ".lake")
     first = ingest([corpus], db)
     again = ingest([corpus], db)
     out = {
@@ -154,7 +167,7 @@ def _child(corpus: str, db: str, toy: bool, ratio_files: list[str]) -> None:
         "writer_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
         "worker_kib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
         "db_bytes": os.path.getsize(db), "workers": usable_cpus(),
-        "timings": first.timings, "ratio": ratio,
+        "timings": first.timings, "ratio": ratio, "lake": lake,
     }
     print(json.dumps(out))
 
@@ -192,6 +205,23 @@ def _ratio_rows(r: dict[str, Any], titles: list[str]) -> list[dict[str, Any]]:
     ]
 
 
+def _lake_rows(lake: dict[str, Any] | None, ratio: dict[str, Any]) -> list[dict[str, Any]]:
+    if lake is None:
+        return [{"metric": "lake ingest records/s", "value": "n/a", "unit": "",
+                 "detail": "pip install 'gamerec[lake]' (dask[distributed])"}]
+    one = ratio["records"] / ratio["ingest_seconds"]
+    rate = lake["records"] / lake["seconds"]
+    return [
+        {"metric": "lake ingest records/s (local Dask cluster)", "value": rate, "unit": "records/s",
+         "detail": f"the same {lake['records']:,} games, {lake['workers']} worker processes, cluster start and "
+                   f"catalog included; one-machine ingest: {one:,.0f} records/s"},
+        {"metric": "lake ingest rows/s", "value": lake["rows"] / lake["seconds"], "unit": "rows/s",
+         "detail": f"{lake['rows']:,} rows written as Parquet"},
+        {"metric": "lake ingest peak memory per worker", "value": lake["worker_kib"] / 1024, "unit": "MiB",
+         "detail": "ru_maxrss of the busiest Dask worker process"},
+    ]
+
+
 def run(quick: bool, n_games: int | None = None) -> list[dict[str, Any]]:
     """Benchmark rows: ``{"metric", "value", "unit", "detail"}``."""
     titles, toy = _titles()
@@ -212,7 +242,7 @@ def run(quick: bool, n_games: int | None = None) -> list[dict[str, Any]]:
         m = json.loads(proc.stdout.strip().splitlines()[-1])
     what = f"{m['records']:,} games ({', '.join(titles)}), {m['workers']} workers"
     secs = m["seconds"]
-    return [*_ratio_rows(m["ratio"], titles),
+    return [*_ratio_rows(m["ratio"], titles), *_lake_rows(m.get("lake"), m["ratio"]),
         {"metric": "ingest records/s", "value": m["records"] / secs, "unit": "records/s",
          "detail": f"{what}; {secs:.1f} s, of which the writer spent {m['timings'].get('write', 0):.1f} s "
                    f"writing and {m['timings'].get('publish', 0):.1f} s on {m['publishes']} snapshot publications"},

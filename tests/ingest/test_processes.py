@@ -123,7 +123,7 @@ def test_readers_keep_answering_while_an_ingest_writes(tmp_path: Path, big: Path
 import sys, time, pathlib
 from analytics.db import connect_readonly, NoDatabase
 db, stop = {str(db)!r}, pathlib.Path({str(stop)!r})
-end = time.monotonic() + 90
+end = time.monotonic() + 240  # a safety net only: longer than the writer may take below
 while not stop.exists() and time.monotonic() < end:
     try:
         con = connect_readonly(db)
