@@ -239,3 +239,38 @@ def test_the_board_shows_unknown_opening_cards_face_down() -> None:
     r = replay(imported(log).record)  # type: ignore[attr-defined]
     view = render("pax_pamir", r.state.snapshot(), {str(ANN): "Ann", str(BOB): "Bob"})  # type: ignore[union-attr]
     assert view.html is not None and view.html.count("unknown card") == 12
+
+
+def test_bga_identifiers() -> None:
+    from ingest.bga.pax_pamir import board_piece, card_id, cell
+
+    assert card_id("card_12") == 12 and cell("market_1_3") == (1, 3)
+    assert board_piece("armies_kabul") == "army:kabul"
+    assert board_piece("roads_herat_kabul") == "road:herat_kabul"
+    assert board_piece("tribes_punjab") == "tribe:punjab"
+    assert board_piece("spies_card_41") == "spy:41"
+    assert board_piece("gift_4_91000001") == "gift:4"
+    assert board_piece("cylinders_91000001") is None and board_piece("blocks_afghan") is None
+    for bad in ("card_x", "wakhan_card_3", "12"):
+        with pytest.raises(ValueError):
+            card_id(bad)
+    with pytest.raises(ValueError):
+        cell("hand_91000001")
+
+
+@needs_logs
+def test_a_leveraged_old_patriot_lets_the_player_order_the_discards() -> None:
+    """paxpamir_4p_seed403 packets 127-131: a played foreign patriot discards the old patriots; one is
+    leveraged, so they go one by one (42, its repayment discards 57 and 28, then 11), all before the
+    played card's icons (its spy)."""
+    rec = import_file(LOGS / "paxpamir_4p_seed403.log.json.gz").record
+    moves = [(e.extra["src"]["packet"], e.move.to_dict()) for e in rec.events
+             if e.kind == "move" and e.extra and 127 <= e.extra["src"]["packet"] <= 131]
+    assert moves == [
+        (127, {"type": "play", "card": 40, "side": "left"}),
+        (128, {"type": "discard", "card": 42}),
+        (129, {"type": "discard", "card": 57}),
+        (130, {"type": "discard", "card": 28}),
+        (130, {"type": "discard", "card": 11}),
+        (131, {"type": "place_spy", "card": 40}),
+    ]

@@ -214,12 +214,67 @@ def change_loyalty(s: PaxState, player: str, coalition: str) -> None:
         board.take_gift(s, player, v)
     s.discard_pile.extend(s.prizes[player])
     s.prizes[player] = []
-    for card in [c for c in s.courts[player] if COURT[c].patriot is not None and COURT[c].patriot == old]:
+    patriots = old_patriots(s, player, old)
+    if len(patriots) > 1 and any(c in s.leveraged for c in patriots):
+        # a leveraged one among them: the player discards them one at a time, in an order of
+        # their choice (each repayment comes before the next); then the dial turns
+        s.push(LoyaltyDialTask(player, old, coalition))
+        s.push(PatriotDiscardTask(player, old))
+        return
+    for card in patriots:
         if card in s.courts[player]:
             discard_from_court(s, player, card)
+    turn_loyalty_dial(s, player, old, coalition)
+
+
+def old_patriots(s: PaxState, player: str, old: str | None) -> list[int]:
+    return [c for c in s.courts[player] if COURT[c].patriot is not None and COURT[c].patriot == old]
+
+
+def turn_loyalty_dial(s: PaxState, player: str, old: str | None, coalition: str) -> None:
     s.loyalty[player] = coalition
     s.add_milestone("loyalty_change", player_id=player, old=old, new=coalition)
     board.recheck_rulers(s)
+
+
+@dataclass(slots=True)
+class PatriotDiscardTask(Task):
+    """A loyalty change discards the old coalition's patriots; when one of them is leveraged the
+    player discards them one by one, choosing the order (rules §10.3)."""
+
+    old: str | None
+    accepts = (Discard,)
+    awaiting = "discard of an old-coalition patriot (loyalty change)"
+
+    def is_open(self, s: PaxState) -> bool:
+        return bool(old_patriots(s, self.player, self.old))
+
+    def candidates(self, s: PaxState) -> Iterable[Move]:
+        return [Discard(card=c) for c in old_patriots(s, self.player, self.old)]
+
+    def check(self, s: PaxState, player: str, move: Move) -> str | None:
+        assert isinstance(move, Discard)
+        if move.card not in old_patriots(s, player, self.old):
+            return (f"{player} cannot discard card {move.card} now: the loyalty change discards the "
+                    f"{self.old} patriots of {player}'s court first")
+        return None
+
+    def apply(self, s: PaxState, player: str, move: Move) -> None:
+        assert isinstance(move, Discard)
+        discard_from_court(s, player, move.card)
+
+
+@dataclass(slots=True)
+class LoyaltyDialTask(Task):
+    """The end of a loyalty change whose patriots were discarded one by one: the dial turns."""
+
+    old: str | None
+    coalition: str
+    decision = False
+
+    def run(self, s: PaxState) -> None:
+        s.pop(self)
+        turn_loyalty_dial(s, self.player, self.old, self.coalition)
 
 
 # ---------------------------------------------------------------- discard decisions
