@@ -210,19 +210,46 @@ def score_distribution(con: duckdb.DuckDBPyConnection, bins: int = 30) -> pl.Dat
 
 
 def seat_win_rates(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
-    """Win rate by seat (1 = first player) and player count, per title, with the games behind it."""
+    """Win rate by seat (1 = first player) and player count, per title, with the games behind it,
+    and which agents played the seat where the records name them (``greedy 50, random 50``): over
+    simulated games a seat's win rate also says which agent sat there."""
     if not {"games", "players"} <= _tables(con):
         return _empty(title=pl.String, player_count=pl.Int64, seat=pl.Int64, games=pl.Int64,
-                      wins=pl.Int64, win_rate=pl.Float64)
+                      wins=pl.Int64, win_rate=pl.Float64, agents=pl.String)
+    agent = "p.agent" if "agent" in _columns(con, "players") else "NULL::VARCHAR"
+    return _df(con, f"""
+        WITH b AS (
+            SELECT g.title, g.player_count::BIGINT AS player_count, (p.seat + ?)::BIGINT AS seat, p.won,
+                   {agent} AS agent
+            FROM players p JOIN games g USING (game_id)
+            WHERE p.won IS NOT NULL
+        ), a AS (
+            SELECT title, player_count, seat, agent, count(*) AS n FROM b WHERE agent IS NOT NULL GROUP BY ALL
+        ), names AS (
+            SELECT title, player_count, seat, string_agg(agent || ' ' || n, ', ' ORDER BY n DESC, agent) AS agents
+            FROM a GROUP BY ALL
+        )
+        SELECT b.title, b.player_count, b.seat, count(*)::BIGINT AS games,
+               count(*) FILTER (WHERE b.won)::BIGINT AS wins,
+               avg(CASE WHEN b.won THEN 1.0 ELSE 0.0 END) AS win_rate,
+               any_value(names.agents) AS agents
+        FROM b LEFT JOIN names USING (title, player_count, seat)
+        GROUP BY b.title, b.player_count, b.seat ORDER BY title, player_count, seat
+    """, [_seat_offset(con)])
+
+
+def agent_win_rates(con: duckdb.DuckDBPyConnection, title: str) -> pl.DataFrame:
+    """Win rate by the agent that played (simulated games name theirs), per player count."""
+    if not {"games", "players"} <= _tables(con) or "agent" not in _columns(con, "players"):
+        return _empty(player_count=pl.Int64, agent=pl.String, games=pl.Int64, wins=pl.Int64, win_rate=pl.Float64)
     return _df(con, """
-        SELECT g.title, g.player_count::BIGINT AS player_count, (p.seat + ?)::BIGINT AS seat,
-               count(*)::BIGINT AS games,
+        SELECT g.player_count::BIGINT AS player_count, p.agent, count(*)::BIGINT AS games,
                count(*) FILTER (WHERE p.won)::BIGINT AS wins,
                avg(CASE WHEN p.won THEN 1.0 ELSE 0.0 END) AS win_rate
         FROM players p JOIN games g USING (game_id)
-        WHERE p.won IS NOT NULL
-        GROUP BY ALL ORDER BY title, player_count, seat
-    """, [_seat_offset(con)])
+        WHERE g.title = ? AND p.won IS NOT NULL AND p.agent IS NOT NULL
+        GROUP BY ALL ORDER BY player_count, agent
+    """, [title])
 
 
 def _seat_offset(con: duckdb.DuckDBPyConnection) -> int:

@@ -86,7 +86,7 @@ def seat_win_rates(df: pl.DataFrame) -> alt.FacetChart:
         color=alt.Color("player_count:O", title="players in the game", legend=alt.Legend(orient="top")),
         xOffset="player_count:O",
         tooltip=["game:N", "player_count:O", "seat:O", alt.Tooltip("win_rate:Q", format=".2%"),
-                 "wins:Q", "games:Q"],
+                 "wins:Q", "games:Q", alt.Tooltip("agents:N", title="played by (games)")],
     ).properties(width=260, height=160)
     return base.facet(facet=alt.Facet("game:N", title=None), columns=3).properties(
         title="Win rate by seat and player count (finished games)"

@@ -67,4 +67,13 @@ if rates.height:
     st.subheader("Seat and player count")
     st.dataframe(rates.drop("title"), hide_index=True, column_config={
         "win_rate": st.column_config.NumberColumn("win rate", format="percent"),
-        "games": st.column_config.NumberColumn("games behind it")})
+        "games": st.column_config.NumberColumn("games behind it"),
+        "agents": st.column_config.TextColumn("played by (games)")})
+agents = data.q("agent_win_rates", title=title)
+if agents.height:
+    st.subheader("Agent")
+    st.caption("Simulated games name each seat's agent: compare the agents before reading a seat's win rate "
+               "as an advantage of the seat.")
+    st.dataframe(agents, hide_index=True, column_config={
+        "win_rate": st.column_config.NumberColumn("win rate", format="percent"),
+        "games": st.column_config.NumberColumn("seats behind it")})

@@ -177,6 +177,10 @@ def test_strategy_page(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None
         edge = at.dataframe[0].value
         assert "games" in edge.columns and (edge["games"] <= 3).all()
         assert "games," in texts(at)
+        # seat win rates say which agent played the seat, and agents have their own table
+        assert "Agent" in [h.value for h in at.subheader]
+        assert "agents" in at.dataframe[-2].value.columns and set(at.dataframe[-1].value["agent"]) <= {
+            "greedy", "random"}
 
 
 def test_divergences_page(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -276,3 +276,17 @@ def test_listed_rows_carry_the_whole_count_not_the_display_limit() -> None:
     games = q.diverged_games(con, limit=3)
     assert games.height == 3 and set(games.get_column("total")) == {4}
     assert set(games.get_column("kind")) == {"observation_mismatch"}
+
+
+def test_seat_win_rates_name_the_agents_that_played_the_seat(sample_db: Path) -> None:
+    rates = run(sample_db, q.seat_win_rates)
+    assert rates.get_column("agents").is_not_null().all()  # every fixture game is simulated
+    for row in rates.iter_rows(named=True):
+        counts = [int(part.rsplit(" ", 1)[1]) for part in row["agents"].split(", ")]
+        assert sum(counts) == row["games"]
+        assert all(part.split(" ")[0] in ("greedy", "random") for part in row["agents"].split(", "))
+    title = TITLES[0]
+    by_agent = run(sample_db, q.agent_win_rates, title=title)
+    assert set(by_agent.get_column("agent")) <= {"greedy", "random"} and by_agent.height
+    seats = rates.filter(pl.col("title") == title).get_column("games").sum()
+    assert by_agent.get_column("games").sum() == seats
