@@ -298,11 +298,14 @@ def game_list(
     search: str | None = None,
     order: str = "top_score",
     limit: int = GAME_LIST_LIMIT,
+    offset: int = 0,
 ) -> pl.DataFrame:
-    """Games matching the filters (at most ``limit``), best score first or newest first."""
+    """Games matching the filters (``limit`` of them from ``offset``), best score first or newest first;
+    ``total`` is how many match in all (for paging)."""
     if not {"games", "players"} <= _tables(con):
         return _empty(game_id=pl.String, title=pl.String, played_at=pl.String, player_count=pl.Int64,
-                      status=pl.String, n_events=pl.Int64, winner=pl.String, top_score=pl.Int64)
+                      status=pl.String, n_events=pl.Int64, winner=pl.String, top_score=pl.Int64,
+                      total=pl.Int64)
     order_sql = {
         "top_score": "top_score DESC NULLS LAST, g.game_id",
         "newest": "g.played_at DESC NULLS LAST, g.game_id",
@@ -312,7 +315,7 @@ def game_list(
     return _df(con, f"""
         SELECT g.game_id, g.title, CAST(g.played_at AS VARCHAR) AS played_at,
                g.player_count::BIGINT AS player_count, g.status, g.n_events::BIGINT AS n_events,
-               g.winner, s.top_score
+               g.winner, s.top_score, count(*) OVER ()::BIGINT AS total
         FROM games g
         LEFT JOIN (SELECT game_id, max(final_score) AS top_score FROM players GROUP BY game_id) s USING (game_id)
         WHERE (?::VARCHAR IS NULL OR g.title = ?)
@@ -320,8 +323,8 @@ def game_list(
           AND (?::VARCHAR IS NULL OR g.status = ?)
           AND (?::VARCHAR IS NULL OR g.game_id ILIKE ?)
         ORDER BY {order_sql}
-        LIMIT ?
-    """, [title, title, player_count, player_count, status, status, pattern, pattern, limit])
+        LIMIT ? OFFSET ?
+    """, [title, title, player_count, player_count, status, status, pattern, pattern, limit, offset])
 
 
 def game_header(con: duckdb.DuckDBPyConnection, game_id: str) -> dict[str, Any] | None:

@@ -61,6 +61,7 @@ def _goto_from_jump() -> None:
 
 def _filters_changed() -> None:
     st.session_state.pop(LINKED, None)
+    st.session_state["review_page"] = 1
 
 
 def _new_game() -> None:
@@ -81,6 +82,8 @@ with st.container(border=True):
     order = c5.radio("Order", ["top_score", "newest", "game_id"], horizontal=True, key="review_order", on_change=_filters_changed,
                      format_func={"top_score": "best score", "newest": "newest", "game_id": "id"}.get)
 
+PAGE = 500
+page = int(st.session_state.get("review_page", 1))
 games = data.q(
     "game_list",
     title=None if title == ALL else title,
@@ -88,7 +91,17 @@ games = data.q(
     status=None if status == ALL else status,
     search=search.strip() or None,
     order=order,
+    limit=PAGE,
+    offset=(page - 1) * PAGE,
 )
+if games.is_empty() and page > 1:  # fewer games than before (other filters, a new database): back to page 1
+    st.session_state["review_page"] = 1
+    st.rerun()
+matching = int(games.get_column("total")[0]) if games.height else 0
+pages = max(1, -(-matching // PAGE))
+if pages > 1:
+    st.number_input(f"Page of the game list ({matching:,} games match, {PAGE} a page)", 1, pages,
+                    key="review_page")
 labels = {
     r["game_id"]: (f"{r['game_id']} — {title_label(r['title'])}, {r['player_count']} players, {r['status']}"
                    + (f", top score {r['top_score']}" if r["top_score"] is not None else ""))
@@ -108,7 +121,9 @@ if not labels:
 if st.session_state.get(GAME) not in labels:
     st.session_state[GAME] = next(iter(labels))
     st.session_state[SEQ] = 0
-game_id: str = st.selectbox(f"Game ({len(games)} shown{' — the first 500' if len(games) >= 500 else ''})",
+shown = (f"{matching:,} games, {(page - 1) * PAGE + 1:,}–{(page - 1) * PAGE + len(games):,} shown"
+         if pages > 1 else f"{matching:,} games")
+game_id: str = st.selectbox(f"Game ({shown})",
                             list(labels), format_func=lambda g: labels[g], key=GAME, on_change=_new_game)
 
 header = data.q("game_header", game_id=game_id)

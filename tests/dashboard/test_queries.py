@@ -47,8 +47,12 @@ def test_game_list_filters(sample_db: Path) -> None:
     assert diverged.get_column("game_id").to_list() == [DIVERGED_ID]
     two = run(sample_db, q.game_list, player_count=2)
     assert two.height and set(two.get_column("player_count")) == {2}
-    found = run(sample_db, q.game_list, search="s11-000002")
-    assert all("s11-000002" in g for g in found.get_column("game_id"))
+    found = run(sample_db, q.game_list, search="-000002")
+    assert found.height == len(TITLES) and all(g.endswith("-000002") for g in found.get_column("game_id"))
+    # paging: every game once over the pages, each page knowing how many match in all
+    pages = [run(sample_db, q.game_list, limit=4, offset=k) for k in range(0, everything.height, 4)]
+    assert [g for p in pages for g in p.get_column("game_id")] == everything.get_column("game_id").to_list()
+    assert {int(p.get_column("total")[0]) for p in pages} == {everything.height}
 
 
 def test_user_text_is_a_parameter_not_sql(sample_db: Path) -> None:
