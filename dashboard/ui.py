@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import polars as pl
 import streamlit as st
 
 from analytics.queries import title_label
@@ -35,3 +36,13 @@ def stand_in_note(title: str | None) -> None:
         st.caption(":material/warning: Praga Caput Regni's printed component contents (action-tile pairs, "
                    "hex tiles, city map, grids, bridge) are not public: the engine uses documented stand-in "
                    "values, so Praga scores here do not match real games (docs/games/praga.md).")
+
+
+def as_percent(df: pl.DataFrame, *columns: str) -> pl.DataFrame:
+    """Shares (0–1) as percentages (0–100), for :func:`percent_column`."""
+    return df.with_columns([pl.col(c) * 100 for c in columns if c in df.columns])
+
+
+def percent_column(label: str) -> object:
+    """A table column of percentages, written as everywhere else: two decimals (``49.25%``)."""
+    return st.column_config.NumberColumn(label, format="%.2f%%")

@@ -38,7 +38,8 @@ else:
         pl.format("review?game={}&seq={}", pl.col("game_id"), pl.col("seq")).alias("open"),
         pl.col("title").map_elements(title_label, return_dtype=pl.String),
     ).select("open", "game_id", "title", "divergences", "seq", "kind", "key", "recorded", "replayed", "message")
-    st.dataframe(table, hide_index=True, column_config={
+    st.dataframe(table, hide_index=True, width="stretch", column_config={
+        "message": st.column_config.TextColumn("message", width="large"),
         "open": st.column_config.LinkColumn("review", display_text="open at event",
                                             help="Open Game review at the first divergence"),
         "seq": st.column_config.NumberColumn("first at event"),

@@ -144,7 +144,10 @@ st.session_state[SEQ] = min(max(0, int(st.session_state.get(SEQ, 0))), last)
 
 divs = data.q("game_divergences", game_id=game_id)
 
-decisive = decisive_events(data.q("game_timeline", game_id=game_id), names, last_seq=last)
+# the event that ended the game (records close with observations): its end-of-game scoring is
+# left out when looking for the biggest gain during play
+end_seq = next((i for i in range(last, -1, -1) if stepper.record.events[i].kind != "observe"), last)
+decisive = decisive_events(data.q("game_timeline", game_id=game_id), names, last_seq=end_seq)
 turning = winchances.turning_jumps(game_id)
 
 # ---- header ---------------------------------------------------------------
@@ -250,7 +253,8 @@ def _stepping(game_id: str, stepper: Stepper, names: dict[str, str], header: dic
 
     if divs.height:
         st.subheader(f"Divergences ({divs.height})")
-        st.dataframe(divs, hide_index=True)
+        st.dataframe(divs, hide_index=True, width="stretch",
+                     column_config={"message": st.column_config.TextColumn("message", width="large")})
         first = int(divs.get_column("seq")[0])
         st.button(f"Go to the first divergence (event {first})", on_click=_goto, args=(first,), key="review_first_div")
 

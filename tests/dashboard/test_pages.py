@@ -181,6 +181,9 @@ def test_strategy_page(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None
         assert "Agent" in [h.value for h in at.subheader]
         assert "agents" in at.dataframe[-2].value.columns and set(at.dataframe[-1].value["agent"]) <= {
             "greedy", "random"}
+        # categories in words, rates as percentages (0-100, shown with two decimals)
+        assert not any("_" in c for c in edge["category"])
+        assert at.dataframe[-1].value["win_rate"].max() > 1
 
 
 def test_divergences_page(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -231,3 +234,18 @@ def test_a_shift_end_shows_one_box_of_rankings(sample_db: Path, monkeypatch: pyt
     score = at.table[-1].value
     assert score.index.name == "category" and len(score.columns) == ranks.get_column("player_id").n_unique()
     assert not any("_" in c for c in score.index)
+
+
+def test_biggest_gain_is_looked_for_before_the_end_of_game_scoring(sample_db: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+
+    from analytics.review import record_for_game
+
+    at = open_page(sample_db, "game_review", monkeypatch)
+    gid = at.selectbox(key="review_game").value
+    record = run(sample_db, record_for_game, game_id=gid)
+    end = max(i for i, e in enumerate(record.events) if e.kind != "observe")
+    found = re.search(r"event (\d+): biggest gain during play", texts(at))
+    if found:
+        assert int(found.group(1)) < end
