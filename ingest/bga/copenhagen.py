@@ -31,10 +31,10 @@ shows and what it does not:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ingest.bga.base import GameImporter
+from ingest.bga.base import END_STATE_ID, GameImporter
 from ingest.bga.log import BgaLog, Notif
 from replay.games.copenhagen.components import components
 from replay.games.copenhagen.rules.harbour import MERMAID, next_empty_slot
@@ -145,8 +145,12 @@ def _refill(layouts: list[_Layout], dealt: list[tuple[int, int]], mermaid: bool)
 
 def place_first_harbour(log: BgaLog, n_players: int) -> tuple[list[str | None], list[int]]:
     """The first harbour's colours by slot (``None``: never shown) and the slot of every
-    ``takeCard`` of the log, in order.  Raises ``ValueError`` when the log contradicts
-    itself or leaves two layouts that would give different records."""
+    ``takeCard`` of the log, in order, as far as every layout the log allows agrees.
+
+    Raises ``ValueError`` when the log contradicts itself.  When layouts remain that would
+    write different records, the slots stop before the first ``takeCard`` they disagree on
+    (the caller refuses a finished game, and imports an unfinished one up to there).
+    """
     layouts = [_Layout()]
     any_cards = False
     for n in log.notifs:
@@ -164,17 +168,18 @@ def place_first_harbour(log: BgaLog, n_players: int) -> tuple[list[str | None], 
         if not layouts:
             raise ValueError(f"packet {n.packet_id} ({n.type}): no layout of the first harbour fits the log "
                              "up to here (cards taken, their neighbours and the slots refilled disagree)")
-    outcomes = set()
+    colours: list[list[str | None]] = []
     for lay in layouts:
-        colours: list[str | None] = [None] * SLOTS
+        row: list[str | None] = [None] * SLOTS
         for card, s in lay.first.items():
-            colours[s] = card_color(card, n_players)
-        outcomes.add((tuple(colours), tuple(lay.slots)))
-    if len(outcomes) > 1:
-        raise ValueError(f"the log leaves {len(outcomes)} different layouts of the first harbour possible "
-                         "(the setup is in no notification); the importer does not guess")
-    colours_t, slots = outcomes.pop()
-    return list(colours_t), list(slots)
+            row[s] = card_color(card, n_players)
+        colours.append(row)
+    agreed = [c[0] if all(c[0] == x for x in c) else None for c in zip(*colours)]
+    slots = layouts[0].slots
+    same = len(slots)
+    for lay in layouts[1:]:
+        same = min(same, next((i for i, (a, b) in enumerate(zip(slots, lay.slots)) if a != b), same))
+    return agreed, slots[:same]
 
 
 # --------------------------------------------------------------------------
@@ -186,7 +191,8 @@ class CopenhagenImporter(GameImporter):
     game_id = "copenhagen"
     bga_name = "copenhagen"
     signature = frozenset({"refillHarbor", "placePolyomino", "takeAbilityTile", "shuffleDiscardIntoDeck",
-                           "discardDownToMaxHandSize"})
+                           "discardDownToMaxHandSize", "takeCard", "usedAbility", "activateAbility",
+                           "activateAbilityChangeOfColors", "resetUsedAbilities", "skippingCoatOfArms"})
 
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
@@ -210,10 +216,25 @@ class CopenhagenImporter(GameImporter):
             first, self.take_slots = place_first_harbour(self.log, n)
         except ValueError as exc:
             self.fail(str(exc))
+        takes = [notif for notif in self.log.notifs if notif.type == "takeCard"]
+        if len(self.take_slots) < len(takes):
+            self._stop_before(takes[len(self.take_slots)])
         self.take_slots.reverse()  # popped from the end, in log order
         self.chance({"draw": "facade", "items": first})
         for i in range(n):
             self.chance({"draw": "facade", "items": [None] * components().starting_hands[i]})
+
+    def _stop_before(self, take: Notif) -> None:
+        """The log leaves the slot of ``take`` open (two layouts of the first harbour, two records).
+        A finished game is refused; an unfinished one is imported up to the packet before it."""
+        ends = any(notif.type == "gameStateChange" and isinstance(notif.args, dict)
+                   and notif.args.get("id") == END_STATE_ID for notif in self.log.notifs)
+        if ends:
+            self.current = take
+            self.fail("the log leaves several layouts of the first harbour possible (the setup is in no "
+                      "notification), and they put this card in different slots; the importer does not guess")
+        cut = next(i for i, p in enumerate(self.log.packets) if p is take.packet)
+        self.log = replace(self.log, packets=self.log.packets[:cut], _notifs=None, _by_type=None)
 
     def _check_numbering(self) -> None:
         """Every colour the log states must be the one the card's number gives."""

@@ -299,10 +299,21 @@ def test_first_harbour_placed_by_neighbours_and_refilled_slots() -> None:
     assert colours == [None, None, "yellow", "red", "green", None, None] and slots == [3, 2]
 
 
-def test_first_harbour_that_the_log_leaves_open_is_refused() -> None:
+def test_first_harbour_that_the_log_leaves_open_stops_before_the_open_card() -> None:
     log = log_of(take(2), adjacent(16, 30))  # the table stops here: card 2 may have lain in slot 1 to 5
-    with pytest.raises(ValueError, match="different layouts of the first harbour"):
-        place_first_harbour(log, 2)
+    assert place_first_harbour(log, 2) == ([None] * 7, [])
+    # a finished game is refused rather than cut
+    end = note("gameStateChange", id=99, active_player="2", type="manager", args={"result": []})
+    raw = {"status": 1, "data": {"players": [{"id": "1", "name": "A"}, {"id": "2", "name": "B"}],
+                                 "logs": [packet(1, note("gameStateChange", id=3, active_player="2",
+                                                         type="activeplayer")),
+                                          packet(2, take(2), adjacent(16, 30)), packet(3, end)]}}
+    with pytest.raises(BgaImportError, match="packet 2 \\(takeCard\\): the log leaves several layouts"):
+        import_log(parse_log(raw, "open.json"))
+    del raw["data"]["logs"][2]
+    imp = import_log(parse_log(raw, "open.json"))
+    assert [e.to_dict() for e in imp.record.events][0]["chance"]["items"] == [None] * 7
+    assert len(imp.record.events) == 3  # the harbour and the two starting hands: the take is left out
 
 
 def test_first_harbour_contradicted_by_the_log_is_refused() -> None:
@@ -424,3 +435,25 @@ def test_a_change_of_colours_spent_without_changing_a_card() -> None:
         official.seats["p1"].gain_ability("change_of_colors")
         with pytest.raises(Exception, match="cannot change red cards into red|pays no blue card"):
             play(official, "p1", move)
+
+
+@needs_logs
+@pytest.mark.parametrize("cut", [2, 5, 40])
+def test_a_log_that_stops_early_imports_as_far_as_it_goes(cut: int) -> None:
+    """An abandoned table (or a log saved mid-game): recognised from its first notifications,
+    imported up to its last packet, replayed as incomplete."""
+    raw = raw_log(FILES[0])
+    raw["data"]["logs"] = raw["data"]["logs"][:cut]
+    imp = import_log(parse_log(raw, "cut.json"))
+    assert imp.record.result is None
+    assert replay(loads(dumps(imp.record))).status == "incomplete"
+
+
+@needs_logs
+def test_a_log_without_the_viewers_private_packets_imports_the_same_game() -> None:
+    """Another player's view of the same table lacks this viewer's private activations; every
+    public fact is the same, so the game is the same."""
+    raw = raw_log(FILES[7])
+    raw["data"]["logs"] = [p for p in raw["data"]["logs"] if not p["channel"].startswith("/player/")]
+    imp = import_log(parse_log(raw, "public.json"))
+    assert imp.mismatches == [] and replay(loads(dumps(imp.record))).status == COMPLETE
