@@ -34,6 +34,7 @@ def _layer_rows(module: str, quick: bool) -> list[dict[str, Any]]:
 @click.option("--game", "games", multiple=True, help="Only these games (default: every game with an engine).")
 @click.option("--skip-ingest", is_flag=True, help="Replay figures only.")
 @click.option("--skip-dashboard", is_flag=True, help="No dashboard query figures.")
+@click.option("--skip-import", is_flag=True, help="No BGA import figures (logs from $GAMEREC_BGA_LOGS or ../shared/bga-logs).")
 @click.option("--skip-analysis", is_flag=True, help="No win-chance rollout figures.")
 @click.option("--corpus", "corpora", multiple=True, type=click.Choice(CORPORA),
               help="Only these replay corpora (default: all): sim (the simulator's agents), pass-heavy "
@@ -43,7 +44,8 @@ def _layer_rows(module: str, quick: bool) -> list[dict[str, Any]]:
               help="Also write the replay figures as JSON (to compare a later version with --baseline).")
 @click.option("--baseline", type=click.Path(exists=True, dir_okay=False),
               help="Replay figures saved by --save from a previous version: adds their speed-up columns.")
-def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard: bool, skip_analysis: bool,
+def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard: bool, skip_import: bool,
+          skip_analysis: bool,
           corpora: tuple[str, ...], save: str | None, baseline: str | None) -> None:
     """Replay events/s and games/s per game against python-chess, ingest and dashboard figures."""
     # no console markup: texts like "gamerec[bench]" must print as written
@@ -119,6 +121,7 @@ def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard
     if not skip_ingest:
         with console.status("ingest..."):
             extra += _layer_rows("ingest.bench", quick)
+    if not skip_import:
         with console.status("BGA import..."):
             extra += _layer_rows("ingest.bga.bench", quick)
     if not skip_dashboard:
