@@ -13,7 +13,7 @@ import orjson
 from rich.console import Console
 from rich.table import Table
 
-from replay.bench import CORPORA, Rate, bench_chess, bench_replay, corpus, pass_heavy
+from replay.bench import CORPORA, Rate, bench_chess, bench_replay, corpus, pass_heavy, replay_only_cost
 from replay.games import available
 
 
@@ -60,10 +60,12 @@ def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard
     titles = list(games) or available()
     wanted = [c for c in CORPORA if not corpora or c in corpora]
     console.print(f"gamerec bench ({'quick' if quick else 'full'}) on {platform.python_implementation()} "
-                  f"{platform.python_version()}, {os.cpu_count()} cores; median of {runs} runs, one core")
+                  f"{platform.python_version()}, {os.cpu_count()} cores; replay: median CPU time of {runs} "
+                  "runs, one core")
 
     rows: list[Rate] = []
     observed_cost: dict[str, float] = {}
+    replay_cost: dict[str, float] = {}
     for gid in titles:
         plain: Rate | None = None
         passing = None
@@ -82,14 +84,19 @@ def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard
             elif name == "observed":
                 assert plain is not None
                 observed_cost[rate.name] = rate.seconds / plain.seconds
+                with console.status(f"replaying {gid} (observed, records decoded beforehand)..."):
+                    replay_cost[rate.name] = replay_only_cost(
+                        corpus(gid, "observed", n_games, passing=passing),
+                        corpus(gid, "pass-heavy", n_games, passing=passing), runs)
     plies = round(sum(r.events_per_game for r in rows) / len(rows)) if rows else 100
     with console.status("python-chess reference..."):
         ref = bench_chess(n_games, max(plies, 20), runs)
-    figures = _figures(rows, ref, observed_cost, n_games, runs)
+    figures = _figures(rows, ref, observed_cost, n_games, runs, replay_cost)
     before = orjson.loads(open(baseline, "rb").read()) if baseline else None
 
     table = Table(title="Replay (decode + validate + replay, one core)")
-    cols = ["corpus", "games", "events/game", "events/s", "games/s", "vs python-chess", "observe cost"]
+    cols = ["corpus", "games", "events/game", "events/s", "games/s", "vs python-chess", "observe cost",
+            "observe cost (replay only)"]
     if before:
         cols += ["events/s vs before", "vs-chess vs before"]
     for col in cols:
@@ -97,7 +104,8 @@ def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard
     for r in rows:
         f = figures["rows"][r.name]
         cells = [r.name, str(r.games), f"{r.events_per_game:.0f}", f"{r.events_per_s:,.0f}",
-                 f"{r.games_per_s:,.1f}", _x(f.get("vs_chess")), _x(f.get("observe_cost"))]
+                 f"{r.games_per_s:,.1f}", _x(f.get("vs_chess")), _x(f.get("observe_cost")),
+                 _x(f.get("observe_cost_replay"))]
         if before:
             b = before["rows"].get(r.name, {})
             cells += [_x(_div(f["events_per_s"], b.get("events_per_s"))),
@@ -105,10 +113,11 @@ def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard
         table.add_row(*cells)
     if ref:
         table.add_row(ref.name, str(ref.games), f"{ref.events_per_game:.0f}", f"{ref.events_per_s:,.0f}",
-                      f"{ref.games_per_s:,.1f}", "1.00x", "", *(["", ""] if before else []))
+                      f"{ref.games_per_s:,.1f}", "1.00x", "", "", *(["", ""] if before else []))
     console.print(table)
-    console.print("observe cost: time to replay the observed corpus / time to replay the same records "
-                  "without their observations." + ("" if ref else " vs python-chess: n/a (pip install gamerec[bench])"))
+    console.print("observe cost: CPU time to decode, validate and replay the observed corpus / the same for "
+                  "the same records without their observations; (replay only): the same with the records "
+                  "decoded beforehand (the cost of checking the observations alone)." + ("" if ref else " vs python-chess: n/a (pip install gamerec[bench])"))
     if before:
         console.print(f"before: {baseline} ({before.get('note', '')}); vs-chess vs before compares each "
                       "version's ratio to python-chess measured in its own run (robust to a busier machine)")
@@ -154,7 +163,7 @@ def _x(v: float | None) -> str:
 
 
 def _figures(rows: list[Rate], ref: Rate | None, observed_cost: dict[str, float], n_games: int,
-             runs: int) -> dict[str, Any]:
+             runs: int, replay_cost: dict[str, float]) -> dict[str, Any]:
     """The replay figures of this run, as saved by ``--save`` and read by ``--baseline``."""
     from replay import ENGINE_VERSION
 
@@ -167,6 +176,8 @@ def _figures(rows: list[Rate], ref: Rate | None, observed_cost: dict[str, float]
             row["vs_chess"] = round(r.events_per_s / ref.events_per_s, 4)
         if r.name in observed_cost:
             row["observe_cost"] = round(observed_cost[r.name], 4)
+        if r.name in replay_cost:
+            row["observe_cost_replay"] = round(replay_cost[r.name], 4)
         out["rows"][r.name] = row
     if ref:
         out["python_chess_events_per_s"] = round(ref.events_per_s, 1)

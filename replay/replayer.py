@@ -141,29 +141,39 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
     stopped = False
     events = record.events if until is None else record.events[: until + 1]
     score = state.score() if keep_frames else {}
+    # the loop runs once per event: its lookups are bound once
+    apply_move, apply_chance, score_of, phase_of = state.apply_move, state.apply_chance, state.score, state.phase
+    add_frame = out.frames.append
     for seq, ev in enumerate(events):
         state.seq = seq
-        if isinstance(ev, ObserveEvent):
-            _compare_observation(state, seq, ev.facts, out.divergences)
-            actor = None
-            move = None
-        else:
+        cls = type(ev)
+        if cls is MoveEvent or cls is not ObserveEvent and isinstance(ev, MoveEvent):
+            actor, move = ev.player, ev.move  # type: ignore[union-attr]
             try:
-                if isinstance(ev, MoveEvent):
-                    actor, move = ev.player, ev.move
-                    state.apply_move(ev.player, ev.move)
-                else:
-                    actor, move = None, None
-                    state.apply_chance(ev.outcome)
+                apply_move(actor, move)
             except RuleViolation as exc:
                 out.divergences.append(Divergence(seq, exc.kind, str(exc)))
                 stopped = True
                 break
             if keep_frames:
-                score = state.score()
+                score = score_of()
+        elif cls is ObserveEvent or isinstance(ev, ObserveEvent):
+            _compare_observation(state, seq, ev.facts, out.divergences)  # type: ignore[union-attr]
+            actor = None
+            move = None
+        else:
+            actor, move = None, None
+            try:
+                apply_chance(ev.outcome)  # type: ignore[union-attr]
+            except RuleViolation as exc:
+                out.divergences.append(Divergence(seq, exc.kind, str(exc)))
+                stopped = True
+                break
+            if keep_frames:
+                score = score_of()
         if keep_frames:
-            rnd, phase = state.phase()
-            out.frames.append(Frame(seq, ev.kind, actor, move, rnd, phase, score))
+            rnd, phase = phase_of()
+            add_frame(Frame(seq, ev.kind, actor, move, rnd, phase, score))
     out.replayed = len(out.frames) if keep_frames else _replayed(events, out.divergences, stopped)
     out.milestones = state.milestones
     out.score = state.score()
