@@ -157,7 +157,6 @@ def _child(corpus: str, db: str, toy: bool, ratio_files: list[str]) -> None:
     from ingest.pipeline import ingest, usable_cpus
 
     ratio = _ratio(ratio_files, db + ".ratio.duckdb")
-    lake = _lake(ratio_files, db + ".lake")
     first = ingest([corpus], db)
     again = ingest([corpus], db)
     out = {
@@ -167,8 +166,10 @@ def _child(corpus: str, db: str, toy: bool, ratio_files: list[str]) -> None:
         "writer_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
         "worker_kib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
         "db_bytes": os.path.getsize(db), "workers": usable_cpus(),
-        "timings": first.timings, "ratio": ratio, "lake": lake,
+        "timings": first.timings, "ratio": ratio,
     }
+    # last: the Dask workers are children of this process too, and would count in worker_kib
+    out["lake"] = _lake(ratio_files, db + ".lake")
     print(json.dumps(out))
 
 
