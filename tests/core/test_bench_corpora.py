@@ -1,0 +1,82 @@
+"""The benchmark's corpora (pass-heavy agents, an observation after every turn) and the fast
+observation check: agreeing observations pass, every disagreeing leaf is still reported."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from replay.bench import pass_heavy, rich_keys, with_turn_observations
+from replay.games import get_game
+from replay.record import MoveEvent, ObserveEvent, Record
+from replay.replayer import Divergence, _compare_observation, replay
+
+
+def _observed(game_id: str = "pax_pamir") -> Record:
+    return with_turn_observations(pass_heavy(game_id, 1, seed=3)[0])
+
+
+def test_passing_agents_end_most_turns_at_once() -> None:
+    rec = pass_heavy("pax_pamir", 1, seed=3)[0]
+    moves = [e.move.type for e in rec.events if isinstance(e, MoveEvent)]
+    assert moves.count("end_turn") > len(moves) / 3
+    assert replay(rec).status == "complete"
+
+
+def test_an_observation_after_every_turn_replays_clean() -> None:
+    rec = _observed()
+    obs = [e for e in rec.events if isinstance(e, ObserveEvent)]
+    r = replay(rec)
+    assert r.state is not None
+    assert len(obs) >= r.state.phase()[0] - 1  # type: ignore[operator]
+    assert set(obs[0].facts) == set(rich_keys(get_game("pax_pamir")))
+    assert r.status == "complete" and not r.divergences
+
+
+def test_every_disagreeing_leaf_of_an_observation_is_reported() -> None:
+    rec = copy.deepcopy(_observed())
+    i = next(i for i, e in enumerate(rec.events) if isinstance(e, ObserveEvent))
+    ev = rec.events[i]
+    assert isinstance(ev, ObserveEvent)
+    facts = ev.facts
+    p1_rupees = facts["rupees"]["p1"]
+    facts["rupees"]["p1"] = p1_rupees + 1
+    facts["market"][0][0] = -1
+    r = replay(rec)
+    keys = {d.key for d in r.divergences if d.seq == i}
+    assert keys == {"rupees.p1", "market"}
+
+
+class _Facts:
+    """A stand-in state whose observed facts are given."""
+
+    def __init__(self, facts: dict[str, Any]) -> None:
+        self.facts = facts
+
+    def observed(self, keys: Any) -> dict[str, Any]:
+        return {k: self.facts.get(k) for k in keys}
+
+
+def test_a_boolean_for_a_number_is_a_mismatch_even_though_python_calls_them_equal() -> None:
+    divs: list[Divergence] = []
+    state = _Facts({"blocks": {"afghan": 1, "british": 0}, "deck_size": 1})
+    _compare_observation(state, 7, {"blocks": {"afghan": True, "british": 0}, "deck_size": 1},  # type: ignore[arg-type]
+                         divs)
+    assert [(d.seq, d.key, d.recorded, d.replayed) for d in divs] == [(7, "blocks.afghan", True, 1)]
+    divs.clear()
+    _compare_observation(state, 8, {"blocks": {"afghan": 1}, "deck_size": 1}, divs)  # type: ignore[arg-type]
+    assert divs == [], "a recorded subset of a mapping is compared leaf by leaf"
+
+
+def test_observed_and_observe_agree_and_observe_copies() -> None:
+    rec = _observed()
+    r = replay(rec)
+    s = r.state
+    assert s is not None
+    keys = ["score", *rich_keys(get_game("pax_pamir"))]
+    assert s.observed(keys) == s.observe(keys)
+    facts = s.observe(keys)
+    facts["courts"]["p1"].append(999)
+    facts["market"][0][0] = 999
+    assert 999 not in s.observe(["courts"])["courts"]["p1"]
+    assert s.observe(["market"])["market"][0][0] != 999
