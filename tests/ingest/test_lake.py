@@ -164,3 +164,23 @@ def test_a_worker_killed_mid_run_then_a_rerun_completes_the_lake(tmp_path: Path,
     # 1 if the shard with the unreadable line was left for the rerun (it goes to quarantine again)
     assert rerun.returncode in (0, 1) and "Traceback" not in rerun.stderr, rerun.stderr
     assert_same(lake, db)
+
+
+def test_byte_ranges_of_a_big_jsonl_cover_every_line_once_with_its_number(tmp_path: Path) -> None:
+    from ingest.lake import _read_shard, plan
+
+    path = tmp_path / "big.jsonl"
+    write_records(simulate("toy", 40, 5), path)
+    with open(path, "a") as fh:
+        fh.write("\n   \n")  # blank lines are not records, and still count as lines
+    write_records(simulate("toy", 3, 6), tmp_path / "more.jsonl")
+    text = (tmp_path / "more.jsonl").read_bytes()
+    with open(path, "ab") as fh:
+        fh.write(text)
+    lines = path.read_bytes().split(b"\n")
+    want = [(n, line) for n, line in enumerate(lines, start=1) if line.strip()]
+    for split in (97, 1000, 4096, 10**9):
+        shards = [s for s in plan([str(path)], split_bytes=split) if s.source == str(path)]
+        assert (len(shards) > 1) == (split < path.stat().st_size)
+        got = [(it.line, it.raw) for s in shards for it in _read_shard(s)[1]]
+        assert got == want, split
