@@ -178,7 +178,8 @@ def win_chances(
     data = pl.concat([data, closing.select(data.columns)]).with_columns(
         pl.col("player_id").replace_strict(label, default=pl.col("player_id")).alias("player"))
     x = alt.X("seq:Q", title="event", scale=alt.Scale(domain=[0, max(x_max, 1)]))
-    colour = alt.Color("player:N", title="player", sort=list(label.values()))
+    colour = alt.Color("player:N", title="player", sort=list(label.values()),
+                       scale=alt.Scale(scheme="category10"), legend=alt.Legend(symbolOpacity=1))
     base = alt.Chart(data)
     band = base.mark_area(interpolate="step-after", opacity=0.15).encode(
         x=x, y=alt.Y("ci_low:Q"), y2="ci_high:Q", color=colour)

@@ -163,15 +163,29 @@ def plan(paths: Sequence[str], settings: Settings, ids: Sequence[str] = ()) -> t
     return records, errors, units
 
 
+@contextmanager
+def _open(db: str | Path) -> Iterator[Database]:
+    database = Database(db)
+    try:
+        yield database
+    finally:
+        database.close()
+
+
 def run(records: Sequence[Record], db: str | Path, settings: Settings, *, workers: int | None = None,
         scheduler: str | None = None, progress: Callable[[int], None] | None = None,
         on_done: Callable[[Done], None] | None = None) -> Summary:
-    """Analyse ``records`` and store the results in ``db`` (one transaction per record)."""
+    """Analyse ``records`` and store the results in ``db`` (one transaction per record).
+
+    The database is opened for writing only while a record's rows are
+    written (an ingest can run between two records), and a snapshot is
+    published for readers at the end.
+    """
     summary = Summary()
-    database = Database(db)
-    try:
+    with _open(db) as database:  # fails early, with the writer's message, if the file cannot be written
         known = _ingested(database, [r.id for r in records])
-        mapper_cm = dask_mapper(scheduler) if scheduler else local_mapper(workers)
+    mapper_cm = dask_mapper(scheduler) if scheduler else local_mapper(workers)
+    try:
         with mapper_cm as mapper:
             for rec in records:
                 t0 = time.perf_counter()
@@ -191,16 +205,18 @@ def run(records: Sequence[Record], db: str | Path, settings: Settings, *, worker
                 if progress:
                     progress(len(a.positions) + settings.explain - steps)  # falls not found: units never run
                 seconds = time.perf_counter() - t0
-                database.write_analyses(analysis_tables(a, rec.sha256, seconds, _utcnow()), [rec.id])
+                with _open(db) as database:
+                    database.write_analyses(analysis_tables(a, rec.sha256, seconds, _utcnow()), [rec.id])
                 done = Done(rec.id, rec.game, len(a.positions), seconds,
                             [t.verdict(a.names) for t in a.turning_points if t.delta < 0][: settings.explain],
                             a.stopped, rec.id in known)
                 summary.done.append(done)
                 if on_done:
                     on_done(done)
-        database.publish()
     finally:
-        database.close()
+        if summary.done:
+            with _open(db) as database:
+                database.publish()
     return summary
 
 

@@ -89,7 +89,8 @@ def test_win_chance_chart_in_the_browser(analysed_db: tuple[Path, str, str]) -> 
                 page.wait_for_selector("text=Win chances", timeout=30_000)
                 page.wait_for_function("() => document.querySelectorAll('.vega-embed').length >= 2",
                                        timeout=30_000)  # the score chart and the win-chance chart
-                page.get_by_role("button", name=re.compile(r"^Event \d+$")).first.click()
+                seq = int(run(db, q.game_alternatives, game_id=analysed)["seq"][0])  # a fall, explained
+                page.get_by_role("button", name=re.compile(rf"^Event {seq}$")).first.click()
                 page.wait_for_selector("text=The alternatives at event", timeout=30_000)
                 page.screenshot(path="/tmp/gamerec-dashboard-win-chances.png", full_page=True)
                 assert page.locator('[data-testid="stException"]').count() == 0
