@@ -21,11 +21,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import orjson
 import pyarrow as pa
 
 from ingest import schema
-from ingest.writer import Database
+from ingest.writer import Database, IngestError
 from replay.analysis import Analysis, AnalysisError, Mapper, Settings, analyse, positions
 from replay.games import UnknownGame
 from replay.record import Record, RecordError, iter_raw, loads
@@ -165,7 +166,11 @@ def plan(paths: Sequence[str], settings: Settings, ids: Sequence[str] = ()) -> t
 
 @contextmanager
 def _open(db: str | Path) -> Iterator[Database]:
-    database = Database(db)
+    try:
+        database = Database(db)
+    except duckdb.Error as exc:  # e.g. a lake's catalog, whose tables are views over Parquet
+        raise IngestError(f"cannot store win chances in {db}: {str(exc).splitlines()[0]} (analyses go into a "
+                          "one-machine database, not a lake's catalog)") from None
     try:
         yield database
     finally:

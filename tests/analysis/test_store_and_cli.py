@@ -202,3 +202,15 @@ def test_id_picks_records(tmp_path: Path) -> None:
     assert "analysed 1 record(s)" in res.output and recs[1].id in res.output and recs[0].id not in res.output
     res = CliRunner().invoke(main, ["analyse", str(path), "--id", "nope", "--db", str(tmp_path / "i.duckdb")])
     assert res.exit_code == 2 and "no record with id nope" in res.output
+
+
+def test_a_database_that_cannot_hold_analyses_is_one_line(tmp_path: Path) -> None:
+    import duckdb
+
+    db = tmp_path / "views.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("CREATE VIEW win_chances AS SELECT 1 AS x")  # what a lake's catalog holds
+    con.close()
+    path = _write(tmp_path / "one.jsonl.gz", [dumps(simulate_one(cardtoy.GAME, 2, 4, 0))])
+    res = CliRunner().invoke(main, ["analyse", str(path), "--db", str(db), *ARGS])
+    assert res.exit_code == 2 and "cannot store win chances in" in res.output and "Traceback" not in res.output
