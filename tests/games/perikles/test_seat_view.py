@@ -10,6 +10,7 @@ import pytest
 from replay.engine import IllegalMove, ImpossibleChance
 from replay.games import get_game
 from replay.games.perikles.board import UNKNOWN
+from replay.games.perikles.components import UNIT
 from replay.record import ChanceEvent, MoveEvent, Record
 from replay.replayer import COMPLETE, DIVERGED, replay
 from replay.simulate import simulate_one
@@ -134,3 +135,56 @@ def test_every_unused_tile_holder_gets_the_after_step_in_a_seat_view() -> None:
     assert state.turn() == "p1" and state.step == "after"   # p1's tile is secret: he is asked
     state.apply_move("p1", GAME.parse_move({"type": "finish_turn"}))
     assert state.turn() != "p1"
+
+
+def _commit_as_spartan() -> Any:
+    """A seat-view game at a commit turn of the leader of Sparta, with Spartan hoplites in hand."""
+    for seed in range(1, 40):
+        rec = simulate_one(GAME, 3, seed, 0, options={"ruleset": "bga", "seat_view": True})
+        st = GAME.initial_state(["p1", "p2", "p3"], {"ruleset": "bga", "seat_view": True})
+        for ev in rec.events:
+            if (st.stage == "commit" and st.commit_sent == 0 and st.turn() == st.leader["sparta"]
+                    and st.available(st.turn(), "sparta", "hoplite") >= 2):
+                return st
+            if isinstance(ev, MoveEvent):
+                st.apply_move(ev.player, ev.move)
+            elif isinstance(ev, ChanceEvent):
+                st.apply_chance(ev.outcome)
+    raise AssertionError("no such position in 40 games")
+
+
+def test_slave_revolt_may_strike_a_unit_sent_face_down() -> None:
+    st = _commit_as_spartan()
+    p = st.turn()
+    for q in st.players:
+        if not st.special_used[q]:
+            st.special[q] = UNKNOWN
+    send = next(m for m in st.legal_moves() if m.type == "send_unit" and m.power == "sparta"
+                and m.unit_type == "hoplite")
+    face_down = GAME.parse_move({**send.to_dict(), "strength": None})
+    st.apply_move(p, face_down)
+    assert st.face_down and st.away == {f"{p}|sparta|hoplite": 1}
+    st.apply_move(p, GAME.parse_move({"type": "play_slave_revolt", "target": send.location}))
+    victim = next(u for u in st.turn().options if st.unit_at[u] == "held")
+    st.apply_chance({"choose": "slave_revolt", "value": victim})
+    assert not st.face_down and not st.away and st.unit_at[victim] == "stack"
+
+
+def test_slave_revolt_on_the_leaders_forces_counts_the_units_sent_face_down() -> None:
+    st = _commit_as_spartan()
+    p = st.turn()
+    for q in st.players:
+        if not st.special_used[q]:
+            st.special[q] = UNKNOWN
+    hoplites = [u for u in st.controlled_units(p) if UNIT[u].power == "sparta" and UNIT[u].type == "hoplite"]
+    send = next(m for m in st.legal_moves() if m.type == "send_unit" and m.power == "sparta"
+                and m.unit_type == "hoplite")
+    st.apply_move(p, GAME.parse_move({**send.to_dict(), "strength": None}))
+    st.apply_move(p, GAME.parse_move({**send.to_dict(), "strength": None}))
+    st.apply_move(p, GAME.parse_move({"type": "play_slave_revolt", "target": "sparta"}))
+    if len(hoplites) == 2:   # both went face down: none can still be with him
+        with pytest.raises(ImpossibleChance, match="sent face down"):
+            st.apply_chance({"choose": "slave_revolt", "value": hoplites[0]})
+    else:
+        st.apply_chance({"choose": "slave_revolt", "value": hoplites[0]})
+        assert st.unit_at[hoplites[0]] == "stack" and st.away == {f"{p}|sparta|hoplite": 2}
