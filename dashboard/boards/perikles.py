@@ -95,6 +95,7 @@ def resources(snapshot: dict[str, Any], names: dict[str, str]) -> list[dict[str,
     hands = (snapshot.get("influence") or {}).get("hands") or {}
     claimed = (snapshot.get("locations") or {}).get("claimed") or {}
     specials = snapshot.get("specials") or {}
+    face_down = (snapshot.get("military") or {}).get("face_down") or []
     out = []
     for pid in names:
         led = [c for c, d in cities.items() if d.get("leader") == pid]
@@ -106,7 +107,8 @@ def resources(snapshot: dict[str, Any], names: dict[str, str]) -> list[dict[str,
             "leads": ", ".join(led) or "—",
             "influence tiles": len(hands.get(pid) or []),
             "locations won": len(claimed.get(pid) or []),
-            "special": (f"{label(special.get('tile'))} ({'used' if special.get('used') else 'unused'})"
-                        if special else "—"),
+            "special": (f"{'secret' if special.get('tile') == '?' else label(special.get('tile'))} "
+                        f"({'used' if special.get('used') else 'unused'})" if special else "—"),
+            "units face down": sum(1 for f in face_down if f.get("holder") == pid),
         })
     return out
