@@ -503,3 +503,18 @@ def test_a_seat_view_import_corrupted_is_caught() -> None:
 def test_key_of_a_seat_view_commit_turn() -> None:
     st = GAME.initial_state(PLAYERS, {"ruleset": "bga", "seat_view": True})
     assert key(st) == "deal_influence"
+
+
+def test_retrieve_deadpool_is_checked_against_the_units_our_rules_returned() -> None:
+    imp = importer()
+    reach(imp, lambda s: s.stage == "commit" and any(s.leader[c] for c in s.leader))
+    city = next(c for c in imp.pk.leader if imp.pk.leader[c])
+    p = imp.pk.leader[city]
+    held = next(u for u in imp.pk.controlled_units(p) if UNIT[u].power == city)
+    send(imp, "retrieveDeadpool", player_id=p, city=city, id=held[1:], strength=UNIT[held].strength,
+         type=UNIT[held].type)
+    assert events(imp) == []                       # automatic: nothing to record, and it agrees
+    foreign = next(u for u in UNIT if UNIT[u].power != city and not imp.pk.leads(p, UNIT[u].power))
+    with pytest.raises(BgaImportError, match="our rules give him no unit of that kind"):
+        send(imp, "retrieveDeadpool", player_id=p, city=UNIT[foreign].power, id=foreign[1:],
+             strength=UNIT[foreign].strength, type=UNIT[foreign].type)
