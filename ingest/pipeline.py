@@ -369,6 +369,9 @@ def ingest(
         status = "interrupted"
         raise
     except duckdb.Error as exc:  # disk full, I/O error...: the last batch was rolled back
+        if _is_interrupt(exc):
+            status = "interrupted"
+            raise KeyboardInterrupt from None
         raise IngestError(f"database error while writing {db_path}: {exc}; every batch committed "
                           "before it is complete, rerun to finish") from None
     finally:
@@ -395,6 +398,14 @@ def ingest(
     assert db is not None and writer is not None
     return Summary(db.path, snapshot_path(db.path), db.run_id or 0, len(files), db.counts,
                    time.perf_counter() - t0, writer.publishes, table_rows, timings, db.conflict_examples)
+
+
+def _is_interrupt(exc: BaseException) -> bool:
+    """A Ctrl-C that landed inside a DuckDB call comes back as DuckDB's own error
+    (an ``InterruptException``, or one whose text names the interrupt)."""
+    text = str(exc).lower()
+    return (isinstance(exc, getattr(duckdb, "InterruptException", ()))
+            or "interrupted" in text or "keyboardinterrupt" in text)
 
 
 __all__ = ["DEFAULT_DB", "IngestError", "Summary", "ingest"]

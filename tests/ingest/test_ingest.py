@@ -529,3 +529,13 @@ def test_stats_writes_rates_as_percentages(tmp_path: Path) -> None:
     rates = [line for line in out.splitlines() if "│ toy" in line and "%" in line]
     assert rates and all(re.search(r"\d+\.\d\d%", line) for line in rates)
     assert not re.search(r"│\s+0\.\d{4}\s+│", out)  # never a bare 0.4925
+
+
+def test_a_ctrl_c_wrapped_by_duckdb_is_an_interrupt_not_a_database_error() -> None:
+    import duckdb
+
+    from ingest.pipeline import _is_interrupt
+
+    assert _is_interrupt(duckdb.InvalidInputException("KeyboardInterrupt: <EMPTY MESSAGE>"))
+    assert _is_interrupt(duckdb.InterruptException("INTERRUPT Error: Interrupted!"))
+    assert not _is_interrupt(duckdb.IOException("could not write: disk full"))
