@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import copy
-import gzip
-import json
 from pathlib import Path
 from typing import Any
 
@@ -20,16 +18,7 @@ if not LOGS.is_dir():
     LOGS = Path("/work/shared/bga-logs/coal_baron")
 FILES = sorted(LOGS.glob("*.log.json.gz")) if LOGS.is_dir() else []
 needs_logs = pytest.mark.skipif(not FILES, reason=f"the shared Coal Baron BGA logs are not at {LOGS}")
-
-
-def table_of(path: Path) -> dict[str, Any]:
-    out: dict[str, Any] = json.loads(path.with_name(path.name.replace(".log.json.gz", ".table.json")).read_text())
-    return out
-
-
-def raw_log(path: Path) -> dict[str, Any]:
-    out: dict[str, Any] = json.loads(gzip.decompress(path.read_bytes()))
-    return out
+from bgatest import raw_log, table_of  # noqa: E402
 
 
 def imported(raw: dict[str, Any], path: Path) -> Any:

@@ -4,8 +4,6 @@ logs end to end, and hand-edited logs caught at the right event."""
 from __future__ import annotations
 
 import copy
-import gzip
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,9 +11,8 @@ from typing import Any
 import pytest
 
 from ingest.bga import BgaImportError, import_file, import_log, parse_log
-from ingest.bga.copenhagen import HANDLERS, CopenhagenImporter, card_color, place_first_harbour
-from ingest.bga.log import Notif, Packet
-from replay.record import ChanceEvent, MoveEvent, ObserveEvent, dumps, loads
+from ingest.bga.copenhagen import CopenhagenImporter, card_color, place_first_harbour
+from replay.record import ObserveEvent, dumps, loads
 from replay.replayer import COMPLETE, DIVERGED, replay
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "copenhagen"))
@@ -26,7 +23,7 @@ if not LOGS.is_dir():
     LOGS = Path("/work/shared/bga-logs/copenhagen")
 FILES = sorted(LOGS.glob("*.log.json.gz")) if LOGS.is_dir() else []
 needs_logs = pytest.mark.skipif(not FILES, reason=f"the shared Copenhagen BGA logs are not at {LOGS}")
-
+from bgatest import events, raw_log, send, table_of  # noqa: E402
 
 # ---- a live importer on a position built by hand ----------------------------------
 
@@ -51,25 +48,8 @@ def packet(pid: int, *notes: dict[str, Any], channel: str = "/table/t1") -> dict
             "move_id": str(pid), "time": "0", "data": list(notes)}
 
 
-def send(imp: CopenhagenImporter, type_: str, **args: Any) -> None:
-    p = Packet("/table/t1", 42, 42, 0)
-    n = Notif(type_, args, "", f"u-{type_}", p, 0)
-    p.notifs.append(n)
-    imp.current = n
-    HANDLERS[type_](imp, n)
 
 
-def events(imp: CopenhagenImporter) -> list[Any]:
-    out: list[Any] = []
-    for ev in imp.events:
-        if isinstance(ev, MoveEvent):
-            out.append((ev.player, ev.move.to_dict()))
-        elif isinstance(ev, ChanceEvent):
-            out.append(ev.outcome)
-        else:
-            assert isinstance(ev, ObserveEvent) and ev.origin == "bga"
-            out.append(("observe", ev.facts))
-    return out
 
 
 def board(filled: int) -> dict[str, Any]:
@@ -326,14 +306,8 @@ def test_first_harbour_contradicted_by_the_log_is_refused() -> None:
 # ---- the shared logs --------------------------------------------------------------
 
 
-def table_of(path: Path) -> dict[str, Any]:
-    out: dict[str, Any] = json.loads(path.with_name(path.name.replace(".log.json.gz", ".table.json")).read_text())
-    return out
 
 
-def raw_log(path: Path) -> dict[str, Any]:
-    out: dict[str, Any] = json.loads(gzip.decompress(path.read_bytes()))
-    return out
 
 
 @needs_logs

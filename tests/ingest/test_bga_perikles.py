@@ -31,6 +31,8 @@ PLAYERS = ["p1", "p2", "p3"]
 BGA_ID = {ours: bga for bga, ours in INFLUENCE_BY_BGA_ID.items()}
 
 # ---- a live importer on a position built by hand -----------------------------------------
+from bgatest import events  # noqa: E402
+from bgatest import send as _send  # noqa: E402
 
 
 def importer() -> PeriklesImporter:
@@ -39,24 +41,9 @@ def importer() -> PeriklesImporter:
 
 
 def send(imp: PeriklesImporter, type_: str, log: str = "x", **args: Any) -> None:
-    p = Packet("/table/t1", 42, 42, 0)
-    n = Notif(type_, args, log, f"u-{type_}", p, 0)
-    p.notifs.append(n)
-    imp.current = n
-    HANDLERS[type_](imp, n)
+    _send(imp, type_, log, **args)
 
 
-def events(imp: PeriklesImporter) -> list[Any]:
-    out: list[Any] = []
-    for ev in imp.events:
-        if isinstance(ev, MoveEvent):
-            out.append((ev.player, ev.move.to_dict()))
-        elif isinstance(ev, ChanceEvent):
-            out.append(ev.outcome)
-        else:
-            assert isinstance(ev, ObserveEvent) and ev.origin == "bga"
-            out.append(("observe", ev.facts))
-    return out
 
 
 def reach(imp: PeriklesImporter, done: Any, seed: int = 7) -> None:
