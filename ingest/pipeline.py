@@ -368,10 +368,12 @@ def ingest(
     except KeyboardInterrupt:
         status = "interrupted"
         raise
-    except duckdb.Error as exc:  # disk full, I/O error...: the last batch was rolled back
+    except (duckdb.Error, RuntimeError) as exc:  # disk full, I/O error...: the last batch was rolled back
         if _is_interrupt(exc):
             status = "interrupted"
             raise KeyboardInterrupt from None
+        if not isinstance(exc, duckdb.Error):
+            raise
         raise IngestError(f"database error while writing {db_path}: {exc}; every batch committed "
                           "before it is complete, rerun to finish") from None
     finally:
@@ -402,10 +404,20 @@ def ingest(
 
 def _is_interrupt(exc: BaseException) -> bool:
     """A Ctrl-C that landed inside a DuckDB call comes back as DuckDB's own error
-    (an ``InterruptException``, or one whose text names the interrupt)."""
-    text = str(exc).lower()
-    return (isinstance(exc, getattr(duckdb, "InterruptException", ()))
-            or "interrupted" in text or "keyboardinterrupt" in text)
+    (an ``InterruptException``, one whose text names the interrupt, or a plain
+    ``RuntimeError("Query interrupted")`` raised from the ``KeyboardInterrupt``)."""
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        seen.add(id(cur))
+        if isinstance(cur, KeyboardInterrupt):
+            return True
+        text = str(cur).lower()
+        if (isinstance(cur, getattr(duckdb, "InterruptException", ()))
+                or "interrupted" in text or "keyboardinterrupt" in text):
+            return True
+        cur = cur.__cause__ or cur.__context__
+    return False
 
 
 __all__ = ["DEFAULT_DB", "IngestError", "Summary", "ingest"]

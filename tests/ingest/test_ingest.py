@@ -539,3 +539,12 @@ def test_a_ctrl_c_wrapped_by_duckdb_is_an_interrupt_not_a_database_error() -> No
     assert _is_interrupt(duckdb.InvalidInputException("KeyboardInterrupt: <EMPTY MESSAGE>"))
     assert _is_interrupt(duckdb.InterruptException("INTERRUPT Error: Interrupted!"))
     assert not _is_interrupt(duckdb.IOException("could not write: disk full"))
+    # what DuckDB's Python client raised in CI: a RuntimeError chained from the KeyboardInterrupt
+    try:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as ki:
+            raise RuntimeError("Query interrupted") from ki
+    except RuntimeError as wrapped:
+        assert _is_interrupt(wrapped)
+    assert not _is_interrupt(RuntimeError("some other failure"))
