@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -75,9 +76,11 @@ def plazas_in_play(n_players: int) -> list[str]:
     return [p for p, d in PLAZAS.items() if n_players in d["used_at"]]
 
 
-def spaces_in_play(n_players: int) -> list[str]:
+@cache
+def spaces_in_play(n_players: int) -> tuple[str, ...]:
+    """The building spaces around the plazas in play with ``n_players`` (fixed for a game)."""
     used = set(plazas_in_play(n_players))
-    return [s for s, d in SPACES.items() if any(p in used for p in d["plazas"])]
+    return tuple(s for s, d in SPACES.items() if any(p in used for p in d["plazas"]))
 
 
 def tokens_in_play(n_players: int) -> list[str]:

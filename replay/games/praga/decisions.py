@@ -61,6 +61,28 @@ def menu_moves(s: PragaState, dec: Dec) -> list[Move]:
     return out
 
 
+def menu_allows(s: PragaState, dec: Dec, move: Move) -> bool:
+    """Whether ``move`` is on the turn menu, checked by its own rule (the checked path of a record's move
+    does not list the whole menu)."""
+    p = dec["player"]
+    turn = s.d["turn"]
+    if isinstance(move, m.TakeTile):
+        return crane.why_not_take(s, p, move.position) is None
+    if isinstance(move, m.Climb):
+        return move.grid in grids.GRID_LABEL and grids.can_climb(s, p, move.grid) is None
+    if isinstance(move, m.ExtraAction):
+        return free_actions.why_not_extra(s, p, move.action, move.pay) is None
+    if isinstance(move, m.SwapTiles):
+        return free_actions.why_not_swap(s, p, move.row) is None
+    if isinstance(move, m.ClaimSeal):
+        return free_actions.why_not_seal(s, p, move.seal) is None
+    if isinstance(move, m.UseTechnology):
+        return move.tech in s.d["p"][p]["stored"]
+    if isinstance(move, m.EndTurn):
+        return bool(turn["tile_taken"] and turn["action_done"])
+    return False
+
+
 def menu_apply(s: PragaState, dec: Dec, move: Move) -> None:
     p = dec["player"]
     if isinstance(move, m.TakeTile):
@@ -131,6 +153,15 @@ def _pick_moves(s: PragaState, dec: Dec) -> list[Move]:
     return [m.PickTile(slot=i) for i in slots] if slots else [m.SkipAction()]
 
 
+def _pick_allows(s: PragaState, dec: Dec, move: Move) -> bool:
+    p, row = dec["player"], dec["row"]
+    if isinstance(move, m.PickTile):
+        return 0 <= move.slot < 4 and actions.why_not_pick(s, p, row, move.slot, dec["discount"]) is None
+    if isinstance(move, m.SkipAction):
+        return all(actions.why_not_pick(s, p, row, i, dec["discount"]) is not None for i in range(4))
+    return False
+
+
 def _pick_apply(s: PragaState, dec: Dec, move: Move) -> None:
     if isinstance(move, m.PickTile):
         actions.pick_tile(s, dec["player"], dec["row"], move.slot, dec["discount"])
@@ -194,6 +225,23 @@ RULES: dict[str, Rule] = {
              lambda s, d, mv: free_actions.swap_slots(s, d["player"], d["row"], mv.slots, mv.pay)),
     "discard_window": (_discard_moves, lambda s, d, mv: turn_end.discard_window(s, d["player"], mv.window)),
 }
+
+
+ALLOWS: dict[str, Callable[[Any, Dec, Move], bool]] = {
+    "turn": menu_allows,
+    "pick_tile": _pick_allows,
+    "place": lambda s, d, mv: isinstance(mv, m.PlaceTile) and actions.can_place(s, d["player"], d, mv.at),
+}
+"""Decisions whose legal moves are many or costly to list check a move by its own rule; the others
+check it against their (short) list of legal moves."""
+
+
+def allows(s: PragaState, dec: Dec, move: Move) -> bool:
+    """Whether ``move`` is one of the legal moves at decision ``dec`` (the checked path)."""
+    check = ALLOWS.get(dec["kind"])
+    if check is not None:
+        return check(s, dec, move)
+    return move in RULES[dec["kind"]][0](s, dec)
 
 
 ACCEPTS: dict[str, tuple[type[Move], ...]] = {

@@ -7,6 +7,8 @@ neighbours in directions ``c`` and ``c + 1``.  A tile turned by ``r`` shows its 
 
 from __future__ import annotations
 
+from functools import cache
+
 DIRS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
@@ -19,17 +21,20 @@ def key(q: int, r: int) -> str:
     return f"{q},{r}"
 
 
+@cache
 def neighbour(hex_key: str, d: int) -> str:
     q, r = parse(hex_key)
     dq, dr = DIRS[d % 6]
     return key(q + dq, r + dr)
 
 
+@cache
 def vertex(hex_key: str, c: int) -> str:
     """A canonical name of corner ``c`` of a hex: the three hexes meeting there, sorted."""
     return "|".join(sorted((hex_key, neighbour(hex_key, c), neighbour(hex_key, c + 1))))
 
 
+@cache
 def corner_at(hex_key: str, vertex_name: str) -> int:
     """Which corner of ``hex_key`` the vertex is."""
     for c in range(6):
@@ -54,5 +59,6 @@ WALL_SLOTS: tuple[str, ...] = tuple(
 )
 
 
+@cache
 def action_hex(direction: int) -> str:
     return neighbour(CENTRE, direction)

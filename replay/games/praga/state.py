@@ -11,7 +11,7 @@ from replay.hidden import PartlyKnownDeck
 
 from . import flow
 from .components import ROUNDS
-from .decisions import RULES, explain
+from .decisions import RULES, allows, explain
 from .describe import describe
 from .rules import crane
 from .rules.setup import initial, initial_stacks
@@ -61,10 +61,17 @@ class PragaState(State):
 
     def _play(self, player: str, move: Move) -> None:
         dec = self.d["decision"]
-        if move not in self.legal_moves():
+        if dec is None or self.d["over"] or self.d["chance"] is not None or not allows(self, dec, move):
             raise IllegalMove(explain(self, dec, move))
+        self._apply(dec, move)
+
+    def play(self, player: str, move: Move) -> None:
+        """The trusted path: ``move`` came from :meth:`legal_moves`, so it is not checked again."""
+        self._apply(self.d["decision"], move)
+
+    def _apply(self, dec: dict[str, Any], move: Move) -> None:
+        # the score is cached until points change (``effects.add_vp``, the final scoring)
         self.d["decision"] = None
-        self._score = None
         RULES[dec["kind"]][1](self, dec, move)
         flow.run(self)
 
@@ -72,7 +79,6 @@ class PragaState(State):
         if request.kind == "draw" and len(outcome["items"]) != request.count:
             raise ImpossibleChance(f"the {request.name} draw needs {request.count} tiles")
         self._request = None
-        self._score = None
         flow.reveal(self, outcome)
         flow.run(self)
 

@@ -15,6 +15,10 @@ from praga_helpers import new_game
 from replay.engine import ChanceRequest, IllegalMove
 from replay.games.praga import GAME
 from replay.games.praga import moves as m
+from replay.games.praga.components import ACTIONS, GRID_NAMES, POSITIONS, ROWS, SEALS, SPACES, TECHS
+from replay.games.praga.decisions import allows, explain
+from replay.games.praga.geometry import CENTRE, WALL_SLOTS
+from replay.games.praga.rules.free_actions import EXTRA_PAYMENTS
 from replay.games.praga.scoring import CATEGORIES
 from replay.record import ChanceEvent, MoveEvent, ObserveEvent
 from replay.replayer import replay
@@ -75,6 +79,54 @@ def test_legal_moves_are_exactly_what_the_rules_accept() -> None:
         elif isinstance(ev, ChanceEvent):
             st.apply_chance(ev.outcome)
     assert st.is_over() and checked > 500
+
+
+def _probes() -> list[m.Move]:
+    """Every move the menu, a display row or a placement could be asked for, legal or not: each field
+    over its whole domain and a little beyond."""
+    wall_slots = [*WALL_SLOTS, CENTRE, "9,9"]
+    return [
+        *(m.TakeTile(position=p) for p in range(-1, len(POSITIONS) + 2)),
+        *(m.Climb(grid=g) for g in (*GRID_NAMES, "bridge")),
+        *(m.ExtraAction(action=a, pay=pay) for a in (*ACTIONS, "dance") for pay in (*EXTRA_PAYMENTS, "eggs")),
+        *(m.SwapTiles(row=r) for r in (*ROWS, "crane")),
+        *(m.ClaimSeal(seal=x) for x in (*sorted(SEALS), "no_seal")),
+        *(m.UseTechnology(tech=t) for t in sorted(TECHS)),
+        m.EndTurn(),
+        *(m.PickTile(slot=i) for i in range(-1, 6)),
+        m.SkipAction(),
+        *(m.PlaceTile(at=at) for at in (*wall_slots, *sorted(SPACES), "b99")),
+        m.ChooseAction(action="wall"), m.RotateTile(rotation=0), m.Manage(mode="produce"),
+    ]
+
+
+@pytest.mark.parametrize(("n", "ruleset"), [(2, "official"), (3, "bga"), (4, "official")])
+def test_the_checked_path_accepts_exactly_the_listed_moves(n: int, ruleset: str) -> None:
+    """A record's move is checked by its own rule, not looked up in the list of legal moves: at every
+    decision of a whole game, every probe is accepted exactly when it is listed, and one refused
+    leaves the state as it was, with the refusal's reason."""
+    rec = simulate_one(GAME, n, 7, n, options={"ruleset": ruleset})
+    st = GAME.initial_state(rec.player_ids, rec.options)
+    probes = _probes()
+    kinds: set[str] = set()
+    for i, ev in enumerate(rec.events):
+        st.seq = i
+        if isinstance(ev, MoveEvent):
+            dec = st.d["decision"]
+            kinds.add(dec["kind"])
+            legal = st.legal_moves()
+            before = orjson.dumps(st.d)
+            for mv in [*legal, *probes]:
+                assert allows(st, dec, mv) == (mv in legal), (i, dec["kind"], mv)
+                if mv not in legal and i % 5 == 0:
+                    with pytest.raises(IllegalMove) as refused:
+                        st.apply_move(ev.player, mv)
+                    assert str(refused.value) == explain(st, dec, mv)
+            assert orjson.dumps(st.d) == before
+            st.apply_move(ev.player, ev.move)
+        elif isinstance(ev, ChanceEvent):
+            st.apply_chance(ev.outcome)
+    assert st.is_over() and {"turn", "pick_tile", "place"} <= kinds
 
 
 def test_copy_is_independent_and_snapshot_is_plain_json() -> None:

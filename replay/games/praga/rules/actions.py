@@ -115,6 +115,19 @@ def space_cost(s: PragaState, tile: str, space: str, discount: dict[str, int]) -
     return {r: c[r] + int(extra.get(r, 0)) for r in ("gold", "stone")}
 
 
+EXTRA_COST: dict[str, tuple[int, int]] = {
+    b: (int(d["extra_cost"].get("gold", 0)), int(d["extra_cost"].get("stone", 0))) for b, d in SPACES.items()}
+"""The extra (gold, stone) a building space costs on top of its tile (the northern spaces: 1 gold)."""
+
+
+def affordable_somewhere(s: PragaState, player: str, tile: str, spaces: list[str], discount: dict[str, int]) -> bool:
+    """Whether ``player`` can pay for ``tile`` on at least one of ``spaces`` (with its extra cost)."""
+    me = s.d["p"][player]
+    cost = tile_cost(s, tile, discount)
+    return any(me["gold"] >= cost["gold"] + gold and me["stone"] >= cost["stone"] + stone
+               for gold, stone in {EXTRA_COST[b] for b in spaces})
+
+
 def why_not_pick(s: PragaState, player: str, row: str, slot: int, discount: dict[str, int]) -> str | None:
     display = s.d["display"][row]
     if not 0 <= slot < len(display) or display[slot] is None:
@@ -135,7 +148,7 @@ def why_not_pick(s: PragaState, player: str, row: str, slot: int, discount: dict
         spaces = free_spaces(s)
         if not spaces:
             return "every building space of the city is built"
-        if not any(covers(s, player, space_cost(s, tile, b, discount)) for b in spaces):
+        if not affordable_somewhere(s, player, tile, spaces, discount):
             me = s.d["p"][player]
             cost = tile_cost(s, tile, discount)
             return (f"{player} cannot build {tile}: it costs {cost['gold']} gold and {cost['stone']} stone "
@@ -164,8 +177,17 @@ def prompt_place(s: PragaState, task: Task) -> None:
 
 def place_targets(s: PragaState, player: str, dec: dict[str, Any]) -> list[str]:
     if dec["tile_kind"] == "wall":
-        return [w for w in g.WALL_SLOTS if w not in s.d["p"][player]["walls"]]
-    return [b for b in free_spaces(s) if covers(s, player, space_cost(s, dec["tile"], b, dec["discount"]))]
+        return [w for w in g.WALL_SLOTS if can_place(s, player, dec, w)]
+    return [b for b in free_spaces(s) if can_place(s, player, dec, b)]
+
+
+def can_place(s: PragaState, player: str, dec: dict[str, Any], at: str) -> bool:
+    """A wall goes on a free slot of the ring around the action board; a building on a free space of the
+    city in play whose cost (with the space's extra) the player can pay."""
+    if dec["tile_kind"] == "wall":
+        return at in g.WALL_SLOTS and at not in s.d["p"][player]["walls"]
+    return (at in SPACES and at not in s.d["city"]["built"] and at in spaces_in_play(len(s.players))
+            and covers(s, player, space_cost(s, dec["tile"], at, dec["discount"])))
 
 
 def place(s: PragaState, player: str, dec: dict[str, Any], at: str) -> None:

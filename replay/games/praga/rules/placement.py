@@ -21,6 +21,8 @@ SYMBOL_BONUS: dict[str, dict[str, Any]] = {
     "gold": {"gold": 1}, "stone": {"stone": 1}, "vp": {"vp": 1}, "book": {"book": 1}, "cap": {"cap": 1},
 }
 Face = tuple[list[str | None], list[str | None], int]
+ACTION_AT_HEX: dict[str, str] = {g.action_hex(d): a for a, d in BOARD["action_hex_direction"].items()}
+"""The action whose hex of the action board is at a hex key (around the centre)."""
 
 
 def _tile_face(tile: str, rot: int) -> Face:
@@ -34,13 +36,13 @@ def board_face(s: PragaState, player: str, hex_key: str) -> Face | None:
     if hex_key in me["walls"]:
         tile, rot = me["walls"][hex_key]
         return _tile_face(tile, rot)
-    for action, direction in BOARD["action_hex_direction"].items():
-        if g.action_hex(direction) == hex_key:
-            pile = me["upgrades"][action]
-            if pile:
-                return _tile_face(pile[-1][0], pile[-1][1])
-            printed = BOARD["action_board"][action]
-            return printed["edges"], printed["corners"], 0
+    action = ACTION_AT_HEX.get(hex_key)
+    if action is not None:
+        pile = me["upgrades"][action]
+        if pile:
+            return _tile_face(pile[-1][0], pile[-1][1])
+        printed = BOARD["action_board"][action]
+        return printed["edges"], printed["corners"], 0
     if hex_key == g.CENTRE:
         return [None] * 6, [None] * 6, 0
     return None
