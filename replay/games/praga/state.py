@@ -17,6 +17,9 @@ from .rules import crane
 from .rules.setup import initial, initial_stacks
 from .scoring import final_points, ranking, score_breakdown
 
+ERA_PHASE = {1: "era I", 2: "era II"}
+"""The phase label of a round of play, by era."""
+
 
 class PragaState(State):
     """A game of Praga Caput Regni in progress; the whole position is the plain-JSON dict ``d``."""
@@ -113,7 +116,7 @@ class PragaState(State):
             return (ROUNDS, "game over")
         if d["stage"] == "final":
             return (ROUNDS, "final scoring")
-        return (self.round(), f"era {'I' if d['era'] == 1 else 'II'}")
+        return (self.round(), ERA_PHASE[d["era"]])
 
     def describe_move(self, player: str, move: Move) -> str:
         return describe(self, player, move)

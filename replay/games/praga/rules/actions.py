@@ -9,7 +9,9 @@ from .. import geometry as g
 from ..components import BOARD, HEX_TILES, SPACES, spaces_in_play
 from ..flow import Task, decide, handler, push
 from . import grids, placement, production
+from .bridge import kings_road
 from .effects import add_vp, advance_university, gain, has_tech, pay
+from .plazas import buildings_around
 
 if TYPE_CHECKING:
     from ..state import PragaState
@@ -34,8 +36,6 @@ def perform(s: PragaState, player: str, action: str, *, bonus: bool, discount: d
 
 @handler("action")
 def do_action(s: PragaState, task: Task) -> None:
-    from .bridge import kings_road
-
     p, action = task["p"], task["action"]
     turn = s.d["turn"]
     if task["source"] == "crane":
@@ -245,8 +245,6 @@ def finish_wall(s: PragaState, player: str, tile: str, at: str, rot: int) -> Non
 def finish_building(s: PragaState, player: str, tile: str, at: str, rot: int) -> None:
     """Building: a cube on its cube space (ownership) or, without one, 1 VP per building around its plazas;
     a Cathedral icon moves the marker 1 right; corner contacts; T2-3/T2-6; the plaza check."""
-    from .plazas import buildings_around
-
     me = s.d["p"][player]
     t = HEX_TILES[tile]
     owner = None

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..components import ACTION_TILES, CRANE, NOTCHES, POSITIONS
 from ..flow import Task, decide, handler, push
+from .actions import performable
 from .effects import add_vp, gain
 
 if TYPE_CHECKING:
@@ -81,8 +82,6 @@ def take_tile(s: PragaState, player: str, position: int) -> None:
 
 @handler("choose_crane_action")
 def choose_crane_action(s: PragaState, task: Task) -> None:
-    from .actions import performable
-
     options = [a for a in tile_actions(s, task["tile"]) if performable(s, task["p"], a)]
     decide(s, task["p"], "choose_action", options=options, bonus=True, discount={}, source="crane")
 

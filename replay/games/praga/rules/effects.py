@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..components import BOARD, TECH_AT, TECH_TOP, UNI_TOP
+from ..components import BOARD, HEX_TILES, LEVEL_NAME, TECH_AT, TECH_TOP, UNI_TOP
 from ..flow import Task, decide, draw, handler, push
 
 if TYPE_CHECKING:
@@ -137,8 +137,6 @@ def inner_bonus_technology(s: PragaState, player: str, res: str) -> None:
 
 
 def era1_upgrades(s: PragaState, player: str) -> int:
-    from ..components import HEX_TILES
-
     return sum(1 for pile in s.d["p"][player]["upgrades"].values() for t in pile if HEX_TILES[t[0]]["era"] == 1)
 
 
@@ -183,6 +181,4 @@ def describe_atoms(atoms: list[dict[str, Any]]) -> str:
 
 @handler("draw_technology")
 def draw_technology(s: PragaState, task: Task) -> None:
-    from ..components import LEVEL_NAME
-
     draw(s, f"technology_{LEVEL_NAME[task['level']]}", 3, "technology", p=task["p"], level=task["level"])

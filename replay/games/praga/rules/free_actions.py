@@ -9,6 +9,7 @@ from ..components import ACTIONS, ROWS, SEALS, TECHS, hex_deck
 from ..flow import Task as _Task
 from ..flow import decide, draw, handler, push
 from .actions import perform, performable
+from .turn_end import row_deck
 
 if TYPE_CHECKING:
     from ..state import PragaState
@@ -82,8 +83,6 @@ def swap_slots(s: PragaState, player: str, row: str, slots: list[int], pay: str)
 
 @handler("refill_slot")
 def refill_slot(s: PragaState, task: _Task) -> None:
-    from .turn_end import row_deck
-
     if s.d["display"][task["row"]][task["slot"]] is None:
         draw(s, row_deck(s, task["row"], task["slot"] == 3), 1, "display", row=task["row"], slots=[task["slot"]])
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import geometry as g
-from ..components import BOARD, HEX_TILES
+from ..components import BOARD, HEX_TILES, SPACE_AT_HEX
 from .effects import gain
 
 if TYPE_CHECKING:
@@ -49,8 +49,6 @@ def board_face(s: PragaState, player: str, hex_key: str) -> Face | None:
 
 
 def city_face(s: PragaState, hex_key: str) -> Face | None:
-    from ..components import SPACE_AT_HEX
-
     space = SPACE_AT_HEX.get(hex_key)
     if space is None or space not in s.d["city"]["built"]:
         return None
