@@ -3,12 +3,20 @@
 ``sample_db`` holds 3 games of every title with an engine, one of them made to
 diverge (an observed score off by one) and one unreadable record (quarantined).
 ``copenhagen_db`` holds Copenhagen games only, for the pages of absent titles.
+``sample_lake`` holds the same records as ``sample_db`` in a Parquet lake (``gamerec ingest --lake``,
+on a one-worker local Dask cluster); its catalog ``gamerec.duckdb`` is what readers open.
+
+The browser tests share ``dashboard_server`` (``gamerec dashboard`` started as a user would) and
+``chromium`` (one headless Chromium per test module, see ``browser.py``).
 """
 
 from __future__ import annotations
 
 import gzip
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -17,6 +25,8 @@ from ingest.pipeline import ingest
 from replay.games import available, get_game
 from replay.record import dumps
 from replay.simulate import simulate_one, simulated_id
+
+from .browser import CHROMIUM, CHROMIUM_ARGS, NO_CHROMIUM, serve
 
 TITLES = [g for g in ("copenhagen", "coal_baron", "pax_pamir", "perikles", "praga") if g in available()]
 _DIVERGED_TITLE = "coal_baron" if "coal_baron" in TITLES else "copenhagen"
@@ -75,3 +85,35 @@ def copenhagen_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = root / "cph.duckdb"
     ingest([str(root / "copenhagen.jsonl.gz")], db, workers=0, publish_every=0)
     return db
+
+
+@pytest.fixture(scope="session")
+def sample_lake(sample_records: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The catalog of a lake holding ``sample_records`` (the records of ``sample_db``)."""
+    pytest.importorskip("distributed", reason="the lake needs dask[distributed] (pip install 'gamerec[lake]')")
+    from ingest.lake import ingest_lake
+
+    lake = tmp_path_factory.mktemp("lake") / "lake"
+    ingest_lake([str(sample_records)], str(lake), workers=1)
+    return lake / "gamerec.duckdb"
+
+
+@pytest.fixture
+def dashboard_server() -> Iterator[Callable[[Path], str]]:
+    """Start ``gamerec dashboard --db DB`` on a free port: ``url = dashboard_server(db)``; stopped after the test."""
+    with ExitStack() as stack:
+        yield lambda db: stack.enter_context(serve(db))
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """One headless Chromium (Playwright) for the tests of a module; skipped without Chromium or Playwright."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(NO_CHROMIUM)
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

@@ -1,27 +1,22 @@
-"""Browser smoke test: start ``gamerec dashboard`` as a user would and load every page in Chromium.
+"""Browser tests: ``gamerec dashboard`` started as a user would, every page loaded in headless Chromium.
 
 Fails on any exception a page shows (Streamlit renders them as ``stException``
 elements) and on a page without its title.  Screenshots go to
-``/tmp/gamerec-dashboard-<page>.png``.
+``/tmp/gamerec-dashboard-<page>.png``.  The same pages on a Parquet lake's
+catalog (``gamerec ingest --lake``) must show the numbers of the one-machine
+database holding the same records.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-import pytest
+from .browser import exceptions, settle, wait_title
+from .conftest import DIVERGED_ID, TITLES
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 PAGES = [
     ("", "Overview"),
     ("review", "Game review"),
@@ -32,91 +27,67 @@ PAGES = [
     ("divergences", "Divergences"),
 ]
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                                reason=f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+
+def test_every_page_loads_without_exception(sample_db: Path, dashboard_server: Callable[[Path], str],
+                                            chromium: Any) -> None:
+    server = dashboard_server(sample_db)
+    page = chromium.new_page(viewport={"width": 1400, "height": 2200})
+    page.goto(server)
+    for path, title in PAGES:
+        if path:  # the other pages through the sidebar, as a user moves around
+            page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=title).click()
+            page.wait_for_url(re.compile(rf"/{path}(\?.*)?$"), timeout=30_000)
+        wait_title(page, title)
+        page.screenshot(path=f"/tmp/gamerec-dashboard-{path or 'overview'}.png")
+        assert not exceptions(page), f"/{path}: {exceptions(page)[0]}"
+        assert page.get_by_text("Page not found").count() == 0, path
+    # a deep link loads on its own too
+    page.goto(f"{server}/divergences")
+    wait_title(page, "Divergences")
+    # Game review reacts in the browser: the Next button moves one event on
+    page.goto(f"{server}/review")
+    wait_title(page, "Game review")
+    page.wait_for_selector("text=Event 0 of", timeout=30_000)
+    page.wait_for_selector(".gr-board", timeout=30_000)  # the board view is drawn
+    page.wait_for_selector(".vega-embed", timeout=30_000)  # and the score timeline
+    page.get_by_role("button", name="Next").click()
+    page.wait_for_selector("text=Event 1 of", timeout=30_000)
+    settle(page)
+    assert not exceptions(page)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+# what a user reads on a few pages: the figures, and the game review of the diverged game
+LAKE_PAGES = [
+    ("", "Overview"),
+    ("dominance", "Pax Pamir dominance checks"),
+    ("divergences", "Divergences"),
+    (f"review?game={DIVERGED_ID}&seq=5", "Game review"),
+]
 
 
-def _wait_healthy(port: int, proc: subprocess.Popen[bytes], timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            out = proc.stdout.read().decode() if proc.stdout else ""
-            raise AssertionError(f"gamerec dashboard exited with {proc.returncode}:\n{out}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
-                if r.read().strip() == b"ok":
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise AssertionError(f"the dashboard did not answer on port {port} within {timeout}s")
+def _figures(page: Any, server: str) -> dict[str, list[str]]:
+    seen: dict[str, list[str]] = {}
+    for path, title in LAKE_PAGES:
+        page.goto(f"{server}/{path}")
+        wait_title(page, title)
+        page.wait_for_selector('[data-testid="stMetric"], h3', timeout=30_000)
+        assert not exceptions(page), f"/{path}: {exceptions(page)[0]}"
+        shown = (page.locator('[data-testid="stMetric"]').all_inner_texts()
+                 + page.locator("h2, h3").all_inner_texts()
+                 + page.locator('[data-testid="stCaptionContainer"]').all_inner_texts())
+        seen[path] = [" ".join(t.split()) for t in shown]
+    return seen
 
 
-@pytest.fixture
-def server(sample_db: Path) -> object:
-    port = _free_port()
-    gamerec = Path(sys.executable).with_name("gamerec")
-    cmd = [str(gamerec)] if gamerec.exists() else [sys.executable, "-m", "gamerec_cli.main"]
-    proc = subprocess.Popen([*cmd, "dashboard", "--db", str(sample_db), "--port", str(port)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        _wait_healthy(port, proc)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-
-
-def _settle(page: object) -> None:
-    """Wait until the script run behind the page has finished."""
-    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=60_000)
-    page.wait_for_selector("h1", timeout=30_000)
-
-
-def _wait_title(page: object, title: str) -> None:
-    """Wait until the page showing is ``title`` and its script run has finished."""
-    page.wait_for_function("t => document.querySelector('h1')?.innerText.trim() === t", arg=title,
-                           timeout=60_000)
-    _settle(page)
-
-
-def test_every_page_loads_without_exception(server: str) -> None:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 2200})
-            page.goto(server)
-            for path, title in PAGES:
-                if path:  # the other pages through the sidebar, as a user moves around
-                    page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=title).click()
-                    page.wait_for_url(re.compile(rf"/{path}(\?.*)?$"), timeout=30_000)
-                _wait_title(page, title)
-                page.screenshot(path=f"/tmp/gamerec-dashboard-{path or 'overview'}.png")
-                errors = page.locator('[data-testid="stException"]')
-                assert errors.count() == 0, f"/{path}: {errors.first.inner_text()}"
-                assert page.get_by_text("Page not found").count() == 0, path
-            # a deep link loads on its own too
-            page.goto(f"{server}/divergences")
-            _wait_title(page, "Divergences")
-            # Game review reacts in the browser: the Next button moves one event on
-            page.goto(f"{server}/review")
-            _wait_title(page, "Game review")
-            page.wait_for_selector("text=Event 0 of", timeout=30_000)
-            page.wait_for_selector(".gr-board", timeout=30_000)  # the board view is drawn
-            page.wait_for_selector(".vega-embed", timeout=30_000)  # and the score timeline
-            page.get_by_role("button", name="Next").click()
-            page.wait_for_selector("text=Event 1 of", timeout=30_000)
-            _settle(page)
-            assert page.locator('[data-testid="stException"]').count() == 0
-        finally:
-            browser.close()
+def test_the_dashboard_on_a_lake_shows_the_numbers_of_the_one_machine_database(
+        sample_db: Path, sample_lake: Path, dashboard_server: Callable[[Path], str], chromium: Any) -> None:
+    page = chromium.new_page(viewport={"width": 1400, "height": 2200})
+    one = _figures(page, dashboard_server(sample_db))
+    lake = _figures(page, dashboard_server(sample_lake))
+    page.screenshot(path="/tmp/gamerec-dashboard-lake-review.png")
+    overview = " ".join(lake[""])
+    assert f"Games {3 * len(TITLES)}" in overview and "Diverged games 1" in overview, overview
+    assert "Quarantined records 1" in overview
+    assert any("Diverged games (1)" in h for h in lake["divergences"])
+    for path, _ in LAKE_PAGES:
+        assert lake[path] == one[path], path

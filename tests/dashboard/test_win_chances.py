@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import gzip
-import os
 import re
-import signal
-import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,7 +19,7 @@ from replay.games import get_game
 from replay.record import dumps, iter_records
 from replay.simulate import simulate_one
 
-from .test_browser import CHROMIUM, CHROMIUM_ARGS, _free_port, _wait_healthy, _wait_title
+from .browser import exceptions, wait_title
 from .test_pages import open_page, texts
 
 
@@ -69,40 +67,21 @@ def test_review_without_analysis_says_how_to_compute_it(analysed_db: tuple[Path,
     assert f"gamerec analyse PATH --id {plain}" in texts(at)
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"Chromium is not installed at {CHROMIUM}")
-def test_win_chance_chart_in_the_browser(analysed_db: tuple[Path, str, str]) -> None:
-    sync_api = pytest.importorskip("playwright.sync_api")
+def test_win_chance_chart_in_the_browser(analysed_db: tuple[Path, str, str], dashboard_server: Callable[[Path], str],
+                                        chromium: Any) -> None:
     db, analysed, _ = analysed_db
-    port = _free_port()
-    gamerec = Path(sys.executable).with_name("gamerec")
-    cmd = [str(gamerec)] if gamerec.exists() else [sys.executable, "-m", "gamerec_cli.main"]
-    proc = subprocess.Popen([*cmd, "dashboard", "--db", str(db), "--port", str(port)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        _wait_healthy(port, proc)
-        with sync_api.sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            try:
-                page = browser.new_page(viewport={"width": 1400, "height": 3000})
-                page.goto(f"http://127.0.0.1:{port}/review?game={analysed}&seq=5")
-                _wait_title(page, "Game review")
-                page.wait_for_selector("text=Win chances", timeout=30_000)
-                page.wait_for_function("() => document.querySelectorAll('.vega-embed').length >= 2",
-                                       timeout=30_000)  # the score chart and the win-chance chart
-                seq = int(run(db, q.game_alternatives, game_id=analysed)["seq"][0])  # a fall, explained
-                page.get_by_role("button", name=re.compile(rf"^Event {seq}$")).first.click()
-                page.wait_for_selector("text=The alternatives at event", timeout=30_000)
-                page.screenshot(path="/tmp/gamerec-dashboard-win-chances.png", full_page=True)
-                assert page.locator('[data-testid="stException"]').count() == 0
-            finally:
-                browser.close()
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+    server = dashboard_server(db)
+    page = chromium.new_page(viewport={"width": 1400, "height": 3000})
+    page.goto(f"{server}/review?game={analysed}&seq=5")
+    wait_title(page, "Game review")
+    page.wait_for_selector("text=Win chances", timeout=30_000)
+    page.wait_for_function("() => document.querySelectorAll('.vega-embed').length >= 2",
+                           timeout=30_000)  # the score chart and the win-chance chart
+    seq = int(run(db, q.game_alternatives, game_id=analysed)["seq"][0])  # a fall, explained
+    page.get_by_role("button", name=re.compile(rf"^Event {seq}$")).first.click()
+    page.wait_for_selector("text=The alternatives at event", timeout=30_000)
+    page.screenshot(path="/tmp/gamerec-dashboard-win-chances.png", full_page=True)
+    assert not exceptions(page)
 
 
 def test_win_chance_chart_shares_the_step_axis_and_rule() -> None:
