@@ -11,7 +11,8 @@ from dashboard import charts, data, ui
 st.title("Overview")
 ui.require_db()
 
-s = data.q("summary")
+page = data.q("overview")  # one connection for the page's figures
+s = page["summary"]
 cols = st.columns(5)
 cols[0].metric("Games", f"{s['games']:,}")
 cols[1].metric("Player seats", f"{s['player_seats']:,}")
@@ -19,7 +20,7 @@ cols[2].metric("Events", f"{s['events']:,}")
 cols[3].metric("Diverged games", f"{s['diverged']:,}")
 cols[4].metric("Quarantined records", f"{s['quarantined']:,}")
 
-by_status = data.q("games_by_title_status")
+by_status = page["by_status"]
 if by_status.is_empty():
     st.info("No games in the database yet.")
     st.stop()
@@ -49,10 +50,10 @@ with right:
         st.page_link("views/game_review.py", label=f"Review the highest-scoring game ({best['game_id']})",
                      icon=":material/replay:", query_params={"game": best["game_id"]})
 
-dist = data.q("score_distribution")
+dist = page["distribution"]
 if dist.height:
     st.altair_chart(charts.score_histograms(dist))
-rates = data.q("seat_win_rates")
+rates = page["seat_rates"]
 if rates.height:
     st.altair_chart(charts.seat_win_rates(rates))
     ui.games_caption(int(rates.filter(pl.col("seat") == 1).get_column("games").sum()),

@@ -76,3 +76,31 @@ def test_bench_of_an_unknown_game_is_a_usage_error() -> None:
     out = CliRunner().invoke(main, ["bench", "--game", "nosuch", "--skip-ingest", "--skip-dashboard"])
     assert out.exit_code == 2 and "no engine for 'nosuch'" in out.output
     assert out.exception is None or isinstance(out.exception, SystemExit)
+
+
+def test_page_times_leave_out_apptests_own_component_scan(sample_db: Path, monkeypatch) -> None:
+    """A new AppTest scans the installed packages for components on its first run (a server does it
+    once at start): no page's time may include it, the Overview (timed as a session's first run) too."""
+    import pytest
+
+    manager = pytest.importorskip("streamlit.components.v2.component_manager")
+    marks: list[str] = []
+    scan = manager.BidiComponentManager.discover_and_register_components
+
+    def counted(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        marks.append("scan")
+        return scan(self, *args, **kwargs)
+
+    def clock() -> float:
+        marks.append("clock")
+        return 0.0
+
+    monkeypatch.setattr(manager.BidiComponentManager, "discover_and_register_components", counted)
+    monkeypatch.setenv("GAMEREC_DB", str(sample_db))
+    bench._quiet_streamlit()
+    for page in (None, "views/divergences.py", None):
+        del marks[:]
+        _, _, at = bench._page_run(page, clock)
+        assert not at.exception
+        timed = marks[marks.index("clock"):]
+        assert timed == ["clock", "clock"], (page, marks)

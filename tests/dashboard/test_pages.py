@@ -54,6 +54,26 @@ def test_overview(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert ids and all(g.startswith("sim-copenhagen-") for g in ids)
 
 
+def test_overview_first_load_opens_few_connections(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each query opens its own connection (a fresh DuckDB attaching the snapshot, as costly as a query
+    on 100,000 games): the Overview's first load reads its figures over one, not one per chart."""
+    import streamlit as st
+
+    opened: list[str] = []
+    connect = q.connect
+
+    def counted(db: object) -> object:
+        opened.append(str(db))
+        return connect(db)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(q, "connect", counted)
+    st.cache_data.clear()
+    at = open_page(sample_db, None, monkeypatch)
+    assert at.metric[0].value == str(3 * len(TITLES))
+    # the database check, the titles (both shared by every page), the page's figures, one title's top scores
+    assert len(opened) == 4, opened
+
+
 def test_game_review_steps_with_buttons_slider_and_jumps(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     at = open_page(sample_db, "game_review", monkeypatch)
     assert at.title[0].value == "Game review"
