@@ -235,11 +235,16 @@ def _lookup(value: Any, dotted: str) -> Any:
 def _agrees(recorded: dict[str, Any], replayed: dict[str, Any]) -> bool:
     """Whether no leaf of ``recorded`` can disagree with ``replayed``: they are equal, and
     equal even as JSON where the recorded facts hold a boolean (``True == 1`` in Python, not in
-    a record).  Anything else goes leaf by leaf, which decides and words the mismatches."""
-    if recorded != replayed:
-        return False
+    a record).  Anything else goes leaf by leaf, which decides and words the mismatches.
+
+    The same JSON text settles it at once (the usual case: a record written by gamerec
+    lists the facts in the order the rules keep them)."""
     try:
         blob = orjson.dumps(recorded)
+        if blob == orjson.dumps(replayed):
+            return True
+        if recorded != replayed:
+            return False
         if b"true" not in blob and b"false" not in blob:
             return True
         return orjson.dumps(recorded, option=orjson.OPT_SORT_KEYS) == orjson.dumps(

@@ -131,6 +131,16 @@ class PaxState(State):
         player = t.player
         return (m for m in t.candidates(self) if t.check(self, player, m) is None)
 
+    def apply_move(self, player: str, move: Move) -> None:
+        """The checked path (see :meth:`State.apply_move`), with the usual case first: the
+        rules await a decision of ``player``."""
+        if not self.over:
+            t = self.stack[-1]
+            if t.decision and t.player == player:
+                self._play(player, move)
+                return
+        super().apply_move(player, move)
+
     def _play(self, player: str, move: Move) -> None:
         t = self.stack[-1]
         if not isinstance(move, t.accepts):
@@ -150,17 +160,17 @@ class PaxState(State):
     def advance(self) -> None:
         """Run automatic steps and close finished decisions until the game waits."""
         stack = self.stack
-        while not self.over and stack:
+        while stack and not self.over:
             t = stack[-1]
             if t.decision:
                 if t.is_open(self):
                     return
                 stack.pop()
                 t.close(self)
-                continue
-            if t.request(self) is not None:
+            elif t.awaits_chance and t.request(self) is not None:
                 return
-            t.run(self)
+            else:
+                t.run(self)
         if not stack and not self.over:
             raise RuntimeError("engine bug: the rules have nothing left to do but the game is not over")
 
@@ -248,19 +258,27 @@ class PaxState(State):
         Koh-i-noor Recovered."""
         loyal = self.loyalty[player]
         held = self.held_events[player]
-        patriots = 0
-        if RUMOR not in held and loyal is not None:
-            patriots = len(PATRIOTS_OF[loyal].intersection(self.courts[player]))
-        if self.ruleset == "bga":
-            prizes = len([c for c in self.prizes[player] if COURT[c].prize == loyal])
-        else:
-            prizes = len(self.prizes[player])
-        gift_worth = 1
-        if EMBARRASSMENT_OF_RICHES in self.global_events:
-            gift_worth = 0
-        elif KOH_I_NOOR in held:
-            gift_worth = 2
-        return 1 + patriots + prizes + gift_worth * len(self.gifts[player])
+        n = 1
+        if loyal is not None and RUMOR not in held:
+            patriots = PATRIOTS_OF[loyal]
+            for c in self.courts[player]:
+                if c in patriots:
+                    n += 1
+        prizes = self.prizes[player]
+        if prizes:
+            if self.ruleset == "bga":
+                n += len([c for c in prizes if COURT[c].prize == loyal])
+            else:
+                n += len(prizes)
+        gifts = self.gifts[player]
+        if gifts and EMBARRASSMENT_OF_RICHES not in self.global_events:
+            n += (2 if KOH_I_NOOR in held else 1) * len(gifts)
+        return n
+
+    def influences(self) -> dict[str, int]:
+        """Every player's influence, 0 for a player not yet loyal to a coalition."""
+        loyalty = self.loyalty
+        return {p: self.influence(p) if loyalty[p] else 0 for p in self.players}
 
     def cylinders_in_play(self, player: str) -> int:
         return CYLINDERS_PER_PLAYER - self.cyl_supply[player]
@@ -451,7 +469,7 @@ OBSERVABLES: dict[str, Callable[[PaxState], Any]] = {
     "loyalty": lambda s: dict(s.loyalty),
     "favored_suit": lambda s: s.favored,
     "rulers": lambda s: dict(s.rulers),
-    "influence": lambda s: {p: s.influence(p) if s.loyalty[p] else 0 for p in s.players},
+    "influence": PaxState.influences,
     "cylinders": lambda s: {p: CYLINDERS_PER_PLAYER - n for p, n in s.cyl_supply.items()},
     "blocks": lambda s: {c: BLOCKS_PER_COALITION - n for c, n in s.block_supply.items()},
     "deck_size": lambda s: s.deck_size(),

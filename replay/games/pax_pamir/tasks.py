@@ -35,6 +35,11 @@ class Task:
     decision: ClassVar[bool] = True
     accepts: ClassVar[tuple[type[Move], ...]] = ()
     awaiting: ClassVar[str] = ""
+    awaits_chance: ClassVar[bool] = False
+    """Whether the task may await randomness (it defines :meth:`request`; set by itself)."""
+
+    def __init_subclass__(cls) -> None:
+        cls.awaits_chance = cls.request is not Task.request
 
     def is_open(self, s: PaxState) -> bool:
         """False when a decision has nothing left to decide (it then closes by itself)."""

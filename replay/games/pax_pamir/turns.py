@@ -274,8 +274,10 @@ class CleanupTask(Task):
         s.pop(self)
         s.stage = "cleanup"
         clear_turn_marks(s)
-        over_court = len(s.courts[p]) > s.court_limit(p)
-        over_hand = over_court or len(s.hands[p]) > s.hand_limit(p)
+        # a court of 3 cards and a hand of 2 are within every limit: no stars to count
+        court, hand = len(s.courts[p]), len(s.hands[p])
+        over_court = court > 3 and court > s.court_limit(p)
+        over_hand = over_court or hand > 2 and hand > s.hand_limit(p)
         top, bottom = s.market
         events_left = top[0] in EVENTS or bottom[0] in EVENTS
         refill = events_left or None in top or None in bottom
