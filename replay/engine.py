@@ -237,6 +237,7 @@ class Game:
     move_type_names: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
     observable_key_set: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
     _move_by_tag: dict[str, type[Move]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _bare_moves: dict[type[Move], Move] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         union: Any = Union[tuple(self.moves)] if len(self.moves) > 1 else self.moves[0]  # noqa: UP007
@@ -254,9 +255,15 @@ class Game:
         A move whose ``type`` names a known move is converted straight to that
         struct (msgspec caches its type information on a struct class, but
         rebuilds it for a union on every call); anything else goes through the
-        union, which gives the error message.
+        union, which gives the error message.  A move given by its type alone
+        (``{"type": "pass"}``) is one immutable struct, made once.
         """
         cls = self._move_by_tag.get(str(obj.get("type"))) if type(obj) is dict else None
+        if cls is not None and len(obj) == 1:
+            bare = self._bare_moves.get(cls)
+            if bare is None:
+                bare = self._bare_moves[cls] = msgspec.convert(obj, type=cls, strict=True)
+            return bare
         move: Move = msgspec.convert(obj, type=cls or self._move_type, strict=True)
         return move
 

@@ -314,54 +314,53 @@ _ALLOWED = {
 
 
 def _parse_event(ev: Any, i: int, game: Game, players: set[str]) -> Event:
-    path = f"$.events[{i}]"
     if type(ev) is not dict:
-        raise _err(f"an event must be an object, got {_typename(ev)}", path, i)
+        raise _err(f"an event must be an object, got {_typename(ev)}", f"$.events[{i}]", i)
     has_move, has_chance, has_observe = "move" in ev, "chance" in ev, "observe" in ev
     if has_move + has_chance + has_observe != 1:
         keys = ", ".join(sorted(map(str, ev))) or "no keys"
         raise _err(
             "unknown event form: an event is exactly one of a move "
             f"({{\"player\", \"move\"}}), a chance or an observe object (got {keys})",
-            path, i,
+            f"$.events[{i}]", i,
         )
-    form = "move" if has_move else "chance" if has_chance else "observe"
     extra = None
-    if len(ev) > (2 if form == "move" else 1):
+    if len(ev) > (2 if has_move else 1):
+        form = "move" if has_move else "chance" if has_chance else "observe"
         allowed = _ALLOWED[form]
         unknown = [k for k in ev if k not in allowed]
         if unknown:
-            raise _err(f"unknown field {unknown[0]!r} in a {form} event", f"{path}.{unknown[0]}", i)
+            raise _err(f"unknown field {unknown[0]!r} in a {form} event", f"$.events[{i}].{unknown[0]}", i)
         extra = {k: ev[k] for k in EVENT_EXTRAS if k in ev} or None
     if has_move:
         player = ev.get("player")
         if type(player) is not str:
             if player is None:
-                raise _err("a move event needs a player", f"{path}.player", i)
-            _expect(player, str, f"{path}.player", "player", i)
+                raise _err("a move event needs a player", f"$.events[{i}].player", i)
+            _expect(player, str, f"$.events[{i}].player", "player", i)
         if player not in players:
-            raise _err(f"player {player!r} is not in this record's players", f"{path}.player", i)
+            raise _err(f"player {player!r} is not in this record's players", f"$.events[{i}].player", i)
         raw_move = ev["move"]
-        _expect(raw_move, dict, f"{path}.move", "move", i)
+        if type(raw_move) is not dict:
+            _expect(raw_move, dict, f"$.events[{i}].move", "move", i)
         mtype = raw_move.get("type")
-        if not isinstance(mtype, str):
-            raise _err("a move needs a string type", f"{path}.move.type", i)
+        if type(mtype) is not str:
+            raise _err("a move needs a string type", f"$.events[{i}].move.type", i)
         if mtype not in game.move_type_names:
-            raise _err(
-                f"unknown move type {mtype!r} for {game.title}", f"{path}.move.type", i
-            )
+            raise _err(f"unknown move type {mtype!r} for {game.title}", f"$.events[{i}].move.type", i)
         try:
             move = game.parse_move(raw_move)
         except msgspec.ValidationError as exc:
             reason, sub = _split_msgspec(str(exc))
             if reason.startswith("Expected `int`") and _huge_integer(_lookup_path(raw_move, sub)):
                 reason = f"Expected an integer of at most 64 bits, got {_HUGE}"
-            raise _err(reason, f"{path}.move{sub}", i) from None
+            raise _err(reason, f"$.events[{i}].move{sub}", i) from None
         return MoveEvent(player, move, extra)
     if has_chance:
         outcome = ev["chance"]
-        _check_chance(outcome, f"{path}.chance", i)
+        _check_chance(outcome, i)
         return ChanceEvent(outcome, extra)
+    path = f"$.events[{i}]"
     facts = ev["observe"]
     _expect(facts, dict, f"{path}.observe", "observe", i)
     for k in facts:
@@ -381,7 +380,8 @@ def _split_msgspec(msg: str) -> tuple[str, str]:
     return msg, ""
 
 
-def _check_chance(outcome: Any, path: str, i: int) -> None:
+def _check_chance(outcome: Any, i: int) -> None:
+    path = f"$.events[{i}].chance"
     if type(outcome) is not dict:
         _expect(outcome, dict, path, "a chance outcome", i)
     if "draw" in outcome:

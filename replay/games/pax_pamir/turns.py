@@ -129,6 +129,7 @@ class StartTurnTask(Task):
 
 
 BLACKMAIL = (("kandahar", ABILITY_CARDS["blackmail_kandahar"]), ("herat", ABILITY_CARDS["blackmail_herat"]))
+BLACKMAIL_CARDS = frozenset(c for _, cards in BLACKMAIL for c in cards)
 
 
 def start_turn(s: PaxState, p: str) -> None:
@@ -140,9 +141,12 @@ def start_turn(s: PaxState, p: str) -> None:
     s.actions_left = ACTIONS_PER_TURN
     clear_turn_marks(s)
     s.declines = 0
-    s.push(CleanupTask(p))
-    s.push(ActionsTask(p))
+    stack = s.stack
+    stack.append(CleanupTask(p))
+    stack.append(ActionsTask(p))
     owner = s.owner
+    if BLACKMAIL_CARDS.isdisjoint(owner):
+        return
     for region, cards in BLACKMAIL:
         for c in cards:
             if owner.get(c) == p:
@@ -182,7 +186,7 @@ class ActionsTask(Task):
     """The action phase: two actions (purchase, play, card actions), any number of bonus actions."""
 
     done: bool = False
-    accepts = (Buy, Play, Tax, Gift, Build, MoveAction, Betray, Battle, EndTurn)
+    accepts = (EndTurn, Buy, Play, Tax, Gift, Build, MoveAction, Betray, Battle)
     awaiting = "next action (buy, play, a card action, or end_turn)"
 
     def is_open(self, s: PaxState) -> bool:
@@ -271,9 +275,7 @@ class CleanupTask(Task):
 
     def run(self, s: PaxState) -> None:
         p = self.player
-        s.pop(self)
-        s.stage = "cleanup"
-        clear_turn_marks(s)
+        s.stack.pop()  # this task: the top one
         # a court of 3 cards and a hand of 2 are within every limit: no stars to count
         court, hand = len(s.courts[p]), len(s.hands[p])
         over_court = court > 3 and court > s.court_limit(p)
@@ -282,8 +284,10 @@ class CleanupTask(Task):
         events_left = top[0] in EVENTS or bottom[0] in EVENTS
         refill = events_left or None in top or None in bottom
         if not (over_hand or refill):
-            start_turn(s, s.following[p])
+            start_turn(s, s.following[p])  # which clears the turn's marks
             return
+        s.stage = "cleanup"
+        clear_turn_marks(s)
         s.push(NextTurnTask(p))
         if refill:
             s.push(market.RefillTask(p, False))
