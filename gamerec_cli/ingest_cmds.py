@@ -149,20 +149,36 @@ def _ingest_lake(paths: tuple[str, ...], lake: str, scheduler: str | None, worke
         except KeyboardInterrupt:
             _fail("interrupted; every shard committed so far is complete, rerun to finish", 130)
     con = _console()
+    c = s.counts
     t = Table(title=f"lake ingest run {s.run_id} into {s.lake}", show_header=False, title_justify="left")
     t.add_column("what")
     t.add_column("value", justify="right")
     for k, v in [("shards", f"{s.shards:,} ({s.shards_skipped:,} already in the lake)"),
-                 ("records", f"{s.records:,}"),
-                 *((f"  status {k}", f"{n:,}") for k, n in sorted(s.statuses.items())),
+                 ("records read", f"{c.records:,}"),
+                 ("  replayed on the cluster", f"{s.replayed:,}"),
+                 ("ingested (new)", f"{c.new:,}"),
+                 ("replaced (content changed)", f"{c.replaced:,}"),
+                 ("skipped (already present)", f"{c.skipped:,}"),
+                 ("diverged (ingested, with divergences)", f"{c.diverged:,}"),
+                 *((f"  status {k}", f"{n:,}") for k, n in sorted(c.statuses.items())),
+                 ("quarantined", f"{c.quarantined:,}"),
+                 *([("  of which: id already used in this run by other content", f"{c.conflicts:,}")]
+                   if c.conflicts else []),
                  ("rows written", f"{sum(s.rows.values()):,}"),
                  ("time", f"{s.seconds:.2f} s ({s.records_per_second:,.0f} records/s)"),
                  ("peak memory per worker", f"{s.worker_kib / 1024:,.0f} MiB"),
                  ("catalog", f"{s.lake.rstrip('/')}/gamerec.duckdb")]:
         t.add_row(k, v)
     con.print(t)
-    if s.statuses.get("invalid"):
-        click.echo(f"{s.statuses['invalid']} record(s) could not be read and went to the lake's quarantine; "
+    if c.conflicts:
+        click.echo(f"{c.conflicts} record(s) reuse an id that a different record already has in this run; "
+                   "they were not ingested (the first record with each id was), and went to quarantine:", err=True)
+        for line in c.conflict_examples:
+            click.echo(f"  {line}", err=True)
+        if c.conflicts > len(c.conflict_examples):
+            click.echo(f"  ... and {c.conflicts - len(c.conflict_examples)} more", err=True)
+    if c.quarantined:
+        click.echo(f"{c.quarantined} record(s) went to the lake's quarantine; "
                    f"see them with gamerec stats --db {s.lake.rstrip('/')}/gamerec.duckdb", err=True)
         sys.exit(1)
 

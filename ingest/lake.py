@@ -10,26 +10,37 @@ end, rebuilds ``DIR/gamerec.duckdb``: a catalog of views with the tables and
 columns of the one-machine database, so ``gamerec stats``, ``export`` and
 ``dashboard`` read a lake as they read a database.
 
-Layout (``K`` is the shard's key, a hash of its source and content)::
+Layout (``K`` is a shard's key, a hash of its file name, byte range and content)::
 
-    DIR/<table>/title=<title>/K.parquet   per-game tables, partitioned by title
-    DIR/quarantine/K.parquet              records that could not be read
-    DIR/_manifest/K.parquet               one row per record of shard K (id, content hash,
-                                          status, file, line): the shard's commit mark
-    DIR/ingest_runs/run-000001.parquet    one per run
+    DIR/<table>/title=<title>/K.parquet   rows of the games shard K replayed, by title (+ a _shard column)
+    DIR/quarantine/K.parquet              records of shard K that could not be read
+    DIR/_manifest/K.parquet               one row per record of shard K: id, content hash, status,
+                                          file, line, and the *holder*: the shard whose files hold
+                                          its rows (K, or an earlier shard with the same content)
+    DIR/_runs/run-000001.parquet          the shards of a finished run, in input order
+    DIR/ingest_runs/run-000001.parquet    one row per finished run
     DIR/gamerec.duckdb                    the catalog (views), rebuilt at the end of a run
 
-Safety: a task writes every file under a temporary name and renames it; the
-manifest of a shard is written last, and the catalog lists only the files of
-shards that have a manifest, so a task killed half-way leaves nothing a
-reader sees; its rerun (Dask reschedules it on another worker, or the next
-run does) writes the same names again.  A rerun skips every shard whose
-manifest exists.  A game present in several shards (the same record in two
-files, or a changed record in a later file) is read from one of them: the
-latest content of its id, in the earliest shard that holds that content —
-what the one-machine ingest keeps.  The catalog itself is written under a
-temporary name and renamed, so readers see the previous catalog or the new
-one.
+**Per record, like the one-machine ingest.**  A shard whose manifest exists
+is skipped whole.  Otherwise a first, cheap task per shard (a *probe*) reads
+it and hashes its records; the client looks the hashes up in the lake's
+manifests, and the shard's task replays only the records whose content is
+not in the lake yet (a changed record in an otherwise unchanged file, the
+records appended to a big file), writing manifest rows for the others that
+point at the shard already holding their rows (a record moved to another
+file is not replayed again).  The catalog then decides, per game id, as the
+one-machine ingest does: within a run the first record with an id (input
+order) is the game; a later record with the same id and the same content is
+skipped, one with other content is quarantined (``duplicate_id``); a game
+is replaced when a later run brings other content under its id.
+
+**Safety.**  A task writes every file under a temporary name and renames it;
+its manifest is written last and is the shard's commit mark; the run's list
+of shards is written after every task, and the catalog reads only shards of
+finished runs.  A task killed half-way leaves files no reader sees; Dask
+reruns it elsewhere, or the next run does, under the same names.  The
+catalog is written under a temporary name and renamed, so readers see the
+previous catalog or the new one.
 
 Paths may be fsspec URLs (``s3://bucket/lake``, ``gs://...``) when the
 matching filesystem package is installed (``s3fs``, ``gcsfs``); the catalog
@@ -46,6 +57,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -56,26 +68,39 @@ import pyarrow.parquet as pq
 
 from ingest import schema
 from ingest.bga.convert import bga_items
-from ingest.rows import Batch, Job, build_batch
+from ingest.rows import Batch, Job, Outcome, build_batch, raw_sha256
 from ingest.sources import expand
-from ingest.writer import IngestError, utcnow
+from ingest.writer import IngestError, conflict_error, utcnow
 from replay import ENGINE_VERSION
 from replay.record import RECORD_SUFFIXES, RawItem, RecordError, iter_raw
 from replay.replayer import DIVERGED, INVALID
 
 CATALOG = "gamerec.duckdb"
 MANIFEST = "_manifest"
+RUNS = "_runs"
 SPLIT_BYTES = 64 << 20
 """Uncompressed ``.jsonl`` files larger than this are cut into byte ranges of about this size."""
 CHUNK_RECORDS = 256
 """A task replays its shard this many records at a time (bounded memory), appending row groups."""
 SHARD_COLUMN = "_shard"
+ORDINAL_COLUMN = "_ordinal"
+"""Every data row carries the shard and the place in it of the record it comes from (its holder)."""
 
 MANIFEST_SCHEMA = pa.schema([
-    ("game_id", pa.string()), ("record_sha256", pa.string()), ("title", pa.string()), ("status", pa.string()),
-    ("shard", pa.string()), ("source", pa.string()), ("line", pa.int32()), ("run_id", pa.int32()),
-    ("ordinal", pa.int64()),
+    ("shard", pa.string()), ("ordinal", pa.int64()), ("game_id", pa.string()), ("record_sha256", pa.string()),
+    ("title", pa.string()), ("status", pa.string()), ("holder", pa.string()), ("holder_ordinal", pa.int64()),
+    ("source", pa.string()), ("line", pa.int32()), ("replayed", pa.bool_()), ("run_id", pa.int32()),
 ])
+"""One row per record of a shard, in input order (``ordinal``); its rows are those of record
+``holder_ordinal`` of shard ``holder`` (null for unreadable records)."""
+
+RUN_SCHEMA = pa.schema([
+    ("run_id", pa.int32()), ("position", pa.int64()), ("shard", pa.string()), ("started_at", pa.timestamp("us")),
+])
+"""The shards of a finished run, ``position`` being the shard's place in the run's input."""
+
+Known = dict[str, tuple[str, str | None, str, str, int]]
+"""Content hash -> (game id, title, status, holder, holder ordinal) of records whose rows are in the lake."""
 
 
 @dataclass(frozen=True)
@@ -90,14 +115,46 @@ class Shard:
 
 
 @dataclass
+class Probe:
+    """What the first task learnt of a shard not yet in the lake: its key and its records' content hashes."""
+
+    key: str
+    hashes: list[str]
+
+
+@dataclass
 class ShardResult:
     key: str
     skipped: bool
+    """The whole shard was in the lake already (its manifest exists)."""
     records: int
+    replayed: int = 0
+    """Records replayed by this task (the others were in the lake already)."""
     statuses: dict[str, int] = field(default_factory=dict)
+    """Statuses of the replayed records."""
     rows: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
     worker_kib: int = 0
+    cpu: float = 0.0
+    """CPU seconds the task used in its worker process."""
+
+
+@dataclass
+class RunCounts:
+    """What a finished run did, decided per game id as the one-machine ingest decides (see the module doc)."""
+
+    records: int = 0
+    ok: int = 0
+    diverged: int = 0
+    skipped: int = 0
+    quarantined: int = 0
+    """Unreadable records and id conflicts."""
+    conflicts: int = 0
+    new: int = 0
+    replaced: int = 0
+    statuses: dict[str, int] = field(default_factory=dict)
+    """Statuses of the games this run wrote."""
+    conflict_examples: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -107,11 +164,19 @@ class LakeSummary:
     shards: int
     shards_skipped: int
     records: int
-    statuses: dict[str, int]
+    replayed: int
+    counts: RunCounts
     rows: dict[str, int]
+    """Rows written to Parquet by this run's tasks."""
     seconds: float
     worker_kib: int
     dashboard: str | None = None
+    worker_cpu: float = 0.0
+    """CPU seconds of every task, summed over the workers."""
+
+    @property
+    def statuses(self) -> dict[str, int]:
+        return self.counts.statuses
 
     @property
     def records_per_second(self) -> float:
@@ -132,7 +197,13 @@ def _fs(url: str) -> tuple[Any, str]:
 
 
 def _is_url(path: str) -> bool:
+    """A path that names another filesystem than the local disk (``file://`` is the local disk)."""
     return "://" in path and not path.startswith("file://")
+
+
+def _local(path: str) -> str:
+    """``file:///x`` as ``/x``; any other path as it is."""
+    return str(fsspec.core.strip_protocol(path)) if path.startswith("file://") else path
 
 
 def plan(paths: Sequence[str], split_bytes: int = SPLIT_BYTES) -> list[Shard]:
@@ -149,7 +220,7 @@ def plan(paths: Sequence[str], split_bytes: int = SPLIT_BYTES) -> list[Shard]:
             proto = p.split("://", 1)[0]
             files += [f"{proto}://{f}" for f in found if f.endswith(RECORD_SUFFIXES)]
         else:
-            files += expand([p])
+            files += expand([_local(p)])
     shards: list[Shard] = []
     for f in files:
         size = _size(f)
@@ -169,7 +240,7 @@ def _size(path: str) -> int:
 
 
 # --------------------------------------------------------------------------
-# one task (worker)
+# the tasks (workers)
 # --------------------------------------------------------------------------
 
 
@@ -243,73 +314,91 @@ def _put(fs: Any, final: str, write: Callable[[Any], None]) -> None:
     fs.mv(tmp, final)
 
 
-def run_shard(shard: Shard, lake: str, run_id: int, at: Any, ruleset: str | None = None) -> ShardResult:
-    """Replay one shard into the lake (runs as a Dask task; safe to run again)."""
-    t0 = time.perf_counter()
+def _committed(fs: Any, root: str, key: str) -> ShardResult | None:
+    """The result of a shard already in the lake (its manifest exists), else ``None``."""
+    manifest = f"{root}/{MANIFEST}/{key}.parquet"
+    if not fs.exists(manifest):
+        return None
+    with fs.open(manifest, "rb") as fh:
+        n = pq.ParquetFile(fh).metadata.num_rows
+    return ShardResult(key, True, n, worker_kib=_maxrss())
+
+
+def probe_shard(shard: Shard, lake: str) -> ShardResult | Probe:
+    """First task of a shard when the lake is not empty: skip it whole, or hash its records."""
     fs, root = _fs(lake)
     data, items = _read_shard(shard)
     key = shard_key(shard, data)
-    manifest = f"{root}/{MANIFEST}/{key}.parquet"
-    if fs.exists(manifest):
-        n = pq.ParquetFile(fs.open(manifest, "rb")).metadata.num_rows
-        return ShardResult(key, True, n, worker_kib=_maxrss())
+    done = _committed(fs, root, key)
+    if done is not None:
+        return done
+    return Probe(key, [raw_sha256(it.raw) for it in bga_items(items) if it.error is None])
+
+
+def run_shard(shard: Shard, lake: str, run_id: int, at: Any, ruleset: str | None = None,
+              known: Known | None = None) -> ShardResult:
+    """Replay the records of one shard that are not in ``known`` into the lake (a Dask task; safe to rerun)."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    fs, root = _fs(lake)
+    data, items = _read_shard(shard)
+    key = shard_key(shard, data)
+    done = _committed(fs, root, key)
+    if done is not None:
+        return done
+    known = known or {}
     out = _ShardWriter(fs, root, key)
-    manifest_rows: dict[str, list[Any]] = {f.name: [] for f in MANIFEST_SCHEMA}
+    manifest: list[tuple[Any, ...]] = []
     statuses: dict[str, int] = {}
-    quarantine: list[Any] = []
-    ordinal = shard.index << 32
+    quarantine: list[Outcome] = []
     chunk: list[tuple[int, str, int | None, bytes]] = []
 
-    def flush() -> None:
-        if not chunk:
-            return
-        batch = build_batch(Job(list(chunk), run_id, at, None, ruleset))
-        chunk.clear()
-        _add(batch)
-
-    def _add(batch: Batch) -> None:
-        good = [o for o in batch.outcomes if o.status != INVALID]
+    def add(batch: Batch) -> None:
         for o in batch.outcomes:
             statuses[o.status] = statuses.get(o.status, 0) + 1
             if o.status == INVALID:
                 quarantine.append(o)
-        for o in batch.outcomes:  # every record, read or not: a rerun counts them as skipped
-            for name, value in (("game_id", o.game_id), ("record_sha256", o.raw_sha256), ("title", o.title),
-                                ("status", o.status), ("shard", key), ("source", o.source), ("line", o.line),
-                                ("run_id", run_id), ("ordinal", o.ordinal)):
-                manifest_rows[name].append(value)
-        out.add(batch, good)
+            good = o.status != INVALID
+            manifest.append((key, o.ordinal, o.game_id, o.raw_sha256, o.title, o.status, key if good else None,
+                             o.ordinal if good else None, o.source, o.line, True, run_id))
+        out.add(batch, [o for o in batch.outcomes if o.status != INVALID])
 
-    for it in bga_items(items):
+    def flush() -> None:
+        if chunk:
+            batch = build_batch(Job(list(chunk), run_id, at, None, ruleset))
+            chunk.clear()
+            add(batch)
+
+    for ordinal, it in enumerate(bga_items(items)):
+        sha = raw_sha256(it.raw)
         if it.error is not None:
-            _add(Batch([_invalid(ordinal, it)]))
+            add(Batch([Outcome(ordinal, it.source, it.line, sha, INVALID, error=str(it.error), raw=it.raw)]))
+        elif sha in known:
+            gid, title, status, holder, at_ordinal = known[sha]
+            manifest.append((key, ordinal, gid, sha, title, status, holder, at_ordinal, it.source, it.line, False,
+                             run_id))
         else:
             chunk.append((ordinal, it.source, it.line, it.raw))
             if len(chunk) >= CHUNK_RECORDS:
                 flush()
-        ordinal += 1
     flush()
     rows = out.close()
     if quarantine:
-        qt = _quarantine_table(quarantine, run_id, at)
+        qt = _quarantine_table(quarantine, run_id, at, key)
         _put(fs, f"{root}/quarantine/{key}.parquet", lambda fh: pq.write_table(qt, fh, compression="zstd"))
         rows["quarantine"] = qt.num_rows
-    mt = pa.table(manifest_rows, schema=MANIFEST_SCHEMA)
-    _put(fs, manifest, lambda fh: pq.write_table(mt, fh, compression="zstd"))  # the commit mark, last
-    return ShardResult(key, False, sum(statuses.values()), statuses, rows, time.perf_counter() - t0, _maxrss())
+    manifest.sort(key=lambda r: r[1])
+    mt = pa.Table.from_pylist([dict(zip(MANIFEST_SCHEMA.names, r)) for r in manifest], schema=MANIFEST_SCHEMA)
+    # the commit mark, last
+    _put(fs, f"{root}/{MANIFEST}/{key}.parquet", lambda fh: pq.write_table(mt, fh, compression="zstd"))
+    return ShardResult(key, False, len(manifest), sum(statuses.values()), statuses, rows,
+                       time.perf_counter() - t0, _maxrss(), time.process_time() - c0)
 
 
 def _maxrss() -> int:
     return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 
 
-def _invalid(ordinal: int, it: RawItem) -> Any:
-    from ingest.rows import Outcome, raw_sha256
-
-    return Outcome(ordinal, it.source, it.line, raw_sha256(it.raw), INVALID, error=str(it.error), raw=it.raw)
-
-
-def _quarantine_table(bad: list[Any], run_id: int, at: Any) -> pa.Table:
+def _quarantine_table(bad: list[Outcome], run_id: int, at: Any, key: str) -> pa.Table:
     t = schema.QUARANTINE
     data = {
         "source": [o.source for o in bad], "line": [o.line for o in bad], "error": [o.error for o in bad],
@@ -318,7 +407,8 @@ def _quarantine_table(bad: list[Any], run_id: int, at: Any) -> pa.Table:
         "kind": ["unreadable" if o.game_id is None else "engine_error" for o in bad], "run_id": [run_id] * len(bad),
     }
     sch = t.arrow_schema()
-    return pa.Table.from_arrays([pa.array(data[c], sch.field(c).type) for c in t.column_names], schema=sch)
+    table = pa.Table.from_arrays([pa.array(data[c], sch.field(c).type) for c in t.column_names], schema=sch)
+    return table.append_column(SHARD_COLUMN, pa.array([key] * len(bad), pa.string()))
 
 
 class _ShardWriter:
@@ -329,10 +419,10 @@ class _ShardWriter:
         self.open: dict[tuple[str, str], tuple[Any, Any, str, str]] = {}
         self.rows: dict[str, int] = {}
 
-    def add(self, batch: Batch, good: list[Any]) -> None:
+    def add(self, batch: Batch, good: list[Outcome]) -> None:
         if not good:
             return
-        by_title: dict[str, list[Any]] = {}
+        by_title: dict[str, list[Outcome]] = {}
         for o in good:
             by_title.setdefault(o.title or "unknown", []).append(o)
         for name, table in batch.tables.items():
@@ -341,12 +431,15 @@ class _ShardWriter:
             table = table.append_column(SHARD_COLUMN, pa.array([self.key] * table.num_rows, pa.string()))
             for title, outs in by_title.items():
                 idx: list[int] = []
+                ordinals: list[int] = []
                 for o in outs:
                     span = (o.spans or {}).get(name)
                     if span:
                         idx.extend(range(*span))
+                        ordinals.extend([o.ordinal] * (span[1] - span[0]))
                 if idx:
-                    self._write(name, title, table.take(pa.array(idx, pa.int64())))
+                    part = table.take(pa.array(idx, pa.int64()))
+                    self._write(name, title, part.append_column(ORDINAL_COLUMN, pa.array(ordinals, pa.int64())))
 
     def _write(self, name: str, title: str, table: pa.Table) -> None:
         k = (name, title)
@@ -391,77 +484,143 @@ def _client(scheduler: str | None, workers: int | None) -> tuple[Any, Any]:
     return Client(cluster), cluster
 
 
+def _listing(fs: Any, folder: str, pattern: str = "*.parquet") -> list[str]:
+    """The committed files of ``folder`` (never the temporary ``.tmp-*`` ones), sorted."""
+    if not fs.exists(folder):
+        return []
+    return sorted(f for f in fs.glob(f"{folder}/{pattern}") if not f.rsplit("/", 1)[-1].startswith("."))
+
+
 def _next_run(fs: Any, root: str) -> int:
-    runs = fs.glob(f"{root}/ingest_runs/run-*.parquet") if fs.exists(f"{root}/ingest_runs") else []
+    runs = _listing(fs, f"{root}/ingest_runs", "run-*.parquet") + _listing(fs, f"{root}/{RUNS}", "run-*.parquet")
     return 1 + max((int(Path(r).stem.split("-")[1]) for r in runs), default=0)
+
+
+def _url(lake: str) -> Callable[[str], str]:
+    """Turns a path of the lake's filesystem into what DuckDB reads (a local absolute path, or a URL)."""
+    proto = lake.split("://", 1)[0] + "://" if _is_url(lake) else ""
+    return (lambda p: proto + p) if proto else (lambda p: str(Path(p).resolve()))
+
+
+class _KnownHashes:
+    """The client's index of the lake's records (content hash -> game id, title, status, holder).
+
+    Built once per run from the committed manifests, in a DuckDB database of
+    its own (it spills to disk past its memory limit); each probe's hashes are
+    joined against it.
+    """
+
+    def __init__(self, fs: Any, root: str, url: Callable[[str], str]) -> None:
+        self.con = duckdb.connect()
+        self.con.execute("SET memory_limit = '1GB'")
+        found = _listing(fs, f"{root}/{MANIFEST}")
+        manifests = [url(m) for m in found]
+        self.empty = not manifests
+        if manifests:
+            with fs.open(found[0], "rb") as fh:
+                if "holder" not in pq.read_schema(fh).names:
+                    raise IngestError(f"{root} was written by an older gamerec (one manifest per shard, not per "
+                                      "record); ingest into a new lake folder")
+            self.con.execute(f"""CREATE TABLE known AS
+                SELECT record_sha256 AS sha, game_id, title, status, holder, holder_ordinal
+                FROM read_parquet({_files_sql(manifests)}) WHERE holder IS NOT NULL
+                QUALIFY row_number() OVER (PARTITION BY record_sha256 ORDER BY holder, holder_ordinal) = 1""")
+
+    def lookup(self, hashes: list[str]) -> Known:
+        if self.empty or not hashes:
+            return {}
+        self.con.register("probe", pa.table({"sha": pa.array(hashes, pa.string())}))
+        try:
+            rows = self.con.execute("SELECT k.sha, k.game_id, k.title, k.status, k.holder, k.holder_ordinal FROM known k "
+                                    "SEMI JOIN probe p ON k.sha = p.sha").fetchall()
+        finally:
+            self.con.unregister("probe")
+        return {r[0]: (r[1], r[2], r[3], r[4], r[5]) for r in rows}
+
+    def close(self) -> None:
+        self.con.close()
 
 
 def ingest_lake(paths: Sequence[str], lake: str, *, scheduler: str | None = None, workers: int | None = None,
                 ruleset: str | None = None, progress: Callable[[int, int], None] | None = None,
-                on_dashboard: Callable[[str], None] | None = None) -> LakeSummary:
+                on_dashboard: Callable[[str], None] | None = None, split_bytes: int = SPLIT_BYTES) -> LakeSummary:
     """Replay every record under ``paths`` on Dask into the lake ``lake``; rebuild its catalog."""
     t0 = time.perf_counter()
     started = utcnow()
-    shards = plan(paths)
+    lake = _local(lake)
+    shards = plan(paths, split_bytes)
+    if not shards:
+        raise IngestError("no records found in " + ", ".join(paths) + " (record files end in "
+                          ".json, .jsonl, .json.gz or .jsonl.gz)")
     fs, root = _fs(lake)
     fs.makedirs(root, exist_ok=True)
     run_id = _next_run(fs, root)
+    known = _KnownHashes(fs, root, _url(lake))
     client, cluster = _client(scheduler, workers)
     from distributed import as_completed
 
     dashboard = getattr(client, "dashboard_link", None)
     if on_dashboard is not None and dashboard:
         on_dashboard(dashboard)
-    results: list[ShardResult] = []
-    status = "failed"
+    results: dict[int, ShardResult] = {}
     try:
-        futures = client.map(run_shard, shards, lake=lake, run_id=run_id, at=started, ruleset=ruleset,
-                             pure=False, retries=2)
-        done = 0
-        for fut in as_completed(futures):
-            results.append(fut.result())
-            done += 1
+        common = {"pure": False, "retries": 2}
+        if known.empty:  # nothing to look up: replay every shard at once
+            futures = client.map(run_shard, shards, lake=lake, run_id=run_id, at=started, ruleset=ruleset,
+                                 **common)
+        else:
+            futures = client.map(probe_shard, shards, lake=lake, **common)
+        of = {f.key: s for f, s in zip(futures, shards)}
+        pending = as_completed(futures)
+        for fut in pending:
+            shard = of.pop(fut.key)
+            r = _result(fut, shard)
+            if isinstance(r, Probe):
+                nxt = client.submit(run_shard, shard, lake, run_id, started, ruleset, known.lookup(r.hashes),
+                                    **common)
+                of[nxt.key] = shard
+                pending.add(nxt)
+                continue
+            results[shard.index] = r
             if progress is not None:
-                progress(done, len(shards))
-        status = "finished"
+                progress(len(results), len(shards))
     finally:
+        known.close()
         client.close()
         if cluster is not None:
             cluster.close()
-    statuses: dict[str, int] = {}
+    # the run's list of shards makes it a finished run; then its counts and the catalog
+    listing = pa.table({"run_id": pa.array([run_id] * len(shards), pa.int32()),
+                        "position": pa.array([s.index for s in shards], pa.int64()),
+                        "shard": pa.array([results[s.index].key for s in shards], pa.string()),
+                        "started_at": pa.array([started] * len(shards), pa.timestamp("us"))}, schema=RUN_SCHEMA)
+    _put(fs, f"{root}/{RUNS}/run-{run_id:06d}.parquet", lambda fh: pq.write_table(listing, fh))
+    counts = build_catalog(lake, run=(run_id, started, list(paths), len({s.source for s in shards})))
     rows: dict[str, int] = {}
-    for r in results:
-        for k, v in r.statuses.items():
-            statuses[k] = statuses.get(k, 0) + v
+    for r in results.values():
         for k, v in r.rows.items():
             rows[k] = rows.get(k, 0) + v
-    skipped = sum(r.records for r in results if r.skipped)
-    records = sum(r.records for r in results)
-    _write_run(fs, root, run_id, started, paths, len(shards), records, statuses, skipped, status)
-    build_catalog(lake)
-    return LakeSummary(lake, run_id, len(shards), sum(1 for r in results if r.skipped), records, statuses,
-                       rows, time.perf_counter() - t0, max((r.worker_kib for r in results), default=0), dashboard)
+    assert counts is not None
+    return LakeSummary(lake, run_id, len(shards), sum(1 for r in results.values() if r.skipped), counts.records,
+                       sum(r.replayed for r in results.values()), counts, rows, time.perf_counter() - t0,
+                       max((r.worker_kib for r in results.values()), default=0), dashboard,
+                       sum(r.cpu for r in results.values()))
 
 
-def _write_run(fs: Any, root: str, run_id: int, started: Any, paths: Sequence[str], files: int, records: int,
-               statuses: dict[str, int], skipped: int, status: str) -> None:
-    import orjson
-
-    t = schema.INGEST_RUNS
-    row = {
-        "run_id": run_id, "started_at": started, "finished_at": utcnow(), "files": files, "records": records,
-        "ok": sum(v for k, v in statuses.items() if k not in (INVALID, DIVERGED)),
-        "diverged": statuses.get(DIVERGED, 0), "quarantined": statuses.get(INVALID, 0), "skipped": skipped,
-        "replaced": 0, "paths": orjson.dumps(list(paths)).decode(), "engine_version": ENGINE_VERSION,
-        "status": status,
-    }
-    sch = t.arrow_schema()
-    table = pa.Table.from_arrays([pa.array([row[c]], sch.field(c).type) for c in t.column_names], schema=sch)
-    _put(fs, f"{root}/ingest_runs/run-{run_id:06d}.parquet", lambda fh: pq.write_table(table, fh))
+def _result(fut: Any, shard: Shard) -> Any:
+    """A task's result, or one line saying which shard failed and why."""
+    try:
+        return fut.result()
+    except (KeyboardInterrupt, IngestError):
+        raise
+    except Exception as exc:  # noqa: BLE001  (anything a worker raised, or a worker lost for good)
+        where = shard.source + (f" bytes {shard.start}-{shard.stop}" if shard.stop is not None else "")
+        raise IngestError(f"{where}: the task failed on the cluster ({type(exc).__name__}: {exc}); every "
+                          "shard committed so far is kept, rerun to finish") from None
 
 
 # --------------------------------------------------------------------------
-# the catalog
+# the catalog (client)
 # --------------------------------------------------------------------------
 
 
@@ -478,55 +637,84 @@ def _empty(t: schema.Table) -> str:
     return f"SELECT {cols} WHERE false"
 
 
-def build_catalog(lake: str) -> Path | str:
-    """(Re)build ``LAKE/gamerec.duckdb``: views over the committed Parquet files, written then renamed."""
+_DECIDE = f"""
+-- every record of every finished run, in that run's input order
+CREATE TEMP TABLE run_records AS
+    SELECT r.run_id, r.position, r.started_at, m.ordinal, m.game_id, m.record_sha256 AS sha, m.title, m.status,
+           m.holder, m.holder_ordinal, m.source, m.line
+    FROM lake_runs r JOIN lake_manifest m USING (shard);
+-- per run and id, the first readable record: the game that run kept
+CREATE TEMP TABLE picks AS
+    SELECT * FROM run_records WHERE status <> '{INVALID}' AND game_id IS NOT NULL
+    QUALIFY row_number() OVER (PARTITION BY run_id, game_id ORDER BY position, ordinal) = 1;
+-- per id, the game of the latest run that had it: what the lake holds
+CREATE TABLE lake_current AS
+    SELECT game_id, holder AS shard, holder_ordinal AS ordinal, sha AS record_sha256, run_id FROM picks
+    QUALIFY row_number() OVER (PARTITION BY game_id ORDER BY run_id DESC) = 1;
+-- a later record of a run with the id of its pick and other content: quarantined
+CREATE TEMP TABLE conflicts AS
+    SELECT c.run_id, c.started_at, c.game_id, c.sha, c.holder, c.holder_ordinal, c.source, c.line,
+           p.source AS first_source, p.line AS first_line
+    FROM run_records c JOIN picks p USING (run_id, game_id)
+    WHERE c.status <> '{INVALID}' AND c.sha <> p.sha
+"""
+
+
+def build_catalog(lake: str, run: tuple[int, datetime, list[str], int] | None = None) -> RunCounts | None:
+    """(Re)build ``LAKE/gamerec.duckdb``: views over the lake's Parquet, written then renamed.
+
+    With ``run`` (``run_id, started_at, paths, files``, a run whose shard list
+    is written), the run's counts are worked out, written to ``ingest_runs``
+    and returned.
+    """
+    lake = _local(lake)
     fs, root = _fs(lake)
+    url = _url(lake)
     proto = lake.split("://", 1)[0] + "://" if _is_url(lake) else ""
-
-    def url(p: str) -> str:
-        return proto + p if proto else str(Path(p).resolve())
-
-    manifests = sorted(fs.glob(f"{root}/{MANIFEST}/*.parquet"))
-    keys = {Path(m).stem for m in manifests}
-
-    def committed(folder: str) -> list[str]:
-        found = fs.glob(f"{folder}/**/*.parquet") if fs.exists(folder) else []
-        return sorted(url(f) for f in found if not Path(f).name.startswith(".") and Path(f).stem in keys)
-
+    manifests = _listing(fs, f"{root}/{MANIFEST}")
+    run_lists = _listing(fs, f"{root}/{RUNS}")
     local_tmp = Path(root) / f".{CATALOG}.tmp" if not proto else Path(os.getcwd()) / f".{CATALOG}.{os.getpid()}.tmp"
     for leftover in (local_tmp, local_tmp.with_name(local_tmp.name + ".wal")):
         if leftover.exists():
             leftover.unlink()
     con = duckdb.connect(str(local_tmp))
+    counts: RunCounts | None = None
     try:
-        if manifests:
-            con.execute(f"""CREATE TABLE lake_current AS
-                WITH m AS (SELECT * FROM read_parquet({_files_sql([url(m) for m in manifests])})
-                           WHERE status <> 'invalid'),
-                latest AS (SELECT game_id, arg_max(record_sha256, (run_id, ordinal)) AS sha FROM m GROUP BY game_id)
-                SELECT m.game_id, arg_min(m.shard, (m.run_id, m.ordinal)) AS shard
-                FROM m JOIN latest l ON m.game_id = l.game_id AND m.record_sha256 = l.sha
-                GROUP BY m.game_id""")
+        con.execute("SET memory_limit = '1GB'")
+        if manifests and run_lists:
+            con.execute(f"CREATE TEMP TABLE lake_manifest AS SELECT * FROM read_parquet("
+                        f"{_files_sql([url(m) for m in manifests])})")
+            con.execute(f"CREATE TEMP TABLE lake_runs AS SELECT * FROM read_parquet("
+                        f"{_files_sql([url(r) for r in run_lists])}) "
+                        "WHERE shard IN (SELECT DISTINCT shard FROM lake_manifest)")
         else:
-            con.execute("CREATE TABLE lake_current (game_id VARCHAR, shard VARCHAR)")
+            con.execute(f"CREATE TEMP TABLE lake_manifest AS SELECT * FROM ({_empty_arrow(MANIFEST_SCHEMA)})")
+            con.execute(f"CREATE TEMP TABLE lake_runs AS SELECT * FROM ({_empty_arrow(RUN_SCHEMA)})")
+        for stmt in _DECIDE.split(";"):
+            if stmt.strip():
+                con.execute(stmt)
+        con.execute("CREATE TABLE lake_shard_runs AS SELECT shard, max(run_id) AS run_id FROM lake_runs GROUP BY shard")
+        _conflict_rows(con, fs, root, url)
+        if run is not None:
+            counts = _run_counts(con, run[0])
+            _write_run(fs, root, run, counts)
+        holders = {r[0] for r in con.execute("SELECT DISTINCT shard FROM lake_current").fetchall()}
         for t in schema.game_tables():
-            files = committed(f"{root}/{t.name}")
+            files = [url(f) for f in _listing(fs, f"{root}/{t.name}", "*/*.parquet") if Path(f).stem in holders]
             cols = ", ".join(f't."{c}"' for c in t.column_names)
             if files:
                 con.execute(f"""CREATE VIEW {t.name} AS SELECT {cols}
                     FROM read_parquet({_files_sql(files)}, hive_partitioning = false, union_by_name = true) t
-                    SEMI JOIN lake_current c ON t.game_id = c.game_id AND t.{SHARD_COLUMN} = c.shard""")
+                    SEMI JOIN lake_current c
+                    ON t.game_id = c.game_id AND t.{SHARD_COLUMN} = c.shard AND t.{ORDINAL_COLUMN} = c.ordinal""")
             else:
                 con.execute(f"CREATE VIEW {t.name} AS {_empty(t)}")
-        for t, folder in ((schema.QUARANTINE, "quarantine"), (schema.INGEST_RUNS, "ingest_runs")):
-            found = sorted(url(f) for f in fs.glob(f"{root}/{folder}/*.parquet")) if fs.exists(f"{root}/{folder}") else []
-            if t is schema.QUARANTINE:
-                found = [f for f in found if Path(f).stem in keys]
-            cols = ", ".join(f'"{c}"' for c in t.column_names)
-            if found:
-                con.execute(f"CREATE VIEW {t.name} AS SELECT {cols} FROM read_parquet({_files_sql(found)})")
-            else:
-                con.execute(f"CREATE VIEW {t.name} AS {_empty(t)}")
+        _quarantine_view(con, fs, root, url)
+        runs = [url(f) for f in _listing(fs, f"{root}/ingest_runs", "run-*.parquet")]
+        t = schema.INGEST_RUNS
+        cols = ", ".join(f'"{c}"' for c in t.column_names)
+        con.execute(f"CREATE VIEW ingest_runs AS SELECT {cols} FROM read_parquet({_files_sql(runs)})" if runs
+                    else f"CREATE VIEW ingest_runs AS {_empty(t)}")
         con.execute("CHECKPOINT")
     finally:
         con.close()
@@ -535,9 +723,117 @@ def build_catalog(lake: str) -> Path | str:
         fs.put_file(str(local_tmp), final + ".tmp")
         fs.mv(final + ".tmp", final)
         local_tmp.unlink()
-        return proto + final
-    os.replace(local_tmp, final)
-    return Path(final)
+    else:
+        os.replace(local_tmp, final)
+    return counts
 
 
-__all__ = ["LakeSummary", "Shard", "build_catalog", "ingest_lake", "plan", "run_shard"]
+def _empty_arrow(sch: pa.Schema) -> str:
+    types = {pa.string(): "VARCHAR", pa.int64(): "BIGINT", pa.int32(): "INTEGER", pa.bool_(): "BOOLEAN",
+             pa.timestamp("us"): "TIMESTAMP"}
+    cols = ", ".join(f'CAST(NULL AS {types[f.type]}) AS "{f.name}"' for f in sch)
+    return f"SELECT {cols} WHERE false"
+
+
+def _conflict_rows(con: duckdb.DuckDBPyConnection, fs: Any, root: str, url: Callable[[str], str]) -> None:
+    """``lake_conflicts``: the quarantine rows of id conflicts, worded as the one-machine ingest words them."""
+    t = schema.QUARANTINE
+    con.execute(f"CREATE TABLE lake_conflicts AS {_empty(t)}")
+    rows = con.execute("""SELECT run_id, started_at, game_id, sha, holder, holder_ordinal, source, line,
+               first_source, first_line
+        FROM conflicts QUALIFY row_number() OVER (PARTITION BY source, line, sha ORDER BY run_id DESC) = 1
+        ORDER BY run_id, source, line""").fetchall()
+    if not rows:
+        return
+    holders = {r[4] for r in rows}
+    files = [url(f) for f in _listing(fs, f"{root}/records", "*/*.parquet") if Path(f).stem in holders]
+    con.register("conflict_keys", pa.table({"holder": pa.array([r[4] for r in rows], pa.string()),
+                                            "ordinal": pa.array([r[5] for r in rows], pa.int64())}))
+    try:
+        raw = {(h, n): text for h, n, text in con.execute(
+            f"SELECT t.{SHARD_COLUMN}, t.{ORDINAL_COLUMN}, t.raw FROM read_parquet({_files_sql(files)}) t "
+            f"SEMI JOIN conflict_keys k ON t.{SHARD_COLUMN} = k.holder AND t.{ORDINAL_COLUMN} = k.ordinal"
+        ).fetchall()}
+    finally:
+        con.unregister("conflict_keys")
+    data = {
+        "source": [r[6] for r in rows], "line": [r[7] for r in rows],
+        "error": [conflict_error(r[6], r[7], r[2], r[8], r[9]) for r in rows],
+        "raw": [str(raw.get((r[4], r[5]), "")) for r in rows], "at": [r[1] for r in rows],
+        "raw_sha256": [r[3] for r in rows], "game_id": [r[2] for r in rows],
+        "kind": ["duplicate_id"] * len(rows), "run_id": [r[0] for r in rows],
+    }
+    sch = t.arrow_schema()
+    con.register("conflict_rows",
+                 pa.Table.from_arrays([pa.array(data[c], sch.field(c).type) for c in t.column_names], schema=sch))
+    try:
+        con.execute("INSERT INTO lake_conflicts SELECT * FROM conflict_rows")
+    finally:
+        con.unregister("conflict_rows")
+
+
+def _quarantine_view(con: duckdb.DuckDBPyConnection, fs: Any, root: str, url: Callable[[str], str]) -> None:
+    """Unreadable records of the shards of finished runs (each once, with its latest run), and id conflicts."""
+    t = schema.QUARANTINE
+    shards = {r[0] for r in con.execute("SELECT shard FROM lake_shard_runs").fetchall()}
+    files = [url(f) for f in _listing(fs, f"{root}/quarantine") if Path(f).stem in shards]
+    cols = ", ".join(f'"{c}"' for c in t.column_names)
+    if not files:
+        con.execute(f"CREATE VIEW quarantine AS SELECT {cols} FROM lake_conflicts")
+        return
+    qcols = ", ".join(f'q."{c}"' for c in t.column_names if c != "run_id")
+    con.execute(f"""CREATE VIEW quarantine AS
+        SELECT {cols} FROM (
+            SELECT {qcols}, s.run_id FROM read_parquet({_files_sql(files)}) q
+            JOIN lake_shard_runs s ON q.{SHARD_COLUMN} = s.shard
+            QUALIFY row_number() OVER (PARTITION BY q.source, q.line, q.raw_sha256 ORDER BY s.run_id DESC) = 1)
+        UNION ALL BY NAME SELECT {cols} FROM lake_conflicts""")
+
+
+def _run_counts(con: duckdb.DuckDBPyConnection, run_id: int) -> RunCounts:
+    """What run ``run_id`` did, from the decision tables (counted as the one-machine ingest counts)."""
+    records, invalid = con.execute(
+        f"SELECT count(*), count(*) FILTER (WHERE status = '{INVALID}' OR game_id IS NULL) "
+        "FROM run_records WHERE run_id = ?", [run_id]).fetchone()  # type: ignore[misc]
+    conflicts = con.execute("SELECT count(*) FROM conflicts WHERE run_id = ?", [run_id]).fetchone()[0]  # type: ignore[index]
+    written = con.execute("""
+        WITH prev AS (SELECT game_id, sha FROM picks WHERE run_id < $1
+                      QUALIFY row_number() OVER (PARTITION BY game_id ORDER BY run_id DESC) = 1)
+        SELECT p.status, prev.sha IS NOT NULL AS replaced, count(*)
+        FROM picks p LEFT JOIN prev USING (game_id)
+        WHERE p.run_id = $1 AND (prev.sha IS NULL OR prev.sha <> p.sha)
+        GROUP BY ALL""", [run_id]).fetchall()
+    c = RunCounts(records=int(records), conflicts=int(conflicts), quarantined=int(invalid) + int(conflicts))
+    for status, replaced, n in written:
+        c.statuses[status] = c.statuses.get(status, 0) + n
+        if status == DIVERGED:
+            c.diverged += n
+        else:
+            c.ok += n
+        if replaced:
+            c.replaced += n
+        else:
+            c.new += n
+    c.skipped = c.records - c.quarantined - c.ok - c.diverged
+    c.conflict_examples = [r[0] for r in con.execute(
+        "SELECT error FROM lake_conflicts WHERE run_id = ? ORDER BY source, line LIMIT 10", [run_id]).fetchall()]
+    return c
+
+
+def _write_run(fs: Any, root: str, run: tuple[int, datetime, list[str], int], c: RunCounts) -> None:
+    import orjson
+
+    run_id, started, paths, files = run
+    t = schema.INGEST_RUNS
+    row = {
+        "run_id": run_id, "started_at": started, "finished_at": utcnow(), "files": files, "records": c.records,
+        "ok": c.ok, "diverged": c.diverged, "quarantined": c.quarantined, "skipped": c.skipped,
+        "replaced": c.replaced, "paths": orjson.dumps(list(paths)).decode(), "engine_version": ENGINE_VERSION,
+        "status": "finished",
+    }
+    sch = t.arrow_schema()
+    table = pa.Table.from_arrays([pa.array([row[c]], sch.field(c).type) for c in t.column_names], schema=sch)
+    _put(fs, f"{root}/ingest_runs/run-{run_id:06d}.parquet", lambda fh: pq.write_table(table, fh))
+
+
+__all__ = ["LakeSummary", "RunCounts", "Shard", "build_catalog", "ingest_lake", "plan", "probe_shard", "run_shard"]

@@ -81,6 +81,13 @@ DUPLICATE_ID = "duplicate_id"
 """The quarantine kind (and outcome status) of a record whose id names other content in the same run."""
 
 
+def conflict_error(source: str, line: int | None, game_id: str, first_source: str, first_line: int | None) -> str:
+    """Why a record was quarantined as ``duplicate_id``: the first record of the run with its id is elsewhere."""
+    where = first_source + (f":{first_line}" if first_line is not None else "")
+    return (f"{source}:{line}: id {game_id!r} is already used in this run by a different record ({where}); "
+            "ids must be unique per game content, so this one was not ingested")
+
+
 def _as_conflict(o: Outcome, why: str, batch: Batch) -> Outcome:
     """``o`` turned into a quarantine entry, with its raw text taken from the batch's ``records`` rows."""
     raw = b""
@@ -210,9 +217,7 @@ class Database:
         first = self.run_ids.get(o.game_id)
         if first is None or first[0] == o.raw_sha256:
             return None
-        where = first[1] + (f":{first[2]}" if first[2] is not None else "")
-        return (f"{o.source}:{o.line}: id {o.game_id!r} is already used in this run by a different record "
-                f"({where}); ids must be unique per game content, so this one was not ingested")
+        return conflict_error(o.source, o.line, o.game_id, first[1], first[2])
 
     def write(self, batch: Batch, at: datetime) -> bool:
         """Apply one batch in one transaction; ``True`` if a game or quarantine row changed."""
@@ -312,8 +317,8 @@ class Database:
 
     @staticmethod
     def _conflict_in_batch(o: Outcome, prev: Outcome) -> str:
-        return (f"{o.source}:{o.line}: id {o.game_id!r} is already used in this run by a different record "
-                f"({prev.source}:{prev.line}); ids must be unique per game content, so this one was not ingested")
+        assert o.game_id is not None
+        return conflict_error(o.source, o.line, o.game_id, prev.source, prev.line)
 
     def _run_counts_are(self, c: Counts) -> bool:
         try:

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -84,14 +85,27 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for i in range(8):
         write_records(simulate("toy", 60, 31, start=i * 60), folder / f"part-{i:02d}.jsonl.gz")
     # one unreadable line among good ones, and the same record in a second file
-    good = (folder / "part-00.jsonl.gz").read_bytes()
+    first = _lines(folder / "part-00.jsonl.gz")[0]
     bad = folder / "mixed.jsonl"
-    bad.write_text('{"format": "gamerec/1", "game": "toy"\n')
-    with open(bad, "a") as fh:
-        import gzip
-
-        fh.write(gzip.decompress(good).decode().splitlines()[0] + "\n")
+    bad.write_text('{"format": "gamerec/1", "game": "toy"\n' + first + "\n")
+    # ids used twice in one run by different content: in two files (the file read first wins), and
+    # twice in one file (the first line wins); each loser is quarantined as the one-machine ingest does
+    other = _lines(folder / "part-03.jsonl.gz")[4]
+    fresh = _lines(folder / "part-05.jsonl.gz")[2].replace('"id":', '"id": "toy-twice", "old_id":', 1)
+    (folder / "conflict.jsonl").write_text("\n".join([_edited(other), fresh, _edited(fresh)]) + "\n")
     return folder
+
+
+def _lines(path: Path) -> list[str]:
+    import gzip
+
+    data = path.read_bytes()
+    return (gzip.decompress(data) if path.suffix == ".gz" else data).decode().splitlines()
+
+
+def _edited(line: str) -> str:
+    """The same game with other content (an unknown top-level field is kept and ignored): a new content hash."""
+    return line.rstrip()[:-1] + ', "edited": true}'
 
 
 def _rows(con: duckdb.DuckDBPyConnection, prefix: str, name: str) -> list[tuple]:
@@ -119,14 +133,22 @@ def test_lake_on_a_dask_cluster_equals_the_one_machine_database(tmp_path: Path, 
     ingest([str(corpus)], db, workers=0, publish_every=-1)
     lake = tmp_path / "lake"
     s = ingest_lake([str(corpus)], str(lake), scheduler=scheduler)
-    assert s.shards == 9 and s.shards_skipped == 0
-    assert s.records == 8 * 60 + 2 and s.statuses["invalid"] == 1
+    assert s.shards == 10 and s.shards_skipped == 0
+    assert s.records == 8 * 60 + 2 + 3 and s.replayed == s.records
+    # the unreadable line, and the two records whose id another record already had in this run
+    assert (s.counts.quarantined, s.counts.conflicts, s.counts.skipped) == (3, 2, 1)
     assert_same(lake, db)
+    con = duckdb.connect(str(lake / "gamerec.duckdb"), read_only=True)
+    kinds = con.execute("SELECT kind, count(*) FROM quarantine GROUP BY kind ORDER BY kind").fetchall()
+    assert kinds == [("duplicate_id", 2), ("unreadable", 1)]
+    con.close()
     # nothing half-written is left, and every data file belongs to a committed shard
     assert not [p for p in lake.rglob(".tmp-*")]
     # a rerun skips every shard and changes no table
     again = ingest_lake([str(corpus)], str(lake), scheduler=scheduler)
-    assert again.shards_skipped == 9 and again.records == s.records and not again.rows
+    assert again.shards_skipped == 10 and again.records == s.records and again.replayed == 0 and not again.rows
+    assert (again.counts.new, again.counts.replaced, again.counts.quarantined) == (0, 0, 3)
+    ingest([str(corpus)], db, workers=0, publish_every=-1)
     assert_same(lake, db)
     con = duckdb.connect(str(lake / "gamerec.duckdb"), read_only=True)
     assert con.execute("SELECT count(*), max(run_id) FROM ingest_runs").fetchone() == (2, 2)
@@ -135,7 +157,7 @@ def test_lake_on_a_dask_cluster_equals_the_one_machine_database(tmp_path: Path, 
     res = subprocess.run([sys.executable, "-m", "gamerec_cli.main", "stats", "--db", str(lake / "gamerec.duckdb")],
                          capture_output=True, text=True, env=ENV, cwd=ROOT, timeout=120)
     assert res.returncode == 0, res.stderr
-    assert "games per title and status" in res.stdout and "480" in res.stdout
+    assert "games per title and status" in res.stdout and "481" in res.stdout
 
 
 def test_a_worker_killed_mid_run_then_a_rerun_completes_the_lake(tmp_path: Path, scheduler: str,
@@ -161,8 +183,8 @@ def test_a_worker_killed_mid_run_then_a_rerun_completes_the_lake(tmp_path: Path,
     rerun = subprocess.run([sys.executable, "-m", "gamerec_cli.main", "ingest", str(corpus), "--lake", str(lake),
                             "--scheduler", scheduler], env=ENV, cwd=ROOT, capture_output=True, text=True,
                            timeout=300)
-    # 1 if the shard with the unreadable line was left for the rerun (it goes to quarantine again)
-    assert rerun.returncode in (0, 1) and "Traceback" not in rerun.stderr, rerun.stderr
+    # 1: the unreadable line and the id conflicts go to quarantine in every run, as in the one-machine ingest
+    assert rerun.returncode == 1 and "Traceback" not in rerun.stderr, rerun.stderr
     assert_same(lake, db)
 
 
@@ -184,3 +206,47 @@ def test_byte_ranges_of_a_big_jsonl_cover_every_line_once_with_its_number(tmp_pa
         assert (len(shards) > 1) == (split < path.stat().st_size)
         got = [(it.line, it.raw) for s in shards for it in _read_shard(s)[1]]
         assert got == want, split
+
+
+def test_a_rerun_replays_only_the_records_not_in_the_lake(tmp_path: Path, scheduler: str) -> None:
+    """The manifest is per record: a changed record, an appended one and a moved one, each as the one-machine
+    ingest sees them (the lake equals its database after every run), with only new content replayed."""
+    src = tmp_path / "records"
+    src.mkdir()
+    for i in range(3):
+        write_records(simulate("toy", 20, 9, start=i * 20), src / f"f{i}.jsonl")
+    write_records(simulate("toy", 90, 10, start=100), src / "big.jsonl")
+    split = (src / "big.jsonl").stat().st_size // 3 + 1  # the big file is three byte ranges, then four
+    lake, db = tmp_path / "lake", tmp_path / "one.duckdb"
+
+    def both(folder: str, lake_url: str) -> Any:
+        ingest([str(src)], db, workers=0, publish_every=-1)
+        s = ingest_lake([folder], lake_url, scheduler=scheduler, split_bytes=split)
+        assert_same(lake, db)
+        return s
+
+    # file:// URLs are the local disk, for the input and for the lake
+    s = both(f"file://{src}", f"file://{lake}")
+    assert (s.shards, s.records, s.replayed, s.counts.new) == (6, 150, 150, 150)
+    # one record of f1 changed: f1 is a new shard, and only that record is replayed (it replaces the game)
+    lines = (src / "f1.jsonl").read_text().splitlines()
+    lines[6] = _edited(lines[6])
+    (src / "f1.jsonl").write_text("\n".join(lines) + "\n")
+    s = both(str(src), str(lake))
+    assert (s.shards_skipped, s.replayed, s.counts.replaced, s.counts.skipped) == (5, 1, 1, 149)
+    # a record appended to the big file: only it is replayed, though the last range moved
+    with open(src / "big.jsonl", "a") as fh:
+        fh.write(_lines(src / "f0.jsonl")[0].replace('"id":', '"id": "appended", "old_id":', 1) + "\n")
+    s = both(str(src), str(lake))
+    assert (s.replayed, s.counts.new, s.counts.skipped) == (1, 1, 150)
+    # a record moved from f2 to a new file: nothing is replayed, the game stays once
+    lines = (src / "f2.jsonl").read_text().splitlines()
+    (src / "f2.jsonl").write_text("\n".join(lines[:-1]) + "\n")
+    (src / "f3.jsonl").write_text(lines[-1] + "\n")
+    s = both(str(src), str(lake))
+    assert (s.replayed, s.counts.new, s.counts.replaced, s.counts.skipped) == (0, 0, 0, 151)
+    con = duckdb.connect(str(lake / "gamerec.duckdb"), read_only=True)
+    assert con.execute("SELECT count(*), count(DISTINCT game_id) FROM games").fetchone() == (151, 151)
+    runs = con.execute("SELECT run_id, records, ok + diverged, replaced, skipped FROM ingest_runs ORDER BY 1")
+    assert runs.fetchall() == [(1, 150, 150, 0, 0), (2, 150, 1, 1, 149), (3, 151, 1, 0, 150), (4, 151, 0, 0, 151)]
+    con.close()
