@@ -53,6 +53,8 @@ import hashlib
 import io
 import os
 import resource
+import shutil
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -511,8 +513,7 @@ class _KnownHashes:
     """
 
     def __init__(self, fs: Any, root: str, url: Callable[[str], str]) -> None:
-        self.con = duckdb.connect()
-        self.con.execute("SET memory_limit = '1GB'")
+        self.con = _connect(":memory:", fs)
         found = _listing(fs, f"{root}/{MANIFEST}")
         manifests = [url(m) for m in found]
         self.empty = not manifests
@@ -673,14 +674,14 @@ def build_catalog(lake: str, run: tuple[int, datetime, list[str], int] | None = 
     proto = lake.split("://", 1)[0] + "://" if _is_url(lake) else ""
     manifests = _listing(fs, f"{root}/{MANIFEST}")
     run_lists = _listing(fs, f"{root}/{RUNS}")
-    local_tmp = Path(root) / f".{CATALOG}.tmp" if not proto else Path(os.getcwd()) / f".{CATALOG}.{os.getpid()}.tmp"
+    scratch = tempfile.mkdtemp(prefix="gamerec-catalog-") if proto else None
+    local_tmp = Path(scratch) / CATALOG if scratch else Path(root) / f".{CATALOG}.tmp"
     for leftover in (local_tmp, local_tmp.with_name(local_tmp.name + ".wal")):
         if leftover.exists():
             leftover.unlink()
-    con = duckdb.connect(str(local_tmp))
+    con = _connect(str(local_tmp), fs)
     counts: RunCounts | None = None
     try:
-        con.execute("SET memory_limit = '1GB'")
         if manifests and run_lists:
             con.execute(f"CREATE TEMP TABLE lake_manifest AS SELECT * FROM read_parquet("
                         f"{_files_sql([url(m) for m in manifests])})")
@@ -722,10 +723,19 @@ def build_catalog(lake: str, run: tuple[int, datetime, list[str], int] | None = 
     if proto:
         fs.put_file(str(local_tmp), final + ".tmp")
         fs.mv(final + ".tmp", final)
-        local_tmp.unlink()
+        shutil.rmtree(scratch or local_tmp.parent, ignore_errors=True)
     else:
         os.replace(local_tmp, final)
     return counts
+
+
+def _connect(path: str, fs: Any) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection for the client's own queries over the lake (through ``fs`` when it is not local)."""
+    con = duckdb.connect(path)
+    con.execute("SET memory_limit = '1GB'")
+    if "file" not in fs.protocol and "local" not in fs.protocol:
+        con.register_filesystem(fs)  # DuckDB reads s3://, gs://... through the fsspec filesystem itself
+    return con
 
 
 def _empty_arrow(sch: pa.Schema) -> str:
