@@ -319,12 +319,18 @@ def _add_game(r: Replay, raw: bytes, job: Job, core: dict[str, _Columns], typed:
     t_seq, t_pid, t_cat, t_pts = tl["seq"], tl["player_id"], tl["category"], tl["points"]
     before = len(t_seq)
     last: dict[tuple[str, str], int] = {}
-    prev_score: object = None
+    prev_score: Any = {}
     for fr in frames:
-        if fr.score is prev_score:
+        score = fr.score
+        # an engine returns the very same mapping when nothing scored, or an equal one
+        # (compared in C, at once) when it recomputes: either way there is no row
+        if score is prev_score or score == prev_score:
             continue
-        prev_score = fr.score
-        for pid, cats in fr.score.items():
+        prev_cats = prev_score
+        prev_score = score
+        for pid, cats in score.items():
+            if cats == prev_cats.get(pid):
+                continue
             for cat, pts in cats.items():
                 if last.get((pid, cat), 0) != pts:
                     last[(pid, cat)] = pts
