@@ -62,8 +62,12 @@ def import_file(path: str | Path, *, game: str | None = None, table: str | Path 
     return import_log(read_log(path, table), game=game)
 
 
-def import_log(log: BgaLog, *, game: str | None = None) -> Imported:
-    """Import a read log; raises :class:`BgaImportError`."""
+def import_log(log: BgaLog, *, game: str | None = None, compare: bool = True) -> Imported:
+    """Import a read log; raises :class:`BgaImportError`.
+
+    ``compare=False`` leaves BGA's observations unchecked (no ``mismatches``): for a record that
+    is replayed next, whose replay compares each of them at its event.
+    """
     cls = detect(log, game)
     ids, names = _who_played(log)
     if not cls.game_id:
@@ -73,6 +77,7 @@ def import_log(log: BgaLog, *, game: str | None = None) -> Imported:
         imp = cls(log, seats, names)
     except GamerecError as exc:  # e.g. a player count the game does not allow
         raise BgaImportError(f"cannot set up the game: {exc}", file=log.source) from None
+    imp.compare = compare
     imp.run()
     return Imported(_record(imp, seats, names), log, imp.mismatches, _warnings(imp))
 
@@ -251,7 +256,7 @@ def bga_items(items: Iterable[RawItem], *, game: str | None = None) -> Iterator[
             tpath = companion_table(Path(it.source)) if it.source != "<stdin>" else None
             if tpath is not None:
                 attach_table(log, read_table_file(tpath))
-            rec = import_log(log, game=game).record
+            rec = import_log(log, game=game, compare=False).record  # the caller replays it
         except BgaImportError as exc:
             yield RawItem(it.source, it.line, it.raw,
                           RecordError(exc.located_reason(), source=it.source), it.done_bytes)
