@@ -68,22 +68,27 @@ class Packet:
         return self.channel.startswith("/player/")
 
 
-@dataclass(slots=True)
-class Notif:
+class Notif(msgspec.Struct, repr_omit_defaults=True, eq=False):
     """One notification: ``type``, ``args`` (as BGA sent them), where it came from.
 
     ``args`` is decoded from the file's JSON the first time it is read: most
     notifications of a log (clocks, state changes) are never looked into.
+    The common envelopes are decoded straight into these; the fields after
+    ``uid`` are filled in afterwards (their JSON names are not BGA's, and
+    whatever a file might hold under them is overwritten).
     """
 
     type: str
-    raw_args: Any
-    log: str
-    uid: str | None
-    packet: Packet
-    index: int
+    raw_args: msgspec.Raw = msgspec.field(default=msgspec.Raw(b"null"), name="args")
+    """The args as read: raw JSON until :attr:`args` decodes them (then the decoded value)."""
+    raw_log: Any = msgspec.field(default="", name="log")
+    uid: Any = None
+    """The notification's uid (``str``, or ``None`` when it has none)."""
+    packet: Any = msgspec.field(default=None, name="gamerec:packet")
+    """The :class:`Packet` it came in."""
+    index: Any = msgspec.field(default=0, name="gamerec:index")
     """Position in its packet (0-based)."""
-    seq: int = -1
+    seq: Any = msgspec.field(default=-1, name="gamerec:seq")
     """Position in the whole log (0-based; set by :attr:`BgaLog.notifs`)."""
 
     @property
@@ -94,8 +99,27 @@ class Notif:
         return a
 
     @property
+    def log(self) -> str:
+        """The log line's template (``""`` when BGA sent none, or something else than text)."""
+        text = self.raw_log
+        return text if type(text) is str else ""
+
+    @property
+    def state_id(self) -> int | None:
+        """A ``gameStateChange``'s state id (``args.id``), its other args left undecoded."""
+        a = self.raw_args
+        if type(a) is msgspec.Raw:
+            try:
+                sid = _STATE_ID.decode(a).id
+            except (msgspec.ValidationError, msgspec.DecodeError):
+                return None
+        else:
+            sid = a.get("id") if isinstance(a, dict) else None
+        return _int(sid)
+
+    @property
     def packet_id(self) -> int | None:
-        return self.packet.packet_id
+        return self.packet.packet_id  # type: ignore[no-any-return]
 
     def src(self) -> dict[str, Any]:
         """The event's ``src``: the packet id, and the uid when the packet holds several notifications."""
@@ -107,6 +131,13 @@ class Notif:
     def where(self) -> str:
         pid = self.packet.packet_id
         return f"packet {pid if pid is not None else '?'} ({self.type})"
+
+
+class _StateId(msgspec.Struct):
+    id: Any = None
+
+
+_STATE_ID = msgspec.json.Decoder(_StateId)
 
 
 @dataclass(slots=True)
@@ -304,19 +335,12 @@ def attach_table(log: BgaLog, table: TableInfo) -> None:
 # --------------------------------------------------------------------------
 
 
-class _RawNotif(msgspec.Struct):
-    type: str
-    uid: Any = None
-    log: Any = ""
-    args: msgspec.Raw = msgspec.Raw(b"null")
-
-
 class _RawPacket(msgspec.Struct):
-    data: list[_RawNotif]
+    data: list[Notif]
     channel: Any = ""
-    packet_id: Any = None
-    move_id: Any = None
-    time: Any = None
+    packet_id: int | None = None  # BGA writes them as text or as numbers (decoded with strict=False)
+    move_id: int | None = None
+    time: int | None = None
 
 
 class _Logs(msgspec.Struct):
@@ -335,8 +359,13 @@ class _History(msgspec.Struct):
     currentPlayerId: Any = None  # noqa: N815 - BGA's name
 
 
-_FAST: tuple[tuple[str, Any], ...] = (("archive-2026", _Archive), ("notification-history", _History),
-                                      ("packets", list[_RawPacket]))
+_FAST: tuple[tuple[str, msgspec.json.Decoder[Any]], ...] = tuple(
+    (envelope, msgspec.json.Decoder(typ, strict=False))
+    for envelope, typ in (("archive-2026", _Archive), ("notification-history", _History),
+                          ("packets", list[_RawPacket]))
+)
+"""The common envelopes, decoded straight into packets (ids given as digits become ints; any other
+id makes the file take the general path, where :func:`_int` reads it the same way)."""
 
 
 def parse_bytes(data: bytes, source: str) -> BgaLog:
@@ -348,9 +377,9 @@ def parse_bytes(data: bytes, source: str) -> BgaLog:
     """
     text = data if data.lstrip()[:1] in (b"{", b"[") else None
     if text is not None:
-        for envelope, typ in _FAST:
+        for envelope, decoder in _FAST:
             try:
-                obj = msgspec.json.decode(text, type=typ)
+                obj = decoder.decode(text)
             except (msgspec.ValidationError, msgspec.DecodeError):
                 continue
             if isinstance(obj, _Archive):
@@ -422,11 +451,14 @@ def _assemble(envelope: str, packets: list[Any], players: Any, viewer: Any, sour
 
 
 def _int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
+    """An id as BGA writes it (an int, or its digits as text) -> ``int``; anything else -> ``None``."""
+    if type(value) is int:
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if type(value) is str:
+        text = value.strip()
+        digits = text[1:] if text[:1] == "-" else text
+        return int(text) if digits.isascii() and digits.isdigit() else None
+    if isinstance(value, int) and not isinstance(value, bool):
         return int(value)
     return None
 
@@ -436,50 +468,75 @@ def _str(value: Any) -> str | None:
 
 
 def _packets(raw: list[Any], source: str) -> list[Packet]:
-    """Packets (dicts from :func:`decode`, or raw-args structs from the fast path) -> :class:`Packet`."""
+    """Packets (dicts from :func:`decode`, or structs from the fast path) -> :class:`Packet`."""
     out: list[Packet] = []
-    seen_packets: dict[tuple[str, int], Any] = {}
-    seen_uids: dict[str, tuple[str, Any]] = {}
+    seen_packets: dict[tuple[str, int], list[Any]] = {}
     for i, p in enumerate(raw):
         if type(p) is _RawPacket:
             channel, pid_, move_id, time_, notifs = p.channel, p.packet_id, p.move_id, p.time, p.data
         elif isinstance(p, dict) and isinstance(p.get("data"), list):
             channel, pid_, move_id, time_ = p.get("channel"), p.get("packet_id"), p.get("move_id"), p.get("time")
-            notifs = p["data"]
+            notifs = [_notif(n, _int(pid_), source) for n in p["data"]]
         else:
             raise BgaImportError(f"packet #{i + 1} in the file is not a packet (no notifications list)",
                                  file=source)
-        channel = str(channel or "")
-        pid = _int(pid_)
+        if type(channel) is not str:
+            channel = str(channel or "")
+        pid = pid_ if type(pid_) is int else _int(pid_)
         if pid is not None:
             key = (channel, pid)
-            if key in seen_packets:
-                if seen_packets[key] == notifs:
+            seen = seen_packets.get(key)
+            if seen is not None:
+                if _contents(seen) == _contents(notifs):
                     continue  # the same packet saved twice
                 raise BgaImportError(f"packet {pid} appears twice on {channel or 'its channel'} "
                                      "with different contents", file=source)
             seen_packets[key] = notifs
-        packet = Packet(channel, pid, _int(move_id), _int(time_))
-        kept = packet.notifs
-        args: Any
-        for n in notifs:
-            if type(n) is _RawNotif:
-                ntype, uid, log_text, args = n.type, n.uid, n.log, n.args
-            elif isinstance(n, dict) and isinstance(n.get("type"), str):
-                ntype, uid, log_text, args = n["type"], n.get("uid"), n.get("log"), n.get("args")
-            else:
-                raise BgaImportError(f"packet {pid}: a notification without a type", file=source)
+        packet = Packet(channel, pid, move_id if type(move_id) is int else _int(move_id),
+                        time_ if type(time_) is int else _int(time_), notifs)
+        for j, n in enumerate(notifs):
+            n.packet = packet
+            n.index = j
+        out.append(packet)
+    uids = [n.uid for p in out for n in p.notifs]
+    if len(set(uids)) != len(uids) or not all(type(u) is str for u in uids):
+        _same_uids(out)
+    return out
+
+
+def _same_uids(packets: list[Packet]) -> None:
+    """Uids as text; a notification saved twice (same uid, type and args) is read once.
+
+    A uid reused for a different notification (a private packet's uids may
+    repeat the public packet's) is a notification of its own.
+    """
+    seen: dict[str, Notif] = {}
+    for packet in packets:
+        kept: list[Notif] = []
+        for n in packet.notifs:
+            uid = n.uid
             if uid is not None:
                 if type(uid) is not str:
-                    uid = str(uid)
-                # a notification saved twice is read once; a uid reused for a different notification
-                # (a private packet's uids may repeat the public packet's) is a notification of its own
-                if seen_uids.get(uid) == (ntype, args):
+                    uid = n.uid = str(uid)
+                prev = seen.get(uid)
+                if prev is not None and prev.type == n.type and prev.raw_args == n.raw_args:
                     continue
-                seen_uids[uid] = (ntype, args)
-            kept.append(Notif(ntype, args, log_text if type(log_text) is str else "", uid, packet, len(kept)))
-        out.append(packet)
-    return out
+                seen[uid] = n
+            n.index = len(kept)
+            kept.append(n)
+        packet.notifs = kept
+
+
+def _notif(n: Any, packet_id: int | None, source: str) -> Notif:
+    """A notification decoded as a plain dict -> :class:`Notif` (the fast path decodes them directly)."""
+    if not isinstance(n, dict) or not isinstance(n.get("type"), str):
+        raise BgaImportError(f"packet {packet_id}: a notification without a type", file=source)
+    return Notif(n["type"], n.get("args"), n.get("log"), n.get("uid"))
+
+
+def _contents(notifs: list[Notif]) -> list[tuple[Any, ...]]:
+    """What two copies of a packet must agree on (uids compared as text: they are normalised in place)."""
+    return [(n.type, None if n.uid is None else str(n.uid), n.raw_log, n.raw_args) for n in notifs]
 
 
 def _players(raw: Any, source: str) -> list[dict[str, Any]]:
@@ -533,10 +590,13 @@ def _spectator_mirrors(log: BgaLog) -> None:
     """
     if not any(p.private for p in log.packets):
         return
+    mirrors = {t for t in {n.type for p in log.packets for n in p.notifs} if t.endswith(SPECTATOR_SUFFIX)}
+    if not mirrors:
+        return
     for p in log.packets:
-        if not any(n.type.endswith(SPECTATOR_SUFFIX) for n in p.notifs):
+        if not any(n.type in mirrors for n in p.notifs):
             continue
-        keep = [n for n in p.notifs if not n.type.endswith(SPECTATOR_SUFFIX)]
+        keep = [n for n in p.notifs if n.type not in mirrors]
         for i, n in enumerate(keep):
             n.index = i
         p.notifs = keep
