@@ -120,6 +120,8 @@ class GameImporter:
         """The end-of-game ``gameStateChange`` (id 99), once seen."""
         self.cancelled_uids: set[str] = set()
         """What :meth:`cancelled` gave (set before :meth:`prepare`)."""
+        self._src_of: Notif | None = None
+        self._src_last: dict[str, Any] | None = None
         self.compare = True
         """Compare each of BGA's observations with our state as it is emitted (noting a
         :class:`Mismatch`).  Off when the record is replayed right after the import (``ingest``,
@@ -168,20 +170,27 @@ class GameImporter:
 
     def move(self, player: Any, type_: str, /, **fields: Any) -> None:
         """Emit and apply a move of ``player`` (a BGA id, str or int)."""
-        pid = str(player)
-        raw = {"type": type_, **fields}
+        pid = player if type(player) is str else str(player)
         try:
-            mv = self.game.parse_move(raw)
+            mv = self.game.parse_move({"type": type_, **fields})
         except Exception as exc:  # msgspec.ValidationError: the importer built a bad move
             self.fail(f"cannot build a {type_!r} move from it ({exc})")
         if pid not in self.players:
             self.fail(f"player {pid} is not at this table")
-        self._apply(lambda: self.state.apply_move(pid, mv))
+        self.state.seq = len(self.events)
+        try:
+            self.state.apply_move(pid, mv)
+        except RuleViolation as exc:
+            self.fail(f"our rules cannot follow it: {exc}")
         self.events.append(MoveEvent(pid, mv, self._src()))
 
     def chance(self, outcome: dict[str, Any]) -> None:
         """Emit and apply a chance outcome (what BGA revealed)."""
-        self._apply(lambda: self.state.apply_chance(outcome))
+        self.state.seq = len(self.events)
+        try:
+            self.state.apply_chance(outcome)
+        except RuleViolation as exc:
+            self.fail(f"our rules cannot follow it: {exc}")
         self.events.append(ChanceEvent(outcome, self._src()))
 
     def observe(self, facts: dict[str, Any]) -> None:
@@ -223,8 +232,8 @@ class GameImporter:
     def run(self) -> None:
         """Feed every notification to its handler, in log order."""
         self.current = None
-        cancelled = self.cancelled_uids = self.cancelled()
-        self.prepare()
+        cancelled = self.cancelled_uids = self._guard(self.cancelled)
+        self._guard(self.prepare)
         handlers = self.handlers
         skip = self.ignored | FRAMEWORK_TYPES
         by_type = self.log.by_type()
@@ -245,7 +254,7 @@ class GameImporter:
                       "the importer cannot map it, so it stops here rather than guess")
         self.ended = self._end_state(cancelled)
         self.current = self.ended
-        self.finish()
+        self._guard(self.finish)
 
     def _end_state(self, cancelled: set[str]) -> Notif | None:
         """BGA's end of game: a ``gameStateChange`` to id 99 after the log's last game notification."""
@@ -258,6 +267,7 @@ class GameImporter:
         return None
 
     def _call(self, handler: Handler, n: Notif) -> None:
+        """A handler at work: what it raises becomes a refusal at its notification."""
         try:
             handler(self, n)
         except BgaImportError:
@@ -269,15 +279,28 @@ class GameImporter:
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
             self.fail(f"unexpected arguments ({type(exc).__name__}: {exc})")
 
-    def _apply(self, step: Callable[[], None]) -> None:
-        self.state.seq = len(self.events)
+    def _guard(self, step: Callable[[], Any]) -> Any:
+        """A hook at work (undo, the pre-scans, the end): refused like a handler (at the current
+        notification, if any), never a traceback."""
         try:
-            step()
+            return step()
+        except BgaImportError:
+            raise
         except RuleViolation as exc:
             self.fail(f"our rules cannot follow it: {exc}")
+        except GamerecError as exc:
+            self.fail(str(exc))
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            self.fail(f"unexpected arguments ({type(exc).__name__}: {exc})")
 
     def _src(self) -> dict[str, Any] | None:
-        return {"src": self.current.src()} if self.current is not None else None
+        """The events' ``src`` for the current notification (one dict for all its events; never changed)."""
+        n = self.current
+        if n is None:
+            return None
+        if n is not self._src_of:
+            self._src_of, self._src_last = n, {"src": n.src()}
+        return self._src_last
 
     # ---- the end ---------------------------------------------------------------
 

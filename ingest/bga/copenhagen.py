@@ -153,7 +153,9 @@ def place_first_harbour(log: BgaLog, n_players: int) -> tuple[list[str | None], 
     """
     layouts = [_Layout()]
     any_cards = False
-    for n in log.notifs:
+    for n in log.of_types(("takeCard", "usedAbility", "gameStateChange", "refillHarbor")):
+        if n.type == "gameStateChange" and n.state_id != ADJACENT_STATE:
+            continue  # most of a log: its args are not decoded
         a = n.args if isinstance(n.args, dict) else {}
         if n.type == "takeCard":
             layouts = _take(layouts, int(a["card_id"]), any_cards)
@@ -216,7 +218,7 @@ class CopenhagenImporter(GameImporter):
             first, self.take_slots = place_first_harbour(self.log, n)
         except ValueError as exc:
             self.fail(str(exc))
-        takes = [notif for notif in self.log.notifs if notif.type == "takeCard"]
+        takes = self.log.by_type().get("takeCard", [])
         if len(self.take_slots) < len(takes):
             self._stop_before(takes[len(self.take_slots)])
         self.take_slots.reverse()  # popped from the end, in log order
@@ -239,7 +241,7 @@ class CopenhagenImporter(GameImporter):
     def _check_numbering(self) -> None:
         """Every colour the log states must be the one the card's number gives."""
         n = len(self.players)
-        for notif in self.log.notifs:
+        for notif in self.log.of_types(("takeCard", "discardDownToMaxHandSize", "refillHarbor")):
             a = notif.args if isinstance(notif.args, dict) else {}
             pairs: list[tuple[Any, Any]] = []
             if notif.type in ("takeCard", "discardDownToMaxHandSize"):

@@ -35,6 +35,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ingest.bga.base import GameImporter
+from ingest.bga.errors import BgaImportError
 from ingest.bga.log import BgaLog, Notif
 from replay.games.pax_pamir.components import COURT, card_name
 from replay.games.pax_pamir.state import MARKET_CELLS, PaxState
@@ -46,18 +47,33 @@ from replay.games.pax_pamir.state import MARKET_CELLS, PaxState
 
 def card_id(v: Any) -> int:
     """``card_12`` -> 12 (our ids are the printed numbers, as BGA's)."""
+    known = _CARD_IDS.get(v) if type(v) is str else None
+    if known is not None:
+        return known
     text = str(v)
     if text[:5] != "card_" or not text[5:].isdigit():
         raise ValueError(f"not a card id: {text!r}")
+    if type(v) is str:
+        _CARD_IDS[v] = int(text[5:])
     return int(text[5:])
 
 
 def cell(location: str) -> tuple[int, int]:
     """``market_1_3`` -> (1, 3)."""
+    known = _CELLS.get(location) if type(location) is str else None
+    if known is not None:
+        return known
     kind, row, col = str(location).split("_")
     if kind != "market":
         raise ValueError(f"not a market cell: {location!r}")
+    if type(location) is str:
+        _CELLS[location] = int(row), int(col)
     return int(row), int(col)
+
+
+_CARD_IDS: dict[str, int] = {}
+_CELLS: dict[str, tuple[int, int]] = {}
+"""The ids read so far (a log names the same few hundred again and again)."""
 
 
 def pid(v: Any) -> str:
@@ -268,29 +284,40 @@ def opening_market(log: BgaLog, cancelled: set[str]) -> dict[tuple[int, int], tu
             grid[rc] = card
 
     for n in log.of_types(_MARKET_TYPES):
-        t = n.type
+        if len(found) == len(MARKET_CELLS):
+            break  # every opening card is named: the rest of the log changes nothing here
         if (n.uid is not None and n.uid in cancelled) or not isinstance(n.args, dict):
             continue
-        a = n.args
-        if t in ("purchaseCard", "payRupeesToMarket"):
-            for r in a.get("rupeesOnCards") or ():
-                name((int(r["row"]), int(r["column"])), card_id(r["cardId"]), n)
-        if t == "purchaseCard":
-            rc = cell(a["marketLocation"])
-            name(rc, card_id(a["card"]["id"]), n)
-            grid[rc] = None
-        elif t == "shiftMarket":
-            m = a["move"]
-            frm, to = cell(m["from"]), cell(m["to"])
-            name(frm, card_id(m["cardId"]), n)
-            grid[to], grid[frm] = grid[frm], None
-        elif t == "drawMarketCard":
-            grid[cell(a["to"])] = card_id(a["cardId"])
-        elif t == "discardFromMarket":
-            rc = cell(a["from"])
-            name(rc, card_id(a["cardId"]), n)
-            grid[rc] = None
+        try:
+            _follow_market(n, grid, name)
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            raise BgaImportError(f"unexpected arguments ({type(exc).__name__}: {exc})", file=log.source,
+                                 packet=n.packet_id, notif=n.type, uid=n.uid) from None
     return found
+
+
+def _follow_market(n: Notif, grid: dict[tuple[int, int], Any],
+                   name: Callable[[tuple[int, int], int, Notif], None]) -> None:
+    """One market notification for :func:`opening_market`."""
+    t, a = n.type, n.args
+    if t in ("purchaseCard", "payRupeesToMarket"):
+        for r in a.get("rupeesOnCards") or ():
+            name((int(r["row"]), int(r["column"])), card_id(r["cardId"]), n)
+    if t == "purchaseCard":
+        rc = cell(a["marketLocation"])
+        name(rc, card_id(a["card"]["id"]), n)
+        grid[rc] = None
+    elif t == "shiftMarket":
+        m = a["move"]
+        frm, to = cell(m["from"]), cell(m["to"])
+        name(frm, card_id(m["cardId"]), n)
+        grid[to], grid[frm] = grid[frm], None
+    elif t == "drawMarketCard":
+        grid[cell(a["to"])] = card_id(a["cardId"])
+    elif t == "discardFromMarket":
+        rc = cell(a["from"])
+        name(rc, card_id(a["cardId"]), n)
+        grid[rc] = None
 
 
 # --------------------------------------------------------------------------
@@ -316,11 +343,13 @@ def purchase_card(imp: PaxImporter, n: Notif) -> None:
     imp.settle(keep="buy")
     s = imp.state
     ours = s.market[row][col]
-    imp.check(ours == card, f"BGA buys {card_name(card)} at row {row}, column {col}; our market has "
-                            f"{card_name(ours) if ours else 'nothing'} there")
+    if ours != card:
+        imp.fail(f"BGA buys {card_name(card)} at row {row}, column {col}; our market has "
+                 f"{card_name(ours) if ours else 'nothing'} there")
     got = int(a.get("receivedRupees") or 0)
-    imp.check(s.market_rupees[row][col] == got,
-              f"BGA's buyer takes {got} rupee(s) from {card_name(card)}; our market has {s.market_rupees[row][col]} on it")
+    if s.market_rupees[row][col] != got:
+        imp.fail(f"BGA's buyer takes {got} rupee(s) from {card_name(card)}; our market has "
+                 f"{s.market_rupees[row][col]} on it")
     imp.move(a["playerId"], "buy", row=row, col=col)
 
 
@@ -592,14 +621,15 @@ def shift_market(imp: PaxImporter, n: Notif) -> None:
     r, c = cell(m["to"])
     card = card_id(m["cardId"])
     ours = imp.state.market[r][c]
-    imp.check(ours == card, f"BGA shifts {card_name(card)} to row {r}, column {c}; our market has "
-                            f"{card_name(ours) if ours else 'nothing'} there")
+    if ours != card:
+        imp.fail(f"BGA shifts {card_name(card)} to row {r}, column {c}; our market has "
+                 f"{card_name(ours) if ours else 'nothing'} there")
 
 
 def discard_from_market(imp: PaxImporter, n: Notif) -> None:
     card = card_id(n.args["cardId"])
-    imp.check(all(card not in row for row in imp.state.market),
-              f"BGA discards {card_name(card)} from the market; our rules leave it there")
+    if any(card in row for row in imp.state.market):
+        imp.fail(f"BGA discards {card_name(card)} from the market; our rules leave it there")
 
 
 def draw_market_card(imp: PaxImporter, n: Notif) -> None:
@@ -612,8 +642,8 @@ def draw_market_card(imp: PaxImporter, n: Notif) -> None:
         imp.fail(f"BGA draws {card_name(card)} for the market, our rules await "
                  + (f"{t.player}'s {t.describe()}" if t is not None else "nothing (the game is over)"))
     want = cell(n.args["to"])
-    imp.check(req.reason == f"market row {want[0]}, column {want[1]}",
-              f"BGA draws into row {want[0]}, column {want[1]}; our rules fill {req.reason}")
+    if req.reason != f"market row {want[0]}, column {want[1]}":
+        imp.fail(f"BGA draws into row {want[0]}, column {want[1]}; our rules fill {req.reason}")
     imp.chance({"draw": "deck", "items": [card]})
 
 

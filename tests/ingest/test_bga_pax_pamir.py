@@ -274,3 +274,18 @@ def test_a_leveraged_old_patriot_lets_the_player_order_the_discards() -> None:
         (130, {"type": "discard", "card": 11}),
         (131, {"type": "place_spy", "card": 40}),
     ]
+
+
+@needs_logs
+def test_a_market_notification_without_its_arguments_is_refused_at_its_packet_not_a_traceback() -> None:
+    # the opening-market pre-scan reads shiftMarket before any handler does
+    obj = shared("paxpamir_3p_seed402.log.json.gz")
+    hit = None
+    for p in obj["data"]["logs"]:
+        for n in p["data"]:
+            if n["type"] == "shiftMarket" and hit is None:
+                del n["args"]["move"]
+                hit = int(p["packet_id"])
+    with pytest.raises(BgaImportError, match=r"unexpected arguments \(KeyError: 'move'\)") as e:
+        import_log(parse_log(obj, "edited.json"))
+    assert (e.value.packet, e.value.notif) == (hit, "shiftMarket")
