@@ -66,7 +66,10 @@ def board_html(snapshot: dict[str, Any], names: dict[str, str]) -> str:
     players = snapshot.get("players") or {}
     board = snapshot.get("board") or {}
     to_move = snapshot.get("turn")
-    head = (f'<div class="gr-box">Shift {esc(snapshot.get("shift", "?"))} · {esc(snapshot.get("phase", ""))}'
+    shift = snapshot.get("shift", "?")
+    # shifts count from 1; the setup (drafting the first orders) comes before the first shift
+    when = "Before the first shift" if shift == 0 else f"Shift {esc(shift)}"
+    head = (f'<div class="gr-box">{when} · {esc(snapshot.get("phase", ""))}'
             f' · start player {esc(player_label(str(snapshot.get("start_player")), names))}'
             f' · supply {_coal(snapshot.get("supply"))}</div>')
     workers = []

@@ -12,6 +12,7 @@ COALITIONS = {"afghan": "#4c8c4a", "british": "#c0392b", "russian": "#d4a017"}
 SUITS = {"economic": "#27ae60", "military": "#7b241c", "political": "#2e86c1", "intelligence": "#5d6d7e",
          "event": "#b9770e"}
 PLAYER_COLOURS = ["#1f77b4", "#ff7f0e", "#9467bd", "#17becf", "#e377c2"]
+MARKET_ROWS = ("top", "bottom")
 LAYOUT = "'transcaspia transcaspia kabul punjab' 'persia herat kandahar punjab'"
 
 
@@ -55,7 +56,9 @@ def board_html(snapshot: dict[str, Any], names: dict[str, str]) -> str:
     acting = ("the game is over" if over else
               f'{esc(player_label(str(snapshot.get("current")), names))} to act '
               f'({esc(snapshot.get("actions_left", "?"))} actions left)')
-    head = (f'<div class="gr-box">Turn {esc(snapshot.get("turn", "?"))} · {acting} · favored suit '
+    turn = snapshot.get("turn", "?")
+    when = "Before the first turn" if turn == 0 else f"Turn {esc(turn)}"  # turns count from 1
+    head = (f'<div class="gr-box">{when} · {acting} · favored suit '
             f'{chip(snapshot.get("favored_suit"), SUITS.get(str(snapshot.get("favored_suit")), "#ddd"), "#fff")}'
             f' · dominance checks resolved: {esc(dc.get("resolved", 0))}'
             f' · deck {esc((snapshot.get("deck") or {}).get("size", "?"))} cards</div>')
@@ -76,8 +79,8 @@ def board_html(snapshot: dict[str, Any], names: dict[str, str]) -> str:
             f'<div>court: {court}</div></div>'
         )
     market_rows = []
-    for row in snapshot.get("market") or []:
-        cells = []
+    for r, row in enumerate(snapshot.get("market") or []):
+        cells = [f"<th class='gr-muted'>{esc(MARKET_ROWS[r] if r < len(MARKET_ROWS) else r + 1)}</th>"]
         for slot in row:
             card = slot.get("card") if isinstance(slot, dict) else slot
             rupees = slot.get("rupees", 0) if isinstance(slot, dict) else 0
@@ -89,7 +92,11 @@ def board_html(snapshot: dict[str, Any], names: dict[str, str]) -> str:
                 body = '<span class="gr-muted">empty</span>'
             cells.append(f"<td>{body}{f' +{rupees}₨' if rupees else ''}</td>")
         market_rows.append(f"<tr>{''.join(cells)}</tr>")
-    cost = "".join(f"<th class='gr-muted'>cost {i}</th>" for i in range(len((snapshot.get("market") or [[]])[0])))
+    # columns as the rulebook counts them, from 1 at the left; a card costs its column's place from
+    # the left (0 for the leftmost), twice that while military is favored
+    step = 2 if snapshot.get("favored_suit") == "military" else 1
+    width = len((snapshot.get("market") or [[]])[0])
+    cost = "<th></th>" + "".join(f"<th class='gr-muted'>column {i + 1} · cost {i * step}</th>" for i in range(width))
     market = f'<div class="gr-box" style="margin-top:6px"><b>Market</b><table><tr>{cost}</tr>{"".join(market_rows)}</table></div>'
     return head + the_map + market + f'<div class="gr-row" style="margin-top:6px">{"".join(courts)}</div>'
 

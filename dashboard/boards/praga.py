@@ -8,6 +8,7 @@ from typing import Any
 
 from dashboard.boards import chip, esc, player_label
 
+SPECIAL_SLOT = 3  # the rightmost display slot holds the special tile
 ZONES = {"red": "#c0392b", "green": "#27ae60", "blue": "#2e86c1"}
 PLAYER_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"]
 RESOURCES = (("gold", "gold"), ("stone", "stone"), ("silver", "silver"), ("eggs", "eggs"),
@@ -17,23 +18,29 @@ RESOURCES = (("gold", "gold"), ("stone", "stone"), ("silver", "silver"), ("eggs"
 
 def _crane(snapshot: dict[str, Any]) -> str:
     rows = []
+    nth: dict[str, int] = {}
     for pos in snapshot.get("crane_view") or []:
         zone = str(pos.get("zone"))
+        nth[zone] = nth.get(zone, 0) + 1  # spaces as a player names them: red 1-4, green 1-3, blue 1-3
         actions = " + ".join(str(a).replace("_", " ") for a in pos.get("actions") or [])
         rows.append(
-            f'<tr><td>{esc(pos.get("position"))}</td>'
-            f'<td>{chip(zone, ZONES.get(zone, "#999"), "#fff")}</td><td>{esc(pos.get("notch"))}</td>'
+            f'<tr><td>{chip(f"{zone} {nth[zone]}", ZONES.get(zone, "#999"), "#fff")}</td>'
+            f'<td>{esc(pos.get("notch"))}</td>'
             f'<td>{esc(pos.get("tile") or "—")}</td><td>{esc(actions)}</td>'
             f'<td>{"5 VP" if pos.get("five_points") else ""}</td></tr>')
-    head = "<tr><th>pos</th><th>zone</th><th>notch</th><th>tile</th><th>actions</th><th></th></tr>"
+    head = "<tr><th>space</th><th>notch</th><th>tile</th><th>actions</th><th></th></tr>"
     return f'<div class="gr-box"><b>Crane</b><table>{head}{"".join(rows)}</table></div>'
 
 
 def _display(snapshot: dict[str, Any]) -> str:
+    def slot(i: int, tile: str | None) -> str:
+        label = f"{i + 1}{' special' if i == SPECIAL_SLOT else ''}: {tile or 'empty'}"
+        return chip(label, "#eee")
+
     rows = "".join(
-        f"<tr><td>{esc(row)}</td><td>{' '.join(chip(t or 'empty', '#eee') for t in slots)}</td></tr>"
+        f"<tr><td>{esc(row)}</td><td>{' '.join(slot(i, t) for i, t in enumerate(slots))}</td></tr>"
         for row, slots in (snapshot.get("display") or {}).items())
-    return f'<div class="gr-box"><b>Tile display</b><table>{rows}</table></div>'
+    return f'<div class="gr-box"><b>Tile display</b> (slots 1–3, the 4th special)<table>{rows}</table></div>'
 
 
 def _city(snapshot: dict[str, Any], names: dict[str, str], colours: dict[str, str]) -> str:
@@ -52,12 +59,21 @@ def _city(snapshot: dict[str, Any], names: dict[str, str], colours: dict[str, st
             f'<br>plazas completed: {len(completed)} · bridge planks laid: {laid} of {len(planks)}</div>')
 
 
+def _grid_place(marker: dict[str, Any]) -> str:
+    """A Hunger Wall or Cathedral marker: its row (1 at the bottom, as the scoring table counts them)
+    and its column counted from 1 at the left."""
+    row, col = marker.get("row"), marker.get("col")
+    if not isinstance(row, int) or not isinstance(col, int):
+        return "?"
+    return f"row {row + 1}, column {col + 1}"
+
+
 def board_html(snapshot: dict[str, Any], names: dict[str, str]) -> str:
     players = snapshot.get("p") or {}
     colours = {p: PLAYER_COLOURS[i % len(PLAYER_COLOURS)] for i, p in enumerate(players)}
     to_move = snapshot.get("to_move")
     head = (f'<div class="gr-box">Era {esc(snapshot.get("era", "?"))} · round {esc(snapshot.get("round", "?"))}'
-            f' · turn {esc(snapshot.get("turns", "?"))}'
+            f' · {esc(snapshot.get("turns", "?"))} turns played'
             + (f" · {esc(player_label(str(to_move), names))} to move" if to_move else "")
             + (" · the game is over" if snapshot.get("over") else "") + "</div>")
     boxes = []
@@ -76,8 +92,7 @@ def board_html(snapshot: dict[str, Any], names: dict[str, str]) -> str:
             f'<h4>{esc(player_label(pid, names))} — {esc(total)} pts'
             f'<span class="gr-muted">{" ◀ to move" if pid == to_move else ""}</span></h4>'
             f'<div>{res}</div>'
-            f'<div>Hunger Wall row {esc(hunger.get("row", "?"))}, column {esc(hunger.get("col", "?"))} · '
-            f'Cathedral row {esc(cathedral.get("row", "?"))}, column {esc(cathedral.get("col", "?"))}</div>'
+            f'<div>Hunger Wall {_grid_place(hunger)} · Cathedral {_grid_place(cathedral)}</div>'
             f'<div>{upgrades} upgrade tiles · {len(p.get("walls") or {})} wall tiles · technologies: {esc(techs)}</div>'
             f'<div>points: {points or "<span class=gr-muted>none yet</span>"}</div></div>'
         )

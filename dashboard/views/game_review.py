@@ -168,7 +168,7 @@ if decisive:
                + " (use Jump to).")
 if stepper.stopped_at is not None:
     st.warning(f"The rules stop this game at event {stepper.stopped_at}: {stepper.stop_reason}")
-ui.stand_in_note(header["title"] if header else stepper.record.game)
+ui.stand_in_note(header["title"] if header else stepper.record.game, tiles=True)
 
 # ---- stepping: a fragment, so a step reruns (and redraws) only this part of the page ----------
 

@@ -38,6 +38,7 @@ from ingest.bga.base import GameImporter
 from ingest.bga.errors import BgaImportError
 from ingest.bga.log import BgaLog, Notif
 from replay.games.pax_pamir.components import COURT, card_name
+from replay.games.pax_pamir.market import cell_name
 from replay.games.pax_pamir.state import MARKET_CELLS, PaxState
 
 # --------------------------------------------------------------------------
@@ -344,7 +345,7 @@ def purchase_card(imp: PaxImporter, n: Notif) -> None:
     s = imp.state
     ours = s.market[row][col]
     if ours != card:
-        imp.fail(f"BGA buys {card_name(card)} at row {row}, column {col}; our market has "
+        imp.fail(f"BGA buys {card_name(card)} at {cell_name(row, col)} ({a['marketLocation']}); our market has "
                  f"{card_name(ours) if ours else 'nothing'} there")
     got = int(a.get("receivedRupees") or 0)
     if s.market_rupees[row][col] != got:
@@ -622,7 +623,7 @@ def shift_market(imp: PaxImporter, n: Notif) -> None:
     card = card_id(m["cardId"])
     ours = imp.state.market[r][c]
     if ours != card:
-        imp.fail(f"BGA shifts {card_name(card)} to row {r}, column {c}; our market has "
+        imp.fail(f"BGA shifts {card_name(card)} to {cell_name(r, c)} ({m['to']}); our market has "
                  f"{card_name(ours) if ours else 'nothing'} there")
 
 
@@ -642,8 +643,8 @@ def draw_market_card(imp: PaxImporter, n: Notif) -> None:
         imp.fail(f"BGA draws {card_name(card)} for the market, our rules await "
                  + (f"{t.player}'s {t.describe()}" if t is not None else "nothing (the game is over)"))
     want = cell(n.args["to"])
-    if req.reason != f"market row {want[0]}, column {want[1]}":
-        imp.fail(f"BGA draws into row {want[0]}, column {want[1]}; our rules fill {req.reason}")
+    if req.reason != f"{cell_name(*want)} of the market":
+        imp.fail(f"BGA draws into {cell_name(*want)} ({n.args['to']}); our rules fill {req.reason}")
     imp.chance({"draw": "deck", "items": [card]})
 
 

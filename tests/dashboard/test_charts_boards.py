@@ -199,6 +199,20 @@ def test_pax_pamir_map_has_every_region_and_the_market() -> None:
     assert "Market" in html and "cost 0" in html
 
 
+@pytest.mark.skipif("pax_pamir" not in TITLES, reason="no Pax Pamir engine")
+def test_pax_pamir_market_columns_count_from_one_with_their_costs() -> None:
+    from dashboard.boards import pax_pamir
+
+    _, state = _mid_state("pax_pamir")
+    snap = state.snapshot()
+    html = pax_pamir.board_html({**snap, "favored_suit": "political"}, {})
+    heads = re.findall(r"<th class='gr-muted'>([^<]*)</th>", html)
+    assert heads[:6] == [f"column {i} · cost {i - 1}" for i in range(1, 7)]  # as the rulebook counts them
+    assert heads[6:8] == ["top", "bottom"] and "column 0" not in html
+    military = pax_pamir.board_html({**snap, "favored_suit": "military"}, {})
+    assert "column 6 · cost 10" in military  # twice the column's place while military is favored
+
+
 def test_generic_board_for_titles_without_a_view() -> None:
     snap = {"pos": {"p1": 3, "p2": 5}, "banked": {"p1": 1, "p2": 0}, "current": 0, "rolled": None}
     view = boards.render("toy", snap, {"p1": "Ana", "p2": "Ben"})
@@ -265,3 +279,33 @@ def test_copenhagen_facade_axes_use_the_records_coordinates() -> None:
     html = facade_html([[None] * 5 for _ in range(3)])
     assert 'title="x (column)">0</th>' in html and 'title="x (column)">4</th>' in html
     assert 'title="y (floor)">0</th>' in html and 'title="x (column)">5</th>' not in html
+
+
+@pytest.mark.skipif("praga" not in TITLES, reason="no Praga engine")
+def test_praga_board_names_crane_spaces_slots_and_grid_rows_as_a_player_counts_them() -> None:
+    from dashboard.boards import praga
+
+    _, state = _mid_state("praga")
+    snap = state.snapshot()
+    html = praga.board_html(snap, {})
+    # the crane's spaces by zone, each counted from 1 (the first red space is where a used tile goes)
+    spaces = re.findall(r">((?:red|green|blue) \d+)<", html)
+    zones = [str(p["zone"]) for p in snap["crane_view"]]
+    assert spaces[0] == "red 1" and spaces == [f"{z} {zones[:i + 1].count(z)}" for i, z in enumerate(zones)]
+    assert "red 0" not in html and "<th>pos</th>" not in html
+    # display slots 1-3 and the special 4th
+    assert "1: " in html and "4 special: " in html and ">0: " not in html
+    p1 = next(iter(snap["p"].values()))
+    assert f"Hunger Wall row {p1['hunger_wall']['row'] + 1}, column {p1['hunger_wall']['col'] + 1}" in html
+
+
+@pytest.mark.parametrize(("title", "before"), [("coal_baron", "Before the first shift"),
+                                               ("pax_pamir", "Before the first turn")])
+def test_the_counter_before_the_first_shift_or_turn_is_not_shown_as_0(title: str, before: str) -> None:
+    if title not in TITLES:
+        pytest.skip(f"no {title} engine")
+    game = get_game(title)
+    rec = simulate_one(game, game.min_players, 3, 0)
+    snap = state_at(rec, 0).snapshot()
+    html = boards.render(title, snap, {}).html or ""
+    assert before in html and "Shift 0" not in html and "Turn 0" not in html

@@ -156,6 +156,17 @@ def test_score_breakdowns(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> N
         assert ("stand-in values" in texts(at)) == (title == "praga")
 
 
+@pytest.mark.skipif("praga" not in TITLES, reason="no Praga engine")
+def test_praga_review_says_why_tiles_go_by_their_ids(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dashboard.ui import TILE_IDS_NOTE
+
+    game = run(sample_db, q.game_list, title="praga").get_column("game_id")[0]
+    page = texts(open_page(sample_db, "game_review", monkeypatch, game=game, seq="40"))
+    assert TILE_IDS_NOTE in page and "no public source prints their contents" in page
+    other = run(sample_db, q.game_list, title="copenhagen").get_column("game_id")[0]
+    assert TILE_IDS_NOTE not in texts(open_page(sample_db, "game_review", monkeypatch, game=other))
+
+
 def test_pax_pamir_page(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     at = open_page(sample_db, "pax_pamir", monkeypatch)
     assert at.title[0].value == "Pax Pamir dominance checks"

@@ -132,8 +132,9 @@ def test_a_ruler_our_rules_do_not_give_is_refused() -> None:
 def test_a_draw_into_another_cell_is_refused() -> None:
     log = opening_game()
     log.packets[5]["data"][7]["args"]["to"] = "market_1_5"
-    with pytest.raises(BgaImportError, match=r"packet 6 \(drawMarketCard\): BGA draws into row 1, column 5; "
-                                             r"our rules fill market row 0, column 5"):
+    with pytest.raises(BgaImportError, match=r"packet 6 \(drawMarketCard\): BGA draws into the bottom row, "
+                                             r"column 6 \(market_1_5\); our rules fill the top row, column 6 of the "
+                                             r"market"):
         imported(log)
 
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from replay.engine import Move
 from replay.games.pax_pamir import moves as m
 from replay.games.pax_pamir.components import card_name
+from replay.games.pax_pamir.market import cell_name
 
 if TYPE_CHECKING:
     from replay.games.pax_pamir.state import PaxState
@@ -30,7 +31,7 @@ def _what(s: PaxState, player: str, move: Move) -> str:  # noqa: C901 - one line
         on_board = 0 <= move.row <= 1 and 0 <= move.col <= 5
         card = s.market[move.row][move.col] if on_board else None
         name = card_name(card) if card is not None else "an empty cell"
-        return f"buys {name} (market row {move.row}, column {move.col})"
+        return f"buys {name} ({cell_name(move.row, move.col)} of the market)"
     if isinstance(move, m.Play):
         return f"plays {card_name(move.card)} on the {move.side} of their court"
     if isinstance(move, m.Tax):
@@ -67,7 +68,7 @@ def _what(s: PaxState, player: str, move: Move) -> str:  # noqa: C901 - one line
         place = card_name(int(where)) if kind == "spy" and where.isdigit() else (_border(where) if kind == "road" else where)
         return f"takes their {kind} from {place} (the supply is empty)"
     if isinstance(move, m.TaxMarket):
-        return f"takes a rupee from market row {move.row}, column {move.col}"
+        return f"takes a rupee from {cell_name(move.row, move.col)} of the market"
     if isinstance(move, m.TaxPlayer):
         return f"taxes a rupee from {move.player}"
     if isinstance(move, m.MoveArmy):

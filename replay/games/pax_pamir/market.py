@@ -33,6 +33,22 @@ event the cleanup discards, since every card the cleanup discards is named."""
 
 # ---------------------------------------------------------------- purchase
 
+ROW_NAMES = ("top", "bottom")
+
+
+def cell_name(row: int, col: int) -> str:
+    """A market cell as a player names it: "the top row, column 3".
+
+    The rulebook speaks of the top and bottom rows and counts columns from the left, the leftmost
+    (free) one first; a record's ``row`` and ``col`` count from 0 (row 0 is the top row, col 0
+    the leftmost column), so column ``col + 1`` here.  A cell off the market is quoted as the
+    record gives it.
+    """
+    if not (0 <= row < len(ROW_NAMES) and 0 <= col <= 5):
+        return f"row {row}, col {col} (the record's numbers; the market has rows 0-1 and cols 0-5)"
+    return f"the {ROW_NAMES[row]} row, column {col + 1}"
+
+
 
 def rupee_step(s: PaxState) -> int:
     """Rupees per column: 2 while military is favored, otherwise 1."""
@@ -53,12 +69,12 @@ def purchase_cost(s: PaxState, player: str, card: int, col: int) -> int:
 
 def check_buy(s: PaxState, player: str, row: int, col: int) -> str | None:
     if not (0 <= row <= 1 and 0 <= col <= 5):
-        return f"{player} cannot buy at row {row}, column {col}: the market has rows 0-1 and columns 0-5"
+        return f"{player} cannot buy at {cell_name(row, col)}"
     card = s.market[row][col]
     if card is None:
-        return f"{player} cannot buy at row {row}, column {col}: that market cell is empty"
+        return f"{player} cannot buy at {cell_name(row, col)} of the market: that cell is empty"
     if card == UNKNOWN_CARD:
-        return (f"{player} cannot buy at row {row}, column {col}: the record never said which card was "
+        return (f"{player} cannot buy at {cell_name(row, col)} of the market: the record never said which card was "
                 "drawn there (an unknown card cannot go to a hand)")
     name = card_name(card)
     if s.actions_left <= 0:
@@ -69,7 +85,7 @@ def check_buy(s: PaxState, player: str, row: int, col: int) -> str | None:
         return f"{player} cannot buy {name}: it received rupees this turn"
     cost = purchase_cost(s, player, card, col)
     if cost > s.rupees[player]:
-        return (f"{player} cannot buy {name} in column {col}: it costs {cost} rupee{'s' if cost != 1 else ''}, "
+        return (f"{player} cannot buy {name} in column {col + 1}: it costs {cost} rupee{'s' if cost != 1 else ''}, "
                 f"{player} has {s.rupees[player]}")
     return None
 
@@ -241,7 +257,7 @@ class RefillTask(Task):
             if not pool:
                 return None
             self.req = ChanceRequest("draw", DECK, count=1, pool=pool,
-                                     reason=f"market row {cell[0]}, column {cell[1]}")
+                                     reason=f"{cell_name(*cell)} of the market")
         return self.req
 
     def run(self, s: PaxState) -> None:

@@ -9,6 +9,7 @@ from replay.engine import Move
 from . import moves as m
 from .components import ACTION_NAMES, HEX_TILES, PLAZA_TILES, PRODUCTION_TOKENS, SEALS
 from .rules import crane
+from .rules.actions import slot_name
 from .rules.bridge import bridge_tile_text
 from .rules.effects import describe_atoms
 from .rules.free_actions import technology_text
@@ -31,7 +32,7 @@ def describe(s: PragaState, player: str, move: Move) -> str:
     if isinstance(move, m.TakeTile):
         tile = crane.tile_at(s, move.position)
         acts = " / ".join(ACTION_NAMES[a] for a in crane.tile_actions(s, tile)) if tile else "?"
-        return f"{player} takes the crane tile at position {move.position} ({crane.zone(move.position)}: {acts})"
+        return f"{player} takes the crane tile on {crane.space_name(move.position)} ({acts})"
     if isinstance(move, m.Climb):
         return f"{player} climbs one row on {GRID.get(move.grid, move.grid)}"
     if isinstance(move, m.ExtraAction):
@@ -39,7 +40,8 @@ def describe(s: PragaState, player: str, move: Move) -> str:
     if isinstance(move, m.SwapTiles):
         return f"{player} swaps two tiles of the {move.row} row"
     if isinstance(move, m.SwapSlots):
-        return f"{player} pays 1 {move.pay} to put slots {move.slots} of the {dec.get('row', '?')} row under their stacks"
+        return (f"{player} pays 1 {move.pay} to put the tiles of {slot_name(dec.get('row', '?'), list(move.slots))} "
+                "under their stacks")
     if isinstance(move, m.ClaimSeal):
         return f"{player} claims the {SEALS.get(move.seal, {}).get('id', move.seal).replace('_', ' ')}"
     if isinstance(move, m.UseTechnology):
@@ -59,7 +61,7 @@ def describe(s: PragaState, player: str, move: Move) -> str:
         return f"{player} takes production token {move.token} ({reward})"
     if isinstance(move, m.PickTile):
         tile = s.d["display"].get(dec.get("row", ""), [None] * 4)[move.slot] if 0 <= move.slot < 4 else None
-        return f"{player} takes {tile_text(tile) if tile else 'nothing'} from slot {move.slot}"
+        return f"{player} takes {tile_text(tile) if tile else 'nothing'} from {slot_name(dec.get('row', '?'), move.slot)}"
     if isinstance(move, m.SkipAction):
         return f"{player} can take no tile and carries out nothing"
     if isinstance(move, m.PlaceTile):

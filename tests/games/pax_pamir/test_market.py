@@ -77,7 +77,7 @@ def test_influence_abilities_make_cards_free() -> None:
     play(s, Buy(row=1, col=5))  # 95 is a Russian patriot: Russian Influence
     assert 95 in s.hands["p1"]
     s.actions_left = 1
-    illegal(s, Buy(row=0, col=1), "Khyber Pass in column 1: it costs 1 rupee, p1 has 0")
+    illegal(s, Buy(row=0, col=1), "Khyber Pass in column 2: it costs 1 rupee, p1 has 0")
 
 
 def test_action_costs_go_one_rupee_per_card_from_the_right_half_to_each_row() -> None:
@@ -136,7 +136,7 @@ def test_cleanup_discards_events_in_column_zero_and_refills_from_the_deck() -> N
     assert s.favored == "military"
     assert 105 in s.discard_pile
     req = s.turn()
-    assert isinstance(req, ChanceRequest) and req.reason == "market row 0, column 5"
+    assert isinstance(req, ChanceRequest) and req.reason == "the top row, column 6 of the market"
     assert s.market[0][0] == 29 and s.market_rupees[0][0] == 1, "rupees on the discarded event's cell join 29"
     assert s.market[1][:2] == [13, 44] and s.market_rupees[1][1] == 1
     s.apply_chance({"draw": "deck", "items": [1]})

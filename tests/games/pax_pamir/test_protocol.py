@@ -13,7 +13,8 @@ from pax_pamir_helpers import GAME, setup, to_court, to_hand
 
 from replay.engine import OVER, ChanceRequest, IllegalMove, Move
 from replay.games.pax_pamir.components import BORDER_IDS, COALITIONS, REGIONS, SUITS
-from replay.games.pax_pamir.moves import Buy, MoveAction, Play
+from replay.games.pax_pamir.market import check_buy
+from replay.games.pax_pamir.moves import Buy, MoveAction, Play, TaxMarket
 from replay.games.pax_pamir.state import PaxState
 from replay.simulate import sample_outcome
 
@@ -98,7 +99,11 @@ def test_snapshot_is_plain_json_and_deterministic() -> None:
 
 def test_moves_read_as_words_and_the_heuristic_prefers_points() -> None:
     s = setup()
-    assert s.describe_move("p1", Buy(row=0, col=1)) == "p1 buys Khyber Pass (market row 0, column 1)"
+    # as a player names the cell: top or bottom row, columns counted from 1 at the left (the record's col 1)
+    assert s.describe_move("p1", Buy(row=0, col=1)) == "p1 buys Khyber Pass (the top row, column 2 of the market)"
+    assert s.describe_move("p1", TaxMarket(row=1, col=0)) == "p1 takes a rupee from the bottom row, column 1 of the market"
+    assert check_buy(s, "p1", 2, 0) == ("p1 cannot buy at row 2, col 0 (the record's numbers; the market has "
+                                        "rows 0-1 and cols 0-5)")
     assert s.describe_move("p1", Play(card=7, side="left")) == "p1 plays Dost Mohammad on the left of their court"
     for m in random_moves(random.Random(1), 60):
         assert s.describe_move("p2", m).startswith("p2 ")

@@ -204,7 +204,7 @@ def test_bad_moves_explain_the_rule() -> None:
         st.apply_move("p1", m.ChooseAction(action="wall"))
     with pytest.raises(IllegalMove, match="once per turn|cannot pay an extra action with 2 gold and 0 silver"):
         st.apply_move("p1", m.ExtraAction(action="wall", pay="two_gold"))
-    with pytest.raises(IllegalMove, match="no action tile at crane position 7"):
+    with pytest.raises(IllegalMove, match="no action tile on blue space 1"):
         st.apply_move("p1", m.TakeTile(position=7))
     with pytest.raises(IllegalMove, match="holds no stored technology T3-1"):
         st.apply_move("p1", m.UseTechnology(tech="T3-1"))

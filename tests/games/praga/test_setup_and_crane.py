@@ -59,7 +59,7 @@ def test_random_start_player_sets_the_turn_order() -> None:
 
 def test_red_space_costs_gold_and_refuses_a_player_who_cannot_pay() -> None:
     st = new_game(3)
-    with pytest.raises(IllegalMove, match="red space costs 3 gold, p1 has 2"):
+    with pytest.raises(IllegalMove, match="p1 cannot take the tile on red space 1: it costs 3 gold, p1 has 2"):
         st.apply_move("p1", m.TakeTile(position=0))
     play(st, m.TakeTile(position=1))
     assert me(st)["gold"] == 0

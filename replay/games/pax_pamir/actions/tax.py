@@ -11,6 +11,7 @@ from replay.engine import Move
 from replay.games.pax_pamir.components import (
     COURT,
 )
+from replay.games.pax_pamir.market import cell_name
 from replay.games.pax_pamir.moves import (
     EndAction,
     TaxMarket,
@@ -64,8 +65,8 @@ class TaxTask(Task):
     def check(self, s: PaxState, player: str, move: Move) -> str | None:
         if isinstance(move, TaxMarket):
             if not (0 <= move.row <= 1 and 0 <= move.col <= 5) or not taxable_cell(s, move.row, move.col):
-                return (f"{player} cannot tax market row {move.row}, column {move.col}: there is no market card "
-                        "with rupees there")
+                return (f"{player} cannot tax {cell_name(move.row, move.col)} of the market: there is no "
+                        "market card with rupees there")
         elif isinstance(move, TaxPlayer):
             q = move.player
             if q not in s.players or q == player:

@@ -20,6 +20,23 @@ ROW_OF = {"upgrade": "upgrade", "wall": "wall", "building": "building"}
 SPECIAL_SLOT = 3
 
 
+def slot_label(slot: int) -> str:
+    """A display slot as a player counts it, from 1 at the left; the rightmost (4th) holds the special
+    tile.  A record's ``slot`` counts from 0; one off the display is quoted as the record gives it."""
+    if 0 <= slot < SPECIAL_SLOT:
+        return str(slot + 1)
+    if slot == SPECIAL_SLOT:
+        return f"{slot + 1} (special)"
+    return f"{slot} (the record's number; slots 0-{SPECIAL_SLOT})"
+
+
+def slot_name(row: str, slot: int | list[int]) -> str:
+    """``slot 2 of the wall row``; ``slots 1 and 4 (special) of the wall row`` for several."""
+    if isinstance(slot, int):
+        return f"slot {slot_label(slot)} of the {row} row"
+    return f"slots {' and '.join(slot_label(x) for x in slot)} of the {row} row"
+
+
 def performable(s: PragaState, player: str, action: str) -> bool:
     """King's Road cannot be chosen from space V, nor onto the bridge (IV, V) without an egg."""
     if action != "kings_road":
@@ -131,7 +148,7 @@ def affordable_somewhere(s: PragaState, player: str, tile: str, spaces: list[str
 def why_not_pick(s: PragaState, player: str, row: str, slot: int, discount: dict[str, int]) -> str | None:
     display = s.d["display"][row]
     if not 0 <= slot < len(display) or display[slot] is None:
-        return f"there is no tile in slot {slot} of the {row} row"
+        return f"there is no tile in {slot_name(row, slot)}"
     tile = display[slot]
     if slot == SPECIAL_SLOT and not s.d["turn"]["special_ok"]:
         return (f"{player} cannot take the special {row} tile {tile}: that needs the S bonus of the crane "

@@ -39,6 +39,17 @@ def zone(position: int) -> str:
     return str(POSITIONS[position]["zone"]) if position < len(POSITIONS) else "beyond"
 
 
+def space_name(position: int) -> str:
+    """A crane board position as a player names it: "red space 1" is the first red space (where a used
+    tile goes), then red 2-4, green 1-3, blue 1-3 in the order the tiles travel.  A record's
+    ``position`` counts from 0 over all spaces; one off the board is quoted as the record gives it."""
+    if not 0 <= position < len(POSITIONS):
+        return f"crane position {position} (the record's number; the board has positions 0-{len(POSITIONS) - 1})"
+    z = zone(position)
+    nth = sum(1 for p in POSITIONS[:position + 1] if p["zone"] == z)
+    return f"{z} space {nth}"
+
+
 def cost(position: int) -> int:
     return int(POSITIONS[position].get("cost", 0))
 
@@ -53,10 +64,10 @@ def why_not_take(s: PragaState, player: str, position: int) -> str | None:
     if s.d["turn"]["tile_taken"]:
         return f"{player} has already taken a crane tile this turn"
     if not 0 <= position < len(POSITIONS) or tile_at(s, position) is None:
-        return f"there is no action tile at crane position {position}"
+        return f"there is no action tile on {space_name(position)}"
     price = cost(position)
     if price > s.d["p"][player]["gold"]:
-        return (f"{player} cannot take the tile at crane position {position}: the red space costs {price} gold, "
+        return (f"{player} cannot take the tile on {space_name(position)}: it costs {price} gold, "
                 f"{player} has {s.d['p'][player]['gold']}")
     return None
 
