@@ -188,14 +188,23 @@ def determinise(state: State, rng: random.Random) -> None:
     ``(how many unknown items, the HiddenPool they belong to, what is known to be there)``.  Unknown
     items are exchangeable (any of them may be any identity not yet
     accounted for), so dealing each zone's count from the pool's unaccounted
-    copies, one zone after the other, is a uniformly random deal consistent
-    with everything known.  Each zone is bound with a ``reveal`` event, the
-    way a record would reveal it.  The face-down deck stays face down: its
+    copies, one zone after the other (the zones are asked for again after
+    each deal, so a game may narrow a zone's pool by what an earlier deal
+    bound), is a uniformly random deal consistent with everything known.
+    Each zone is bound with a ``reveal`` event, the way a record would
+    reveal it.  The face-down deck stays face down: its
     draws come from the pool's remaining copies when the rules ask for them.
     """
-    for zone, (count, pool, known) in sorted(state.unknown_zones().items()):
-        if count <= 0:
-            continue
+    dealt: set[str] = set()
+    while True:  # the zones are asked for again after each deal: a deal may narrow the next zone's pool
+        zones = state.unknown_zones()
+        pending = sorted(z for z, (count, _, _) in zones.items() if count > 0)
+        if not pending:
+            return
+        zone = pending[0]
+        if zone in dealt:
+            raise AnalysisError(f"revealing {zone} did not bind its {zones[zone][0]} unknown item(s)")
+        count, pool, known = zones[zone]
         copies = [item for item, n in pool.possible() for _ in range(n)]
         if len(copies) < count:
             raise AnalysisError(f"zone {zone} holds {count} unknown item(s), but only {len(copies)} "
@@ -203,9 +212,7 @@ def determinise(state: State, rng: random.Random) -> None:
         # a reveal shows the zone's content: what is known to be there, and the dealt identities
         shown = [item for item, n in known.items() for _ in range(n)] + rng.sample(copies, count)
         state.reveal({"reveal": zone, "items": shown})
-        left = state.unknown_zones().get(zone)
-        if left is not None and left[0] > 0:
-            raise AnalysisError(f"revealing {zone} did not bind its {count} unknown item(s)")
+        dealt.add(zone)
 
 
 def rollouts(state: State, seeds: Iterable[str], agent: str, first: tuple[str, Move] | None = None) -> dict[str, float]:
@@ -218,9 +225,9 @@ def rollouts(state: State, seeds: Iterable[str], agent: str, first: tuple[str, M
         rng = random.Random(seed)
         trial = state.copy()
         try:
-            determinise(trial, rng)
-            if first is not None:
+            if first is not None:  # played before the deal: what the move names is known, not dealt
                 trial.play(*first)
+            determinise(trial, rng)
             play_out(trial, rng, agent)
         except AnalysisError as exc:
             raise AnalysisError(f"rollout {seed} cannot go on: {exc}") from None
@@ -471,11 +478,29 @@ def turning_points(chart: Sequence[Position], record: Record, limit: int = 3) ->
     return sorted(falls + rises, key=lambda t: t.seq)
 
 
+def unknown_count(state: State) -> int:
+    """How many unknown items the state holds in the zones it names (:meth:`State.unknown_zones`)."""
+    return sum(n for n, _, _ in state.unknown_zones().values())
+
+
+def _binds_unknown(state: State, player: str, move: Move, before: int) -> bool:
+    trial = state.copy()
+    trial.play(player, move)
+    return unknown_count(trial) < before
+
+
 def candidates(state: State, player: str, played: Move, limit: int) -> list[Move]:
     """The moves worth rolling out at a decision: all legal moves if there are at most ``limit``, else the
-    played move and the ``limit - 1`` best others by a one-move look-ahead (the greedy agent's value)."""
+    played move and the ``limit - 1`` best others by a one-move look-ahead (the greedy agent's value).
+
+    A move other than the played one that names an item the record leaves unknown (a special tile
+    nobody has seen, when the record does not show even the mover's own) is not one: the player may
+    not have held it."""
     moves = list(state.legal_moves())
     others = [m for m in moves if m != played]
+    hidden = unknown_count(state)
+    if hidden:
+        others = [m for m in others if not _binds_unknown(state, player, m, hidden)]
     if len(others) + 1 > limit:
         scored = []
         for i, m in enumerate(others):

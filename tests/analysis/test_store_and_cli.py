@@ -176,21 +176,42 @@ def test_local_processes_give_the_same_numbers(tmp_path: Path) -> None:
     assert _rows(tmp_path / "two.duckdb", rec.id) == _rows(tmp_path / "one.duckdb", rec.id) != []
 
 
-def test_a_game_that_cannot_deal_its_unknowns_is_analysed_as_known_or_refused_in_one_line(tmp_path: Path) -> None:
-    """Perikles names no unknown zones: a full-information record is analysed with everything taken as
-    known; a seat-view record (units committed face down) cannot be rolled out, and says why."""
-    from replay.analysis import can_deal, positions
+def test_can_deal_tells_a_game_that_names_its_unknown_zones() -> None:
+    """A game without ``unknown_zones`` cannot have its hidden items dealt (its positions are then the
+    record's own, even with ``hidden="resample"``); every title names its zones."""
+    from replay.analysis import can_deal
+    from replay.engine import Game, State
+    from replay.games import available
 
-    game = get_game("perikles")
-    full = simulate_one(game, 3, 1, 0, observe_every=0)
-    chart, stop = positions(full)
-    assert stop is None and not can_deal(chart[0].state)
-    seat = simulate_one(game, 3, 1, 0, observe_every=0, view="p1")
-    path = _write(tmp_path / "seat.jsonl.gz", [dumps(seat)])
-    res = CliRunner().invoke(main, ["analyse", str(path), "--db", str(tmp_path / "p.duckdb"), "--rollouts", "1",
+    class Unzoned(cardtoy.CardState):
+        unknown_zones = State.unknown_zones  # type: ignore[assignment]
+
+    game = Game(id="cardtoy", title="toy", min_players=2, max_players=3, moves=cardtoy.GAME.moves,
+                state_class=Unzoned)
+    state = game.initial_state(["p1", "p2"])
+    assert not can_deal(state) and can_deal(cardtoy.GAME.initial_state(["p1", "p2"]))
+    for gid in available():
+        g = get_game(gid)
+        assert can_deal(g.initial_state([f"p{i + 1}" for i in range(g.min_players)])), gid
+
+
+def test_a_perikles_seat_view_record_is_analysed(tmp_path: Path) -> None:
+    """Units committed face down by the other players are dealt in every rollout (they once stopped the
+    analysis at the first battle)."""
+    from replay.record import MoveEvent, Record
+
+    seat = simulate_one(get_game("perikles"), 3, 1, 0, observe_every=0, view="p1")
+    hidden = [i for i, ev in enumerate(seat.events) if isinstance(ev, MoveEvent) and ev.move.type == "send_unit"
+              and getattr(ev.move, "strength", 0) is None]
+    assert len(hidden) > 3
+    cut = Record(seat.game, seat.id, seat.players, seat.events[: hidden[3] + 1], dict(seat.options))
+    path = _write(tmp_path / "seat.jsonl.gz", [dumps(cut)])
+    db = tmp_path / "p.duckdb"
+    res = CliRunner().invoke(main, ["analyse", str(path), "--db", str(db), "--rollouts", "1",
                                     "--agent", "random", "--workers", "0", "--explain", "0"])
-    assert res.exit_code == 1 and "Traceback" not in res.output
-    assert "the rules await a reveal of location:" in res.output
+    assert res.exit_code == 0, res.output
+    chances = run(db, q.game_win_chances, game_id=seat.id)
+    assert chances.height > 3 * 20
 
 
 def test_id_picks_records(tmp_path: Path) -> None:

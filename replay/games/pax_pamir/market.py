@@ -174,10 +174,11 @@ def _note_seen(s: PaxState, card: int, kind: int) -> None:
             s.unseen = (cache[0] + 1, cache[1])
 
 
-def draw_pool(s: PaxState) -> tuple[tuple[int, int], ...]:
+def draw_pool(s: PaxState, pile: int | None = None) -> tuple[tuple[int, int], ...]:
     """What the next card of the deck may be, weighted so that a uniform draw from the pool
-    follows the current pile's make-up (court cards, events, Dominance Checks)."""
-    i = current_pile(s)
+    follows the current pile's make-up (court cards, events, Dominance Checks); with ``pile``,
+    what a card drawn unknown from that pile may be."""
+    i = current_pile(s) if pile is None else pile
     if i >= len(s.piles):
         return ()
     left = s.piles[i]

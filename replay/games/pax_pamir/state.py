@@ -157,6 +157,18 @@ class PaxState(State):
         t.reveal(self, request, outcome)
         self.advance()
 
+    def unknown_zones(self) -> dict[str, tuple[int, Any, dict[Any, int]]]:
+        """Market cards drawn unknown, ``market:<row>,<col>`` (see ``unknowns.py``)."""
+        from replay.games.pax_pamir import unknowns
+
+        return unknowns.unknown_zones(self)
+
+    def _reveal_zone(self, zone: str, items: list[Any]) -> None:
+        """``{"reveal": "market:<row>,<col>", "items": [card]}``: a market card drawn unknown is named."""
+        from replay.games.pax_pamir import unknowns
+
+        unknowns.reveal(self, zone, items)
+
     def advance(self) -> None:
         """Run automatic steps and close finished decisions until the game waits."""
         stack = self.stack

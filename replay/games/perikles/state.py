@@ -69,11 +69,16 @@ class PeriklesState(Board):
         self._advance()
 
     def _reveal_zone(self, zone: str, items: list[Any]) -> None:
-        """``{"reveal": "location:<key>", "items": [unit ids]}``: the counters at a location turned up."""
+        """``{"reveal": "location:<key>", "items": [unit ids]}``: the counters at a location turned up (or a
+        zone of :meth:`unknown_zones` dealt)."""
         unknowns.reveal(self, zone, items)
         if self.stage == "reveal" and not unknowns.face_down_at(self, self.current_location().key):
             self.stage = "location"
             self._advance()
+
+    def unknown_zones(self) -> dict[str, tuple[int, Any, dict[Any, int]]]:
+        """Secret special tiles, display tiles never named, units sent face down (``unknowns.py``)."""
+        return dict(unknowns.unknown_zones(self))
 
     def redact_move(self, player: str, move: Move, viewer: str) -> Move:
         """A unit goes face down: only its sender (and, for Persians, every Persian leader) sees which."""

@@ -34,14 +34,19 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from replay.engine import ImpossibleChance
+from replay.hidden import HiddenPool
 
-from .board import BATTLE, HELD, POOL
-from .components import LOCATION, PERSIA, UNIT, UNITS_BY_KIND
+from .board import BATTLE, HELD, POOL, UNKNOWN
+from .components import LOCATION, PERSIA, SPECIAL, SPECIAL_TILES, UNIT, UNIT_IDS, UNITS_BY_KIND
 
 if TYPE_CHECKING:
     from .board import Board
 
 LOCATION_ZONE = "location:"
+SPECIAL_ZONE = "special:"
+DISPLAY_ZONE = "display:"
+FACE_DOWN_ZONE = "face_down:"
+WAITING_ZONE = "waiting:"
 
 
 def zone_name(location: str) -> str:
@@ -100,11 +105,24 @@ def pick_from_group(s: Board, uid: str, holder: str, power: str, where: str) -> 
 
 
 def reveal(s: Board, zone: str, items: list[Any]) -> None:
-    """Apply ``{"reveal": zone, "items": [...]}``: the counters at a location are turned up."""
+    """Apply ``{"reveal": zone, "items": [...]}``: the counters at a location are turned up, or one
+    of the zones :func:`unknown_zones` names is dealt."""
+    if zone.startswith(SPECIAL_ZONE):
+        return reveal_special(s, zone[len(SPECIAL_ZONE):], items)
+    if zone.startswith(DISPLAY_ZONE):
+        return reveal_display(s, zone[len(DISPLAY_ZONE):], items)
+    if zone.startswith(FACE_DOWN_ZONE):
+        return reveal_face_down(s, zone, items)
+    if zone.startswith(WAITING_ZONE):
+        return reveal_waiting(s, zone[len(WAITING_ZONE):], items)
     if not zone.startswith(LOCATION_ZONE):
-        raise ImpossibleChance(f"nothing is hidden in a zone called {zone!r} in Perikles "
-                               f"(zones: location:<key>)")
-    loc = zone[len(LOCATION_ZONE):]
+        raise ImpossibleChance(f"nothing is hidden in a zone called {zone!r} in Perikles (zones: "
+                               f"location:<key>, special:<player>, display:<slot>, face_down:..., waiting:<location>)")
+    return reveal_location(s, zone[len(LOCATION_ZONE):], items)
+
+
+def reveal_location(s: Board, loc: str, items: list[Any]) -> None:
+    """The counters at ``loc`` are turned up: each face-down unit there is bound to its counter."""
     if loc in s.shown:  # already fought (perhaps in the round just ended): a check only
         ids_ = [str(it) for it in items]
         if any(u not in UNIT for u in ids_):
@@ -213,3 +231,141 @@ def revolt_strikes(s: Board, target: str, uid: str) -> None:
         else:
             raise ImpossibleChance(f"{where}: {_describe(uid)} is not at {LOCATION[target].name}")
     s.send_home(uid)
+
+
+# ---- dealing what a record left unknown (the win-chance rollouts) -------------------------------
+
+
+def unknown_zones(s: Board) -> dict[str, tuple[int, HiddenPool, dict[Any, int]]]:
+    """What the state holds unknown, as zones a ``reveal`` can deal (see ``State.unknown_zones``).
+
+    * ``special:<player>`` — a special tile nobody has seen: one of the tiles no other player is known
+      to hold;
+    * ``display:<slot>`` — a display tile the record never named: one of the tiles neither on display,
+      in a hand nor spent;
+    * ``face_down:<location>:<side>:<holder>:<power>:<type>`` — the units one player sent to one side of
+      a location face down, of one power and type: as many of his group's counters (his uncommitted
+      units of that power and type, or the Persian pool's), each counter as likely as any other;
+    * ``waiting:<location>`` — the unit waiting face down for permission to defend a location: one of
+      its sender's group (offered once none of that group is away face down, so that the two deals
+      never name one counter).
+
+    Each zone's pool is made afresh from the state, so a deal narrows the next zone's (two players
+    cannot be dealt one tile; a counter dealt to one location is no longer in its group).
+    """
+    out: dict[str, tuple[int, HiddenPool, dict[Any, int]]] = {}
+    held = set(s.special.values())
+    for p in s.players:
+        if s.special[p] == UNKNOWN:
+            out[SPECIAL_ZONE + p] = (1, HiddenPool("special", [(t.key, 1) for t in SPECIAL_TILES
+                                                               if t.key not in held]), {})
+    if UNKNOWN in s.display:
+        from .phases.influence import deck_pool
+
+        pool = HiddenPool("influence", deck_pool(s))
+        for i, t in enumerate(s.display):
+            if t == UNKNOWN:
+                out[f"{DISPLAY_ZONE}{i + 1}"] = (1, pool, {})
+    for zone, sent in _face_down_zones(s).items():
+        f = sent[0]
+        group = [uid for uid in UNIT_IDS if UNIT[uid].power == f["power"] and UNIT[uid].type == f["type"]
+                 and in_group(s, uid, f["holder"], f["power"])]
+        out[zone] = (len(sent), HiddenPool("units", [(uid, 1) for uid in group]), {})
+    req = s.permission_request
+    if req is not None and req["unit_type"] is not None and req["strength"] is None \
+            and not s.away.get(s.group_key(req["player"], req["power"], req["unit_type"])):
+        out[WAITING_ZONE + req["location"]] = (1, HiddenPool("units", [(uid, 1) for uid in _waiting_group(s)]), {})
+    return out
+
+
+def _waiting_group(s: Board) -> list[str]:
+    req = s.permission_request
+    assert req is not None
+    return [uid for uid in UNIT_IDS if UNIT[uid].power == req["power"] and UNIT[uid].type == req["unit_type"]
+            and in_group(s, uid, req["player"], req["power"])]
+
+
+def _face_down_zones(s: Board) -> dict[str, list[dict[str, Any]]]:
+    """The face-down units by zone: one zone per location, side, sender, power and unit type."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for f in s.face_down:
+        zone = f"{FACE_DOWN_ZONE}{f['location']}:{f['side']}:{f['holder']}:{f['power']}:{f['type']}"
+        out.setdefault(zone, []).append(f)
+    return out
+
+
+def reveal_special(s: Board, player: str, items: list[Any]) -> None:
+    """``special:<player>``: the player's special tile is shown."""
+    where = f"{player}'s special tile"
+    if player not in s.special:
+        raise ImpossibleChance(f"no player {player!r} holds a special tile")
+    if len(items) != 1 or str(items[0]) not in SPECIAL:
+        raise ImpossibleChance(f"{where}: a reveal names one special tile "
+                               f"({', '.join(t.key for t in SPECIAL_TILES)}), not {items}")
+    key = str(items[0])
+    if not s.may_hold_special(player, key):
+        raise ImpossibleChance(f"{where} cannot be {key}: "
+                               + (f"it is {s.special[player]}" if s.special[player] not in (UNKNOWN, None)
+                                  else "another player is known to hold it"))
+    s.bind_special(player, key)
+
+
+def reveal_display(s: Board, slot: str, items: list[Any]) -> None:
+    """``display:<slot>``: the display tile the record never named is shown."""
+    from .phases.influence import deck_pool
+
+    if not slot.isdigit() or not 1 <= int(slot) <= len(s.display):
+        raise ImpossibleChance(f"the display has slots 1 to {len(s.display)}, not {slot!r}")
+    i = int(slot) - 1
+    where = f"display slot {slot}"
+    if len(items) != 1:
+        raise ImpossibleChance(f"{where} holds one tile; a reveal there names one, not {len(items)}")
+    tile = str(items[0])
+    if s.display[i] == tile:
+        return
+    if s.display[i] != UNKNOWN:
+        raise ImpossibleChance(f"{where}: {s.display[i] or 'no tile'} lies there, not {tile}")
+    if tile not in {t for t, _ in deck_pool(s)}:
+        raise ImpossibleChance(f"{where} cannot show {tile}: it is not an influence tile, or it is on "
+                               "display, in a hand or spent")
+    s.display[i] = tile
+
+
+def reveal_face_down(s: Board, zone: str, items: list[Any]) -> None:
+    """``face_down:<location>:<side>:<holder>:<power>:<type>``: counters of the units sent there face
+    down (at most as many as were sent), each from the sender's group."""
+    sent = _face_down_zones(s).get(zone)
+    if not sent:
+        raise ImpossibleChance(f"no unit lies face down in zone {zone!r}")
+    f0 = sent[0]
+    where = f"the {f0['power'].capitalize()} {f0['type']}s {f0['holder']} sent face down to {LOCATION[f0['location']].name}"
+    if len(items) > len(sent):
+        raise ImpossibleChance(f"{where}: {len(sent)} were sent, {len(items)} are named")
+    for it in items:
+        uid = str(it)
+        if uid not in UNIT or (UNIT[uid].power, UNIT[uid].type) != (f0["power"], f0["type"]):
+            raise ImpossibleChance(f"{where}: {it!r} is not a {f0['power'].capitalize()} {f0['type']}")
+        if take_identity(s, uid, f0["holder"], f0["power"]) is None:
+            raise ImpossibleChance(f"{where}: {f0['holder']} had no uncommitted unit like {_describe(uid)}")
+        f = sent.pop(0)
+        earlier = s.face_down.index(f) < s.turn_face_down  # sent before the commit turn under way
+        bind_face_down(s, f, uid)
+        if earlier:  # it keeps counting as sent before this turn (BGA checks a commit against those)
+            s.turn_face_down -= 1
+            if uid in s.turn_sent:
+                s.turn_sent.remove(uid)
+
+
+def reveal_waiting(s: Board, location: str, items: list[Any]) -> None:
+    """``waiting:<location>``: the counter of the unit waiting face down for permission to defend."""
+    req = s.permission_request
+    if req is None or req["location"] != location or req["unit_type"] is None:
+        raise ImpossibleChance(f"no unit waits for permission to defend {location!r}")
+    if len(items) != 1 or str(items[0]) not in _waiting_group(s):
+        raise ImpossibleChance(f"the unit {req['player']} wants to defend {location} with is one of his "
+                               f"uncommitted {req['power'].capitalize()} {req['unit_type']}s, not {items}")
+    strength = UNIT[str(items[0])].strength
+    if req["strength"] not in (None, strength):
+        raise ImpossibleChance(f"the unit waiting to defend {location} has strength {req['strength']}, "
+                               f"not {strength}")
+    req["strength"] = strength

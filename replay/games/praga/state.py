@@ -85,6 +85,12 @@ class PragaState(State):
         flow.reveal(self, outcome)
         flow.run(self)
 
+    def unknown_zones(self) -> dict[str, tuple[int, Any, dict[Any, int]]]:
+        """None: every tile a player holds or sees is known to all (rules section 14 hides only the
+        stacks and the face-down gold tiles, and a gold tile is drawn from its stack when it is
+        chosen), so the rollouts resample the stacks' order through their draws and nothing else."""
+        return {}
+
     # ---- scores --------------------------------------------------------------------------
 
     def score(self) -> dict[str, dict[str, int]]:
