@@ -16,7 +16,8 @@ the court cards of the first pile (the engine counted them as court cards when
 they were drawn), and the rest are the cards whose kind stayed open
 (:attr:`PaxState.unknown_drawn`, per pile, in pile order).
 
-A zone per unknown cell, ``market:<row>,<col>``; its pool weighs every unseen
+A zone per unknown cell, ``market:<row>,<col>`` (the record's numbers, as in a ``buy`` move: row 0
+the top, col 0 the leftmost); its pool weighs every unseen
 card so that a uniform pick follows the pile's make-up, as a draw from that
 pile would (:func:`~replay.games.pax_pamir.market.draw_pool`).
 """
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from replay.engine import ImpossibleChance
 from replay.games.pax_pamir.components import COURT, DOMINANCE_CHECKS, EVENTS, PUBLIC_WITHDRAWAL, card_name
-from replay.games.pax_pamir.market import UNKNOWN_CARD, draw_pool, unseen_groups
+from replay.games.pax_pamir.market import UNKNOWN_CARD, cell_name, draw_pool, unseen_groups
 from replay.hidden import HiddenPool
 
 if TYPE_CHECKING:
@@ -81,7 +82,7 @@ def reveal(s: PaxState, zone: str, items: list[Any]) -> None:
         raise ImpossibleChance(f"Pax Pamir reveals a market card only ('market:<row>,<col>', row 0-1, "
                                f"column 0-5), not {zone!r}")
     row, col = int(row_col[0]), int(row_col[1])
-    where = f"the market card at row {row}, column {col}"
+    where = f"the market card in {cell_name(row, col)}"
     if len(items) != 1 or not isinstance(items[0], int) or isinstance(items[0], bool) \
             or (items[0] not in COURT and items[0] not in EVENTS):
         raise ImpossibleChance(f"{where}: a reveal names one card id, not {items}")
