@@ -170,8 +170,8 @@ class CoalBaronImporter(GameImporter):
         """The draft runs counter-clockwise from the player before the start player (BGA's seat
         1), so its first lap, reversed, is the turn order."""
         lap: list[str] = []
-        for n in log.notifs:
-            if n.type == "gameStateChange" and isinstance(n.args, dict) and n.args.get("id") == DRAFT:
+        for n in log.by_type().get("gameStateChange", ()):
+            if n.state_id == DRAFT and isinstance(n.args, dict):
                 pid = str(n.args.get("active_player"))
                 if pid in lap:
                     break
@@ -183,8 +183,8 @@ class CoalBaronImporter(GameImporter):
     def cancelled(self) -> set[str]:
         """Notifications a later ``clearTurn`` lists (a log saved live, before BGA deleted them)."""
         out: set[str] = set()
-        for n in self.log.notifs:
-            if n.type == "clearTurn" and isinstance(n.args, dict):
+        for n in self.log.by_type().get("clearTurn", ()):
+            if isinstance(n.args, dict):
                 out.update(str(u) for u in n.args.get("notifIds") or ())
         return out
 
@@ -268,7 +268,7 @@ class CoalBaronImporter(GameImporter):
 def game_state_change(imp: CoalBaronImporter, n: Notif) -> None:
     """``gameStateChange``: the draft's pool (state 3), a draw-five whose placement BGA deleted
     (40, 50), the end of a turn (10), the end of the final scoring (98)."""
-    sid = n.args.get("id")
+    sid = n.state_id  # only the states named here have their other args decoded
     if sid == DRAFT and not imp.set_up:
         setup_draws(imp, n)
     elif sid in (CHOOSE_CARD, CHOOSE_TILE):

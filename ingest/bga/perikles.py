@@ -178,6 +178,8 @@ class PeriklesImporter(GameImporter):
     def _scan(self, n: Notif, display: list[str | None], refilled: set[int], locations: dict[int, str],
               open_slot: int | None) -> int | None:
         """One notification of the pre-scan of round 1 (see :meth:`prepare`); returns the open battle slot."""
+        if n.type not in _SCAN_TYPES:
+            return open_slot  # most of round 1 (its args are not decoded)
         a = n.args if isinstance(n.args, dict) else {}
         if n.type == "influenceCardTaken":
             slot = _int(a["slot"])
@@ -264,6 +266,11 @@ class PeriklesImporter(GameImporter):
 
 Handler = Callable[[PeriklesImporter, Notif], None]
 
+_SCAN_TYPES = frozenset({
+    "influenceCardTaken", "influenceCardDrawn", "sendBattle", "rollBattle", "claimTilePersians", "revealCounters",
+    "unclaimedTile", "uncontestedVictory", "claimTile", "attackerWins", "defenderWins", "nonbattle", "combatWinner"})
+"""The notification types :meth:`PeriklesImporter._scan` reads."""
+
 PERMISSION_STATES = (26, 27, 28)
 
 
@@ -290,7 +297,7 @@ def sends_in_place(log: BgaLog) -> list[Packet]:
             out.append(p)
             continue
         cut = next((i for i, n in enumerate(p.notifs) if n.type == "gameStateChange"
-                    and isinstance(n.args, dict) and n.args.get("id") not in PERMISSION_STATES), None)
+                    and n.state_id not in PERMISSION_STATES and isinstance(n.args, dict)), None)
         if cut is None:
             out.append(p)
             continue
