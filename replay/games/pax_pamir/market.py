@@ -148,8 +148,9 @@ def current_pile(s: PaxState) -> int:
     return i
 
 
-def unseen_groups(s: PaxState) -> list[list[int]]:
-    """Court cards, other events and Dominance Checks nobody has seen yet, in card order.
+def unseen_groups(s: PaxState) -> list[dict[int, None]]:
+    """Court cards, other events and Dominance Checks nobody has seen yet, in card order
+    (the keys of each dict: a card seen leaves its group at once, the others keep their order).
 
     Kept up to date as cards are drawn (:func:`draw_into`); rebuilt whenever ``seen`` grew
     some other way (``seen`` only ever grows, so its size tells)."""
@@ -157,9 +158,9 @@ def unseen_groups(s: PaxState) -> list[list[int]]:
     if cache is None or cache[0] != len(s.seen):
         seen = s.seen
         s.unseen = cache = (len(seen), [
-            [c for c in COURT_IDS if c not in seen],
-            [e for e in OTHER_EVENTS if e not in seen],
-            [d for d in DOMINANCE_CHECKS if d not in seen],
+            dict.fromkeys(c for c in COURT_IDS if c not in seen),
+            dict.fromkeys(e for e in OTHER_EVENTS if e not in seen),
+            dict.fromkeys(d for d in DOMINANCE_CHECKS if d not in seen),
         ])
     return cache[1]
 
@@ -168,10 +169,8 @@ def _note_seen(s: PaxState, card: int, kind: int) -> None:
     """``card`` was just added to ``seen``: drop it from the unseen groups if they were current."""
     cache = s.unseen
     if cache is not None and cache[0] == len(s.seen) - 1:
-        group = cache[1][kind]
-        if card in group:
-            group.remove(card)
-            s.unseen = (cache[0] + 1, cache[1])
+        cache[1][kind].pop(card, None)
+        s.unseen = (cache[0] + 1, cache[1])
 
 
 def draw_pool(s: PaxState, pile: int | None = None) -> tuple[tuple[int, int], ...]:
@@ -212,17 +211,20 @@ def shift_market(s: PaxState) -> None:
         line = s.market[row]
         if None not in line:
             continue  # a full row: nothing slides, no rupees lie loose
-        cards = [(c, s.market_rupees[row][c]) for c in range(6) if s.market[row][c] is not None]
-        loose = [0 if s.market[row][c] is not None else s.market_rupees[row][c] for c in range(6)]
+        rupees = s.market_rupees[row]
+        loose = [0 if card is not None else n for card, n in zip(line, rupees)]
         new_cards: list[int | None] = [None] * 6
         new_rupees = list(loose)
-        for i, (col, rupees) in enumerate(cards):
-            card = s.market[row][col]
+        i = 0
+        for col, card in enumerate(line):
+            if card is None:
+                continue
             new_cards[i] = card
             arriving = loose[i]
             if card == PUBLIC_WITHDRAWAL and arriving and (s.ruleset != "bga" or (i == 0 and col != 0)):
                 arriving = 0
-            new_rupees[i] = rupees + arriving
+            new_rupees[i] = rupees[col] + arriving
+            i += 1
         s.market[row] = new_cards
         s.market_rupees[row] = new_rupees
 

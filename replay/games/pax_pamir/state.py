@@ -15,6 +15,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from replay.engine import OVER, ChanceRequest, IllegalMove, Move, Outcome, State, Turn
+from replay.games.pax_pamir import turns
 from replay.games.pax_pamir.components import (
     ABILITY_CARDS,
     BLOCKS_PER_COALITION,
@@ -105,8 +106,6 @@ class PaxState(State):
         self._score: dict[str, dict[str, int]] | None = None
         self._totals: dict[str, int] | None = None
         self.stack: list[Task] = []
-        from replay.games.pax_pamir import turns
-
         turns.begin_setup(self)
         self.advance()
 
