@@ -90,7 +90,7 @@ class PaxState(State):
         """Per pile: cards drawn unknown whose kind (court card, event, check) is not known either."""
         self.pile: int = 0
         self.seen: set[int] = set()
-        self.unseen: tuple[int, list[list[int]]] | None = None
+        self.unseen: tuple[int, list[dict[int, None]]] | None = None
         """Cache of :func:`market.unseen_groups`: the size of ``seen`` it was made for, the groups."""
         self.vp: dict[str, dict[str, int]] = {p: {c: 0 for c in CATEGORIES} for p in players}
         self.dc_cards_done: int = 0
