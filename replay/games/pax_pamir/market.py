@@ -240,6 +240,30 @@ def next_empty_cell(s: PaxState) -> tuple[int, int] | None:
     return None
 
 
+PENDING = ChanceRequest("draw", DECK, reason="a market cell")
+"""Stands for a draw the refill awaits whose request (its pool) is made only when asked for."""
+
+
+def can_draw(s: PaxState) -> bool:
+    """Whether the deck can still give a card (:func:`draw_pool` is not empty)."""
+    i = current_pile(s)
+    if i >= len(s.piles):
+        return False
+    left = s.piles[i]
+    groups = unseen_groups(s)
+    return any(left[k] > 0 and groups[k] for k in range(3))
+
+
+def drawable(s: PaxState, card: int) -> bool:
+    """Whether ``card`` can be the deck's next card: one of :func:`draw_pool` (its kind has
+    cards left in the current pile, and nobody has seen it yet)."""
+    i = current_pile(s)
+    if i >= len(s.piles):
+        return False
+    kind = 0 if card in COURT else (2 if card in DOMINANCE_CHECKS else 1)
+    return s.piles[i][kind] > 0 and card in unseen_groups(s)[kind]
+
+
 @dataclass(slots=True)
 class RefillTask(Task):
     """Refill the market: shift, then draw into each empty cell (a chance event per card),
@@ -249,19 +273,32 @@ class RefillTask(Task):
     req: ChanceRequest | None = None
     decision = False
 
-    def request(self, s: PaxState) -> ChanceRequest | None:
+    def awaits(self, s: PaxState) -> bool:
         if not self.shifted:
-            return None
+            return False
         if self.req is None:
+            if next_empty_cell(s) is None or not can_draw(s):
+                return False
+            self.req = PENDING
+        return True
+
+    def request(self, s: PaxState) -> ChanceRequest | None:
+        if not self.awaits(s):
+            return None
+        if self.req is PENDING:
             cell = next_empty_cell(s)
-            if cell is None:
-                return None
-            pool = draw_pool(s)
-            if not pool:
-                return None
-            self.req = ChanceRequest("draw", DECK, count=1, pool=pool,
+            assert cell is not None
+            self.req = ChanceRequest("draw", DECK, count=1, pool=draw_pool(s),
                                      reason=f"{cell_name(*cell)} of the market")
         return self.req
+
+    def draws(self, s: PaxState, outcome: Outcome) -> bool:
+        """Whether ``outcome`` is the draw of a card the deck can give next (what the checked
+        path would accept, told without making the pool)."""
+        if self.req is None or "reveal" in outcome or outcome.get("draw") != DECK:
+            return False
+        items = outcome.get("items")
+        return type(items) is list and len(items) == 1 and type(items[0]) is int and drawable(s, items[0])
 
     def run(self, s: PaxState) -> None:
         if not self.shifted:

@@ -15,7 +15,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from replay.engine import OVER, ChanceRequest, IllegalMove, Move, Outcome, State, Turn
-from replay.games.pax_pamir import turns
+from replay.games.pax_pamir import market, turns
 from replay.games.pax_pamir.components import (
     ABILITY_CARDS,
     BLOCKS_PER_COALITION,
@@ -135,10 +135,23 @@ class PaxState(State):
         rules await a decision of ``player``."""
         if not self.over:
             t = self.stack[-1]
-            if t.decision and t.player == player:
-                self._play(player, move)
+            if t.decision and t.player == player and isinstance(move, t.accepts) and t.check(
+                    self, player, move) is None:
+                t.apply(self, player, move)
+                self.advance()
                 return
-        super().apply_move(player, move)
+        super().apply_move(player, move)  # which says what is wrong
+
+    def apply_chance(self, outcome: Outcome) -> None:
+        """The checked path (see :meth:`State.apply_chance`), with the usual case first: a
+        card the refill awaits, checked without listing every card the deck could give."""
+        if not self.over:
+            t = self.stack[-1]
+            if type(t) is market.RefillTask and t.draws(self, outcome):
+                t.reveal(self, market.PENDING, outcome)
+                self.advance()
+                return
+        super().apply_chance(outcome)
 
     def _play(self, player: str, move: Move) -> None:
         t = self.stack[-1]
@@ -178,7 +191,7 @@ class PaxState(State):
                     return
                 stack.pop()
                 t.close(self)
-            elif t.awaits_chance and t.request(self) is not None:
+            elif t.awaits_chance and t.awaits(self):
                 return
             else:
                 t.run(self)

@@ -63,6 +63,11 @@ class Task:
     def request(self, s: PaxState) -> ChanceRequest | None:
         return None
 
+    def awaits(self, s: PaxState) -> bool:
+        """Whether the task awaits randomness now (a task whose request costs something
+        answers without making it)."""
+        return self.request(s) is not None
+
     def reveal(self, s: PaxState, req: ChanceRequest, outcome: Outcome) -> None:
         """Apply a chance outcome."""
 

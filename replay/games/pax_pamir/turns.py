@@ -139,13 +139,14 @@ def start_turn(s: PaxState, p: str) -> None:
     s.current = p
     s.stage = "actions"
     s.actions_left = ACTIONS_PER_TURN
-    clear_turn_marks(s)
+    if s.used or s.placed or s.any_received:
+        clear_turn_marks(s)
     s.declines = 0
     stack = s.stack
     stack.append(CleanupTask(p))
     stack.append(ActionsTask(p))
     owner = s.owner
-    if BLACKMAIL_CARDS.isdisjoint(owner):
+    if owner.keys().isdisjoint(BLACKMAIL_CARDS):
         return
     for region, cards in BLACKMAIL:
         for c in cards:

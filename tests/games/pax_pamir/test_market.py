@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from pax_pamir_helpers import illegal, legal, play, setup, to_court
 
-from replay.engine import ChanceRequest
-from replay.games.pax_pamir.market import pay_to_market, shift_market
+from replay.bench import pass_heavy
+from replay.engine import ChanceRequest, State
+from replay.games import get_game
+from replay.games.pax_pamir.market import RefillTask, pay_to_market, shift_market
 from replay.games.pax_pamir.moves import Buy, EndTurn, Gift
+from replay.record import ChanceEvent, MoveEvent
 
 # default market: row 0 = 9 29 48 62 65 96, row 1 = 13 44 61 63 67 95
 
@@ -192,3 +195,32 @@ def test_bga_discards_the_two_checks_before_resolving_with_the_same_outcome() ->
         rows = [m for m in s.milestones if m["type"] == "dominance_check"]
         results.append((sorted((m["player_id"] == me, m["points"], m["is_final"]) for m in rows), s.dc_cards_done))
     assert results[0] == results[1]
+
+
+
+def test_a_drawn_card_is_checked_as_the_pool_would_check_it() -> None:
+    """The refill's direct check of a drawn card (no pool listed) accepts exactly the cards of
+    the draw pool, at every draw of pass-heavy games, and leaves the state the generic checked
+    path (pool and all) leaves."""
+    candidates: list[object] = [None, 0, True, "9", [9], *range(1, 120)]
+    draws = 0
+    for rec in pass_heavy("pax_pamir", 6, seed=3):
+        s = get_game("pax_pamir").initial_state(rec.player_ids, rec.options)
+        for ev in rec.events:
+            top = s.stack[-1] if s.stack and not s.over else None
+            if isinstance(top, RefillTask):
+                req = s.copy().turn()
+                assert isinstance(req, ChanceRequest) and top.awaits(s)
+                pool = {card for card, n in req.pool if n > 0}
+                for card in candidates:
+                    quick = top.draws(s, {"draw": "deck", "items": [card]})
+                    assert quick == (type(card) is int and card in pool), card
+                draws += 1
+            if isinstance(ev, MoveEvent):
+                s.apply_move(ev.player, ev.move)
+            elif isinstance(ev, ChanceEvent):
+                generic = s.copy()
+                s.apply_chance(ev.outcome)
+                State.apply_chance(generic, ev.outcome)
+                assert generic.snapshot() == s.snapshot()
+    assert draws > 50
