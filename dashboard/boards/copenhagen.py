@@ -66,18 +66,19 @@ def _cell(cell: dict[str, Any] | None) -> str:
 def facade_html(board: list[list[dict[str, Any] | None]]) -> str:
     """One facade, ``board[row][column]`` with row 0 at street level (drawn at the bottom).
 
-    The axes carry the record's own coordinates (``x`` column, ``y`` floor, both from 0), the
-    ones the event in words and every rules message quote: "builds ... at (2, 0)".
+    The axes count as a player does and as the event in words and every rules message quote:
+    columns from 1 at the left, rows from 1 at street level ("builds ... at column 3, row 1" is
+    the record's ``x`` 2, ``y`` 0).
     """
     rows = []
     for y in range(len(board) - 1, -1, -1):
         cells = "".join(_cell(c) for c in board[y])
-        rows.append(f'<tr><th class="gr-muted" style="font-size:10px" title="y (floor)">{y}</th>{cells}</tr>')
+        rows.append(f'<tr><th class="gr-muted" style="font-size:10px" title="row (1 = street level)">{y + 1}</th>{cells}</tr>')
     width = len(board[0]) if board else 0
-    foot = "".join(f'<th class="gr-muted" style="font-size:10px;text-align:center" title="x (column)">{x}</th>'
+    foot = "".join(f'<th class="gr-muted" style="font-size:10px;text-align:center" title="column">{x + 1}</th>'
                    for x in range(width))
     return (f'<table style="border-spacing:1px;border-collapse:separate">{"".join(rows)}'
-            f'<tr><th class="gr-muted" style="font-size:9px">y\\x</th>{foot}</tr></table>')
+            f'<tr><th class="gr-muted" style="font-size:9px" title="row / column">r\\c</th>{foot}</tr></table>')
 
 
 def board_html(snapshot: dict[str, Any], names: dict[str, str]) -> str:

@@ -400,7 +400,7 @@ def refill_harbor(imp: CopenhagenImporter, n: Notif) -> None:
     for card in n.args["harbor"]:
         slot = int(card["location_arg"])
         if imp.awaits_chance() is None or next_empty_slot(imp.cph) != slot:
-            imp.fail(f"BGA fills harbour slot {slot}, our rules do not refill that slot now")
+            imp.fail(f"BGA fills harbour slot {slot + 1} (location_arg {slot}), our rules do not refill that slot now")
         imp.chance({"draw": "facade", "items": [str(card["type"])]})
     if imp.awaits_chance() is not None:
         imp.fail("BGA's refill stops before every empty slot is filled, without the mermaid")

@@ -150,9 +150,9 @@ def test_copenhagen_facade_cells_and_windows() -> None:
     filled = [c for row in board for c in row if c]
     assert html.count("background:") - html.count("background:#dff3ff") == len(filled)
     assert html.count("background:#dff3ff") == sum(1 for c in filled if c["window"])
-    # street level (row 0) is drawn last, at the bottom
-    labels = re.findall(r'title="y \(floor\)">(\d+)</th>', html)
-    assert labels == [str(i) for i in range(len(board) - 1, -1, -1)]  # street level (0) at the bottom
+    # street level (row 1) is drawn last, at the bottom
+    labels = re.findall(r'title="row \(1 = street level\)">(\d+)</th>', html)
+    assert labels == [str(i) for i in range(len(board), 0, -1)]
 
 
 @pytest.mark.skipif("coal_baron" not in TITLES, reason="no Coal Baron engine")
@@ -273,12 +273,13 @@ def test_perikles_locations_say_who_won_them_by_their_printed_names() -> None:
     assert rows[0]["special"] == "Thessalian Allies (unused)"
 
 
-def test_copenhagen_facade_axes_use_the_records_coordinates() -> None:
+def test_copenhagen_facade_axes_count_from_one_as_the_words_and_messages_do() -> None:
     from dashboard.boards.copenhagen import facade_html
 
     html = facade_html([[None] * 5 for _ in range(3)])
-    assert 'title="x (column)">0</th>' in html and 'title="x (column)">4</th>' in html
-    assert 'title="y (floor)">0</th>' in html and 'title="x (column)">5</th>' not in html
+    assert 'title="column">1</th>' in html and 'title="column">5</th>' in html
+    assert 'title="row (1 = street level)">1</th>' in html and 'title="row (1 = street level)">3</th>' in html
+    assert 'title="column">0</th>' not in html and ">0</th>" not in html
 
 
 @pytest.mark.skipif("praga" not in TITLES, reason="no Praga engine")

@@ -218,7 +218,7 @@ def test_refill_harbor_refuses_a_slot_our_rules_do_not_refill() -> None:
     imp = importer()
     play(imp.cph, "p1", {"type": "take_card", "slot": 4})
     play(imp.cph, "p1", {"type": "take_card", "slot": 3})
-    with pytest.raises(BgaImportError, match="BGA fills harbour slot 5"):
+    with pytest.raises(BgaImportError, match=r"BGA fills harbour slot 6 \(location_arg 5\)"):
         send(imp, "refillHarbor", **refill_args((44, "blue", 5), deck=57))
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from replay.engine import Move
 from replay.games.copenhagen.components import components
-from replay.games.copenhagen.geometry import column_mask, row_mask
+from replay.games.copenhagen.geometry import cell_name, column_mask, row_mask
 from replay.games.copenhagen.moves import (
     BothActions,
     Build,
@@ -18,6 +18,7 @@ from replay.games.copenhagen.moves import (
     TakeAbility,
     TakeCard,
 )
+from replay.games.copenhagen.rules.harbour import slot_name
 
 if TYPE_CHECKING:
     from replay.games.copenhagen.state import CopenhagenState
@@ -33,7 +34,7 @@ def describe(s: CopenhagenState, player: str, move: Move) -> str:
     comp = components()
     if isinstance(move, TakeCard):
         card = s.harbour[move.slot] if 0 <= move.slot < len(s.harbour) else None
-        return f"{player} takes the {card or 'missing'} card from harbour slot {move.slot}"
+        return f"{player} takes the {card or 'missing'} card from {slot_name(move.slot)}"
     if isinstance(move, Discard):
         return f"{player} discards a {move.color} card (hand limit {comp.hand_limit})"
     if isinstance(move, BothActions):
@@ -48,12 +49,12 @@ def describe(s: CopenhagenState, player: str, move: Move) -> str:
             extras.append(f"counting {move.change_from} cards as {move.color}")
         turned = f", turned {move.rotation}" if move.rotation else ""
         flipped = ", mirrored" if move.flip else ""
-        return (f"{player} builds the {move.size}-cell {move.color} tile at ({move.x}, {move.y}){turned}{flipped}, "
+        return (f"{player} builds the {move.size}-cell {move.color} tile at {cell_name(move.x, move.y)}{turned}{flipped}, "
                 f"paying {_cards(move.pay)}" + (" " + " and ".join(extras) if extras else ""))
     if isinstance(move, TakeAbility):
         return f"{player} takes the {comp.ability_name(move.ability)} ability tile (coat of arms)"
     if isinstance(move, PlaceWhite):
-        return f"{player} places a white tile at ({move.x}, {move.y}) (coat of arms)"
+        return f"{player} places a white tile at {cell_name(move.x, move.y)} (coat of arms)"
     if isinstance(move, RefreshAbilities):
         return f"{player} flips their used ability tiles back (coat of arms)"
     return f"{player}: {move.type}"

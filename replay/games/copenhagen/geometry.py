@@ -16,6 +16,13 @@ from functools import cache
 from replay.games.copenhagen.components import TileShape, components
 
 ROTATIONS: tuple[int, ...] = (0, 90, 180, 270)
+
+
+def cell_name(x: int, y: int) -> str:
+    """A facade cell as a player counts it: columns from 1 at the left, rows from 1 at street level
+    (the rulebook's "2nd row from the bottom" is row 2).  A record's ``(x, y)`` counts both from 0:
+    ``cell_name(1, 0)`` is "column 2, row 1"."""
+    return f"column {x + 1}, row {y + 1}"
 FLIPS: tuple[int, ...] = (0, 180)
 
 

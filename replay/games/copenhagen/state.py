@@ -95,14 +95,14 @@ class CopenhagenState(State):
     def _chance_request(self) -> ChanceRequest:
         comp = components()
         if self.step == "deal_harbour":
-            return harbour.draw_request(self, comp.harbour_slots, "the first 7 harbour cards, slots 0 to 6")
+            return harbour.draw_request(self, comp.harbour_slots, "the first 7 harbour cards, slots 1 to 7")
         if self.step == "deal_hands":
             pid = self.players[self.dealt]
             n = comp.starting_hands[self.dealt]
             return harbour.draw_request(self, n, f"{pid}'s starting hand, turn position {self.dealt + 1}",
                                         visible_to=(pid,))
         slot = harbour.next_empty_slot(self)
-        return harbour.draw_request(self, 1, f"refill harbour slot {slot}")
+        return harbour.draw_request(self, 1, "refill " + (harbour.slot_name(slot) if slot is not None else "the harbour"))
 
     def _reveal(self, request: ChanceRequest, outcome: Outcome) -> None:
         items: list[str | None] = list(outcome["items"])

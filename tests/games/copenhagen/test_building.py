@@ -47,13 +47,13 @@ def test_equivalent_orientations_are_one_move() -> None:
 def test_inside_empty_and_supported() -> None:
     s = new_game()
     set_hand(s, "p1", red=5)
-    with pytest.raises(IllegalMove, match=r"p1 cannot build the 2-cell red tile at \(4, 0\) \(rotation 0, flip 0\): "
+    with pytest.raises(IllegalMove, match=r"p1 cannot build the 2-cell red tile at column 5, row 1 \(rotation 0, flip 0\): "
                                           r"it would stick out of the 5 x 9 facade"):
         play(s, "p1", build("red", 2, 4, 0, {"red": 2}))
     with pytest.raises(IllegalMove, match="it would float: no cell of it is on the street level"):
         play(s, "p1", build("red", 2, 0, 1, {"red": 2}))
     put(s, "p1", "blue-2", 0, 0)
-    with pytest.raises(IllegalMove, match=r"cell \(1, 0\) is already covered"):
+    with pytest.raises(IllegalMove, match=r"cell column 2, row 1 is already covered"):
         play(s, "p1", build("red", 2, 1, 0, {"red": 2}))
     play(s, "p1", build("red", 2, 1, 1, {"red": 2}))  # (1, 1) sits on (1, 0): one contact is enough
     assert s.seats["p1"].facade.cells[5 + 1] == "red" and s.seats["p1"].facade.cells[5 + 2] == "red"

@@ -39,7 +39,7 @@ def test_the_broken_example_stops_with_the_quoted_reason() -> None:
     r = replay(loads(orjson.dumps(rec)))
     d = r.divergences[0]
     assert (d.seq, d.kind) == (9, "illegal_move")
-    quoted = ("p1 cannot build the 3-cell red tile at (0, 1) (rotation 90, flip 0): it would float: no cell of it "
-              "is on the street level (row 0) or directly above a covered cell")
+    quoted = ("p1 cannot build the 3-cell red tile at column 1, row 2 (rotation 90, flip 0): it would float: no "
+              "cell of it is on the street level (row 1) or directly above a covered cell")
     assert d.message == quoted
     assert quoted in " ".join(DOC.read_text(encoding="utf-8").split())

@@ -53,10 +53,10 @@ def test_three_players_mermaid_waits_for_the_rebuilt_deck() -> None:
     t = take_two(s, "p1", 0, 1)
     assert s.mermaid == "aside" and dict(t.pool) == {"red": 1}
     refill(s, "red")
-    # the deck is empty and slot 1 still needs a card: the discard pile becomes the deck, mermaid inside
+    # the deck is empty and slot 1 (harbour slot 2) still needs a card: the discard pile becomes the deck, mermaid inside
     assert s.rebuilds == 1 and s.mermaid == "deck" and s.discard == NONE
     t2 = s.turn()
-    assert isinstance(t2, ChanceRequest) and t2.reason == "refill harbour slot 1"
+    assert isinstance(t2, ChanceRequest) and t2.reason == "refill harbour slot 2"
     assert dict(t2.pool) == {"green": 3, "blue": 2, "mermaid": 1}
     assert s.observe(["deck_size"]) == {"deck_size": 6}
 

@@ -121,7 +121,7 @@ def test_a_hand_edited_second_card_from_the_emptied_slot() -> None:
     events[i + 1]["move"]["slot"] = first_slot
     seq, kind, message = first(loads(orjson.dumps(raw)))
     assert (seq, kind) == (i + 1, "illegal_move")
-    assert message.startswith(f"{events[i]['player']} cannot take a second card from harbour slot {first_slot}: "
+    assert message.startswith(f"{events[i]['player']} cannot take a second card from harbour slot {first_slot + 1}: "
                               "that slot is empty")
 
 

@@ -162,7 +162,7 @@ def test_bonuses_are_skipped_when_none_is_possible() -> None:
 def test_white_tiles_follow_the_placement_rules() -> None:
     s = new_game()
     s.pending_arms, s.step = 1, "coat_of_arms"
-    with pytest.raises(IllegalMove, match=r"p1 cannot place a white tile at \(2, 3\): it would float"):
+    with pytest.raises(IllegalMove, match=r"p1 cannot place a white tile at column 3, row 4: it would float"):
         play(s, "p1", {"type": "place_white", "x": 2, "y": 3})
     with pytest.raises(IllegalMove, match="stick out"):
         play(s, "p1", {"type": "place_white", "x": 5, "y": 0})

@@ -14,8 +14,9 @@ def test_second_card_must_be_next_to_the_first() -> None:
     assert s.step == "second_card"
     s.seats["p1"].use("any_cards")
     assert legal(s) == [{"type": "take_card", "slot": 2}, {"type": "take_card", "slot": 4}]
-    with pytest.raises(IllegalMove, match=r"p1 cannot take the second card from slot 6: it must lie next to "
-                                          r"slot 3 \(slot 2 or 4\), and p1 has already used any cards"):
+    # slots as a player counts them, from 1: the record's slots 6 and 3 are harbour slots 7 and 4
+    with pytest.raises(IllegalMove, match=r"p1 cannot take the second card from harbour slot 7: it must lie next "
+                                          r"to harbour slot 4 \(slot 3 or 5\), and p1 has already used any cards"):
         play(s, "p1", {"type": "take_card", "slot": 6})
 
 
@@ -25,14 +26,14 @@ def test_end_of_row_has_one_neighbour_and_no_wrap(first: int, only: int) -> None
     s.seats["p1"].use("any_cards")
     play(s, "p1", {"type": "take_card", "slot": first})
     assert legal(s) == [{"type": "take_card", "slot": only}]
-    with pytest.raises(IllegalMove, match=f"next to slot {first}"):
+    with pytest.raises(IllegalMove, match=rf"next to harbour slot {first + 1} \(slot {only + 1}\),"):
         play(s, "p1", {"type": "take_card", "slot": 6 - first})
 
 
 def test_empty_slot_cannot_be_taken_again() -> None:
     s = new_game()
     play(s, "p1", {"type": "take_card", "slot": 2})
-    with pytest.raises(IllegalMove, match="slot 2: that slot is empty"):
+    with pytest.raises(IllegalMove, match="harbour slot 3: that slot is empty"):
         play(s, "p1", {"type": "take_card", "slot": 2})
 
 
@@ -42,10 +43,10 @@ def test_two_cards_then_refill_in_slot_order_and_next_player() -> None:
     play(s, "p1", {"type": "take_card", "slot": 3})
     assert s.seats["p1"].hand_view() == {"red": 2, "yellow": 0, "green": 0, "blue": 1, "purple": 1}
     t = s.turn()
-    assert isinstance(t, ChanceRequest) and t.reason == "refill harbour slot 3"
+    assert isinstance(t, ChanceRequest) and t.reason == "refill harbour slot 4"  # the record's slot 3
     refill(s, "green")
     t = s.turn()
-    assert isinstance(t, ChanceRequest) and t.reason == "refill harbour slot 4"
+    assert isinstance(t, ChanceRequest) and t.reason == "refill harbour slot 5"
     refill(s, "red")
     assert s.turn() == "p2" and s.harbour[3:5] == ["green", "red"]
 

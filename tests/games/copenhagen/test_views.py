@@ -38,12 +38,12 @@ def test_observables() -> None:
 def test_moves_in_words() -> None:
     s = new_game(2)
     assert s.describe_move("p1", as_move({"type": "take_card", "slot": 2})) == \
-        "p1 takes the green card from harbour slot 2"
+        "p1 takes the green card from harbour slot 3"  # the record's slot 2, counted from 1 at the left
     s.seats["p1"].gain_ability("change_of_colors")
     m = as_move(build("blue", 3, 1, 0, {"blue": 1, "red": 2}, rotation=90, flip=180, change_from="red"))
-    assert s.describe_move("p1", m) == ("p1 builds the 3-cell blue tile at (1, 0), turned 90, mirrored, paying "
+    assert s.describe_move("p1", m) == ("p1 builds the 3-cell blue tile at column 2, row 1, turned 90, mirrored, paying "
                                         "1 blue card and 2 red cards counting red cards as blue")
-    assert "white tile at (0, 0)" in s.describe_move("p1", as_move({"type": "place_white", "x": 0, "y": 0}))
+    assert "white tile at column 1, row 1" in s.describe_move("p1", as_move({"type": "place_white", "x": 0, "y": 0}))
     assert "both actions" in s.describe_move("p1", as_move({"type": "both_actions"}))
     assert "additional card" in s.describe_move("p1", as_move({"type": "take_ability",
                                                                 "ability": "additional_card"}))

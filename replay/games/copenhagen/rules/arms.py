@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from replay.engine import IllegalMove
 from replay.games.copenhagen.components import components
-from replay.games.copenhagen.geometry import Placement, placement_at, placements
+from replay.games.copenhagen.geometry import Placement, cell_name, placement_at, placements
 from replay.games.copenhagen.rules.building import position_problem
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ def check_white(s: CopenhagenState, pid: str, x: int, y: int) -> Placement:
     spot = placement_at(white_tile(), x, y, 0, 0)
     problem = position_problem(s.seats[pid].facade, spot)
     if problem is not None:
-        raise IllegalMove(f"{pid} cannot place a white tile at ({x}, {y}): {problem}")
+        raise IllegalMove(f"{pid} cannot place a white tile at {cell_name(x, y)}: {problem}")
     assert spot is not None
     return spot
 

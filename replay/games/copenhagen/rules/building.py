@@ -10,6 +10,7 @@ from replay.games.copenhagen.geometry import (
     FLIPS,
     ROTATIONS,
     Placement,
+    cell_name,
     coat_cells_mask,
     placement_at,
     row_mask,
@@ -36,11 +37,11 @@ def position_problem(facade: Facade, p: Placement | None) -> str | None:
     if p is None:
         return "it would stick out of the 5 x 9 facade"
     if p.mask & facade.covered:
-        taken = [f"({i % components().width}, {i // components().width})" for i in p.cells
+        taken = [cell_name(i % components().width, i // components().width) for i in p.cells
                  if facade.covered >> i & 1]
-        return f"cell{'s' if len(taken) > 1 else ''} {', '.join(taken)} {'are' if len(taken) > 1 else 'is'} already covered"
+        return f"cell{'s' if len(taken) > 1 else ''} {'; '.join(taken)} {'are' if len(taken) > 1 else 'is'} already covered"
     if not (p.grounded or p.below & facade.covered):
-        return ("it would float: no cell of it is on the street level (row 0) "
+        return ("it would float: no cell of it is on the street level (row 1) "
                 "or directly above a covered cell")
     return None
 
@@ -74,7 +75,7 @@ def check_build(s: CopenhagenState, pid: str, m: Build) -> tuple[Placement, int]
     placement = placement_at(tile, m.x, m.y, m.rotation, m.flip)
     problem = position_problem(p.facade, placement)
     if problem is not None:
-        raise IllegalMove(f"{pid} cannot build {what} at ({m.x}, {m.y}) "
+        raise IllegalMove(f"{pid} cannot build {what} at {cell_name(m.x, m.y)} "
                           f"(rotation {m.rotation}, flip {m.flip}): {problem}")
     assert placement is not None
     if m.construction_discount and not p.can_use(CONSTRUCTION_DISCOUNT):

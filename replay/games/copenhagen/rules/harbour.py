@@ -26,6 +26,11 @@ from replay.engine import ChanceRequest, ImpossibleChance
 from replay.games.copenhagen.components import components
 from replay.hidden import HiddenPool, PartlyKnownDeck
 
+
+def slot_name(slot: int) -> str:
+    """A harbour slot as a player counts it, from 1 at the left (a record's ``slot`` counts from 0)."""
+    return f"harbour slot {slot + 1}"
+
 if TYPE_CHECKING:
     from replay.games.copenhagen.state import CopenhagenState
 
@@ -122,5 +127,5 @@ def refill_slot(s: CopenhagenState, slot: int, card: str | None) -> None:
         s.mermaid = "harbour"
         s.harbour[slot] = MERMAID
         return
-    take_from_deck(s, [card], f"harbour slot {slot}")
+    take_from_deck(s, [card], slot_name(slot))
     s.harbour[slot] = UNSEEN if card is None else card

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from replay.engine import IllegalMove
 from replay.games.copenhagen.components import components
-from replay.games.copenhagen.rules.harbour import UNSEEN
+from replay.games.copenhagen.rules.harbour import UNSEEN, slot_name
 from replay.hidden import could_hold, take
 
 if TYPE_CHECKING:
@@ -39,9 +39,9 @@ def may_take_third(s: CopenhagenState, p: Player) -> bool:
 def check_slot(s: CopenhagenState, pid: str, slot: int, nth: str) -> None:
     n = components().harbour_slots
     if not 0 <= slot < n:
-        raise IllegalMove(f"{pid} cannot take a card from harbour slot {slot}: the slots are 0 to {n - 1}")
+        raise IllegalMove(f"{pid} cannot take a card from slot {slot}: a record's harbour slots are 0 to {n - 1}")
     if s.harbour[slot] is None:
-        raise IllegalMove(f"{pid} cannot take a {nth} card from harbour slot {slot}: that slot is empty "
+        raise IllegalMove(f"{pid} cannot take a {nth} card from {slot_name(slot)}: that slot is empty "
                           "(empty slots are refilled only at the end of the turn)")
 
 
@@ -61,9 +61,9 @@ def take_second_card(s: CopenhagenState, pid: str, slot: int) -> None:
         if not p.can_use(ANY_CARDS):
             why = "has no unused any-cards tile" if ANY_CARDS not in p.abilities else "has already used any cards"
             raise IllegalMove(
-                f"{pid} cannot take the second card from slot {slot}: it must lie next to slot {first} "
-                f"(slot {first - 1 if first > 0 else first + 1}"
-                f"{f' or {first + 1}' if 0 < first < components().harbour_slots - 1 else ''}), "
+                f"{pid} cannot take the second card from {slot_name(slot)}: it must lie next to "
+                f"{slot_name(first)} (slot {first if first > 0 else first + 2}"
+                f"{f' or {first + 2}' if 0 < first < components().harbour_slots - 1 else ''}), "
                 f"and {pid} {why}"
             )
         p.use(ANY_CARDS)
