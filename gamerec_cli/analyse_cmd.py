@@ -57,6 +57,7 @@ def analyse(paths: tuple[str, ...], rollouts: int, at: str, agent: str, explain:
 
     def report(d: Done) -> None:
         out.print(f"{d.record_id} ({d.game}): {d.positions} positions in {d.seconds:.1f}s"
+                  + (f" ({d.cpu_seconds:.1f}s of CPU)" if d.cpu_seconds is not None else "")
                   + ("" if d.ingested else " — not in the database yet: `gamerec ingest` it to see it in Game review")
                   + (f" — the rules stop it at {d.stopped}" if d.stopped else ""))
         for v in d.verdicts:

@@ -126,6 +126,9 @@ class Done:
     verdicts: list[str]
     stopped: str | None
     ingested: bool
+    cpu_seconds: float | None = None
+    """CPU time of this process for the record, when the work ran in it (``--workers`` 0 or 1): the
+    figure to compare across runs on a shared machine."""
 
 
 @dataclass
@@ -193,7 +196,7 @@ def run(records: Sequence[Record], db: str | Path, settings: Settings, *, worker
     try:
         with mapper_cm as mapper:
             for rec in records:
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 steps = 0
 
                 def step(n: int) -> None:
@@ -210,11 +213,12 @@ def run(records: Sequence[Record], db: str | Path, settings: Settings, *, worker
                 if progress:
                     progress(len(a.positions) + settings.explain - steps)  # falls not found: units never run
                 seconds = time.perf_counter() - t0
+                cpu = time.process_time() - c0 if mapper is map else None
                 with _open(db) as database:
                     database.write_analyses(analysis_tables(a, rec.sha256, seconds, _utcnow()), [rec.id])
                 done = Done(rec.id, rec.game, len(a.positions), seconds,
                             [t.verdict(a.names) for t in a.turning_points if t.delta < 0][: settings.explain],
-                            a.stopped, rec.id in known)
+                            a.stopped, rec.id in known, cpu)
                 summary.done.append(done)
                 if on_done:
                     on_done(done)

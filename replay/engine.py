@@ -351,9 +351,13 @@ class State(ABC):
 
         The win-chance analysis (``replay.analysis.determinise``) deals the
         unknown ones at random at the start of each rollout, by revealing the
-        zone's whole content.  The default: none.  A face-down deck's
-        shuffled middle is not a zone: its cards come up through chance
-        requests.
+        zone's whole content, one zone at a time, asking for the zones again
+        after each deal (so a zone's pool may be made on the spot from the
+        state, anything with ``possible()``: a deal then narrows the next).
+        The default: none, which also says the game cannot deal what it
+        hides; a game that hides nothing held returns ``{}`` itself.  A
+        face-down deck's shuffled middle is not a zone: its cards come up
+        through chance requests.
         """
         return {}
 

@@ -210,6 +210,7 @@ def test_a_perikles_seat_view_record_is_analysed(tmp_path: Path) -> None:
     res = CliRunner().invoke(main, ["analyse", str(path), "--db", str(db), "--rollouts", "1",
                                     "--agent", "random", "--workers", "0", "--explain", "0"])
     assert res.exit_code == 0, res.output
+    assert "s of CPU)" in res.output  # the work ran in this process: its CPU time is reported
     chances = run(db, q.game_win_chances, game_id=seat.id)
     assert chances.height > 3 * 20
 
