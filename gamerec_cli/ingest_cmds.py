@@ -134,6 +134,11 @@ def _ingest_lake(paths: tuple[str, ...], lake: str, scheduler: str | None, worke
     err = Console(stderr=True)
     if workers == 0:
         _fail("--lake needs at least one worker")
+    import logging
+
+    # Dask logs a lost scheduler or a slow worker shutdown with tracebacks; the command says it in one line
+    logging.getLogger("distributed").setLevel(logging.ERROR)
+    logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
     with Progress(TextColumn("replaying shards"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("lake", total=None)

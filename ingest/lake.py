@@ -612,9 +612,9 @@ def _result(fut: Any, shard: Shard) -> Any:
     """A task's result, or one line saying which shard failed and why."""
     try:
         return fut.result()
-    except (KeyboardInterrupt, IngestError):
+    except (KeyboardInterrupt, SystemExit, IngestError):
         raise
-    except Exception as exc:  # noqa: BLE001  (anything a worker raised, or a worker lost for good)
+    except BaseException as exc:  # anything a worker raised, a worker lost for good, the scheduler gone
         where = shard.source + (f" bytes {shard.start}-{shard.stop}" if shard.stop is not None else "")
         raise IngestError(f"{where}: the task failed on the cluster ({type(exc).__name__}: {exc}); every "
                           "shard committed so far is kept, rerun to finish") from None
