@@ -189,6 +189,31 @@ def test_a_worker_killed_mid_run_then_a_rerun_completes_the_lake(tmp_path: Path,
     assert_same(lake, db)
 
 
+def test_a_client_killed_mid_run_then_a_rerun_completes_the_lake(tmp_path: Path, scheduler: str,
+                                                                 corpus: Path) -> None:
+    db = tmp_path / "one.duckdb"
+    ingest([str(corpus)], db, workers=0, publish_every=-1)
+    lake = tmp_path / "lake"
+    cmd = [sys.executable, "-m", "gamerec_cli.main", "ingest", str(corpus), "--lake", str(lake), "--scheduler",
+           scheduler]
+    run = subprocess.Popen(cmd, env=ENV, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not list((lake / "_manifest").glob("*.parquet")) and run.poll() is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    finally:
+        _stop(run)  # SIGKILL: no run list, no catalog written by this run
+    assert not (lake / "_runs").exists() or not list((lake / "_runs").glob("*.parquet"))
+    rerun = subprocess.run(cmd, env=ENV, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert rerun.returncode == 1 and "Traceback" not in rerun.stderr, rerun.stderr
+    assert_same(lake, db)
+    con = duckdb.connect(str(lake / "gamerec.duckdb"), read_only=True)
+    assert con.execute("SELECT run_id, records FROM ingest_runs").fetchall() == [(1, 8 * 60 + 2 + 3)]
+    con.close()
+
+
 def test_byte_ranges_of_a_big_jsonl_cover_every_line_once_with_its_number(tmp_path: Path) -> None:
     from ingest.lake import _read_shard, plan
 
