@@ -109,6 +109,9 @@ class Notif(msgspec.Struct, repr_omit_defaults=True, eq=False):
         """A ``gameStateChange``'s state id (``args.id``), its other args left undecoded."""
         a = self.raw_args
         if type(a) is msgspec.Raw:
+            m = _ID_FIRST.match(a)  # BGA writes the id first: read it without scanning the rest
+            if m is not None:
+                return int(m.group(1))
             try:
                 sid = _STATE_ID.decode(a).id
             except (msgspec.ValidationError, msgspec.DecodeError):
@@ -138,6 +141,7 @@ class _StateId(msgspec.Struct):
 
 
 _STATE_ID = msgspec.json.Decoder(_StateId)
+_ID_FIRST = re.compile(rb'\{"id":(-?\d+)[,}]')
 
 
 @dataclass(slots=True)
