@@ -147,7 +147,8 @@ def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard
             t2.add_column(col, justify="right" if col == "value" else "left")
         for row in extra:
             v = row.get("value")
-            t2.add_row(str(row.get("metric")), f"{v:,.1f}" if isinstance(v, float) else str(v),
+            shown = (f"{v:,.2f}" if row.get("unit") == "x" else f"{v:,.1f}") if isinstance(v, float) else str(v)
+            t2.add_row(str(row.get("metric")), shown,
                        str(row.get("unit", "")), str(row.get("detail", "")))
         console.print(t2)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

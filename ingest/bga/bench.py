@@ -85,7 +85,7 @@ def run(quick: bool, runs: int | None = None) -> list[dict[str, Any]]:
     corpus = _load(folder)
     if not corpus:
         return [{"metric": "BGA import", "value": "n/a", "unit": "", "detail": f"no importable log in {folder}"}]
-    runs = runs or (3 if quick else 7)
+    runs = runs or (5 if quick else 9)  # a few seconds a run: enough runs for the best to be steady
     per_game: list[dict[str, Any]] = []
     total_import = total_replay = 0.0
     n_logs = n_packets = 0
