@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import duckdb
 import streamlit as st
 
 from analytics import queries
@@ -47,8 +48,24 @@ def q(name: str, **params: Any) -> Any:
             _busy_notice()
             return _last_good[key]
         raise
+    except duckdb.IOException as exc:  # a view names a file that is not there: say so, stop the page
+        st.error(unreadable(db, exc))
+        st.stop()
     _last_good[key] = result
     return result
+
+
+def unreadable(db: str, exc: Exception) -> str:
+    """What to tell the user when the database names data it cannot read.
+
+    It happens to a lake's catalog (``gamerec ingest --lake DIR`` writes ``DIR/gamerec.duckdb``, views
+    over the lake's Parquet files by their full paths) once the lake was moved or some of its files
+    were removed; rerunning the ingest into the lake where it is now rebuilds the catalog.
+    """
+    reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return (f"`{db}` names data that cannot be read: {reason}. If it is a lake's catalog, the lake was "
+            "moved or files were removed from it since the catalog was written: run `gamerec ingest PATH "
+            "--lake DIR` again on the lake where it is now (what is there is skipped) to rebuild the catalog.")
 
 
 def _busy_notice() -> None:

@@ -280,3 +280,22 @@ def test_biggest_gain_is_looked_for_before_the_end_of_game_scoring(sample_db: Pa
     found = re.search(r"event (\d+): biggest gain during play", texts(at))
     if found:
         assert int(found.group(1)) < end
+
+
+def test_a_lake_moved_after_its_catalog_was_written_is_explained_on_every_page(
+        sample_lake: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The catalog's views name the Parquet files by full path: a moved lake leaves them pointing
+    nowhere. Every page says so in a sentence (and how to rebuild it) instead of DuckDB's traceback."""
+    import shutil
+
+    from ingest.lake import build_catalog
+
+    first, moved = tmp_path / "first", tmp_path / "moved"
+    shutil.copytree(sample_lake.parent, first)
+    build_catalog(str(first))  # views over the files under first/
+    shutil.copytree(first, moved)
+    shutil.rmtree(first)
+    for page in (None, "game_review", "divergences", "strategy"):
+        at = open_page(moved / "gamerec.duckdb", page, monkeypatch)  # no exception shown
+        errors = [e.value for e in at.error]
+        assert errors and "cannot be read" in errors[0] and "--lake DIR` again" in errors[0], (page, errors)
