@@ -484,7 +484,9 @@ class State(ABC):
     def observed(self, keys: Iterable[str]) -> dict[str, Any]:
         """The facts of ``keys`` for comparing with an ``observe`` event: like :meth:`observe`,
         but a game may hand out its own containers instead of copies, so the result must be
-        neither kept nor changed (the replayer copies what it keeps)."""
+        neither kept nor changed (the replayer copies what it keeps).  A game may even hand out
+        the very same object again, but only while none of its facts has changed: the replayer
+        then reuses the JSON it made of it."""
         return self.observe(keys)
 
     def copy(self) -> State:

@@ -144,6 +144,7 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
     # the loop runs once per event: its lookups are bound once
     apply_move, apply_chance, score_of, phase_of = state.apply_move, state.apply_chance, state.score, state.phase
     add_frame = out.frames.append
+    shown: list[Any] = [None, b""]  # the facts the state last handed out, and their JSON
     for seq, ev in enumerate(events):
         state.seq = seq
         cls = type(ev)
@@ -158,7 +159,7 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
             if keep_frames:
                 score = score_of()
         elif cls is ObserveEvent or isinstance(ev, ObserveEvent):
-            _compare_observation(state, seq, ev.facts, out.divergences)  # type: ignore[union-attr]
+            _compare_observation(state, seq, ev.facts, out.divergences, shown)  # type: ignore[union-attr]
             actor = None
             move = None
         else:
@@ -232,16 +233,24 @@ def _lookup(value: Any, dotted: str) -> Any:
     return value
 
 
-def _agrees(recorded: dict[str, Any], replayed: dict[str, Any]) -> bool:
+def _agrees(recorded: dict[str, Any], replayed: dict[str, Any], shown: list[Any] | None = None) -> bool:
     """Whether no leaf of ``recorded`` can disagree with ``replayed``: they are equal, and
     equal even as JSON where the recorded facts hold a boolean (``True == 1`` in Python, not in
     a record).  Anything else goes leaf by leaf, which decides and words the mismatches.
 
     The same JSON text settles it at once (the usual case: a record written by gamerec
-    lists the facts in the order the rules keep them)."""
+    lists the facts in the order the rules keep them).  ``shown`` holds the facts the state
+    handed out last and their JSON: a state that hands out the same object again (nothing
+    observable changed, see :meth:`State.observed`) is not written out again."""
     try:
         blob = orjson.dumps(recorded)
-        if blob == orjson.dumps(replayed):
+        if shown is not None and shown[0] is replayed:
+            text = shown[1]
+        else:
+            text = orjson.dumps(replayed)
+            if shown is not None:
+                shown[0], shown[1] = replayed, text
+        if blob == text:
             return True
         if recorded != replayed:
             return False
@@ -253,12 +262,13 @@ def _agrees(recorded: dict[str, Any], replayed: dict[str, Any]) -> bool:
         return False
 
 
-def _compare_observation(state: State, seq: int, facts: dict[str, Any], divs: list[Divergence]) -> None:
+def _compare_observation(state: State, seq: int, facts: dict[str, Any], divs: list[Divergence],
+                         shown: list[Any] | None = None) -> None:
     """Compare an ``observe`` event with the replayed state.  Only the observed keys are
     computed; an observation that agrees as a whole is settled with one comparison, and
     only one that does not is gone through leaf by leaf."""
     replayed = state.observed(facts.keys())
-    if _agrees(facts, replayed):
+    if _agrees(facts, replayed, shown):
         return
     for top, recorded_value in facts.items():
         for key, rec_v in _flatten(top, recorded_value):

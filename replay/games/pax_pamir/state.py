@@ -34,6 +34,7 @@ from replay.games.pax_pamir.components import (
     RUMOR,
     STARTING_RUPEES,
 )
+from replay.games.pax_pamir.moves import EndTurn
 from replay.games.pax_pamir.tasks import Task
 
 CATEGORIES: tuple[str, ...] = ("dominance_successful", "dominance_unsuccessful")
@@ -105,6 +106,10 @@ class PaxState(State):
         self.over: bool = False
         self._score: dict[str, dict[str, int]] | None = None
         self._totals: dict[str, int] | None = None
+        self.epoch: int = 0
+        """Changes with every event that may change an observable fact; a pass whose cleanup
+        has nothing to do changes none, and keeps it (see :meth:`observed`)."""
+        self._observed: tuple[int, tuple[str, ...], dict[str, Any]] | None = None
         self.stack: list[Task] = []
         turns.begin_setup(self)
         self.advance()
@@ -137,6 +142,8 @@ class PaxState(State):
             t = self.stack[-1]
             if t.decision and t.player == player and isinstance(move, t.accepts) and t.check(
                     self, player, move) is None:
+                if type(move) is not EndTurn:  # the cleanup tells whether a turn's end changes something
+                    self.epoch += 1
                 t.apply(self, player, move)
                 self.advance()
                 return
@@ -148,6 +155,7 @@ class PaxState(State):
         if not self.over:
             t = self.stack[-1]
             if type(t) is market.RefillTask and t.draws(self, outcome):
+                self.epoch += 1
                 t.reveal(self, market.PENDING, outcome)
                 self.advance()
                 return
@@ -161,11 +169,14 @@ class PaxState(State):
         reason = t.check(self, player, move)
         if reason is not None:
             raise IllegalMove(reason)
+        if type(move) is not EndTurn:
+            self.epoch += 1
         t.apply(self, player, move)
         self.advance()
 
     def _reveal(self, request: ChanceRequest, outcome: Outcome) -> None:
         t = self.stack[-1]
+        self.epoch += 1
         t.reveal(self, request, outcome)
         self.advance()
 
@@ -179,6 +190,7 @@ class PaxState(State):
         """``{"reveal": "market:<row>,<col>", "items": [card]}``: a market card drawn unknown is named."""
         from replay.games.pax_pamir import unknowns
 
+        self.epoch += 1
         unknowns.reveal(self, zone, items)
 
     def advance(self) -> None:
@@ -300,9 +312,30 @@ class PaxState(State):
         return n
 
     def influences(self) -> dict[str, int]:
-        """Every player's influence, 0 for a player not yet loyal to a coalition."""
-        loyalty = self.loyalty
-        return {p: self.influence(p) if loyalty[p] else 0 for p in self.players}
+        """Every player's influence (:meth:`influence`), 0 for a player not yet loyal to a
+        coalition."""
+        embarrassment = EMBARRASSMENT_OF_RICHES in self.global_events
+        official = self.ruleset != "bga"
+        out: dict[str, int] = {}
+        for p, loyal in self.loyalty.items():
+            if not loyal:
+                out[p] = 0
+                continue
+            held = self.held_events[p]
+            n = 1
+            if RUMOR not in held:
+                patriots = PATRIOTS_OF[loyal]
+                for c in self.courts[p]:
+                    if c in patriots:
+                        n += 1
+            prizes = self.prizes[p]
+            if prizes:
+                n += len(prizes) if official else len([c for c in prizes if COURT[c].prize == loyal])
+            gifts = self.gifts[p]
+            if gifts and not embarrassment:
+                n += (2 if KOH_I_NOOR in held else 1) * len(gifts)
+            out[p] = n
+        return out
 
     def cylinders_in_play(self, player: str) -> int:
         return CYLINDERS_PER_PLAYER - self.cyl_supply[player]
@@ -426,17 +459,22 @@ class PaxState(State):
         return {k: fact(self) for k, fact in OBSERVABLES.items() if k in keys}
 
     def observed(self, keys: Iterable[str]) -> dict[str, Any]:
-        """The observed facts, the state's own containers where it has them (no copies)."""
-        out: dict[str, Any] = {}
-        rest = []
-        for k in keys:
-            view = VIEWS.get(k)
-            if view is None:
-                rest.append(k)
-            else:
-                out[k] = view(self)
-        if rest:
-            out.update(self.observe(rest))
+        """The observed facts, the state's own containers where it has them (no copies).
+
+        While :attr:`epoch` stays the same (passes that needed no cleanup), an observation
+        of the same keys gets the facts made for the previous one: none of them can have
+        changed.  ``legal_count`` and ``state_hash`` change with every turn: an observation
+        that asks for them is always made afresh."""
+        names = tuple(keys)
+        memo = self._observed
+        if memo is not None and memo[0] == self.epoch and memo[1] == names:
+            return memo[2]
+        if VIEW_KEYS.issuperset(names):
+            out = {k: VIEWS[k](self) for k in names}
+            self._observed = (self.epoch, names, out)
+            return out
+        out = {k: VIEWS[k](self) for k in names if k in VIEW_KEYS}
+        out.update(self.observe([k for k in names if k not in VIEW_KEYS]))
         return out
 
     def describe_move(self, player: str, move: Move) -> str:
@@ -483,6 +521,7 @@ class PaxState(State):
         new.used = set(self.used)
         new.placed = dict(self.placed)
         new._score = None
+        new._observed = None
         new._totals = None
         new.stack = [_clone(t) for t in self.stack]
         return new
@@ -517,6 +556,7 @@ VIEWS: dict[str, Callable[[PaxState], Any]] = {
 }
 """The observable facts for :meth:`PaxState.observed`: the state's own containers where they
 have the observed shape already."""
+VIEW_KEYS = frozenset(VIEWS)
 
 
 def _clone(t: Task) -> Task:

@@ -287,6 +287,7 @@ class CleanupTask(Task):
         if not (over_hand or refill):
             start_turn(s, s.following[p])  # which clears the turn's marks
             return
+        s.epoch += 1  # a limit to keep, an event to discard or cells to refill
         s.stage = "cleanup"
         clear_turn_marks(s)
         s.push(NextTurnTask(p))

@@ -11,11 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pax_pamir_helpers import GAME, setup, to_court, to_hand
 
+from replay.bench import pass_heavy
 from replay.engine import OVER, ChanceRequest, IllegalMove, Move
 from replay.games.pax_pamir.components import BORDER_IDS, COALITIONS, REGIONS, SUITS
 from replay.games.pax_pamir.market import check_buy
 from replay.games.pax_pamir.moves import Buy, MoveAction, Play, TaxMarket
 from replay.games.pax_pamir.state import PaxState
+from replay.record import ChanceEvent, MoveEvent
 from replay.simulate import sample_outcome
 
 FIELD_VALUES: dict[str, list[Any]] = {
@@ -122,3 +124,31 @@ def test_every_declared_observable_key_is_observed() -> None:
     assert obs["blocks"] == {"afghan": 0, "british": 0, "russian": 0}
     assert obs["influence"] == {"p1": 1, "p2": 1, "p3": 1}
     assert s.phase() == (1, "actions")
+
+
+def test_observed_facts_after_a_quiet_pass_are_the_facts_made_afresh() -> None:
+    """Observations reused while nothing observable can have changed (passes that needed no
+    cleanup) agree with facts made afresh after every event of pass-heavy games; every
+    other event moves the epoch on."""
+    keys = tuple(k for k in GAME.observable_keys if k not in ("legal_count", "state_hash"))
+    reused = 0
+    for rec in pass_heavy("pax_pamir", 4, seed=5):
+        s = GAME.initial_state(rec.player_ids, rec.options)
+        for ev in rec.events:
+            if not isinstance(ev, (MoveEvent, ChanceEvent)):
+                continue
+            before, epoch = s.observed(keys), s.epoch
+            cleanup = isinstance(ev, MoveEvent) and ev.move.type == "end_turn"
+            if isinstance(ev, MoveEvent):
+                s.apply_move(ev.player, ev.move)
+            else:
+                s.apply_chance(ev.outcome)
+            fresh = s.copy().observed(keys)
+            assert fresh["influence"] == {p: s.influence(p) if s.loyalty[p] else 0 for p in s.players}
+            assert orjson.dumps(s.observed(keys)) == orjson.dumps(fresh)
+            if s.epoch == epoch:
+                assert cleanup and s.observed(keys) is before
+                reused += 1
+            else:
+                assert s.epoch == epoch + 1
+    assert reused > 100
