@@ -65,6 +65,9 @@ END_STATE_ID = 99
 
 Handler = Callable[[Any, Notif], None]
 
+_UNASKED = object()
+"""The engine's turn is not known since the last event (see :meth:`GameImporter.turn`)."""
+
 
 def is_end_state(n: Notif) -> bool:
     """A ``gameStateChange`` to BGA's ``gameEnd`` (id 99); its args are decoded only if they may say so."""
@@ -120,6 +123,7 @@ class GameImporter:
         """The end-of-game ``gameStateChange`` (id 99), once seen."""
         self.cancelled_uids: set[str] = set()
         """What :meth:`cancelled` gave (set before :meth:`prepare`)."""
+        self._turn: Any = _UNASKED
         self._src_of: Notif | None = None
         self._src_last: dict[str, Any] | None = None
         self.compare = True
@@ -178,6 +182,7 @@ class GameImporter:
         if pid not in self.players:
             self.fail(f"player {pid} is not at this table")
         self.state.seq = len(self.events)
+        self._turn = _UNASKED
         try:
             self.state.apply_move(pid, mv)
         except RuleViolation as exc:
@@ -187,6 +192,7 @@ class GameImporter:
     def chance(self, outcome: dict[str, Any]) -> None:
         """Emit and apply a chance outcome (what BGA revealed)."""
         self.state.seq = len(self.events)
+        self._turn = _UNASKED
         try:
             self.state.apply_chance(outcome)
         except RuleViolation as exc:
@@ -217,15 +223,22 @@ class GameImporter:
                              notif=n.type if n else None, uid=n.uid if n else None)
 
     def turn(self) -> Any:
-        """Whose turn the engine says it is (a player id, a :class:`ChanceRequest` or ``OVER``)."""
-        return self.state.turn()
+        """Whose turn the engine says it is (a player id, a :class:`ChanceRequest` or ``OVER``).
+
+        Asked once per event: the state changes only when an event is applied, and working out
+        a chance request can cost the engine something (what a part-known deck may still hold).
+        """
+        t = self._turn
+        if t is _UNASKED:
+            t = self._turn = self.state.turn()
+        return t
 
     def awaits_chance(self) -> ChanceRequest | None:
-        t = self.state.turn()
+        t = self.turn()
         return t if isinstance(t, ChanceRequest) else None
 
     def is_over(self) -> bool:
-        return self.state.turn() is OVER
+        return self.turn() is OVER
 
     # ---- the driver -----------------------------------------------------------
 

@@ -268,7 +268,7 @@ class CopenhagenImporter(GameImporter):
         rules still offer the active player a choice (third card, both actions, the extra
         build), the player ended the turn."""
         s = self.cph
-        t = s.turn()
+        t = self.turn()
         if isinstance(t, str) and s.step in ("after_taking", "build_after_taking") and not s.must_discard:
             self.move(t, "end_turn")
 
