@@ -34,6 +34,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import msgspec
+
 from ingest.bga.base import END_STATE_ID, GameImporter
 from ingest.bga.log import BgaLog, Notif
 from replay.games.copenhagen.components import components
@@ -320,7 +322,7 @@ def used_ability(imp: CopenhagenImporter, n: Notif) -> None:
 def place_polyomino(imp: CopenhagenImporter, n: Notif) -> None:
     """``placePolyomino``: a facade tile built (its cost discarded face up), or a white tile
     placed as a coat-of-arms bonus."""
-    a = n.args
+    a = n.args_keeping("playerboard")  # the player's whole board: only its covered cells are counted
     pid = str(a["player_id"])
     tile = a["polyomino"]
     colour = str(tile["color"])
@@ -354,8 +356,27 @@ def place_polyomino(imp: CopenhagenImporter, n: Notif) -> None:
     imp.observe({"hand_size": {pid: int(a["hand_size"])}, "covered": {pid: covered(a["playerboard"])}})
 
 
+class _Cell(msgspec.Struct):
+    """A ``playerboard`` cell as :func:`covered` reads it (its other fields are skipped)."""
+
+    fill: Any = None
+
+
+_BOARD = msgspec.json.Decoder(dict[str, dict[str, _Cell | None] | list[_Cell | None]])
+
+
 def covered(board: Any) -> int:
-    """Covered cells of a ``playerboard`` (column -> row -> cell; BGA adds a stray ``"x": []``)."""
+    """Covered cells of a ``playerboard`` (column -> row -> cell; BGA adds a stray ``"x": []``),
+    given decoded or as raw JSON."""
+    if type(board) is msgspec.Raw:
+        try:
+            cols = _BOARD.decode(board)
+        except msgspec.ValidationError:  # cells of another shape: read it as plain JSON
+            board = msgspec.json.decode(board)
+        else:
+            return sum(1 for key, column in cols.items() if key != "x"
+                       for cell in (column.values() if isinstance(column, dict) else column)
+                       if cell is not None and cell.fill)
     n = 0
     for key, column in board.items():
         if key == "x":

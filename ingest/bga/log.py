@@ -98,6 +98,19 @@ class Notif(msgspec.Struct, repr_omit_defaults=True, eq=False):
             a = self.raw_args = msgspec.json.decode(a) if a else None
         return a
 
+    def args_keeping(self, *keys: str) -> Any:
+        """The args with the values of ``keys`` left as raw JSON (``msgspec.Raw``): for a big value
+        that is only counted or rarely read (Copenhagen's whole board in every placement).  Not
+        cached; args already decoded (or built by hand) come back as they are."""
+        a = self.raw_args
+        if type(a) is not msgspec.Raw:
+            return a
+        try:
+            parts = _RAW_VALUES.decode(a)
+        except msgspec.ValidationError:  # not an object
+            return self.args
+        return {k: v if k in keys else msgspec.json.decode(v) for k, v in parts.items()}
+
     @property
     def log(self) -> str:
         """The log line's template (``""`` when BGA sent none, or something else than text)."""
@@ -141,6 +154,7 @@ class _StateId(msgspec.Struct):
 
 
 _STATE_ID = msgspec.json.Decoder(_StateId)
+_RAW_VALUES = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _ID_FIRST = re.compile(rb'\{"id":(-?\d+)[,}]')
 
 

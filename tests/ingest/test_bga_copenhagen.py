@@ -431,3 +431,18 @@ def test_a_log_without_the_viewers_private_packets_imports_the_same_game() -> No
     raw["data"]["logs"] = [p for p in raw["data"]["logs"] if not p["channel"].startswith("/player/")]
     imp = import_log(parse_log(raw, "public.json"))
     assert imp.mismatches == [] and replay(loads(dumps(imp.record))).status == COMPLETE
+
+
+def test_a_board_read_raw_counts_the_covered_cells_as_the_decoded_board_does() -> None:
+    import msgspec
+
+    from ingest.bga.copenhagen import covered
+
+    cell = {"id": "1", "owner": "7", "x": "0", "y": "0", "color": None}
+    board = {"x": [], "0": [dict(cell, fill=None), dict(cell, fill="red"), dict(cell, fill="")],
+             "1": {"0": dict(cell, fill="white"), "1": None}}
+    assert covered(board) == 2
+    assert covered(msgspec.Raw(msgspec.json.encode(board))) == 2
+    # cells of a shape the fast reading does not expect are read as plain JSON
+    odd = {"x": [], "0": [dict(cell, fill="blue"), "not a cell"]}
+    assert covered(msgspec.Raw(msgspec.json.encode(odd))) == covered(odd) == 1

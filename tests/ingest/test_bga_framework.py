@@ -376,3 +376,25 @@ def test_ingest_takes_logs_and_quarantines_the_unimportable(tmp_path: Path) -> N
     con.close()
     s = ingest([str(tmp_path / "logs")], db, workers=0, publish_every=-1, ruleset="official")
     assert s.counts.skipped == 1  # same record content: idempotent
+
+
+def test_args_keeping_leaves_the_named_values_raw_and_decodes_the_rest() -> None:
+    import msgspec
+
+    n = Notif("placePolyomino", msgspec.Raw(b'{"player_id": 7, "board": {"a": [1, 2]}, "n": "3"}'))
+    a = n.args_keeping("board")
+    assert a["player_id"] == 7 and a["n"] == "3" and bytes(a["board"]) == b'{"a": [1, 2]}'
+    assert n.args == {"player_id": 7, "board": {"a": [1, 2]}, "n": "3"}  # the args themselves are intact
+    assert Notif("x", msgspec.Raw(b"[1]")).args_keeping("board") == [1]
+    assert Notif("x", {"board": 1}).args_keeping("board") == {"board": 1}  # built by hand: as it is
+
+
+def test_a_state_change_id_is_read_alone_whatever_its_place_or_type() -> None:
+    import msgspec
+
+    def sid(raw: bytes) -> object:
+        return Notif("gameStateChange", msgspec.Raw(raw)).state_id
+
+    assert sid(b'{"id":10,"args":{"x":1}}') == 10 and sid(b'{"name":"a","id":"7"}') == 7
+    assert sid(b'{"name":"a"}') is None and sid(b"null") is None and sid(b'{"id":"x"}') is None
+    assert Notif("gameStateChange", {"id": 99}).state_id == 99
