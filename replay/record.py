@@ -314,6 +314,18 @@ _ALLOWED = {
 
 
 def _parse_event(ev: Any, i: int, game: Game, players: set[str]) -> Event:
+    if type(ev) is dict and len(ev) == 2:  # the usual move event, read at once when all is well
+        player, raw_move = ev.get("player"), ev.get("move")
+        mtype = raw_move.get("type") if type(raw_move) is dict else None
+        if type(player) is str and player in players and type(mtype) is str and mtype in game.move_type_names:
+            try:
+                return MoveEvent(player, game.parse_move(raw_move), None)
+            except msgspec.ValidationError:
+                pass  # worded below
+    return _parse_any_event(ev, i, game, players)
+
+
+def _parse_any_event(ev: Any, i: int, game: Game, players: set[str]) -> Event:
     if type(ev) is not dict:
         raise _err(f"an event must be an object, got {_typename(ev)}", f"$.events[{i}]", i)
     has_move, has_chance, has_observe = "move" in ev, "chance" in ev, "observe" in ev

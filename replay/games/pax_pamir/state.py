@@ -149,6 +149,13 @@ class PaxState(State):
                 return
         super().apply_move(player, move)  # which says what is wrong
 
+    def play(self, player: str, move: Move) -> None:
+        """The trusted path: ``move`` is one of :meth:`legal_moves`, checked already."""
+        if type(move) is not EndTurn:
+            self.epoch += 1
+        self.stack[-1].apply(self, player, move)
+        self.advance()
+
     def apply_chance(self, outcome: Outcome) -> None:
         """The checked path (see :meth:`State.apply_chance`), with the usual case first: a
         card the refill awaits, checked without listing every card the deck could give."""

@@ -132,9 +132,10 @@ BLACKMAIL = (("kandahar", ABILITY_CARDS["blackmail_kandahar"]), ("herat", ABILIT
 BLACKMAIL_CARDS = frozenset(c for _, cards in BLACKMAIL for c in cards)
 
 
-def start_turn(s: PaxState, p: str) -> None:
+def start_turn(s: PaxState, p: str, cleanup: CleanupTask | None = None) -> None:
     """The start of a turn: two actions, fresh per-turn marks, then Blackmail (Herat's is
-    offered first, so it is pushed last)."""
+    offered first, so it is pushed last).  ``cleanup``: the last turn's cleanup task, done,
+    to serve again."""
     s.turn_no += 1
     s.current = p
     s.stage = "actions"
@@ -143,7 +144,11 @@ def start_turn(s: PaxState, p: str) -> None:
         clear_turn_marks(s)
     s.declines = 0
     stack = s.stack
-    stack.append(CleanupTask(p))
+    if cleanup is None:
+        cleanup = CleanupTask(p)
+    else:
+        cleanup.player = p
+    stack.append(cleanup)
     stack.append(ActionsTask(p))
     owner = s.owner
     if owner.keys().isdisjoint(BLACKMAIL_CARDS):
@@ -285,7 +290,7 @@ class CleanupTask(Task):
         events_left = top[0] in EVENTS or bottom[0] in EVENTS
         refill = events_left or None in top or None in bottom
         if not (over_hand or refill):
-            start_turn(s, s.following[p])  # which clears the turn's marks
+            start_turn(s, s.following[p], self)  # which clears the turn's marks
             return
         s.epoch += 1  # a limit to keep, an event to discard or cells to refill
         s.stage = "cleanup"

@@ -3,7 +3,7 @@ own armies (or spies) there; citadels, Indispensable Advisors and Safe Houses.""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -98,24 +98,22 @@ class BattleTask(Task):
             if s.tribes[self.region][q] == 0:
                 board.overthrow_after_last_tribe(s, q, self.region)
 
-    def candidates(self, s: PaxState) -> Iterable[Move]:
+    def candidates(self, s: PaxState) -> Iterator[Move]:
         p = self.player
         loyal = s.loyalty[p]
-        out: list[Move] = []
         if self.region is not None:
             r = self.region
-            out.extend(RemoveArmy(coalition=c) for c in COALITIONS if c != loyal and s.armies[r][c])
-            out.extend(RemoveRoad(border=b, coalition=c) for b in BORDERS_OF[r] for c in COALITIONS
-                       if c != loyal and s.roads[b][c])
-            out.extend(RemoveTribe(player=q) for q in s.players
-                       if s.loyalty[q] != loyal and s.tribes[r][q] and not protected_tribes(s, q, r))
+            yield from (RemoveArmy(coalition=c) for c in COALITIONS if c != loyal and s.armies[r][c])
+            yield from (RemoveRoad(border=b, coalition=c) for b in BORDERS_OF[r] for c in COALITIONS
+                        if c != loyal and s.roads[b][c])
+            yield from (RemoveTribe(player=q) for q in s.players
+                        if s.loyalty[q] != loyal and s.tribes[r][q] and not protected_tribes(s, q, r))
         else:
             assert self.court_card is not None
             spies = s.spies.get(self.court_card, {})
-            out.extend(RemoveSpy(player=q) for q in s.players
-                       if q != p and spies.get(q) and not s.has(q, "indispensable_advisors"))
-        out.append(EndAction())
-        return out
+            yield from (RemoveSpy(player=q) for q in s.players
+                        if q != p and spies.get(q) and not s.has(q, "indispensable_advisors"))
+        yield EndAction()
 
     def check(self, s: PaxState, player: str, move: Move) -> str | None:
         loyal = s.loyalty[player]

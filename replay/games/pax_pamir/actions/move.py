@@ -3,7 +3,7 @@ spies around the courts (and tribes, with Nationalism)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -92,23 +92,21 @@ class MoveTask(Task):
             if s.tribes[r][self.player] == 0:
                 board.overthrow_after_last_tribe(s, self.player, r)
 
-    def candidates(self, s: PaxState) -> Iterable[Move]:
+    def candidates(self, s: PaxState) -> Iterator[Move]:
         p = self.player
         loyal = s.loyalty[p]
         assert loyal is not None
-        out: list[Move] = []
         for r in REGIONS:
             if s.armies[r][loyal]:
-                out.extend(MoveArmy(region=r, to=t) for t in ADJACENT[r] if army_can_cross(s, p, r, t))
+                yield from (MoveArmy(region=r, to=t) for t in ADJACENT[r] if army_can_cross(s, p, r, t))
         if s.holds(p, NATIONALISM):
             for r in REGIONS:
                 if s.tribes[r][p]:
-                    out.extend(MoveTribe(region=r, to=t) for t in ADJACENT[r] if army_can_cross(s, p, r, t))
+                    yield from (MoveTribe(region=r, to=t) for t in ADJACENT[r] if army_can_cross(s, p, r, t))
         for c in spy_track(s):
             if s.spies.get(c, {}).get(p):
-                out.extend(MoveSpy(card=c, to=t) for t in spy_destinations(s, p, c))
-        out.append(EndAction())
-        return out
+                yield from (MoveSpy(card=c, to=t) for t in spy_destinations(s, p, c))
+        yield EndAction()
 
     def check(self, s: PaxState, player: str, move: Move) -> str | None:
         loyal = s.loyalty[player]
