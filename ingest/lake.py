@@ -561,6 +561,11 @@ def ingest_lake(paths: Sequence[str], lake: str, *, scheduler: str | None = None
     from distributed import as_completed
 
     dashboard = getattr(client, "dashboard_link", None)
+    try:  # a scheduler started with --no-dashboard has none; its link would point nowhere
+        if "dashboard" not in client.scheduler_info().get("services", {}):
+            dashboard = None
+    except (OSError, AttributeError, KeyError):
+        pass
     if on_dashboard is not None and dashboard:
         on_dashboard(dashboard)
     results: dict[int, ShardResult] = {}
