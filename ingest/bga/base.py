@@ -65,6 +65,10 @@ END_STATE_ID = 99
 
 Handler = Callable[[Any, Notif], None]
 
+def _seq(n: Notif) -> int:
+    return n.seq  # type: ignore[no-any-return]
+
+
 _UNASKED = object()
 """The engine's turn is not known since the last event (see :meth:`GameImporter.turn`)."""
 
@@ -108,6 +112,9 @@ class GameImporter:
     handlers: ClassVar[Mapping[str, Handler]] = {}
     ignored: ClassVar[frozenset[str]] = frozenset()
     """Types deliberately skipped (besides :data:`FRAMEWORK_TYPES`), each for a documented reason."""
+    states: ClassVar[frozenset[int] | None] = None
+    """With a ``gameStateChange`` handler: the state ids it reads (the others, most of a log, are
+    not visited); ``None``: every state change."""
 
     def __init__(self, log: BgaLog, players: list[str], names: dict[str, str | None]) -> None:
         self.log = log
@@ -254,7 +261,7 @@ class GameImporter:
         stop = min(unknown, key=lambda n: n.seq) if unknown else None
         call = self._call
         # only the handled notifications are visited, in log order (framework ones are most of a log)
-        for n in self.log.of_types(t for t in by_type if t in handlers):
+        for n in self._visited(by_type):
             if stop is not None and n.seq > stop.seq:
                 break
             if n.uid is not None and n.uid in cancelled:
@@ -268,6 +275,16 @@ class GameImporter:
         self.ended = self._end_state(cancelled)
         self.current = self.ended
         self._guard(self.finish)
+
+    def _visited(self, by_type: dict[str, list[Notif]]) -> list[Notif]:
+        """The notifications of handled types, in log order (state changes only to :attr:`states`)."""
+        states = self.states
+        if states is None or "gameStateChange" not in self.handlers:
+            return self.log.of_types(t for t in by_type if t in self.handlers)
+        picked = [n for t in by_type if t in self.handlers and t != "gameStateChange" for n in by_type[t]]
+        picked += [n for n in by_type.get("gameStateChange", ()) if n.state_id in states]
+        picked.sort(key=_seq)
+        return picked
 
     def _end_state(self, cancelled: set[str]) -> Notif | None:
         """BGA's end of game: a ``gameStateChange`` to id 99 after the log's last game notification."""

@@ -675,5 +675,7 @@ CoalBaronImporter.handlers = {
     "endGameScoringCards": end_game_scoring_item,
     "endGameScoringBalance": end_game_scoring_item,
 }
+CoalBaronImporter.states = frozenset({DRAFT, CHOOSE_CARD, CHOOSE_TILE, NEXT_PLAYER, CHOOSE_COAL, PRE_END})
+"""The state changes :func:`game_state_change` reads (the others are not visited)."""
 
 IMPORTER = CoalBaronImporter
