@@ -28,6 +28,7 @@ from ingest.bga.log import (
     LOG_SUFFIXES,
     BgaLog,
     attach_table,
+    collector_paused,
     companion_table,
     decode,
     is_table_file,
@@ -68,6 +69,11 @@ def import_log(log: BgaLog, *, game: str | None = None, compare: bool = True) ->
     ``compare=False`` leaves BGA's observations unchecked (no ``mismatches``): for a record that
     is replayed next, whose replay compares each of them at its event.
     """
+    with collector_paused():
+        return _import_log(log, game, compare)
+
+
+def _import_log(log: BgaLog, game: str | None, compare: bool) -> Imported:
     cls = detect(log, game)
     ids, names = _who_played(log)
     if not cls.game_id:

@@ -398,3 +398,24 @@ def test_a_state_change_id_is_read_alone_whatever_its_place_or_type() -> None:
     assert sid(b'{"id":10,"args":{"x":1}}') == 10 and sid(b'{"name":"a","id":"7"}') == 7
     assert sid(b'{"name":"a"}') is None and sid(b"null") is None and sid(b'{"id":"x"}') is None
     assert Notif("gameStateChange", {"id": 99}).state_id == 99
+
+
+def test_the_collector_paused_for_an_import_is_as_it_was_afterwards_even_after_a_refusal() -> None:
+    import gc
+
+    from ingest.bga.log import collector_paused, parse_bytes
+
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with pytest.raises(BgaImportError):
+        parse_bytes(b'{"status": 0, "error": "no"}', "x.json")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()  # the caller's choice stands
+    finally:
+        gc.enable()
