@@ -225,11 +225,11 @@ class BgaLog:
         if self._by_type is None:
             out: dict[str, list[Notif]] = {}
             for n in self.notifs:
-                lst = out.get(n.type)
-                if lst is None:
-                    out[n.type] = [n]
+                t = n.type
+                if t in out:
+                    out[t].append(n)
                 else:
-                    lst.append(n)
+                    out[t] = [n]
             self._by_type = out
         return self._by_type
 
@@ -543,7 +543,7 @@ def _packets(raw: list[Any], source: str) -> list[Packet]:
             n.index = j
         out.append(packet)
     uids = [n.uid for p in out for n in p.notifs]
-    if len(set(uids)) != len(uids) or not all(type(u) is str for u in uids):
+    if len(set(uids)) != len(uids) or set(map(type, uids)) - {str}:
         _same_uids(out)
     return out
 
@@ -604,11 +604,11 @@ _PLAYER = re.compile(r"^/player/p(\d+)$")
 def _channels(log: BgaLog) -> None:
     """The table id and the viewer, from the channels (a private channel is the viewer's)."""
     privates = set()
-    for p in log.packets:
-        m = _TABLE.match(p.channel)
+    for channel in dict.fromkeys(p.channel for p in log.packets):  # each channel once, in log order
+        m = _TABLE.match(channel)
         if m and log.table_id is None:
             log.table_id = int(m.group(1))
-        m = _PLAYER.match(p.channel)
+        m = _PLAYER.match(channel)
         if m:
             privates.add(m.group(1))
     if len(privates) > 1:
