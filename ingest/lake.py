@@ -70,7 +70,7 @@ import pyarrow.parquet as pq
 
 from ingest import schema
 from ingest.bga.convert import bga_items
-from ingest.rows import Batch, Job, Outcome, build_batch, raw_sha256
+from ingest.rows import Batch, Job, Outcome, build_batch, raw_sha256, settle
 from ingest.sources import expand
 from ingest.writer import IngestError, conflict_error, utcnow
 from replay import ENGINE_VERSION
@@ -348,6 +348,7 @@ def run_shard(shard: Shard, lake: str, run_id: int, at: Any, ruleset: str | None
     if done is not None:
         return done
     known = known or {}
+    settle()
     out = _ShardWriter(fs, root, key)
     manifest: list[tuple[Any, ...]] = []
     statuses: dict[str, int] = {}

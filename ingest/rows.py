@@ -10,6 +10,7 @@ seq, category), so the same input always gives the same tables.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -359,6 +360,27 @@ def _add_game(r: Replay, raw: bytes, job: Job, core: dict[str, _Columns], typed:
             typed[spec.table].row(gid, mseq, *(COERCE[t](m.get(c)) for c, t in spec.columns), i)
 
     core["records"].row(gid, raw.strip().decode())
+
+
+_SETTLED = False
+
+
+def settle() -> None:
+    """Ready this process to replay many records: :func:`prepare`, then freeze what it loaded.
+
+    Frozen objects are out of the cyclic collector's sight: the collections a
+    replay triggers no longer walk every engine's rules and component data,
+    which lives as long as the process anyway.  Once per process (a Dask
+    worker's first shard); the one-machine ingest does the same in the parent
+    before it forks its workers.
+    """
+    global _SETTLED
+    if _SETTLED:
+        return
+    _SETTLED = True
+    prepare()
+    gc.collect()
+    gc.freeze()
 
 
 def prepare() -> None:
