@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from replay.engine import Move
 
 from . import moves as mv
-from .components import INFLUENCE, LOCATION, SPECIAL
+from .components import INFLUENCE, LOCATION, SPECIAL, InfluenceTile
 
 if TYPE_CHECKING:
     from .board import Board
@@ -21,6 +21,13 @@ def _loc(key: str) -> str:
     return LOCATION[key].name if key in LOCATION else key
 
 
+def _influence(t: InfluenceTile) -> str:
+    """An influence tile in words: its city by name, its shards, and its symbol if it has one."""
+    shards = f"{t.shards} shard{'s' if t.shards != 1 else ''}"
+    symbol = "" if t.symbol == "none" else f", {t.symbol}"
+    return f"{_city(t.city)}, {shards}{symbol}"
+
+
 def describe(s: Board, player: str, move: Move) -> str:
     """One sentence per move."""
     m = move
@@ -28,8 +35,7 @@ def describe(s: Board, player: str, move: Move) -> str:
         return f"{player} places a starting cube in {_city(m.city)}"
     if isinstance(m, mv.TakeTile):
         tile = s.display[m.slot - 1] if 1 <= m.slot <= len(s.display) else None
-        what = (f" ({INFLUENCE[tile].city}, {INFLUENCE[tile].shards} shard(s), {INFLUENCE[tile].symbol})"
-                if tile in INFLUENCE else "")
+        what = f" ({_influence(INFLUENCE[tile])})" if tile in INFLUENCE else ""
         return f"{player} takes the influence tile in slot {m.slot}{what}"
     if isinstance(m, mv.PlaceAnyCube):
         return f"{player} puts the Any tile's cube in {_city(m.city)}"

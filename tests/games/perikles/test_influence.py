@@ -225,3 +225,13 @@ def test_wrong_move_type_names_what_is_awaited() -> None:
     st = placed(3, display=DISPLAY)
     with pytest.raises(IllegalMove, match="p1 cannot nominate now: in the influence phase p1 must take an influence tile"):
         st.apply_move("p1", Nominate(city="athens", nominee="p1"))
+
+
+def test_an_influence_tile_in_words_names_its_city_shards_and_symbol() -> None:
+    from replay.games.perikles.components import INFLUENCE
+    from replay.games.perikles.describe import _influence
+
+    plain = next(t for t in INFLUENCE.values() if t.symbol == "none" and t.shards == 2)
+    assert _influence(plain) == f"{plain.city.capitalize()}, 2 shards"
+    one = next(t for t in INFLUENCE.values() if t.symbol == "assassin" and t.shards == 1)
+    assert _influence(one) == f"{one.city.capitalize()}, 1 shard, assassin"
