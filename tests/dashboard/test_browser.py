@@ -61,6 +61,8 @@ LAKE_PAGES = [
     ("", "Overview"),
     ("dominance", "Pax Pamir dominance checks"),
     ("divergences", "Divergences"),
+    ("shifts", "Coal Baron shift rankings"),
+    ("strategy", "Strategy statistics"),
     (f"review?game={DIVERGED_ID}&seq=5", "Game review"),
 ]
 
@@ -89,5 +91,6 @@ def test_the_dashboard_on_a_lake_shows_the_numbers_of_the_one_machine_database(
     assert f"Games {3 * len(TITLES)}" in overview and "Diverged games 1" in overview, overview
     assert "Quarantined records 1" in overview
     assert any("Diverged games (1)" in h for h in lake["divergences"])
+    assert any(c.startswith("Based on ") for c in lake["shifts"]), lake["shifts"]
     for path, _ in LAKE_PAGES:
         assert lake[path] == one[path], path
