@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from replay.engine import Move
 
@@ -25,6 +25,18 @@ def tile_text(tile: str) -> str:
     kind = {"upgrade": "upgrade", "wall": "wall", "building": "building"}[t["type"]]
     extra = f" for {ACTION_NAMES[t['upgrades']]}" if t["upgrades"] else ""
     return f"{'special ' if t['special'] else ''}{kind} {tile}{extra}"
+
+
+def reward_text(atoms: list[dict[str, Any]]) -> str:
+    """A chosen reward as a verb phrase: "takes 2 stone", "pays 1 gold for 1 egg", "takes nothing"."""
+    costs = [a for a in atoms if len(a) == 1 and isinstance(next(iter(a.values())), int)
+             and not isinstance(next(iter(a.values())), bool) and next(iter(a.values())) < 0]
+    gains = [a for a in atoms if a not in costs]
+    got = describe_atoms(gains) or "nothing"
+    if not costs:
+        return f"takes {got}"
+    paid = ", ".join(f"{-v} {k}" for a in costs for k, v in a.items())
+    return f"pays {paid} for {got}"
 
 
 def describe(s: PragaState, player: str, move: Move) -> str:
@@ -52,8 +64,9 @@ def describe(s: PragaState, player: str, move: Move) -> str:
         return f"{player} chooses to {ACTION_NAMES.get(move.action, move.action)}"
     if isinstance(move, m.ChooseReward):
         options = dec.get("options", [])
-        what = describe_atoms(options[move.option]) if 0 <= move.option < len(options) else "?"
-        return f"{player} takes {what or 'nothing'}"
+        if not 0 <= move.option < len(options):
+            return f"{player} takes option {move.option} (the record's number; there are {len(options)})"
+        return f"{player} {reward_text(options[move.option])}"
     if isinstance(move, m.Manage):
         return f"{player} chooses to {move.mode} ({dec.get('track', '')})"
     if isinstance(move, m.TakeProductionToken):

@@ -26,3 +26,11 @@ def test_display_slots_count_from_one_and_the_rightmost_is_special() -> None:
     st = new_game(3)
     st.d["decision"] = {"type": "pick", "row": "wall", "player": "p1"}
     assert st.describe_move("p1", m.PickTile(slot=2)).endswith("from slot 3 of the wall row")
+
+
+def test_a_reward_that_costs_something_reads_as_paying_for_it() -> None:
+    from replay.games.praga.describe import reward_text
+
+    assert reward_text([{"gold": -1}, {"egg": 1}]) == "pays 1 gold for 1 egg"
+    assert reward_text([{"stone": 2}]) == "takes 2 stone"
+    assert reward_text([]) == "takes nothing"
