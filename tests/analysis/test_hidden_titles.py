@@ -354,3 +354,61 @@ def test_praga_hides_nothing_but_its_stacks_and_never_reads_a_future_draw() -> N
     events[k] = ChanceEvent({**rec.events[k].outcome, "items": [spare, *items[1:]]})  # type: ignore[union-attr]
     seqs = [p.seq for p in chart if p.seq < k][-4:]
     assert _chances(rec, seqs, RESAMPLE) == _chances(_with(rec, events), seqs, RESAMPLE)
+
+
+def test_perikles_a_unit_waiting_for_permission_is_dealt_from_its_senders_group() -> None:
+    """The public saw a unit sent to defend a location that needs permission, not which counter: the
+    deal sets its strength to one its sender had left, and the rollout goes on from there."""
+    from replay.games.perikles.components import UNIT
+    from replay.games.perikles.state import PeriklesState
+
+    for index in range(6):
+        chart, _ = positions(_perikles(5, index), "turns", RESAMPLE)
+        waiting = [p for p in chart if any(z.startswith("waiting:") for z in p.state.unknown_zones())]
+        if not waiting:
+            continue
+        state = waiting[0].state
+        assert isinstance(state, PeriklesState) and state.permission_request is not None
+        req = dict(state.permission_request)
+        assert req["strength"] is None
+        for seed in range(8):
+            d = state.copy()
+            determinise(d, random.Random(seed))
+            assert isinstance(d, PeriklesState) and d.permission_request is not None
+            strength = d.permission_request["strength"]
+            assert any((UNIT[u].power, UNIT[u].type, UNIT[u].strength) == (req["power"], req["unit_type"], strength)
+                       for u in d.controlled_units(req["player"]))
+        assert state.permission_request["strength"] is None  # the position is untouched
+        assert rollouts(state, ["w1", "w2"], "random")
+        return
+    pytest.fail("no position with a unit waiting for permission")
+
+
+def test_impossible_reveals_of_the_dealt_zones_are_refused_in_one_line() -> None:
+    """The zones the rollouts deal are checked like any reveal a record carries."""
+    from replay.engine import ImpossibleChance
+
+    seat = simulate_one(get_game("perikles"), 3, 2, 0, observe_every=0, view="p1")
+    chart, _ = positions(seat, "turns", RESAMPLE)
+    state = next(p.state for p in chart if p.state.unknown_zones())
+    zones = state.unknown_zones()
+    special = next(z for z in zones if z.startswith("special:"))
+    with pytest.raises(ImpossibleChance, match="names one special tile"):
+        state.copy().apply_chance({"reveal": special, "items": ["nosuchtile"]})
+    taken = state.copy()
+    tile = next(t for t, _ in zones[special][1].possible())
+    taken.apply_chance({"reveal": special, "items": [tile]})
+    other = next(z for z in zones if z.startswith("special:") and z != special)
+    with pytest.raises(ImpossibleChance, match="another player is known to hold it"):
+        taken.apply_chance({"reveal": other, "items": [tile]})
+    with pytest.raises(ImpossibleChance, match="no unit lies face down"):
+        state.copy().apply_chance({"reveal": "face_down:nowhere:attacker:p2:athens:hoplite", "items": ["u1"]})
+
+    rec = _pax(0)
+    pax = _state_before(rec, 14)
+    assert pax.unknown_zones() == {}
+    with pytest.raises(ImpossibleChance, match="reveals a market card only"):
+        pax.copy().apply_chance({"reveal": "market:2,9", "items": [1]})
+    card = pax.market[0][0]  # type: ignore[attr-defined]
+    with pytest.raises(ImpossibleChance, match=", not "):  # a card the record named at its draw
+        pax.copy().apply_chance({"reveal": "market:0,0", "items": [card % 100 + 1]})
