@@ -493,9 +493,9 @@ def candidates(state: State, player: str, played: Move, limit: int) -> list[Move
     """The moves worth rolling out at a decision: all legal moves if there are at most ``limit``, else the
     played move and the ``limit - 1`` best others by a one-move look-ahead (the greedy agent's value).
 
-    A move other than the played one that names an item the record leaves unknown (a special tile
-    nobody has seen, when the record does not show even the mover's own) is not one: the player may
-    not have held it."""
+    A move other than the played one that would name an item the record leaves unknown (a special
+    tile nobody has seen: a BGA log does not show even the mover's own until it is played) is left
+    out, since the player may not have held it."""
     moves = list(state.legal_moves())
     others = [m for m in moves if m != played]
     hidden = unknown_count(state)
