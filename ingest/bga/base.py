@@ -65,6 +65,7 @@ END_STATE_ID = 99
 
 Handler = Callable[[Any, Notif], None]
 
+
 def _seq(n: Notif) -> int:
     return n.seq  # type: ignore[no-any-return]
 

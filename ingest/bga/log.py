@@ -128,7 +128,7 @@ class Notif(msgspec.Struct, repr_omit_defaults=True, eq=False):
             return a
         try:
             parts = _RAW_VALUES.decode(a)
-        except msgspec.ValidationError:  # not an object
+        except (msgspec.ValidationError, msgspec.DecodeError):  # not an object
             return self.args
         return {k: v if k in keys else msgspec.json.decode(v) for k, v in parts.items()}
 
