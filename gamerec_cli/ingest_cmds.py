@@ -104,13 +104,7 @@ def ingest(paths: tuple[str, ...], db: str, workers: int | None, batch_size: int
     c = summary.counts
     if c.records == 0:
         _fail("no records found in " + ", ".join(paths) + " (the record files are empty)")
-    if c.conflicts:
-        click.echo(f"{c.conflicts} record(s) reuse an id that a different record already has in this run; "
-                   "they were not ingested (the first record with each id was), and went to quarantine:", err=True)
-        for line in summary.conflicts:
-            click.echo(f"  {line}", err=True)
-        if c.conflicts > len(summary.conflicts):
-            click.echo(f"  ... and {c.conflicts - len(summary.conflicts)} more", err=True)
+    _echo_conflicts(c.conflicts, summary.conflicts)
     if c.quarantined:
         click.echo(
             f"{c.quarantined} record(s) could not be read and went to quarantine; see them with\n"
@@ -121,6 +115,18 @@ def ingest(paths: tuple[str, ...], db: str, workers: int | None, batch_size: int
             err=True,
         )
         sys.exit(1)
+
+
+def _echo_conflicts(n: int, examples: list[str]) -> None:
+    """Say which records were refused for reusing an id (the one-machine ingest and the lake alike)."""
+    if not n:
+        return
+    click.echo(f"{n} record(s) reuse an id that a different record already has in this run; "
+               "they were not ingested (the first record with each id was), and went to quarantine:", err=True)
+    for line in examples:
+        click.echo(f"  {line}", err=True)
+    if n > len(examples):
+        click.echo(f"  ... and {n - len(examples)} more", err=True)
 
 
 def _ingest_lake(paths: tuple[str, ...], lake: str, scheduler: str | None, workers: int | None,
@@ -175,13 +181,7 @@ def _ingest_lake(paths: tuple[str, ...], lake: str, scheduler: str | None, worke
                  ("catalog", f"{s.lake.rstrip('/')}/gamerec.duckdb")]:
         t.add_row(k, v)
     con.print(t)
-    if c.conflicts:
-        click.echo(f"{c.conflicts} record(s) reuse an id that a different record already has in this run; "
-                   "they were not ingested (the first record with each id was), and went to quarantine:", err=True)
-        for line in c.conflict_examples:
-            click.echo(f"  {line}", err=True)
-        if c.conflicts > len(c.conflict_examples):
-            click.echo(f"  ... and {c.conflicts - len(c.conflict_examples)} more", err=True)
+    _echo_conflicts(c.conflicts, c.conflict_examples)
     if c.quarantined:
         click.echo(f"{c.quarantined} record(s) went to the lake's quarantine; "
                    f"see them with gamerec stats --db {s.lake.rstrip('/')}/gamerec.duckdb", err=True)

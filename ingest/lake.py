@@ -326,12 +326,17 @@ def _committed(fs: Any, root: str, key: str) -> ShardResult | None:
     return ShardResult(key, True, n, worker_kib=_maxrss())
 
 
-def probe_shard(shard: Shard, lake: str) -> ShardResult | Probe:
-    """First task of a shard when the lake is not empty: skip it whole, or hash its records."""
+def _open_shard(shard: Shard, lake: str) -> tuple[Any, str, str, Any, ShardResult | None]:
+    """``(fs, root, key, items, done)`` of a shard: its records, and its result if the lake already holds it."""
     fs, root = _fs(lake)
     data, items = _read_shard(shard)
     key = shard_key(shard, data)
-    done = _committed(fs, root, key)
+    return fs, root, key, items, _committed(fs, root, key)
+
+
+def probe_shard(shard: Shard, lake: str) -> ShardResult | Probe:
+    """First task of a shard when the lake is not empty: skip it whole, or hash its records."""
+    _, _, key, items, done = _open_shard(shard, lake)
     if done is not None:
         return done
     return Probe(key, [raw_sha256(it.raw) for it in bga_items(items) if it.error is None])
@@ -341,10 +346,7 @@ def run_shard(shard: Shard, lake: str, run_id: int, at: Any, ruleset: str | None
               known: Known | None = None) -> ShardResult:
     """Replay the records of one shard that are not in ``known`` into the lake (a Dask task; safe to rerun)."""
     t0, c0 = time.perf_counter(), time.process_time()
-    fs, root = _fs(lake)
-    data, items = _read_shard(shard)
-    key = shard_key(shard, data)
-    done = _committed(fs, root, key)
+    fs, root, key, items, done = _open_shard(shard, lake)
     if done is not None:
         return done
     known = known or {}
