@@ -172,6 +172,15 @@ class GameImporter:
         """The uids of undone notifications (they produce no events). Default: none."""
         return set()
 
+    def cleared_uids(self) -> set[str]:
+        """Every uid a ``clearTurn`` lists: the undo of the games whose BGA code marks undone
+        notifications that way (each ``clearTurn`` lists all those cancelled so far)."""
+        out: set[str] = set()
+        for n in self.log.by_type().get("clearTurn", ()):
+            if isinstance(n.args, dict):
+                out.update(str(u) for u in n.args.get("notifIds") or ())
+        return out
+
     def prepare(self) -> None:
         """Called once before the first notification (pre-scans: hidden setups, undo)."""
 

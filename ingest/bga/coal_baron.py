@@ -182,11 +182,7 @@ class CoalBaronImporter(GameImporter):
 
     def cancelled(self) -> set[str]:
         """Notifications a later ``clearTurn`` lists (a log saved live, before BGA deleted them)."""
-        out: set[str] = set()
-        for n in self.log.by_type().get("clearTurn", ()):
-            if isinstance(n.args, dict):
-                out.update(str(u) for u in n.args.get("notifIds") or ())
-        return out
+        return self.cleared_uids()
 
     def finish(self) -> None:
         """A game BGA ended normally must be over by our rules too (a conceded one need not)."""

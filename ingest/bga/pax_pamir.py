@@ -128,11 +128,7 @@ class PaxImporter(GameImporter):
 
     def cancelled(self) -> set[str]:
         """Undo: every uid any ``clearTurn`` lists (BGA lists all cancelled so far each time)."""
-        out: set[str] = set()
-        for n in self.log.by_type().get("clearTurn", ()):
-            if isinstance(n.args, dict):
-                out.update(str(u) for u in n.args.get("notifIds") or ())
-        return out
+        return self.cleared_uids()
 
     def prepare(self) -> None:
         """Deal the opening market with the identities the log fixes later (unknown otherwise)."""
