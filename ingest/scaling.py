@@ -5,8 +5,8 @@
     python -m ingest.scaling 20000 --lake /tmp/scale --workers 2,1
 
 writes a corpus of ``N`` games the way ``gamerec bench`` does
-(:func:`ingest.bench.write_corpus`: a pool of simulated games of every title
-copied under fresh ids, 1,000 records per ``.jsonl.gz`` file, so one file is
+(:func:`ingest.bench.write_corpus`: a pool of simulated games of every title,
+or of the ``--titles`` given, copied under fresh ids, 1,000 records per ``.jsonl.gz`` file, so one file is
 one shard), then ingests it with each worker count in turn, in this one
 process, into ``LAKE/w<W>`` (which must not exist yet), and prints for each:
 wall seconds, records/s and rows/s, the CPU seconds the tasks used (summed
@@ -37,18 +37,19 @@ from typing import Any
 from ingest.bench import write_corpus
 
 
-def _corpus(folder: Path, n: int) -> list[str]:
+def _corpus(folder: Path, n: int, titles: list[str] | None = None) -> list[str]:
     mark = folder / "corpus.json"
-    if mark.exists() and json.loads(mark.read_text()).get("records") == n:
+    if mark.exists() and json.loads(mark.read_text()).get("records") == n and (
+            json.loads(mark.read_text()).get("titles") == titles):
         return sorted(str(f) for f in folder.glob("*.jsonl.gz"))
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    proc = ctx.Process(target=write_corpus, args=(folder, n))
+    proc = ctx.Process(target=write_corpus, args=(folder, n), kwargs={"titles": titles})
     t0 = time.perf_counter()
     proc.start()
     proc.join()
     if proc.exitcode != 0:
         sys.exit(f"writing the corpus under {folder} failed (exit {proc.exitcode})")
-    mark.write_text(json.dumps({"records": n, "seconds": round(time.perf_counter() - t0, 1)}))
+    mark.write_text(json.dumps({"records": n, "titles": titles, "seconds": round(time.perf_counter() - t0, 1)}))
     return sorted(str(f) for f in folder.glob("*.jsonl.gz"))
 
 
@@ -86,10 +87,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--lake", required=True, type=Path, help="folder for the lakes (LAKE/w1, LAKE/w2, ...)")
     ap.add_argument("--workers", default="1", help="worker counts to run in turn, e.g. 2,1")
     ap.add_argument("--corpus", type=Path, default=None, help="where the corpus goes (default LAKE/corpus)")
+    ap.add_argument("--titles", default=None,
+                    help="titles of the corpus, comma-separated (default: every installed title, in turn)")
     args = ap.parse_args(argv)
     counts = [int(w) for w in args.workers.split(",") if w.strip()]
-    files = _corpus(args.corpus or args.lake / "corpus", args.games)
-    print(json.dumps({"corpus_files": len(files), "games": args.games}), flush=True)
+    titles = [t.strip() for t in args.titles.split(",") if t.strip()] if args.titles else None
+    files = _corpus(args.corpus or args.lake / "corpus", args.games, titles)
+    print(json.dumps({"corpus_files": len(files), "games": args.games, "titles": titles or "all"}), flush=True)
     results = []
     for w in counts:
         r = measure(files, args.lake / f"w{w}", w)
