@@ -321,28 +321,7 @@ class PaxState(State):
     def influences(self) -> dict[str, int]:
         """Every player's influence (:meth:`influence`), 0 for a player not yet loyal to a
         coalition."""
-        embarrassment = EMBARRASSMENT_OF_RICHES in self.global_events
-        official = self.ruleset != "bga"
-        out: dict[str, int] = {}
-        for p, loyal in self.loyalty.items():
-            if not loyal:
-                out[p] = 0
-                continue
-            held = self.held_events[p]
-            n = 1
-            if RUMOR not in held:
-                patriots = PATRIOTS_OF[loyal]
-                for c in self.courts[p]:
-                    if c in patriots:
-                        n += 1
-            prizes = self.prizes[p]
-            if prizes:
-                n += len(prizes) if official else len([c for c in prizes if COURT[c].prize == loyal])
-            gifts = self.gifts[p]
-            if gifts and not embarrassment:
-                n += (2 if KOH_I_NOOR in held else 1) * len(gifts)
-            out[p] = n
-        return out
+        return {p: self.influence(p) if loyal else 0 for p, loyal in self.loyalty.items()}
 
     def cylinders_in_play(self, player: str) -> int:
         return CYLINDERS_PER_PLAYER - self.cyl_supply[player]
