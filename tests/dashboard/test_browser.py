@@ -67,17 +67,34 @@ LAKE_PAGES = [
 ]
 
 
+def _read_figures(page: Any) -> list[str]:
+    shown = (page.locator('[data-testid="stMetric"]').all_inner_texts()
+             + page.locator("h2, h3").all_inner_texts()
+             + page.locator('[data-testid="stCaptionContainer"]').all_inner_texts())
+    return [" ".join(t.split()) for t in shown]
+
+
 def _figures(page: Any, server: str) -> dict[str, list[str]]:
+    """The figures each page shows, read once the page has stopped changing.
+
+    A page whose script has finished may still be drawing what it sent (a loaded CI machine showed the
+    subheader of the dominance page before its metrics), so a page counts as read when two readings
+    half a second apart agree.
+    """
     seen: dict[str, list[str]] = {}
     for path, title in LAKE_PAGES:
         page.goto(f"{server}/{path}")
         wait_title(page, title)
         page.wait_for_selector('[data-testid="stMetric"], h3', timeout=30_000)
         assert not exceptions(page), f"/{path}: {exceptions(page)[0]}"
-        shown = (page.locator('[data-testid="stMetric"]').all_inner_texts()
-                 + page.locator("h2, h3").all_inner_texts()
-                 + page.locator('[data-testid="stCaptionContainer"]').all_inner_texts())
-        seen[path] = [" ".join(t.split()) for t in shown]
+        before, now = None, _read_figures(page)
+        for _ in range(40):
+            if now == before:
+                break
+            page.wait_for_timeout(500)
+            settle(page)
+            before, now = now, _read_figures(page)
+        seen[path] = now
     return seen
 
 
