@@ -73,6 +73,16 @@ def import_log(log: BgaLog, *, game: str | None = None, compare: bool = True) ->
         return _import_log(log, game, compare)
 
 
+def record_to_replay(log: BgaLog, *, game: str | None = None) -> Record:
+    """The record of a read log, for a caller that replays it next (``ingest``, ``verify``,
+    ``replay``, the bench): BGA's observations are left to that replay (``compare=False``) and the
+    log is released (:meth:`BgaLog.release`) whether the import succeeds or not."""
+    try:
+        return import_log(log, game=game, compare=False).record
+    finally:
+        log.release()
+
+
 def _import_log(log: BgaLog, game: str | None, compare: bool) -> Imported:
     cls = detect(log, game)
     ids, names = _who_played(log)
@@ -246,25 +256,31 @@ def bga_items(items: Iterable[RawItem], *, game: str | None = None) -> Iterator[
         if head.startswith(b"{") and b'"format"' in head[:40]:
             yield it  # a record
             continue
-        try:
-            log = parse_bytes(gzip.decompress(it.raw) if it.raw[:2] == b"\x1f\x8b" else it.raw, it.source)
-        except BgaImportError:
-            kind, obj = sniff(it.raw)
-            if kind == "table":
-                continue
-            if kind != "bga":
-                yield it
-                continue
-            log = None
-        try:
-            if log is None:
-                log = parse_log(obj, it.source)
-            tpath = companion_table(Path(it.source)) if it.source != "<stdin>" else None
-            if tpath is not None:
-                attach_table(log, read_table_file(tpath))
-            rec = import_log(log, game=game, compare=False).record  # the caller replays it
-        except BgaImportError as exc:
-            yield RawItem(it.source, it.line, it.raw,
-                          RecordError(exc.located_reason(), source=it.source), it.done_bytes)
-            continue
-        yield RawItem(it.source, it.line, dumps(rec), None, it.done_bytes)
+        with collector_paused():  # one pause for reading, importing and writing the record
+            out = _bga_item(it, game)
+        if out is not None:
+            yield out
+
+
+def _bga_item(it: RawItem, game: str | None) -> RawItem | None:
+    """One raw item that is not a record: as it is (not a log), ``None`` (a table file), or the
+    record imported from it (or the one-line error)."""
+    try:
+        log = parse_bytes(gzip.decompress(it.raw) if it.raw[:2] == b"\x1f\x8b" else it.raw, it.source)
+    except BgaImportError:
+        kind, obj = sniff(it.raw)
+        if kind == "table":
+            return None
+        if kind != "bga":
+            return it
+        log = None
+    try:
+        if log is None:
+            log = parse_log(obj, it.source)
+        tpath = companion_table(Path(it.source)) if it.source != "<stdin>" else None
+        if tpath is not None:
+            attach_table(log, read_table_file(tpath))
+        rec = record_to_replay(log, game=game)
+    except BgaImportError as exc:
+        return RawItem(it.source, it.line, it.raw, RecordError(exc.located_reason(), source=it.source), it.done_bytes)
+    return RawItem(it.source, it.line, dumps(rec), None, it.done_bytes)
