@@ -155,6 +155,11 @@ class Record:
     result: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     sha256: str = ""
+    booleans: bool = True
+    """Whether the record may hold a JSON ``true`` or ``false``: :func:`loads` looks in its
+    text; a record made in memory may.  A record without one has no boolean observation, so
+    the replayer compares its observations as plain values (``True == 1`` in Python, never in a
+    record)."""
 
     @property
     def player_ids(self) -> list[str]:
@@ -479,6 +484,7 @@ def loads(raw: bytes | str, source: str = "<record>", line: int | None = None) -
     except RecordError as exc:
         raise exc.located(source, line) from None
     rec.sha256 = hashlib.sha256(data.strip()).hexdigest()
+    rec.booleans = b"true" in data or b"false" in data
     return rec
 
 

@@ -145,6 +145,8 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
     apply_move, apply_chance, score_of, phase_of = state.apply_move, state.apply_chance, state.score, state.phase
     add_frame = out.frames.append
     shown: list[Any] = [None, b""]  # the facts the state last handed out, and their JSON
+    plain = not record.booleans  # observations compare as plain values (see _agrees)
+    rnd, phase = phase_of() if keep_frames else (None, "")
     for seq, ev in enumerate(events):
         state.seq = seq
         cls = type(ev)
@@ -159,9 +161,13 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
             if keep_frames:
                 score = score_of()
         elif cls is ObserveEvent or isinstance(ev, ObserveEvent):
-            _compare_observation(state, seq, ev.facts, out.divergences, shown)  # type: ignore[union-attr]
-            actor = None
-            move = None
+            facts = ev.facts  # type: ignore[union-attr]
+            replayed = state.observed(facts.keys())
+            if not (facts == replayed if plain else _agrees(facts, replayed, shown)):
+                _word_mismatches(seq, facts, replayed, out.divergences)
+            if keep_frames:  # an observation changes nothing: the last frame's phase and score hold
+                add_frame(Frame(seq, "observe", None, None, rnd, phase, score))
+            continue
         else:
             actor, move = None, None
             try:
@@ -268,8 +274,12 @@ def _compare_observation(state: State, seq: int, facts: dict[str, Any], divs: li
     computed; an observation that agrees as a whole is settled with one comparison, and
     only one that does not is gone through leaf by leaf."""
     replayed = state.observed(facts.keys())
-    if _agrees(facts, replayed, shown):
-        return
+    if not _agrees(facts, replayed, shown):
+        _word_mismatches(seq, facts, replayed, divs)
+
+
+def _word_mismatches(seq: int, facts: dict[str, Any], replayed: dict[str, Any], divs: list[Divergence]) -> None:
+    """One ``observation_mismatch`` per recorded leaf that disagrees with the replayed facts."""
     for top, recorded_value in facts.items():
         for key, rec_v in _flatten(top, recorded_value):
             rep_v = copy.deepcopy(_lookup(replayed.get(top), key))

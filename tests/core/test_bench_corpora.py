@@ -80,3 +80,21 @@ def test_observed_and_observe_agree_and_observe_copies() -> None:
     facts["market"][0][0] = 999
     assert 999 not in s.observe(["courts"])["courts"]["p1"]
     assert s.observe(["market"])["market"][0][0] != 999
+
+
+def test_a_record_without_booleans_compares_its_observations_as_plain_values() -> None:
+    """``loads`` tells whether a record's text holds a JSON boolean; without one its
+    observations are compared as plain values, and a wrong value is still caught."""
+    from replay.record import dumps, loads
+
+    text = dumps(_observed())
+    assert not loads(text).booleans and loads(text).sha256
+    assert replay(loads(text)).status == "complete"
+    wrong = loads(text.replace(b'"dominance_checks":0', b'"dominance_checks":7', 1))
+    assert not wrong.booleans
+    assert [(d.kind, d.key, d.recorded, d.replayed) for d in replay(wrong).divergences] == [
+        ("observation_mismatch", "dominance_checks", 7, 0)]
+    as_bool = loads(text.replace(b'"dominance_checks":0', b'"dominance_checks":false', 1))
+    assert as_bool.booleans
+    assert [(d.key, d.recorded, d.replayed) for d in replay(as_bool).divergences] == [
+        ("dominance_checks", False, 0)]

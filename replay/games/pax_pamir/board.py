@@ -92,6 +92,7 @@ def add_gift(s: PaxState, player: str, value: int) -> None:
     s.cyl_supply[player] -= 1
     s.gifts[player].append(value)
     s.gifts[player].sort()
+    s.influence_changed()
     _mark(s, f"gift:{value}:{player}")
 
 
@@ -126,6 +127,7 @@ def take_spy(s: PaxState, player: str, card: int) -> None:
 
 def take_gift(s: PaxState, player: str, value: int) -> None:
     s.gifts[player].remove(value)
+    s.influence_changed()
     s.cyl_supply[player] += 1
     _unmark(s, f"gift:{value}:{player}", 0)
 

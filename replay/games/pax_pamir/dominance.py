@@ -105,3 +105,4 @@ def end_lasting_events(s: PaxState) -> None:
         s.held_events[p] = []
     s.discard_pile.extend(s.global_events)
     s.global_events = []
+    s.influence_changed()

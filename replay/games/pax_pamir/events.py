@@ -10,6 +10,7 @@ from replay.engine import Move
 from replay.games.pax_pamir import board
 from replay.games.pax_pamir.components import DOMINANCE_CHECKS, EVENTS, REGIONS, SUITS
 from replay.games.pax_pamir.court import DiscardTask, change_favored_suit
+from replay.games.pax_pamir.dominance import resolve_dominance_check
 from replay.games.pax_pamir.moves import ChooseSuit, Rebuke, Rumor, SwapHands
 from replay.games.pax_pamir.tasks import Task
 
@@ -28,8 +29,6 @@ SUIT_EVENTS = {"favor_military": "military", "favor_intelligence": "intelligence
 
 def purchase_event(s: PaxState, player: str, card: int) -> None:
     """A purchased event resolves at once."""
-    from replay.games.pax_pamir.dominance import resolve_dominance_check
-
     effect = EVENTS[card].purchased
     if effect == "dominance_check":
         s.dc_cards_done += 1
@@ -37,6 +36,7 @@ def purchase_event(s: PaxState, player: str, card: int) -> None:
         resolve_dominance_check(s, s.dc_cards_done == len(DOMINANCE_CHECKS))
     elif effect in LASTING:
         s.held_events[player].append(card)
+        s.influence_changed()
     elif effect == "backing_of_persian_aristocracy":
         s.rupees[player] += BACKING_RUPEES
         s.discard_pile.append(card)
@@ -54,11 +54,10 @@ def purchase_event(s: PaxState, player: str, card: int) -> None:
 
 def discard_event(s: PaxState, card: int) -> None:
     """An event discarded from market column 0 during cleanup applies its top half."""
-    from replay.games.pax_pamir.dominance import resolve_dominance_check
-
     effect = EVENTS[card].discarded
     if effect in ("embarrassment_of_riches", "disregard_for_customs"):
         s.global_events.append(card)
+        s.influence_changed()
         return
     s.discard_pile.append(card)
     if effect == "dominance_check":
@@ -79,6 +78,7 @@ def failure_to_impress(s: PaxState) -> None:
     for p in s.players:
         s.discard_pile.extend(s.prizes[p])
         s.prizes[p] = []
+    s.influence_changed()
 
 
 def confidence_failure(s: PaxState) -> None:
@@ -114,6 +114,7 @@ class RumorTask(Task):
         assert isinstance(move, Rumor)
         s.pop(self)
         s.held_events[move.player].append(self.card)
+        s.influence_changed()
 
 
 @dataclass(slots=True)

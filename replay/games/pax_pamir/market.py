@@ -17,6 +17,8 @@ from replay.games.pax_pamir.components import (
     PUBLIC_WITHDRAWAL,
     card_name,
 )
+from replay.games.pax_pamir.dominance import resolve_dominance_check
+from replay.games.pax_pamir.events import purchase_event
 from replay.games.pax_pamir.tasks import Task
 
 if TYPE_CHECKING:
@@ -93,8 +95,6 @@ def check_buy(s: PaxState, player: str, row: int, col: int) -> str | None:
 def buy(s: PaxState, player: str, row: int, col: int) -> None:
     """Purchase: pay the cost onto the cards to the left, take the rupees on the card; a court
     card goes to hand, an event resolves at once."""
-    from replay.games.pax_pamir.events import purchase_event
-
     card = s.market[row][col]
     assert card is not None
     cost = purchase_cost(s, player, card, col)
@@ -351,6 +351,7 @@ def draw_into(s: PaxState, card: int, cell: tuple[int, int]) -> None:
         if card not in s.seen:
             s.seen.add(card)
             _note_seen(s, card, kind)
+    s.deck_changed()
     row, col = cell
     s.market[row][col] = card
     if card == PUBLIC_WITHDRAWAL and s.ruleset != "bga":
@@ -359,8 +360,6 @@ def draw_into(s: PaxState, card: int, cell: tuple[int, int]) -> None:
 
 def instability(s: PaxState, cells: list[tuple[int, int]]) -> None:
     """Two Dominance Checks in the market: resolve one check, discard both cards."""
-    from replay.games.pax_pamir.dominance import resolve_dominance_check
-
     final = s.dc_cards_done + 2 == len(DOMINANCE_CHECKS)
     if s.ruleset == "bga":
         _discard_checks(s, cells)

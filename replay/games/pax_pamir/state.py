@@ -12,6 +12,7 @@ import copy as _copy
 import dataclasses
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
+from operator import attrgetter
 from typing import Any
 
 from replay.engine import OVER, ChanceRequest, IllegalMove, Move, Outcome, State, Turn
@@ -109,7 +110,13 @@ class PaxState(State):
         self.epoch: int = 0
         """Changes with every event that may change an observable fact; a pass whose cleanup
         has nothing to do changes none, and keeps it (see :meth:`observed`)."""
-        self._observed: tuple[int, tuple[str, ...], dict[str, Any]] | None = None
+        self._observed: tuple[int, tuple[str, ...], dict[str, Any],
+                              tuple[tuple[str, Callable[[PaxState], Any]], ...]] | None = None
+        """The last observation made by :meth:`observed`: epoch, keys, facts, and how each fact
+        that is not one of the state's containers is made."""
+        self._influences: dict[str, int] | None = None
+        self._deck_size: int | None = None
+        self._counts: dict[str, tuple[tuple[int, ...], dict[str, int]]] = {}
         self.stack: list[Task] = []
         turns.begin_setup(self)
         self.advance()
@@ -323,6 +330,19 @@ class PaxState(State):
         coalition."""
         return {p: self.influence(p) if loyal else 0 for p, loyal in self.loyalty.items()}
 
+    def influences_view(self) -> dict[str, int]:
+        """:meth:`influences`, kept until something it counts changes (see
+        :meth:`influence_changed`); not to be changed."""
+        if self._influences is None:
+            self._influences = self.influences()
+        return self._influences
+
+    def influence_changed(self) -> None:
+        """Called by every rule that changes what influence counts: a loyalty, a court, prizes,
+        gifts, the events a player holds, the events in force.  Influence is counted again the
+        next time an observation asks for it."""
+        self._influences = None
+
     def cylinders_in_play(self, player: str) -> int:
         return CYLINDERS_PER_PLAYER - self.cyl_supply[player]
 
@@ -376,6 +396,40 @@ class PaxState(State):
 
     def deck_size(self) -> int:
         return sum(map(sum, self.piles[self.pile:])) - sum(self.unknown_drawn[self.pile:])
+
+    def deck_size_view(self) -> int:
+        """:meth:`deck_size`, kept until the next card leaves the deck (see :meth:`deck_changed`)."""
+        if self._deck_size is None:
+            self._deck_size = self.deck_size()
+        return self._deck_size
+
+    def deck_changed(self) -> None:
+        """Called whenever the piles change (a card drawn, an unknown card named)."""
+        self._deck_size = None
+
+    def cylinders_view(self) -> dict[str, int]:
+        """Cylinders in play per player, made again only when a supply count changed."""
+        key = tuple(self.cyl_supply.values())
+        memo = self._counts.get("cylinders")
+        if memo is None or memo[0] != key:
+            memo = self._counts["cylinders"] = (key, {p: CYLINDERS_PER_PLAYER - n for p, n in self.cyl_supply.items()})
+        return memo[1]
+
+    def blocks_view(self) -> dict[str, int]:
+        """Blocks in play per coalition, made again only when a supply count changed."""
+        key = tuple(self.block_supply.values())
+        memo = self._counts.get("blocks")
+        if memo is None or memo[0] != key:
+            memo = self._counts["blocks"] = (key, {c: BLOCKS_PER_COALITION - n for c, n in self.block_supply.items()})
+        return memo[1]
+
+    def hand_sizes_view(self) -> dict[str, int]:
+        """Cards in each hand, made again only when a hand size changed."""
+        key = tuple(map(len, self.hands.values()))
+        memo = self._counts.get("hand_size")
+        if memo is None or memo[0] != key:
+            memo = self._counts["hand_size"] = (key, dict(zip(self.hands, key)))
+        return memo[1]
 
     def market_cells(self) -> tuple[tuple[int, int], ...]:
         """Every market cell in the refill order: column by column, top before bottom."""
@@ -453,11 +507,19 @@ class PaxState(State):
         that asks for them is always made afresh."""
         names = tuple(keys)
         memo = self._observed
-        if memo is not None and memo[0] == self.epoch and memo[1] == names:
-            return memo[2]
+        if memo is not None and memo[1] == names:
+            if memo[0] == self.epoch:
+                return memo[2]
+            # the state's own containers are the same objects all game long: only the other
+            # facts are made again (each kept until what it counts changes)
+            out = memo[2].copy()
+            for k, view in memo[3]:
+                out[k] = view(self)
+            self._observed = (self.epoch, names, out, memo[3])
+            return out
         if VIEW_KEYS.issuperset(names):
             out = {k: VIEWS[k](self) for k in names}
-            self._observed = (self.epoch, names, out)
+            self._observed = (self.epoch, names, out, tuple((k, VIEWS[k]) for k in names if k not in CONTAINERS))
             return out
         out = {k: VIEWS[k](self) for k in names if k in VIEW_KEYS}
         out.update(self.observe([k for k in names if k not in VIEW_KEYS]))
@@ -508,6 +570,9 @@ class PaxState(State):
         new.placed = dict(self.placed)
         new._score = None
         new._observed = None
+        new._influences = None
+        new._deck_size = None
+        new._counts = {}
         new._totals = None
         new.stack = [_clone(t) for t in self.stack]
         return new
@@ -533,16 +598,25 @@ when an observation asks for it."""
 
 VIEWS: dict[str, Callable[[PaxState], Any]] = {
     **OBSERVABLES,
-    "score": lambda s: s.totals_view(),
-    "rupees": lambda s: s.rupees,
-    "loyalty": lambda s: s.loyalty,
-    "rulers": lambda s: s.rulers,
-    "market": lambda s: s.market,
-    "courts": lambda s: s.courts,
+    "score": PaxState.totals_view,
+    "rupees": attrgetter("rupees"),
+    "loyalty": attrgetter("loyalty"),
+    "favored_suit": attrgetter("favored"),
+    "rulers": attrgetter("rulers"),
+    "market": attrgetter("market"),
+    "courts": attrgetter("courts"),
+    "dominance_checks": attrgetter("checks_resolved"),
+    "influence": PaxState.influences_view,
+    "deck_size": PaxState.deck_size_view,
+    "cylinders": PaxState.cylinders_view,
+    "blocks": PaxState.blocks_view,
+    "hand_size": PaxState.hand_sizes_view,
 }
 """The observable facts for :meth:`PaxState.observed`: the state's own containers where they
-have the observed shape already."""
+have the observed shape already, and facts kept until what they count changes."""
 VIEW_KEYS = frozenset(VIEWS)
+CONTAINERS = frozenset({"rupees", "loyalty", "rulers", "market", "courts"})
+"""The facts that are the state's own containers (the same objects all game long)."""
 
 
 def _clone(t: Task) -> Task:

@@ -107,6 +107,7 @@ def reveal(s: PaxState, zone: str, items: list[Any]) -> None:
                                    f"{('court card', 'event', 'Dominance Check')[kind]} it could be")
         left[kind] -= 1
         s.unknown_drawn[pile] -= 1
+        s.deck_changed()
     s.seen.add(card)
     s.market[row][col] = card
     if card == PUBLIC_WITHDRAWAL and s.ruleset != "bga":

@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 import orjson
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pax_pamir_helpers import GAME, setup, to_court, to_hand
@@ -152,3 +153,46 @@ def test_observed_facts_after_a_quiet_pass_are_the_facts_made_afresh() -> None:
             else:
                 assert s.epoch == epoch + 1
     assert reused > 100
+
+
+def _kept_facts_agree_with_fresh_ones(records: list[Any]) -> int:
+    """After every event: the facts :meth:`PaxState.observed` hands out (kept until what they
+    count changes) equal the facts made afresh on a copy; returns how many facts were kept."""
+    keys = tuple(k for k in GAME.observable_keys if k not in ("legal_count", "state_hash"))
+    kept = 0
+    for rec in records:
+        s = GAME.initial_state(rec.player_ids, rec.options)
+        before = s.observed(keys)
+        for ev in rec.events:
+            if isinstance(ev, MoveEvent):
+                s.apply_move(ev.player, ev.move)
+            elif isinstance(ev, ChanceEvent):
+                s.apply_chance(ev.outcome)
+            else:
+                continue
+            facts = s.observed(keys)
+            fresh = s.copy().observe(keys)
+            assert orjson.dumps(facts) == orjson.dumps(fresh), f"{rec.id}: event {ev}"
+            kept += sum(facts[k] is before[k] for k in ("influence", "cylinders", "blocks", "hand_size"))
+            before = facts
+    return kept
+
+
+@pytest.mark.parametrize("ruleset", ["official", "bga"])
+def test_facts_kept_between_observations_are_the_facts_made_afresh(ruleset: str) -> None:
+    """Influence, deck size, pieces in play and hand sizes are kept until a rule changes what
+    they count: after every event of games played by the simulator's agents (every action,
+    event card and Dominance Check they reach), under both rulesets, they agree with facts
+    made afresh."""
+    from replay.simulate import simulate
+
+    records = list(simulate("pax_pamir", 6, seed=11, observe_every=0, options={"ruleset": ruleset}))
+    assert _kept_facts_agree_with_fresh_ones(records) > 100
+
+
+def test_facts_kept_between_observations_follow_unknown_cards_named_later() -> None:
+    """A seat's record (market cards drawn unknown, named by later reveals) keeps its facts right too."""
+    from replay.simulate import simulate
+
+    records = list(simulate("pax_pamir", 3, seed=12, observe_every=0, view="p2"))
+    assert _kept_facts_agree_with_fresh_ones(records) > 100
