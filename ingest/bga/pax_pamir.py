@@ -38,7 +38,7 @@ from ingest.bga.base import GameImporter
 from ingest.bga.errors import BgaImportError
 from ingest.bga.log import BgaLog, Notif
 from replay.games.pax_pamir.components import COURT, card_name
-from replay.games.pax_pamir.market import cell_name
+from replay.games.pax_pamir.market import RefillTask, cell_name, next_empty_cell
 from replay.games.pax_pamir.state import MARKET_CELLS, PaxState
 
 # --------------------------------------------------------------------------
@@ -220,6 +220,18 @@ class PaxImporter(GameImporter):
                 self.move(t.player, "accept_bribe")
         elif self.bribe is not None:
             self.fail(f"BGA shows a bribe of {self.bribe} paid, our rules ask for none here")
+
+    def refill_cell(self) -> tuple[int, int] | None:
+        """The market cell our rules draw into next, while they await that draw (else ``None``).
+
+        Asking the engine's turn tells the same, but makes the draw's request, whose pool
+        (every card the deck may still give) the import never reads: a fifth of a draw's cost.
+        """
+        s = self.state
+        t = s.stack[-1] if s.stack and not s.over else None
+        if type(t) is not RefillTask or not t.awaits(s):
+            return None
+        return next_empty_cell(s)
 
     def check(self, ok: bool, reason: str) -> None:
         if not ok:
@@ -632,13 +644,16 @@ def discard_from_market(imp: PaxImporter, n: Notif) -> None:
 def draw_market_card(imp: PaxImporter, n: Notif) -> None:
     """The chance outcome: the deck's top card, into the cell our rules fill next."""
     imp.settle()
-    req = imp.awaits_chance()
     card = card_id(n.args["cardId"])
+    want = cell(n.args["to"])
+    if imp.refill_cell() == want:  # the usual case, told without making the deck's pool
+        imp.chance({"draw": "deck", "items": [card]})
+        return
+    req = imp.awaits_chance()
     if req is None:
         t = imp.task()
         imp.fail(f"BGA draws {card_name(card)} for the market, our rules await "
                  + (f"{t.player}'s {t.describe()}" if t is not None else "nothing (the game is over)"))
-    want = cell(n.args["to"])
     if req.reason != f"{cell_name(*want)} of the market":
         imp.fail(f"BGA draws into {cell_name(*want)} ({n.args['to']}); our rules fill {req.reason}")
     imp.chance({"draw": "deck", "items": [card]})
