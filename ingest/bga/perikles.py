@@ -33,6 +33,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
 from ingest.bga.base import GameImporter
 from ingest.bga.log import BgaLog, Notif, Packet
 from replay.games.perikles.board import HELD
@@ -180,6 +182,11 @@ class PeriklesImporter(GameImporter):
         """One notification of the pre-scan of round 1 (see :meth:`prepare`); returns the open battle slot."""
         if n.type not in _SCAN_TYPES:
             return open_slot  # most of round 1 (its args are not decoded)
+        if n.type == "sendBattle":
+            send = n.args_as(SendBattleArgs)
+            if send.slot is not msgspec.UNSET:
+                self._place_location(locations, _int(send.slot), str(send.location), n)
+            return open_slot
         a = n.args if isinstance(n.args, dict) else {}
         if n.type == "influenceCardTaken":
             slot = _int(a["slot"])
@@ -187,7 +194,7 @@ class PeriklesImporter(GameImporter):
                 display[slot - 1] = self._tile(a["tile"], n)
         elif n.type == "influenceCardDrawn":
             refilled.add(_int(a["tile"]["slot"]))
-        elif n.type in ("sendBattle", "rollBattle", "claimTilePersians") and "slot" in a:
+        elif n.type in ("rollBattle", "claimTilePersians") and "slot" in a:
             self._place_location(locations, _int(a["slot"]), str(a["location"]), n)
         elif n.type == "revealCounters":
             open_slot = _int(a["slot"])
@@ -462,21 +469,34 @@ def no_commits(imp: PeriklesImporter, n: Notif) -> None:
         imp.move(p, "end_commit")
 
 
+class SendBattleArgs(msgspec.Struct):
+    """What the import reads of a ``sendBattle`` (not the table of wars it restates)."""
+
+    player_id: Any
+    location: Any
+    battlepos: Any
+    id: Any
+    city: Any
+    type: Any
+    strength: Any
+    slot: Any = msgspec.UNSET
+    """The battle's slot on the board (round 1's pre-scan names the locations by it)."""
+
+
 def send_battle(imp: PeriklesImporter, n: Notif) -> None:
     """`sendBattle` (private): one unit committed; another player's comes with id and strength 0 (face
     down).  Gathered per commit, then sent in our engine's order."""
-    p = _pid(n.args["player_id"])
-    a = n.args
-    loc, pos = str(a["location"]), _int(a["battlepos"])
+    a = n.args_as(SendBattleArgs)
+    p = _pid(a.player_id)
+    loc, pos = str(a.location), _int(a.battlepos)
     side = SIDE_OF_BATTLEPOS[pos]
     if pos in (1, 3):
         imp.main.setdefault(loc, {}).setdefault(side, p)
     strength: int | None = None
-    if _int(a["id"]) != 0:
-        strength = UNIT[imp._unit({"id": a["id"], "city": a["city"], "type": a["type"],
-                                   "strength": a["strength"]})].strength
+    if _int(a.id) != 0:
+        strength = UNIT[imp._unit({"id": a.id, "city": a.city, "type": a.type, "strength": a.strength})].strength
     commit = _commit_for(imp, p, n)
-    commit["sends"].append({"power": str(a["city"]), "unit_type": str(a["type"]), "strength": strength,
+    commit["sends"].append({"power": str(a.city), "unit_type": str(a.type), "strength": strength,
                             "location": loc, "side": side})
 
 

@@ -389,6 +389,23 @@ def test_args_keeping_leaves_the_named_values_raw_and_decodes_the_rest() -> None
     assert Notif("x", {"board": 1}).args_keeping("board") == {"board": 1}  # built by hand: as it is
 
 
+def test_args_as_reads_only_the_named_fields_and_refuses_a_missing_one() -> None:
+
+    import msgspec
+
+    class Send(msgspec.Struct):
+        location: Any
+        slot: Any = msgspec.UNSET
+
+    raw = msgspec.Raw(b'{"location": "delium", "wars": {"athens": {"sparta": "1"}}, "id": "3"}')
+    a = Notif("sendBattle", raw).args_as(Send)
+    assert a.location == "delium" and a.slot is msgspec.UNSET
+    assert Notif("sendBattle", {"location": "x", "slot": "2"}).args_as(Send) == Send("x", "2")  # built by hand
+    n = Notif("sendBattle", msgspec.Raw(b'{"slot": 1}'))
+    with pytest.raises(ValueError, match="location"):  # the handler's refusal: unexpected arguments
+        n.args_as(Send)
+
+
 def test_a_state_change_id_is_read_alone_whatever_its_place_or_type() -> None:
     import msgspec
 
