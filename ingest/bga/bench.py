@@ -76,14 +76,21 @@ def _load(folder: Path) -> dict[str, list[tuple[Log, bytes, int]]]:
 
 def _import(log: Log) -> tuple[str, bytes, int]:
     """One log as ``ingest`` imports it: (title, the record's JSON, packets)."""
-    name, raw, table = log
     with collector_paused():  # as ingest's bga_items: one pause for reading, importing and writing
-        parsed = parse_bytes(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw, name)
-        if table is not None:
-            attach_table(parsed, table)
-        packets = len(parsed.packets)
-        rec = record_to_replay(parsed)
-        return rec.game, dumps(rec), packets
+        return _import_paused(log)
+
+
+def _import_paused(log: Log) -> tuple[str, bytes, int]:
+    """:func:`_import` with the collector paused.  A function of its own, as in ``bga_items``, so
+    that the log and the record are dropped before the collector runs again: left alive, they
+    would all be walked by its first collection."""
+    name, raw, table = log
+    parsed = parse_bytes(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw, name)
+    if table is not None:
+        attach_table(parsed, table)
+    packets = len(parsed.packets)
+    rec = record_to_replay(parsed)
+    return rec.game, dumps(rec), packets
 
 
 def run(quick: bool, runs: int | None = None) -> list[dict[str, Any]]:
