@@ -436,3 +436,25 @@ def test_the_collector_paused_for_an_import_is_as_it_was_afterwards_even_after_a
         assert not gc.isenabled()  # the caller's choice stands
     finally:
         gc.enable()
+
+
+def test_state_changes_visited_are_those_whose_id_is_named_however_it_is_written() -> None:
+    import msgspec
+
+    from ingest.bga.base import _state_pattern
+
+    def visited(raw: bytes | dict[str, Any], states: frozenset[int]) -> bool:
+        a = msgspec.Raw(raw) if isinstance(raw, bytes) else raw
+        imp = object.__new__(GameImporter)
+        imp.handlers = {"gameStateChange": lambda i, n: None}  # type: ignore[misc]
+        imp.states = states  # type: ignore[misc]
+        n = Notif("gameStateChange", a)
+        return imp._visited({"gameStateChange": [n]}) == [n]
+
+    s = frozenset({3, 10})
+    assert visited(b'{"id":10,"args":{}}', s) and visited(b'{"id":3}', s)
+    assert not visited(b'{"id":100,"args":{}}', s) and not visited(b'{"id":1}', s)
+    assert not visited(b'{"id":-10}', s)
+    assert visited(b'{"name":"x","id":"10"}', s) and not visited(b'{"name":"x","id":"11"}', s)  # not first
+    assert visited({"id": 3}, s) and not visited({"id": 4}, s)  # built by hand
+    assert _state_pattern(s) is _state_pattern(frozenset({10, 3}))  # made once per set
