@@ -37,8 +37,9 @@ def _console() -> Console:
 @DB_OPTION
 @click.option("--workers", type=click.IntRange(min=0), default=None,
               help="Replay processes (default: one per core; 0: replay in this process).")
-@click.option("--batch-size", type=click.IntRange(min=1), default=500, show_default=True,
-              help="At most this many records (and 4 MiB of input) per batch; one transaction each.")
+@click.option("--batch-size", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="At most this many records (and 32 MiB of input, about 490,000 events) per batch; "
+                   "one transaction each.")
 @click.option("--publish-every", type=click.FloatRange(min=0), default=10.0, show_default=True,
               help="Seconds between snapshots published for readers while the ingest runs.")
 @click.option("--memory-limit", default="1GB", show_default=True,

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import gc
 import hashlib
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from itertools import repeat
+from itertools import accumulate, repeat
 from typing import Any
 
+import msgspec
 import orjson
 import pyarrow as pa
 
@@ -169,19 +171,48 @@ COERCE: dict[str, Callable[[Any], Any]] = {
 }
 
 
+class _EventTexts(msgspec.Struct):
+    """A record read for one thing only: the JSON text of each of its events."""
+
+    events: list[msgspec.Raw] = []
+
+
+_event_texts = msgspec.json.Decoder(_EventTexts).decode
+
+
+def _text_array(parts: list[Any], typ: pa.DataType) -> pa.Array:
+    """An Arrow text column from raw UTF-8 pieces (bytes or :class:`msgspec.Raw`), copied once.
+
+    The pieces are joined into one buffer and their lengths become the
+    offsets: no Python string is made per value.  The pieces are slices of a
+    record that was decoded as JSON, so they are valid UTF-8 and valid JSON.
+    """
+    data = b"".join(parts)
+    if len(data) > INT32_MAX:  # beyond a plain string column's offsets: let Arrow decide
+        return pa.array([bytes(p).decode() for p in parts], typ)
+    offsets = array("i", accumulate(map(len, parts), initial=0))
+    storage = pa.StringArray.from_buffers(len(parts), pa.py_buffer(offsets), pa.py_buffer(data))
+    if isinstance(typ, pa.BaseExtensionType):
+        return pa.ExtensionArray.from_storage(typ, storage)
+    return storage if typ == pa.string() else storage.cast(typ)
+
+
 class _Columns:
     """One table's columns as Python lists (name -> values), turned into Arrow at the end.
 
     A game's rows are added column by column (``extend`` with a whole
     column's values at once), never row by row: a game's events become eight
-    list extensions, not eight appends per event.
+    list extensions, not eight appends per event.  A column named in
+    ``raw_text`` holds raw UTF-8 pieces instead of strings (the events'
+    payloads, cut from the record's own text).
     """
 
-    __slots__ = ("table", "cols")
+    __slots__ = ("table", "cols", "raw_text")
 
-    def __init__(self, table: schema.Table) -> None:
+    def __init__(self, table: schema.Table, raw_text: tuple[str, ...] = ()) -> None:
         self.table = table
         self.cols: dict[str, list[Any]] = {c: [] for c in table.column_names}
+        self.raw_text = raw_text
 
     def __len__(self) -> int:
         return len(self.cols[self.table.columns[0][0]])
@@ -207,7 +238,8 @@ class _Columns:
     def to_arrow(self) -> pa.Table:
         sch = self.table.arrow_schema()
         return pa.Table.from_arrays(
-            [pa.array(self.cols[f.name], type=f.type) for f in sch], schema=sch
+            [_text_array(self.cols[f.name], f.type) if f.name in self.raw_text
+             else pa.array(self.cols[f.name], type=f.type) for f in sch], schema=sch
         )
 
 
@@ -215,7 +247,7 @@ def build_batch(job: Job) -> Batch:
     """Parse and replay every record of ``job``; return its rows as Arrow tables."""
     registry = by_kind() if job.milestone_tables is None else {(t.game, t.type): t for t in job.milestone_tables}
     mtables = {t.table: t for t in registry.values()}
-    core = {t.name: _Columns(t) for t in schema.CORE_GAME_TABLES}
+    core = {t.name: _Columns(t, ("payload",) if t is schema.EVENTS else ()) for t in schema.CORE_GAME_TABLES}
     typed = {
         name: _Columns(schema.Table(name, m.all_columns, ("game_id", "milestone_no")))
         for name, m in sorted(mtables.items())
@@ -309,7 +341,7 @@ def _add_game(r: Replay, raw: bytes, job: Job, core: dict[str, _Columns], typed:
     moves = [e if type(e) is MoveEvent else None for e in events]
     ev["player_id"].extend([m.player if m is not None else None for m in moves])
     ev["move_type"].extend([m.move.type if m is not None else None for m in moves])
-    ev["payload"].extend([_dumps(e.to_dict(), default=str, option=_NON_STR_KEYS).decode() for e in events])
+    ev["payload"].extend(_event_payloads(raw, n))
     ev["round"].extend([_int32(f.round) for f in frames])
     ev["phase"].extend([f.phase or None for f in frames])
     if nf < n:  # the replay stopped early: no state after the remaining events
@@ -360,6 +392,14 @@ def _add_game(r: Replay, raw: bytes, job: Job, core: dict[str, _Columns], typed:
             typed[spec.table].row(gid, mseq, *(COERCE[t](m.get(c)) for c, t in spec.columns), i)
 
     core["records"].row(gid, raw.strip().decode())
+
+
+def _event_payloads(raw: bytes, n: int) -> list[Any]:
+    """Each event's JSON text exactly as the record spells it (``n`` of them, as the record was read)."""
+    texts = _event_texts(raw).events
+    if len(texts) != n:  # cannot happen for a record that was read; never store misaligned payloads
+        raise AssertionError(f"{len(texts)} event texts for {n} events")
+    return texts
 
 
 _SETTLED = False
