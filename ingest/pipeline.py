@@ -321,6 +321,7 @@ def ingest(
         # mostly spins beside them (measured: a third of the writer's CPU, no faster commit)
         db = Database(db_path, memory_limit=memory_limit, threads=1 if n_workers > 0 else None)
         db.start_run(list(paths), sum(1 for f in files if f != "-"))
+        had_games = db.has_games()
         writer = _Writer(db, progress, publish_every, timings)
         if not snapshot_path(db.path).exists():
             writer.publish()
@@ -369,7 +370,9 @@ def ingest(
                     work.append((ordinal, it.source, it.line, it.raw))
                     hashes.append(sha)
                 ordinal += 1
-            known = db.known_hashes(hashes)
+            # an empty database at the start knows no hash: a record repeated within the run is
+            # recognised by the writer (same id, same hash: skipped), with the same counts
+            known = db.known_hashes(hashes) if had_games else {}
             seen: set[str] = set()
             todo = []
             skipped = 0

@@ -218,9 +218,7 @@ class _Columns:
         return len(self.cols[self.table.columns[0][0]])
 
     def row(self, *values: Any) -> None:
-        """Append one row (tables with a handful of rows per game)."""
-        if len(values) != len(self.cols):
-            raise AssertionError(f"{self.table.name}: {len(values)} values for {len(self.cols)} columns")
+        """Append one row (tables with a handful of rows per game); :meth:`check` checks the lengths."""
         for col, v in zip(self.cols.values(), values):
             col.append(v)
 
@@ -389,7 +387,7 @@ def _add_game(r: Replay, raw: bytes, job: Job, core: dict[str, _Columns], typed:
         ms.row(gid, mseq, rec.game, mtype, _json(m), i)
         spec = registry.get((rec.game, mtype))
         if spec is not None:
-            typed[spec.table].row(gid, mseq, *(COERCE[t](m.get(c)) for c, t in spec.columns), i)
+            typed[spec.table].row(gid, mseq, *[COERCE[t](m.get(c)) for c, t in spec.columns], i)
 
     core["records"].row(gid, raw.strip().decode())
 

@@ -183,6 +183,11 @@ class Database:
 
     # ---- batches ------------------------------------------------------------
 
+    def has_games(self) -> bool:
+        """Whether any game is in the database."""
+        with self.lock:
+            return self.con.execute("SELECT 1 FROM games LIMIT 1").fetchone() is not None
+
     def known_hashes(self, hashes: Sequence[str]) -> dict[str, str]:
         """Which of ``hashes`` are already the content hash of an ingested game (hash -> its game id)."""
         if not hashes:
