@@ -307,9 +307,14 @@ def read_bytes(path: str | Path) -> bytes:
 _GAMELOGS = re.compile(rb"g_gamelogs\s*=\s*")
 
 
+def _head(data: bytes) -> bytes:
+    """The first byte that is not white space (``b""`` for none), without copying the whole file."""
+    return data[:64].lstrip()[:1] or data.lstrip()[:1]
+
+
 def decode(data: bytes, source: str) -> Any:
     """The JSON value of a saved log: plain JSON, or ``g_gamelogs`` found in a saved HTML page."""
-    head = data.lstrip()[:1]
+    head = _head(data)
     if head in (b"{", b"["):
         try:
             return orjson.loads(data)
@@ -452,7 +457,7 @@ def parse_bytes(data: bytes, source: str) -> BgaLog:
 
 
 def _parse_bytes(data: bytes, source: str) -> BgaLog:
-    text = data if data.lstrip()[:1] in (b"{", b"[") else None
+    text = data if _head(data) in (b"{", b"[") else None
     if text is not None:
         for envelope, decoder in _FAST:
             try:
