@@ -34,8 +34,6 @@ The base drives everything else (see ``docs/bga-import.md``):
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from operator import attrgetter
@@ -71,14 +69,6 @@ Handler = Callable[[Any, Notif], None]
 
 _SEQ = attrgetter("seq")
 """A notification's position in the log (a sort key)."""
-
-
-@functools.cache
-def _state_pattern(states: frozenset[int]) -> re.Pattern[bytes]:
-    """Raw ``gameStateChange`` args that start with their id: group 1 is set when it is one of
-    ``states`` (no match: the id is not written first, read it otherwise)."""
-    ids = b"|".join(str(i).encode() for i in sorted(states))
-    return re.compile(rb'\{"id":(?:(' + ids + rb')|-?\d+)[,}]')
 
 
 _UNASKED = object()
@@ -303,15 +293,7 @@ class GameImporter:
         if states is None or "gameStateChange" not in self.handlers:
             return self.log.of_types(t for t in by_type if t in self.handlers)
         picked = [n for t in by_type if t in self.handlers and t != "gameStateChange" for n in by_type[t]]
-        wanted = _state_pattern(states).match
-        for n in by_type.get("gameStateChange", ()):
-            a = n.raw_args
-            m = wanted(a) if type(a) is msgspec.Raw else None  # BGA writes the id first: one look
-            if m is not None:
-                if m.group(1) is not None:
-                    picked.append(n)
-            elif n.state_id in states:  # the id elsewhere, as text, or args built by hand
-                picked.append(n)
+        picked += self.log.state_changes(states)
         picked.sort(key=_SEQ)
         return picked
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from typing import Any
 
 import msgspec
@@ -47,6 +48,7 @@ MERMAID_ID = 1
 SLOTS = 7
 ADJACENT_STATE = 5
 """``takeAdjacentCard``: its args name the cards next to the slot the first card left."""
+_ADJACENT = frozenset({ADJACENT_STATE})
 
 
 def card_color(card_id: int, n_players: int) -> str:
@@ -155,9 +157,9 @@ def place_first_harbour(log: BgaLog, n_players: int) -> tuple[list[str | None], 
     """
     layouts = [_Layout()]
     any_cards = False
-    for n in log.of_types(("takeCard", "usedAbility", "gameStateChange", "refillHarbor")):
-        if n.type == "gameStateChange" and n.state_id != ADJACENT_STATE:
-            continue  # most of a log: its args are not decoded
+    notifs = log.of_types(("takeCard", "usedAbility", "refillHarbor")) + log.state_changes(_ADJACENT)
+    notifs.sort(key=attrgetter("seq"))  # most of a log's state changes are not looked into
+    for n in notifs:
         a = n.args if isinstance(n.args, dict) else {}
         if n.type == "takeCard":
             layouts = _take(layouts, int(a["card_id"]), any_cards)

@@ -29,6 +29,7 @@ read by :func:`read_table_file`.
 
 from __future__ import annotations
 
+import functools
 import gc
 import gzip
 import json
@@ -195,6 +196,14 @@ class _StateId(msgspec.Struct):
 
 _STATE_ID = msgspec.json.Decoder(_StateId)
 _STRUCT_DECODERS: dict[type, msgspec.json.Decoder[Any]] = {}
+
+
+@functools.cache
+def _state_pattern(ids: frozenset[int]) -> re.Pattern[bytes]:
+    """Raw ``gameStateChange`` args that start with their id: group 1 is set when it is one of
+    ``ids`` (no match: the id is not written first, read it otherwise)."""
+    alternatives = b"|".join(str(i).encode() for i in sorted(ids))
+    return re.compile(rb'\{"id":(?:(' + alternatives + rb')|-?\d+)[,}]')
 _RAW_VALUES = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _ID_FIRST = re.compile(rb'\{"id":(-?\d+)[,}]')
 
@@ -259,6 +268,23 @@ class BgaLog:
         picked = [n for t in set(types) if t in by for n in by[t]]
         picked.sort(key=_seq)
         return picked
+
+    def state_changes(self, ids: frozenset[int]) -> list[Notif]:
+        """The ``gameStateChange`` notifications to the states ``ids``, in log order.
+
+        Most of a log is state changes and an importer reads a few states: BGA writes the id
+        first, so one look at each one's raw args tells (its id read otherwise when not)."""
+        wanted = _state_pattern(ids).match
+        out: list[Notif] = []
+        for n in self.by_type().get("gameStateChange", ()):
+            a = n.raw_args
+            m = wanted(a) if type(a) is msgspec.Raw else None
+            if m is not None:
+                if m.group(1) is not None:
+                    out.append(n)
+            elif n.state_id in ids:  # the id elsewhere, as text, or args built by hand
+                out.append(n)
+        return out
 
     def types(self) -> set[str]:
         return set(self.by_type())

@@ -438,23 +438,20 @@ def test_the_collector_paused_for_an_import_is_as_it_was_afterwards_even_after_a
         gc.enable()
 
 
-def test_state_changes_visited_are_those_whose_id_is_named_however_it_is_written() -> None:
+def test_state_changes_picked_are_those_whose_id_is_named_however_it_is_written() -> None:
     import msgspec
 
-    from ingest.bga.base import _state_pattern
+    from ingest.bga.log import BgaLog, Packet, _state_pattern
 
-    def visited(raw: bytes | dict[str, Any], states: frozenset[int]) -> bool:
-        a = msgspec.Raw(raw) if isinstance(raw, bytes) else raw
-        imp = object.__new__(GameImporter)
-        imp.handlers = {"gameStateChange": lambda i, n: None}  # type: ignore[misc]
-        imp.states = states  # type: ignore[misc]
-        n = Notif("gameStateChange", a)
-        return imp._visited({"gameStateChange": [n]}) == [n]
+    def picked(raw: bytes | dict[str, Any], ids: frozenset[int]) -> bool:
+        n = Notif("gameStateChange", msgspec.Raw(raw) if isinstance(raw, bytes) else raw)
+        log = BgaLog("x.json", "packets", [Packet("/table/t1", 1, 1, 0, [n])])
+        return log.state_changes(ids) == [n]
 
     s = frozenset({3, 10})
-    assert visited(b'{"id":10,"args":{}}', s) and visited(b'{"id":3}', s)
-    assert not visited(b'{"id":100,"args":{}}', s) and not visited(b'{"id":1}', s)
-    assert not visited(b'{"id":-10}', s)
-    assert visited(b'{"name":"x","id":"10"}', s) and not visited(b'{"name":"x","id":"11"}', s)  # not first
-    assert visited({"id": 3}, s) and not visited({"id": 4}, s)  # built by hand
+    assert picked(b'{"id":10,"args":{}}', s) and picked(b'{"id":3}', s)
+    assert not picked(b'{"id":100,"args":{}}', s) and not picked(b'{"id":1}', s)
+    assert not picked(b'{"id":-10}', s)
+    assert picked(b'{"name":"x","id":"10"}', s) and not picked(b'{"name":"x","id":"11"}', s)  # not first
+    assert picked({"id": 3}, s) and not picked({"id": 4}, s)  # built by hand
     assert _state_pattern(s) is _state_pattern(frozenset({10, 3}))  # made once per set
