@@ -183,9 +183,11 @@ class PeriklesImporter(GameImporter):
         if n.type not in _SCAN_TYPES:
             return open_slot  # most of round 1 (its args are not decoded)
         if n.type == "sendBattle":
-            send = n.args_as(SendBattleArgs)
-            if send.slot is not msgspec.UNSET:
-                self._place_location(locations, _int(send.slot), str(send.location), n)
+            at = n.args_as(BattleSlotArgs)
+            if at.slot is not msgspec.UNSET:
+                if at.location is msgspec.UNSET:
+                    raise KeyError("location")
+                self._place_location(locations, _int(at.slot), str(at.location), n)
             return open_slot
         a = n.args if isinstance(n.args, dict) else {}
         if n.type == "influenceCardTaken":
@@ -479,8 +481,13 @@ class SendBattleArgs(msgspec.Struct):
     city: Any
     type: Any
     strength: Any
+
+
+class BattleSlotArgs(msgspec.Struct):
+    """What round 1's pre-scan reads of a ``sendBattle``: the battle's slot and its location."""
+
     slot: Any = msgspec.UNSET
-    """The battle's slot on the board (round 1's pre-scan names the locations by it)."""
+    location: Any = msgspec.UNSET
 
 
 def send_battle(imp: PeriklesImporter, n: Notif) -> None:
