@@ -237,7 +237,8 @@ class Game:
     move_type_names: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
     observable_key_set: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
     _move_by_tag: dict[str, type[Move]] = field(default_factory=dict, init=False, repr=False, compare=False)
-    _bare_moves: dict[type[Move], Move] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _bare_moves: dict[str, Move] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """The move of each type given by its type alone (``{"type": "pass"}``), made once."""
 
     def __post_init__(self) -> None:
         union: Any = Union[tuple(self.moves)] if len(self.moves) > 1 else self.moves[0]  # noqa: UP007
@@ -258,11 +259,16 @@ class Game:
         union, which gives the error message.  A move given by its type alone
         (``{"type": "pass"}``) is one immutable struct, made once.
         """
-        cls = self._move_by_tag.get(str(obj.get("type"))) if type(obj) is dict else None
+        if type(obj) is not dict:
+            return msgspec.convert(obj, type=self._move_type, strict=True)  # type: ignore[no-any-return]
+        tag = obj.get("type")
+        if len(obj) == 1 and type(tag) is str:
+            bare = self._bare_moves.get(tag)
+            if bare is not None:
+                return bare
+        cls = self._move_by_tag.get(str(tag))
         if cls is not None and len(obj) == 1:
-            bare = self._bare_moves.get(cls)
-            if bare is None:
-                bare = self._bare_moves[cls] = msgspec.convert(obj, type=cls, strict=True)
+            bare = self._bare_moves[str(tag)] = msgspec.convert(obj, type=cls, strict=True)
             return bare
         move: Move = msgspec.convert(obj, type=cls or self._move_type, strict=True)
         return move

@@ -265,7 +265,7 @@ def parse_record(obj: Any) -> Record:
     if raw_events is None:
         raise _err("missing events", "$.events")
     _expect(raw_events, list, "$.events", "events")
-    events = [_parse_event(ev, i, game, ids) for i, ev in enumerate(raw_events)]
+    events = _parse_events(raw_events, game, ids)
     result = obj.get("result")
     if result is not None:
         _parse_result(result, ids)
@@ -318,16 +318,33 @@ _ALLOWED = {
 }
 
 
-def _parse_event(ev: Any, i: int, game: Game, players: set[str]) -> Event:
-    if type(ev) is dict and len(ev) == 2:  # the usual move event, read at once when all is well
-        player, raw_move = ev.get("player"), ev.get("move")
-        mtype = raw_move.get("type") if type(raw_move) is dict else None
-        if type(player) is str and player in players and type(mtype) is str and mtype in game.move_type_names:
-            try:
-                return MoveEvent(player, game.parse_move(raw_move), None)
-            except msgspec.ValidationError:
-                pass  # worded below
-    return _parse_any_event(ev, i, game, players)
+def _parse_events(raw_events: list[Any], game: Game, players: set[str]) -> list[Event]:
+    """Every event of a record.  The usual ones are read at once when all is well: a move
+    event of a known player and move type, a chance event that draws; anything else (and
+    anything wrong, which it words) goes through :func:`_parse_any_event`."""
+    out: list[Event] = []
+    add = out.append
+    move_types, parse_move = game.move_type_names, game.parse_move
+    for i, ev in enumerate(raw_events):
+        if type(ev) is dict:
+            n = len(ev)
+            if n == 2:
+                player, raw_move = ev.get("player"), ev.get("move")
+                mtype = raw_move.get("type") if type(raw_move) is dict else None
+                if type(player) is str and player in players and type(mtype) is str and mtype in move_types:
+                    try:
+                        add(MoveEvent(player, parse_move(raw_move), None))
+                        continue
+                    except msgspec.ValidationError:
+                        pass  # worded below
+            elif n == 1:
+                outcome = ev.get("chance")
+                if (type(outcome) is dict and len(outcome) == 2 and type(outcome.get("draw")) is str
+                        and type(outcome.get("items")) is list):
+                    add(ChanceEvent(outcome, None))
+                    continue
+        add(_parse_any_event(ev, i, game, players))
+    return out
 
 
 def _parse_any_event(ev: Any, i: int, game: Game, players: set[str]) -> Event:
