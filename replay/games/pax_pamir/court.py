@@ -26,6 +26,7 @@ def play_card(s: PaxState, player: str, card: int, side: str) -> None:
     """Play: the card joins the court at one end, a foreign patriot changes the player's
     loyalty, then the impact icons resolve top to bottom."""
     s.hands[player].remove(card)
+    s.hands_changed()
     if side == "left":
         s.courts[player].insert(0, card)
     else:
@@ -81,6 +82,7 @@ def change_favored_suit(s: PaxState, suit: str) -> None:
     if s.event_held(PASHTUNWALI_VALUES):
         return
     s.favored = suit
+    s.fact_changed("favored_suit")
 
 
 @dataclass(slots=True)
@@ -202,6 +204,7 @@ def repay_leverage(s: PaxState, player: str) -> None:
 
 def discard_from_hand(s: PaxState, player: str, card: int) -> None:
     s.hands[player].remove(card)
+    s.hands_changed()
     s.discard_pile.append(card)
 
 

@@ -64,6 +64,7 @@ def resolve_dominance_check(s: PaxState, final: bool) -> None:
         points = place_points(cylinders, tuple(x * mult for x in DC_FAIL_POINTS))
         category = "dominance_unsuccessful"
     s.checks_resolved += 1
+    s.fact_changed("dominance_checks")
     for p in s.players:
         got = points.get(p, 0)
         s.add_points(p, category, got)

@@ -139,6 +139,7 @@ class SwapHandsTask(Task):
         assert isinstance(move, SwapHands)
         s.pop(self)
         s.hands[player], s.hands[move.player] = s.hands[move.player], s.hands[player]
+        s.hands_changed()
 
 
 @dataclass(slots=True)
@@ -161,6 +162,7 @@ class ChooseSuitTask(Task):
         assert isinstance(move, ChooseSuit)
         s.pop(self)
         s.favored = move.suit
+        s.fact_changed("favored_suit")
 
 
 @dataclass(slots=True)

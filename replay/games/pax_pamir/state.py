@@ -113,10 +113,14 @@ class PaxState(State):
         self._observed: tuple[int, tuple[str, ...], dict[str, Any],
                               tuple[tuple[str, Callable[[PaxState], Any]], ...]] | None = None
         """The last observation made by :meth:`observed`: epoch, keys, facts, and how each fact
-        that is not one of the state's containers is made."""
+        that is neither one of the state's containers nor kept is made."""
         self._influences: dict[str, int] | None = None
         self._deck_size: int | None = None
-        self._counts: dict[str, tuple[tuple[int, ...], dict[str, int]]] = {}
+        self._stale: set[str] = set()
+        """Kept facts (:data:`KEPT`) a rule changed since the last observation."""
+        self._cylinders: dict[str, int] | None = None
+        self._blocks: dict[str, int] | None = None
+        self._hand_sizes: dict[str, int] | None = None
         self.stack: list[Task] = []
         turns.begin_setup(self)
         self.advance()
@@ -258,6 +262,7 @@ class PaxState(State):
             self.vp[player][category] += points
             self._score = None
             self._totals = None
+            self._stale.add("score")
 
     def total(self, player: str) -> int:
         return sum(self.vp[player].values())
@@ -342,6 +347,7 @@ class PaxState(State):
         gifts, the events a player holds, the events in force.  Influence is counted again the
         next time an observation asks for it."""
         self._influences = None
+        self._stale.add("influence")
 
     def cylinders_in_play(self, player: str) -> int:
         return CYLINDERS_PER_PLAYER - self.cyl_supply[player]
@@ -406,30 +412,40 @@ class PaxState(State):
     def deck_changed(self) -> None:
         """Called whenever the piles change (a card drawn, an unknown card named)."""
         self._deck_size = None
+        self._stale.add("deck_size")
+
+    def supply_changed(self) -> None:
+        """Called whenever a cylinder or a block leaves or joins its supply."""
+        self._cylinders = self._blocks = None
+        self._stale.update(("cylinders", "blocks"))
+
+    def hands_changed(self) -> None:
+        """Called whenever a card joins or leaves a hand."""
+        self._hand_sizes = None
+        self._stale.add("hand_size")
+
+    def fact_changed(self, key: str) -> None:
+        """Called by a rule that changes a kept fact held as a plain attribute (the favored
+        suit, the Dominance Checks resolved)."""
+        self._stale.add(key)
 
     def cylinders_view(self) -> dict[str, int]:
-        """Cylinders in play per player, made again only when a supply count changed."""
-        key = tuple(self.cyl_supply.values())
-        memo = self._counts.get("cylinders")
-        if memo is None or memo[0] != key:
-            memo = self._counts["cylinders"] = (key, {p: CYLINDERS_PER_PLAYER - n for p, n in self.cyl_supply.items()})
-        return memo[1]
+        """Cylinders in play per player, kept until a supply changes; not to be changed."""
+        if self._cylinders is None:
+            self._cylinders = {p: CYLINDERS_PER_PLAYER - n for p, n in self.cyl_supply.items()}
+        return self._cylinders
 
     def blocks_view(self) -> dict[str, int]:
-        """Blocks in play per coalition, made again only when a supply count changed."""
-        key = tuple(self.block_supply.values())
-        memo = self._counts.get("blocks")
-        if memo is None or memo[0] != key:
-            memo = self._counts["blocks"] = (key, {c: BLOCKS_PER_COALITION - n for c, n in self.block_supply.items()})
-        return memo[1]
+        """Blocks in play per coalition, kept until a supply changes; not to be changed."""
+        if self._blocks is None:
+            self._blocks = {c: BLOCKS_PER_COALITION - n for c, n in self.block_supply.items()}
+        return self._blocks
 
     def hand_sizes_view(self) -> dict[str, int]:
-        """Cards in each hand, made again only when a hand size changed."""
-        key = tuple(map(len, self.hands.values()))
-        memo = self._counts.get("hand_size")
-        if memo is None or memo[0] != key:
-            memo = self._counts["hand_size"] = (key, dict(zip(self.hands, key)))
-        return memo[1]
+        """Cards in each hand, kept until a hand changes; not to be changed."""
+        if self._hand_sizes is None:
+            self._hand_sizes = {p: len(h) for p, h in self.hands.items()}
+        return self._hand_sizes
 
     def market_cells(self) -> tuple[tuple[int, int], ...]:
         """Every market cell in the refill order: column by column, top before bottom."""
@@ -510,16 +526,24 @@ class PaxState(State):
         if memo is not None and memo[1] == names:
             if memo[0] == self.epoch:
                 return memo[2]
-            # the state's own containers are the same objects all game long: only the other
-            # facts are made again (each kept until what it counts changes)
+            # the state's own containers are the same objects all game long; a kept fact is
+            # made again only when a rule changed it, any other fact every time
             out = memo[2].copy()
-            for k, view in memo[3]:
+            for k, view in memo[3]:  # the facts neither kept nor containers
                 out[k] = view(self)
+            stale = self._stale
+            if stale:
+                for k in stale:
+                    if k in out:
+                        out[k] = VIEWS[k](self)
+                stale.clear()
             self._observed = (self.epoch, names, out, memo[3])
             return out
         if VIEW_KEYS.issuperset(names):
+            self._stale.clear()
             out = {k: VIEWS[k](self) for k in names}
-            self._observed = (self.epoch, names, out, tuple((k, VIEWS[k]) for k in names if k not in CONTAINERS))
+            self._observed = (self.epoch, names, out,
+                              tuple((k, VIEWS[k]) for k in names if k not in CONTAINERS and k not in KEPT))
             return out
         out = {k: VIEWS[k](self) for k in names if k in VIEW_KEYS}
         out.update(self.observe([k for k in names if k not in VIEW_KEYS]))
@@ -572,7 +596,8 @@ class PaxState(State):
         new._observed = None
         new._influences = None
         new._deck_size = None
-        new._counts = {}
+        new._cylinders = new._blocks = new._hand_sizes = None
+        new._stale = set()
         new._totals = None
         new.stack = [_clone(t) for t in self.stack]
         return new
@@ -617,6 +642,10 @@ have the observed shape already, and facts kept until what they count changes.""
 VIEW_KEYS = frozenset(VIEWS)
 CONTAINERS = frozenset({"rupees", "loyalty", "rulers", "market", "courts"})
 """The facts that are the state's own containers (the same objects all game long)."""
+KEPT = frozenset({"score", "favored_suit", "influence", "cylinders", "blocks", "deck_size", "hand_size",
+                  "dominance_checks"})
+"""The facts every rule that changes them reports (:meth:`PaxState.fact_changed` and the
+like): between observations they are made again only when reported."""
 
 
 def _clone(t: Task) -> Task:
