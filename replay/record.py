@@ -320,11 +320,12 @@ _ALLOWED = {
 
 def _parse_events(raw_events: list[Any], game: Game, players: set[str]) -> list[Event]:
     """Every event of a record.  The usual ones are read at once when all is well: a move
-    event of a known player and move type, a chance event that draws; anything else (and
-    anything wrong, which it words) goes through :func:`_parse_any_event`."""
+    event of a known player and move type, a chance event that draws, an observation of known
+    keys; anything else (and anything wrong, which it words) goes through
+    :func:`_parse_any_event`."""
     out: list[Event] = []
     add = out.append
-    move_types, parse_move = game.move_type_names, game.parse_move
+    move_types, parse_move, observable = game.move_type_names, game.parse_move, game.observable_key_set
     for i, ev in enumerate(raw_events):
         if type(ev) is dict:
             n = len(ev)
@@ -342,6 +343,12 @@ def _parse_events(raw_events: list[Any], game: Game, players: set[str]) -> list[
                 if (type(outcome) is dict and len(outcome) == 2 and type(outcome.get("draw")) is str
                         and type(outcome.get("items")) is list):
                     add(ChanceEvent(outcome, None))
+                    continue
+            facts = ev.get("observe")
+            if type(facts) is dict and observable.issuperset(facts):
+                origin = ev.get("origin")
+                if n == (1 if origin is None else 2) and (origin is None or type(origin) is str):
+                    add(ObserveEvent(facts, origin, None))
                     continue
         add(_parse_any_event(ev, i, game, players))
     return out

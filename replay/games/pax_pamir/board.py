@@ -65,28 +65,28 @@ def _unmark(s: PaxState, key: str, left: int) -> None:
 
 def add_army(s: PaxState, coalition: str, region: str) -> None:
     s.block_supply[coalition] -= 1
-    s.supply_changed()
+    s.blocks_changed(coalition)
     s.armies[region][coalition] += 1
     _mark(s, f"army:{region}:{coalition}")
 
 
 def add_road(s: PaxState, coalition: str, border: str) -> None:
     s.block_supply[coalition] -= 1
-    s.supply_changed()
+    s.blocks_changed(coalition)
     s.roads[border][coalition] += 1
     _mark(s, f"road:{border}:{coalition}")
 
 
 def add_tribe(s: PaxState, player: str, region: str) -> None:
     s.cyl_supply[player] -= 1
-    s.supply_changed()
+    s.cylinders_changed(player)
     s.tribes[region][player] += 1
     _mark(s, f"tribe:{region}:{player}")
 
 
 def add_spy(s: PaxState, player: str, card: int) -> None:
     s.cyl_supply[player] -= 1
-    s.supply_changed()
+    s.cylinders_changed(player)
     spies = s.spies.setdefault(card, {})
     spies[player] = spies.get(player, 0) + 1
     _mark(s, f"spy:{card}:{player}")
@@ -94,7 +94,7 @@ def add_spy(s: PaxState, player: str, card: int) -> None:
 
 def add_gift(s: PaxState, player: str, value: int) -> None:
     s.cyl_supply[player] -= 1
-    s.supply_changed()
+    s.cylinders_changed(player)
     s.gifts[player].append(value)
     s.gifts[player].sort()
     s.influence_changed()
@@ -104,21 +104,21 @@ def add_gift(s: PaxState, player: str, value: int) -> None:
 def take_army(s: PaxState, coalition: str, region: str) -> None:
     s.armies[region][coalition] -= 1
     s.block_supply[coalition] += 1
-    s.supply_changed()
+    s.blocks_changed(coalition)
     _unmark(s, f"army:{region}:{coalition}", s.armies[region][coalition])
 
 
 def take_road(s: PaxState, coalition: str, border: str) -> None:
     s.roads[border][coalition] -= 1
     s.block_supply[coalition] += 1
-    s.supply_changed()
+    s.blocks_changed(coalition)
     _unmark(s, f"road:{border}:{coalition}", s.roads[border][coalition])
 
 
 def take_tribe(s: PaxState, player: str, region: str) -> None:
     s.tribes[region][player] -= 1
     s.cyl_supply[player] += 1
-    s.supply_changed()
+    s.cylinders_changed(player)
     _unmark(s, f"tribe:{region}:{player}", s.tribes[region][player])
 
 
@@ -126,7 +126,7 @@ def take_spy(s: PaxState, player: str, card: int) -> None:
     spies = s.spies[card]
     spies[player] -= 1
     s.cyl_supply[player] += 1
-    s.supply_changed()
+    s.cylinders_changed(player)
     _unmark(s, f"spy:{card}:{player}", spies[player])
     if not spies[player]:
         del spies[player]
@@ -138,7 +138,7 @@ def take_gift(s: PaxState, player: str, value: int) -> None:
     s.gifts[player].remove(value)
     s.influence_changed()
     s.cyl_supply[player] += 1
-    s.supply_changed()
+    s.cylinders_changed(player)
     _unmark(s, f"gift:{value}:{player}", 0)
 
 
@@ -146,7 +146,7 @@ def return_all_spies(s: PaxState, card: int) -> None:
     """All spies on a card go back to their owners' boards."""
     for p, n in sorted(s.spies.pop(card, {}).items()):
         s.cyl_supply[p] += n
-        s.supply_changed()
+        s.cylinders_changed(p)
         _unmark(s, f"spy:{card}:{p}", 0)
 
 
@@ -205,12 +205,12 @@ def remove_all_blocks(s: PaxState) -> None:
     for r in REGIONS:
         for c, n in s.armies[r].items():
             s.block_supply[c] += n
-            s.supply_changed()
+            s.blocks_changed(c)
             s.armies[r][c] = 0
     for b in BORDER_IDS:
         for c, n in s.roads[b].items():
             s.block_supply[c] += n
-            s.supply_changed()
+            s.blocks_changed(c)
             s.roads[b][c] = 0
     for key in [k for k in s.placed if k.startswith(("army:", "road:"))]:
         del s.placed[key]

@@ -26,7 +26,7 @@ def play_card(s: PaxState, player: str, card: int, side: str) -> None:
     """Play: the card joins the court at one end, a foreign patriot changes the player's
     loyalty, then the impact icons resolve top to bottom."""
     s.hands[player].remove(card)
-    s.hands_changed()
+    s.hand_changed(player)
     if side == "left":
         s.courts[player].insert(0, card)
     else:
@@ -204,7 +204,7 @@ def repay_leverage(s: PaxState, player: str) -> None:
 
 def discard_from_hand(s: PaxState, player: str, card: int) -> None:
     s.hands[player].remove(card)
-    s.hands_changed()
+    s.hand_changed(player)
     s.discard_pile.append(card)
 
 

@@ -139,7 +139,8 @@ class SwapHandsTask(Task):
         assert isinstance(move, SwapHands)
         s.pop(self)
         s.hands[player], s.hands[move.player] = s.hands[move.player], s.hands[player]
-        s.hands_changed()
+        s.hand_changed(player)
+        s.hand_changed(move.player)
 
 
 @dataclass(slots=True)

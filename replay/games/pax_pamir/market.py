@@ -111,7 +111,7 @@ def buy(s: PaxState, player: str, row: int, col: int) -> None:
     s.market[row][col] = None
     if card in COURT:
         s.hands[player].append(card)
-        s.hands_changed()
+        s.hand_changed(player)
     else:
         purchase_event(s, player, card)
 

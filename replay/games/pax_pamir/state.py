@@ -118,9 +118,12 @@ class PaxState(State):
         self._deck_size: int | None = None
         self._stale: set[str] = set()
         """Kept facts (:data:`KEPT`) a rule changed since the last observation."""
-        self._cylinders: dict[str, int] | None = None
-        self._blocks: dict[str, int] | None = None
-        self._hand_sizes: dict[str, int] | None = None
+        self._cylinders: dict[str, int] = {p: 0 for p in players}
+        """Cylinders in play per player, kept in step with ``cyl_supply`` (:meth:`cylinders_changed`)."""
+        self._blocks: dict[str, int] = {c: 0 for c in COALITIONS}
+        """Blocks in play per coalition, kept in step with ``block_supply`` (:meth:`blocks_changed`)."""
+        self._hand_sizes: dict[str, int] = {p: 0 for p in players}
+        """Cards in each hand, kept in step with ``hands`` (:meth:`hand_changed`)."""
         self.stack: list[Task] = []
         turns.begin_setup(self)
         self.advance()
@@ -315,10 +318,7 @@ class PaxState(State):
         held = self.held_events[player]
         n = 1
         if loyal is not None and RUMOR not in held:
-            patriots = PATRIOTS_OF[loyal]
-            for c in self.courts[player]:
-                if c in patriots:
-                    n += 1
+            n += len(PATRIOTS_OF[loyal].intersection(self.courts[player]))  # a card is in one court once
         prizes = self.prizes[player]
         if prizes:
             if self.ruleset == "bga":
@@ -414,38 +414,23 @@ class PaxState(State):
         self._deck_size = None
         self._stale.add("deck_size")
 
-    def supply_changed(self) -> None:
-        """Called whenever a cylinder or a block leaves or joins its supply."""
-        self._cylinders = self._blocks = None
-        self._stale.update(("cylinders", "blocks"))
+    def cylinders_changed(self, player: str) -> None:
+        """Called whenever cylinders leave or join ``player``'s supply."""
+        self._cylinders[player] = CYLINDERS_PER_PLAYER - self.cyl_supply[player]
 
-    def hands_changed(self) -> None:
-        """Called whenever a card joins or leaves a hand."""
-        self._hand_sizes = None
-        self._stale.add("hand_size")
+    def blocks_changed(self, coalition: str) -> None:
+        """Called whenever blocks leave or join ``coalition``'s supply."""
+        self._blocks[coalition] = BLOCKS_PER_COALITION - self.block_supply[coalition]
+
+    def hand_changed(self, player: str) -> None:
+        """Called whenever a card joins or leaves ``player``'s hand."""
+        self._hand_sizes[player] = len(self.hands[player])
 
     def fact_changed(self, key: str) -> None:
         """Called by a rule that changes a kept fact held as a plain attribute (the favored
         suit, the Dominance Checks resolved)."""
         self._stale.add(key)
 
-    def cylinders_view(self) -> dict[str, int]:
-        """Cylinders in play per player, kept until a supply changes; not to be changed."""
-        if self._cylinders is None:
-            self._cylinders = {p: CYLINDERS_PER_PLAYER - n for p, n in self.cyl_supply.items()}
-        return self._cylinders
-
-    def blocks_view(self) -> dict[str, int]:
-        """Blocks in play per coalition, kept until a supply changes; not to be changed."""
-        if self._blocks is None:
-            self._blocks = {c: BLOCKS_PER_COALITION - n for c, n in self.block_supply.items()}
-        return self._blocks
-
-    def hand_sizes_view(self) -> dict[str, int]:
-        """Cards in each hand, kept until a hand changes; not to be changed."""
-        if self._hand_sizes is None:
-            self._hand_sizes = {p: len(h) for p, h in self.hands.items()}
-        return self._hand_sizes
 
     def market_cells(self) -> tuple[tuple[int, int], ...]:
         """Every market cell in the refill order: column by column, top before bottom."""
@@ -596,7 +581,9 @@ class PaxState(State):
         new._observed = None
         new._influences = None
         new._deck_size = None
-        new._cylinders = new._blocks = new._hand_sizes = None
+        new._cylinders = dict(self._cylinders)
+        new._blocks = dict(self._blocks)
+        new._hand_sizes = dict(self._hand_sizes)
         new._stale = set()
         new._totals = None
         new.stack = [_clone(t) for t in self.stack]
@@ -633,17 +620,17 @@ VIEWS: dict[str, Callable[[PaxState], Any]] = {
     "dominance_checks": attrgetter("checks_resolved"),
     "influence": PaxState.influences_view,
     "deck_size": PaxState.deck_size_view,
-    "cylinders": PaxState.cylinders_view,
-    "blocks": PaxState.blocks_view,
-    "hand_size": PaxState.hand_sizes_view,
+    "cylinders": attrgetter("_cylinders"),
+    "blocks": attrgetter("_blocks"),
+    "hand_size": attrgetter("_hand_sizes"),
 }
 """The observable facts for :meth:`PaxState.observed`: the state's own containers where they
 have the observed shape already, and facts kept until what they count changes."""
 VIEW_KEYS = frozenset(VIEWS)
-CONTAINERS = frozenset({"rupees", "loyalty", "rulers", "market", "courts"})
-"""The facts that are the state's own containers (the same objects all game long)."""
-KEPT = frozenset({"score", "favored_suit", "influence", "cylinders", "blocks", "deck_size", "hand_size",
-                  "dominance_checks"})
+CONTAINERS = frozenset({"rupees", "loyalty", "rulers", "market", "courts", "cylinders", "blocks", "hand_size"})
+"""The facts that are the state's own containers (the same objects all game long, changed in
+place): cylinders and blocks in play and hand sizes are kept in step with the supplies and hands."""
+KEPT = frozenset({"score", "favored_suit", "influence", "deck_size", "dominance_checks"})
 """The facts every rule that changes them reports (:meth:`PaxState.fact_changed` and the
 like): between observations they are made again only when reported."""
 
