@@ -237,8 +237,9 @@ class Game:
     move_type_names: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
     observable_key_set: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
     _move_by_tag: dict[str, type[Move]] = field(default_factory=dict, init=False, repr=False, compare=False)
-    _bare_moves: dict[str, Move] = field(default_factory=dict, init=False, repr=False, compare=False)
-    """The move of each type given by its type alone (``{"type": "pass"}``), made once."""
+    bare_moves: dict[str, Move] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """The move of each type given by its type alone (``{"type": "pass"}``), made once by
+    :meth:`parse_move` (record reading looks here first)."""
 
     def __post_init__(self) -> None:
         union: Any = Union[tuple(self.moves)] if len(self.moves) > 1 else self.moves[0]  # noqa: UP007
@@ -263,12 +264,12 @@ class Game:
             return msgspec.convert(obj, type=self._move_type, strict=True)  # type: ignore[no-any-return]
         tag = obj.get("type")
         if len(obj) == 1 and type(tag) is str:
-            bare = self._bare_moves.get(tag)
+            bare = self.bare_moves.get(tag)
             if bare is not None:
                 return bare
         cls = self._move_by_tag.get(str(tag))
         if cls is not None and len(obj) == 1:
-            bare = self._bare_moves[str(tag)] = msgspec.convert(obj, type=cls, strict=True)
+            bare = self.bare_moves[str(tag)] = msgspec.convert(obj, type=cls, strict=True)
             return bare
         move: Move = msgspec.convert(obj, type=cls or self._move_type, strict=True)
         return move

@@ -326,6 +326,7 @@ def _parse_events(raw_events: list[Any], game: Game, players: set[str]) -> list[
     out: list[Event] = []
     add = out.append
     move_types, parse_move, observable = game.move_type_names, game.parse_move, game.observable_key_set
+    bare = game.bare_moves
     for i, ev in enumerate(raw_events):
         if type(ev) is dict:
             n = len(ev)
@@ -333,6 +334,10 @@ def _parse_events(raw_events: list[Any], game: Game, players: set[str]) -> list[
                 player, raw_move = ev.get("player"), ev.get("move")
                 mtype = raw_move.get("type") if type(raw_move) is dict else None
                 if type(player) is str and player in players and type(mtype) is str and mtype in move_types:
+                    move = bare.get(mtype) if len(raw_move) == 1 else None  # type: ignore[arg-type]
+                    if move is not None:
+                        add(MoveEvent(player, move, None))
+                        continue
                     try:
                         add(MoveEvent(player, parse_move(raw_move), None))
                         continue
