@@ -333,8 +333,8 @@ def ingest(
         tables = list(milestones.MILESTONE_TABLES)
         ordinal = 0
 
-        def collect_one() -> None:
-            """Wait for the oldest task; hand a full batch of finished tasks to the writer."""
+        def collect_one(flush: bool = False) -> None:
+            """Wait for the oldest task; hand a full batch of finished tasks (or, ``flush``, any) to the writer."""
             nonlocal group, group_records, group_bytes, group_events
             assert writer is not None
             task = inflight.popleft()
@@ -347,7 +347,8 @@ def ingest(
             group_bytes += task.nbytes
             events = task.result.tables.get("events")
             group_events += events.num_rows if events is not None else 0
-            if group_records >= batch_records or group_bytes >= batch_bytes or group_events >= BATCH_EVENT_ROWS:
+            if (flush or group_records >= batch_records or group_bytes >= batch_bytes
+                    or group_events >= BATCH_EVENT_ROWS):
                 writer.put(group, task.done_bytes)
                 group, group_records, group_bytes, group_events = [], 0, 0, 0
 
@@ -392,10 +393,14 @@ def ingest(
                                   sum(len(it.raw) for it in raw_batch), raw_batch[-1].done_bytes))
             while len(inflight) >= max_inflight:
                 collect_one()
-        while inflight:
-            collect_one()
+        # all the input is read: what is finished goes to the writer now, and each task still under
+        # way as soon as it is done, so the writer commits while the last tasks replay and little
+        # is left to write once the workers have finished
         if group:
             writer.put(group, group[-1].done_bytes)
+            group, group_records, group_bytes, group_events = [], 0, 0, 0
+        while inflight:
+            collect_one(flush=True)
         writer.finish()
         status = "finished"
     except KeyboardInterrupt:
