@@ -43,7 +43,7 @@ def _console() -> Console:
 @click.option("--publish-every", type=click.FloatRange(min=0), default=10.0, show_default=True,
               help="Seconds between snapshots published for readers while the ingest runs.")
 @click.option("--memory-limit", default="1GB", show_default=True,
-              help="DuckDB's memory limit for the writer (e.g. 512MB); the writer's peak is about this plus 0.4 GB.")
+              help="DuckDB's memory limit for the writer (e.g. 512MB); the writer's peak is about this plus 0.6 GB.")
 @click.option("--ruleset", type=click.Choice(["official", "bga"]), default=None,
               help="Replay every record under these rules, whatever its options say.")
 @click.option("--lake", default=None, metavar="DIR",

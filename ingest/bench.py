@@ -201,7 +201,7 @@ def _ratio_rows(r: dict[str, Any], titles: list[str]) -> list[dict[str, Any]]:
         {"metric": "ingest peak memory on that corpus (writer / worker)",
          "value": r["writer_kib"] / 1024, "unit": "MiB",
          "detail": f"writer {r['writer_kib'] / 1024:,.0f} MiB / largest worker {r['worker_kib'] / 1024:,.0f} MiB; "
-                   "bounded: the writer at DuckDB's --memory-limit (1 GB) + about 0.4 GB, a worker at "
+                   "bounded: the writer at DuckDB's --memory-limit (1 GB) + about 0.6 GB, a worker at "
                    "one task (64 records or 1 MiB of input) + the engines"},
     ]
 
