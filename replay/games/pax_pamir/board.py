@@ -97,7 +97,7 @@ def add_gift(s: PaxState, player: str, value: int) -> None:
     s.cylinders_changed(player)
     s.gifts[player].append(value)
     s.gifts[player].sort()
-    s.influence_changed()
+    s.influence_changed(player)
     _mark(s, f"gift:{value}:{player}")
 
 
@@ -136,7 +136,7 @@ def take_spy(s: PaxState, player: str, card: int) -> None:
 
 def take_gift(s: PaxState, player: str, value: int) -> None:
     s.gifts[player].remove(value)
-    s.influence_changed()
+    s.influence_changed(player)
     s.cyl_supply[player] += 1
     s.cylinders_changed(player)
     _unmark(s, f"gift:{value}:{player}", 0)

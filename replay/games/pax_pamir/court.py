@@ -32,7 +32,7 @@ def play_card(s: PaxState, player: str, card: int, side: str) -> None:
     else:
         s.courts[player].append(card)
     s.owner[card] = player
-    s.influence_changed()
+    s.influence_changed(player)
     # the icons wait below whatever the loyalty change leaves to decide (a leveraged patriot's
     # repayment discards come first: §5.2 resolves icons after the loyalty change, §11)
     s.push(IconsTask(player, card, 0))
@@ -180,7 +180,7 @@ def discard_from_court(s: PaxState, player: str, card: int, *, to_pile: bool = T
     board.return_all_spies(s, card)
     s.courts[player].remove(card)
     del s.owner[card]
-    s.influence_changed()
+    s.influence_changed(player)
     s.used.discard(card)
     if to_pile:
         s.discard_pile.append(card)
@@ -219,7 +219,7 @@ def change_loyalty(s: PaxState, player: str, coalition: str) -> None:
         board.take_gift(s, player, v)
     s.discard_pile.extend(s.prizes[player])
     s.prizes[player] = []
-    s.influence_changed()
+    s.influence_changed(player)
     patriots = old_patriots(s, player, old)
     if len(patriots) > 1 and any(c in s.leveraged for c in patriots):
         # a leveraged one among them: the player discards them one at a time, in an order of
@@ -239,7 +239,7 @@ def old_patriots(s: PaxState, player: str, old: str | None) -> list[int]:
 
 def turn_loyalty_dial(s: PaxState, player: str, old: str | None, coalition: str) -> None:
     s.loyalty[player] = coalition
-    s.influence_changed()
+    s.influence_changed(player)
     s.add_milestone("loyalty_change", player_id=player, old=old, new=coalition)
     board.recheck_rulers(s)
 

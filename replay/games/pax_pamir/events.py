@@ -36,7 +36,7 @@ def purchase_event(s: PaxState, player: str, card: int) -> None:
         resolve_dominance_check(s, s.dc_cards_done == len(DOMINANCE_CHECKS))
     elif effect in LASTING:
         s.held_events[player].append(card)
-        s.influence_changed()
+        s.influence_changed(player)
     elif effect == "backing_of_persian_aristocracy":
         s.rupees[player] += BACKING_RUPEES
         s.discard_pile.append(card)
@@ -114,7 +114,7 @@ class RumorTask(Task):
         assert isinstance(move, Rumor)
         s.pop(self)
         s.held_events[move.player].append(self.card)
-        s.influence_changed()
+        s.influence_changed(move.player)
 
 
 @dataclass(slots=True)

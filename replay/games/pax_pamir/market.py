@@ -352,7 +352,7 @@ def draw_into(s: PaxState, card: int, cell: tuple[int, int]) -> None:
         if card not in s.seen:
             s.seen.add(card)
             _note_seen(s, card, kind)
-    s.deck_changed()
+    s.card_drawn()
     row, col = cell
     s.market[row][col] = card
     if card == PUBLIC_WITHDRAWAL and s.ruleset != "bga":

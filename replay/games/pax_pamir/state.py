@@ -115,6 +115,8 @@ class PaxState(State):
         """The last observation made by :meth:`observed`: epoch, keys, facts, and how each fact
         that is neither one of the state's containers nor kept is made."""
         self._influences: dict[str, int] | None = None
+        self._recount: set[str] = set()
+        """Players whose influence may have changed since :attr:`_influences` was made."""
         self._deck_size: int | None = None
         self._stale: set[str] = set()
         """Kept facts (:data:`KEPT`) a rule changed since the last observation."""
@@ -337,16 +339,25 @@ class PaxState(State):
 
     def influences_view(self) -> dict[str, int]:
         """:meth:`influences`, kept until something it counts changes (see
-        :meth:`influence_changed`); not to be changed."""
-        if self._influences is None:
-            self._influences = self.influences()
-        return self._influences
+        :meth:`influence_changed`): only the players whose influence may have changed are
+        counted again; not to be changed."""
+        kept = self._influences
+        if kept is None:
+            kept = self._influences = self.influences()
+        elif self._recount:
+            for p in self._recount:
+                kept[p] = self.influence(p) if self.loyalty[p] else 0
+        self._recount.clear()
+        return kept
 
-    def influence_changed(self) -> None:
+    def influence_changed(self, player: str | None = None) -> None:
         """Called by every rule that changes what influence counts: a loyalty, a court, prizes,
-        gifts, the events a player holds, the events in force.  Influence is counted again the
-        next time an observation asks for it."""
-        self._influences = None
+        gifts, the events a player holds (``player``'s), the events in force (everybody's).
+        Influence is counted again the next time an observation asks for it."""
+        if player is None:
+            self._recount.update(self.players)
+        else:
+            self._recount.add(player)
         self._stale.add("influence")
 
     def cylinders_in_play(self, player: str) -> int:
@@ -410,8 +421,15 @@ class PaxState(State):
         return self._deck_size
 
     def deck_changed(self) -> None:
-        """Called whenever the piles change (a card drawn, an unknown card named)."""
+        """Called whenever the piles change in another way than a draw (an unknown card named)."""
         self._deck_size = None
+        self._stale.add("deck_size")
+
+    def card_drawn(self) -> None:
+        """Called whenever the deck's top card is drawn: the deck holds one card less (a pile
+        left behind is empty, which the size never counted)."""
+        if self._deck_size is not None:
+            self._deck_size -= 1
         self._stale.add("deck_size")
 
     def cylinders_changed(self, player: str) -> None:
@@ -580,6 +598,7 @@ class PaxState(State):
         new._score = None
         new._observed = None
         new._influences = None
+        new._recount = set()
         new._deck_size = None
         new._cylinders = dict(self._cylinders)
         new._blocks = dict(self._blocks)

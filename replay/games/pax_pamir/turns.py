@@ -102,7 +102,7 @@ class LoyaltyTask(Task):
         assert isinstance(move, ChooseLoyalty)
         s.pop(self)
         s.loyalty[player] = move.coalition
-        s.influence_changed()
+        s.influence_changed(player)
         s.add_milestone("loyalty_change", player_id=player, old=None, new=move.coalition)
 
 

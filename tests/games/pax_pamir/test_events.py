@@ -97,6 +97,16 @@ def test_rumor_silences_a_players_patriots_and_may_name_the_buyer() -> None:
     assert s.influence("p2") == 1 and s.held_events["p2"] == [108]
 
 
+def test_an_observation_after_a_rumor_counts_its_targets_influence_again() -> None:
+    """Influence kept between observations is counted again for the player a Rumor names."""
+    s = bought(108)
+    to_court(s, "p2", 19, 20)  # two British patriots
+    keys = ("influence", "rupees")
+    assert s.observed(keys)["influence"]["p2"] == 3
+    play(s, Rumor(player="p2"))
+    assert s.observed(keys) == s.observe(keys) and s.observed(keys)["influence"]["p2"] == 1
+
+
 def test_backing_of_persian_aristocracy_gives_three_rupees() -> None:
     s = bought(113)
     assert s.rupees["p1"] == 7 and 113 in s.discard_pile

@@ -74,7 +74,7 @@ class PrizeTask(Task):
         if prize != s.loyalty[player]:
             change_loyalty(s, player, prize)
         s.prizes[player].append(self.card)
-        s.influence_changed()
+        s.influence_changed(player)
 
     def describe(self) -> str:
         return f"decision on {card_name(self.card)} as a prize (accept_prize or decline_prize)"
