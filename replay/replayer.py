@@ -150,9 +150,9 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
     rnd, phase = phase_of() if keep_frames else (None, "")
     new_frame = tuple.__new__  # Frame(...) without the call of its Python-level __new__
     for seq, ev in enumerate(events):
-        state.seq = seq
         cls = type(ev)
         if cls is MoveEvent or cls is not ObserveEvent and isinstance(ev, MoveEvent):
+            state.seq = seq
             actor, move = ev.player, ev.move  # type: ignore[union-attr]
             try:
                 apply_move(actor, move)
@@ -169,9 +169,12 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
                 # the same facts handed out again (nothing observable changed) agree with this
                 # observation when it equals the last one that agreed with them: two records'
                 # worth of decoded JSON compare faster than JSON against the state's containers
-                ok = facts == (agreed[1] if agreed[0] is replayed else replayed)
-                if ok:
-                    agreed = (replayed, facts)
+                if agreed[0] is replayed:
+                    ok = facts == agreed[1]
+                else:
+                    ok = facts == replayed
+                    if ok:
+                        agreed = (replayed, facts)
             else:
                 ok = _agrees(facts, replayed, shown)
             if not ok:
@@ -180,6 +183,7 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
                 add_frame(new_frame(Frame, (seq, "observe", None, None, rnd, phase, score)))
             continue
         else:
+            state.seq = seq
             actor, move = None, None
             try:
                 apply_chance(ev.outcome)  # type: ignore[union-attr]
