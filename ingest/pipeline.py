@@ -190,6 +190,8 @@ class _Writer(threading.Thread):
         self.published: tuple[int, ...] = (0, 0, 0)  # nothing written yet
         self.last_publish = time.monotonic()
         self.publish_cost = 0.0
+        self.publish_first = False
+        """Publish before the first batch (a database that has no snapshot yet)."""
 
     def put(self, tasks: list[_Task], done_bytes: int) -> None:
         t = time.perf_counter()
@@ -224,6 +226,8 @@ class _Writer(threading.Thread):
 
     def run(self) -> None:
         try:
+            if self.publish_first:
+                self.publish()
             while True:
                 item = self.queue.get()
                 if item is None or self.stop.is_set():
@@ -323,8 +327,9 @@ def ingest(
         db.start_run(list(paths), sum(1 for f in files if f != "-"))
         had_games = db.has_games()
         writer = _Writer(db, progress, publish_every, timings)
-        if not snapshot_path(db.path).exists():
-            writer.publish()
+        # a new database is published empty at once (readers then see it, with no game yet),
+        # by the writer, while the reader already feeds the workers
+        writer.publish_first = not snapshot_path(db.path).exists()
         writer.start()
         max_inflight = max(4, 4 * n_workers)
         inflight: deque[_Task] = deque()
