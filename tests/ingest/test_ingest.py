@@ -548,3 +548,59 @@ def test_a_ctrl_c_wrapped_by_duckdb_is_an_interrupt_not_a_database_error() -> No
     except RuntimeError as wrapped:
         assert _is_interrupt(wrapped)
     assert not _is_interrupt(RuntimeError("some other failure"))
+
+
+def test_a_batch_closes_at_its_events_limit_and_the_rows_are_the_same(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import ingest.pipeline as pipeline
+
+    recs = toy_records(40)
+    path = write(tmp_path / "r.jsonl", recs)
+    events = sum(len(r.events) for r in recs)
+    seen: dict[int, list[int]] = {}
+    for limit in (10**9, events // 5):
+        monkeypatch.setattr(pipeline, "BATCH_EVENT_ROWS", limit)
+        monkeypatch.setattr(pipeline, "TASK_RECORDS", 4)
+        calls = seen[limit] = []
+        db = tmp_path / f"l{limit}.duckdb"
+        ingest([str(path)], db, workers=0, publish_every=-1, progress=lambda n, _done, c=calls: c.append(n))
+        assert counts(db)["events"] == events
+    # no limit reached: one batch when the input is all read (the 7 tasks done by then: 4 tasks
+    # are in flight at most), then each of the 3 tasks still under way as soon as it is done
+    assert seen[10**9] == [28, 32, 36, 40]
+    # the events limit, not the records limit (2,000), closed the first batch at about a fifth
+    assert seen[events // 5][0] <= 12 and len(seen[events // 5]) > 4, seen
+    assert seen[events // 5][-1] == len(recs)
+
+
+def test_an_event_payload_is_the_records_own_text_of_it(tmp_path: Path) -> None:
+    import json
+
+    rec = toy_records(1)[0]
+    obj = orjson.loads(dumps(rec))
+    # the same record as another tool may write it: spaces after separators, a move's keys reordered
+    k = next(i for i, e in enumerate(obj["events"]) if len(e) > 1)
+    obj["events"][k] = dict(reversed(obj["events"][k].items()))
+    spaced = json.dumps(obj, separators=(", ", ": "))
+    assert loads(spaced.encode()).events[k].to_dict() == rec.events[k].to_dict()  # the same event
+    path = tmp_path / "spaced.jsonl"
+    path.write_text(spaced + "\n")
+    db = tmp_path / "p.duckdb"
+    ingest([str(path)], db, workers=0, publish_every=-1)
+    payloads = [p for (p,) in query(db, "SELECT CAST(payload AS VARCHAR) FROM events ORDER BY seq")]
+    assert payloads == [json.dumps(e, separators=(", ", ": ")) for e in obj["events"]]
+    assert payloads[k] != orjson.dumps(rec.events[k].to_dict()).decode()
+
+
+def test_a_record_repeated_within_a_run_on_an_empty_database_lands_once(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import ingest.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline, "TASK_RECORDS", 2)  # the copies travel in different tasks
+    recs = toy_records(6)
+    path = write(tmp_path / "r.jsonl", recs + recs[:3])
+    db = tmp_path / "d.duckdb"
+    s = ingest([str(path)], db, workers=2, publish_every=-1)
+    assert (s.counts.records, s.counts.new, s.counts.skipped, s.counts.conflicts) == (9, 6, 3, 0)
+    assert counts(db)["games"] == 6
+    assert counts(db)["events"] == sum(len(r.events) for r in recs)
