@@ -400,6 +400,19 @@ def run_shard(shard: Shard, lake: str, run_id: int, at: Any, ruleset: str | None
 
 
 def _maxrss() -> int:
+    """This worker's peak resident memory in KiB, since its program started.
+
+    ``ru_maxrss`` is no good here: Linux carries it over ``fork`` and ``exec``, so a Dask
+    worker started from a client holding 500 MB reports at least 500 MB whatever it used.
+    The memory map's own high-water mark (``VmHWM``) starts afresh with the program.
+    """
+    try:
+        with open("/proc/self/status", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
     return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 
 

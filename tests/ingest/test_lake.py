@@ -317,3 +317,20 @@ def test_a_lake_on_s3_through_fsspec(tmp_path: Path, monkeypatch: pytest.MonkeyP
         con.close()
     finally:
         server.stop()
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's /proc to read a memory map")
+def test_a_workers_peak_memory_is_its_own_not_the_clients_it_was_started_from() -> None:
+    # Linux carries ru_maxrss over fork and exec: a worker started from a big client must not report it
+    import multiprocessing
+
+    from ingest.lake import _maxrss
+
+    ballast = bytearray(300 << 20)
+    for i in range(0, len(ballast), 4096):
+        ballast[i] = 1
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        child_kib = pool.apply(_maxrss)
+    assert _maxrss() >= 300 << 10
+    assert child_kib < 200 << 10, f"a fresh worker reported {child_kib >> 10} MiB"
+    del ballast
