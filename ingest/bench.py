@@ -219,7 +219,7 @@ def _lake_rows(lake: dict[str, Any] | None, ratio: dict[str, Any]) -> list[dict[
         {"metric": "lake ingest rows/s", "value": lake["rows"] / lake["seconds"], "unit": "rows/s",
          "detail": f"{lake['rows']:,} rows written as Parquet"},
         {"metric": "lake ingest peak memory per worker", "value": lake["worker_kib"] / 1024, "unit": "MiB",
-         "detail": "ru_maxrss of the busiest Dask worker process"},
+         "detail": "the busiest Dask worker's own peak (VmHWM: ru_maxrss would include the process that started it)"},
     ]
 
 
