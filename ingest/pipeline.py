@@ -177,7 +177,7 @@ class _Writer(threading.Thread):
     """
 
     def __init__(self, db: Database, progress: Progress | None, publish_every: float,
-                 timings: dict[str, float]) -> None:
+                 timings: dict[str, float], *, publish_first: bool = False) -> None:
         super().__init__(name="gamerec-writer", daemon=True)
         self.db = db
         self.progress = progress
@@ -190,7 +190,7 @@ class _Writer(threading.Thread):
         self.published: tuple[int, ...] = (0, 0, 0)  # nothing written yet
         self.last_publish = time.monotonic()
         self.publish_cost = 0.0
-        self.publish_first = False
+        self.publish_first = publish_first
         """Publish before the first batch (a database that has no snapshot yet)."""
 
     def put(self, tasks: list[_Task], done_bytes: int) -> None:
@@ -326,10 +326,10 @@ def ingest(
         db = Database(db_path, memory_limit=memory_limit, threads=1 if n_workers > 0 else None)
         db.start_run(list(paths), sum(1 for f in files if f != "-"))
         had_games = db.has_games()
-        writer = _Writer(db, progress, publish_every, timings)
         # a new database is published empty at once (readers then see it, with no game yet),
         # by the writer, while the reader already feeds the workers
-        writer.publish_first = not snapshot_path(db.path).exists()
+        writer = _Writer(db, progress, publish_every, timings,
+                         publish_first=not snapshot_path(db.path).exists())
         writer.start()
         max_inflight = max(4, 4 * n_workers)
         inflight: deque[_Task] = deque()

@@ -161,9 +161,16 @@ def _bool(value: Any) -> bool | None:
     return None
 
 
+def _int32(value: Any) -> int | None:
+    """:func:`_int` with a fast path for the usual case (an int in range)."""
+    if type(value) is int and INT32_MIN <= value <= INT32_MAX:
+        return value
+    return _int(value)
+
+
 COERCE: dict[str, Callable[[Any], Any]] = {
     "VARCHAR": _str,
-    "INTEGER": _int,
+    "INTEGER": _int32,
     "BIGINT": lambda v: _int(v, -(2**63), 2**63 - 1),
     "DOUBLE": _float,
     "BOOLEAN": _bool,
@@ -285,13 +292,6 @@ def build_batch(job: Job) -> Batch:
     return Batch(outcomes, tables)
 
 
-def _int32(value: Any) -> int | None:
-    """:func:`_int` with a fast path for the usual case (an int in range)."""
-    if type(value) is int and INT32_MIN <= value <= INT32_MAX:
-        return value
-    return _int(value)
-
-
 def _add_game(r: Replay, raw: bytes, job: Job, core: dict[str, _Columns], typed: dict[str, _Columns],
               registry: dict[tuple[str, str], MilestoneTable]) -> None:
     """Add one replayed game's rows to every table, from what the replay computed.
@@ -338,7 +338,7 @@ def _add_game(r: Replay, raw: bytes, job: Job, core: dict[str, _Columns], typed:
     ev["kind"].extend([e.kind for e in events])
     moves = [e if type(e) is MoveEvent else None for e in events]
     ev["player_id"].extend([m.player if m is not None else None for m in moves])
-    ev["move_type"].extend([_MOVE_TYPES[type(m.move)] if m is not None else None for m in moves])
+    ev["move_type"].extend([m.move.type if m is not None else None for m in moves])
     ev["payload"].extend(_event_payloads(raw, n))
     rounds = [f.round for f in frames]
     # a game has a handful of distinct rounds: each is checked once, not once per event
@@ -391,31 +391,9 @@ def _add_game(r: Replay, raw: bytes, job: Job, core: dict[str, _Columns], typed:
         ms.row(gid, mseq, rec.game, mtype, _json(m), i)
         spec = registry.get((rec.game, mtype))
         if spec is not None:
-            typed[spec.table].row(gid, mseq, *[coerce(m.get(c)) for c, coerce in _coercers(spec)], i)
+            typed[spec.table].row(gid, mseq, *[COERCE[t](m.get(c)) for c, t in spec.columns], i)
 
     core["records"].row(gid, raw.strip().decode())
-
-
-class _MoveTypeNames(dict[type, str]):
-    """Move class -> its ``type`` tag, looked up once per class (``Move.type`` is a property)."""
-
-    def __missing__(self, cls: type) -> str:
-        name = str(cls.__struct_config__.tag)  # type: ignore[attr-defined]
-        self[cls] = name
-        return name
-
-
-_MOVE_TYPES = _MoveTypeNames()
-
-_COERCERS: dict[MilestoneTable, list[tuple[str, Callable[[Any], Any]]]] = {}
-
-
-def _coercers(spec: MilestoneTable) -> list[tuple[str, Callable[[Any], Any]]]:
-    """``(field, coerce)`` per typed column of ``spec``, made once per table (an integer takes the fast path)."""
-    out = _COERCERS.get(spec)
-    if out is None:
-        out = _COERCERS[spec] = [(c, _int32 if t == "INTEGER" else COERCE[t]) for c, t in spec.columns]
-    return out
 
 
 def _event_payloads(raw: bytes, n: int) -> list[Any]:

@@ -60,13 +60,24 @@ class Move(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="t
 
     @property
     def type(self) -> str:
-        return str(self.__struct_config__.tag)
+        return _MOVE_TYPE_NAMES[type(self)]
 
     def to_dict(self) -> dict[str, Any]:
         """The move as the plain JSON object a record holds (``type`` first)."""
         out: dict[str, Any] = msgspec.to_builtins(self)
         return out
 
+
+class _MoveTypeNames(dict[type, str]):
+    """Move class -> its ``type`` tag, read from the class once (hot: every stored event asks)."""
+
+    def __missing__(self, cls: type) -> str:
+        name = str(cls.__struct_config__.tag)  # type: ignore[attr-defined]
+        self[cls] = name
+        return name
+
+
+_MOVE_TYPE_NAMES = _MoveTypeNames()
 
 Outcome = dict[str, Any]
 """A chance outcome as a record holds it, e.g. ``{"draw": "deck", "items": ["red"]}``
