@@ -6,6 +6,9 @@ import importlib
 import os
 import platform
 import resource
+import tempfile
+from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
 import click
@@ -13,7 +16,18 @@ import orjson
 from rich.console import Console
 from rich.table import Table
 
-from replay.bench import CORPORA, Rate, bench_chess, bench_replay, corpus, pass_heavy, replay_only_cost
+from replay.bench import (
+    CORPORA,
+    Against,
+    AgainstError,
+    Comparison,
+    Rate,
+    bench_chess,
+    bench_replay,
+    corpus,
+    pass_heavy,
+    replay_only_cost,
+)
 from replay.games import available
 
 
@@ -44,9 +58,14 @@ def _layer_rows(module: str, quick: bool) -> list[dict[str, Any]]:
               help="Also write the replay figures as JSON (to compare a later version with --baseline).")
 @click.option("--baseline", type=click.Path(exists=True, dir_okay=False),
               help="Replay figures saved by --save from a previous version: adds their speed-up columns.")
+@click.option("--against", "against_rev", metavar="REV",
+              help="Also replay every corpus with git revision REV of gamerec (exported from this "
+                   "checkout), in a process of its own, in turn with this version in another, in this run: "
+                   "adds the speed-up column (CPU time, best of the runs, on the records both versions "
+                   "replay to the same end).")
 def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard: bool, skip_import: bool,
-          skip_analysis: bool,
-          corpora: tuple[str, ...], save: str | None, baseline: str | None) -> None:
+          skip_analysis: bool, corpora: tuple[str, ...], save: str | None, baseline: str | None,
+          against_rev: str | None) -> None:
     """Replay events/s and games/s per game against python-chess, ingest and dashboard figures."""
     # no console markup: texts like "gamerec[bench]" must print as written
     console = Console(markup=False, highlight=False)
@@ -66,32 +85,29 @@ def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard
     rows: list[Rate] = []
     observed_cost: dict[str, float] = {}
     replay_cost: dict[str, float] = {}
-    for gid in titles:
-        plain: Rate | None = None
-        passing = None
-        for name in wanted:
-            with console.status(f"replaying {gid} ({name})..."):
-                if name != "sim" and passing is None:
-                    passing = pass_heavy(gid, n_games)
-                rate = bench_replay(gid, n_games, runs, corpus_name=name,
-                                    blobs=corpus(gid, name, n_games, passing=passing))
-                if name == "observed" and plain is None:
-                    plain = bench_replay(gid, n_games, runs, corpus_name="pass-heavy",
-                                         blobs=corpus(gid, "pass-heavy", n_games, passing=passing))
-            rows.append(rate)
-            if name == "pass-heavy":
-                plain = rate
-            elif name == "observed":
-                assert plain is not None
-                observed_cost[rate.name] = rate.seconds / plain.seconds
-                with console.status(f"replaying {gid} (observed, records decoded beforehand)..."):
-                    replay_cost[rate.name] = replay_only_cost(
-                        corpus(gid, "observed", n_games, passing=passing),
-                        corpus(gid, "pass-heavy", n_games, passing=passing), runs)
+    compared: dict[str, Against] = {}
+    stack = ExitStack()
+    comparison: Comparison | None = None
+    if against_rev:
+        workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="gamerec-bench-")))
+        try:
+            comparison = stack.enter_context(Comparison(against_rev, workdir))
+        except AgainstError as exc:
+            stack.close()
+            raise click.BadParameter(str(exc), param_hint="'--against'") from None
+    with stack:
+        for gid in titles:
+            _replay_rows(gid, wanted, n_games, runs, console, rows, observed_cost, replay_cost, comparison,
+                         compared)
     plies = round(sum(r.events_per_game for r in rows) / len(rows)) if rows else 100
     with console.status("python-chess reference..."):
         ref = bench_chess(n_games, max(plies, 20), runs)
     figures = _figures(rows, ref, observed_cost, n_games, runs, replay_cost)
+    if comparison is not None:
+        figures["against"] = {"rev": comparison.rev, "commit": comparison.sha}
+        for name, c in compared.items():
+            figures["rows"][name].update(against_records=c.records, against_kept=c.kept,
+                                         against_speedup=None if c.speedup is None else round(c.speedup, 4))
     before = orjson.loads(open(baseline, "rb").read()) if baseline else None
 
     table = Table(title="Replay (decode + validate + replay, one core)")
@@ -99,6 +115,8 @@ def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard
             "observe cost (replay only)"]
     if before:
         cols += ["events/s vs before", "vs-chess vs before"]
+    if comparison is not None:
+        cols.append(f"vs {comparison.rev}")
     for col in cols:
         table.add_column(col, justify="right" if col != "corpus" else "left")
     for r in rows:
@@ -110,10 +128,13 @@ def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard
             b = before["rows"].get(r.name, {})
             cells += [_x(_div(f["events_per_s"], b.get("events_per_s"))),
                       _x(_div(f.get("vs_chess"), b.get("vs_chess")))]
+        if comparison is not None:
+            cells.append(_x(f.get("against_speedup")))
         table.add_row(*cells)
     if ref:
         table.add_row(ref.name, str(ref.games), f"{ref.events_per_game:.0f}", f"{ref.events_per_s:,.0f}",
-                      f"{ref.games_per_s:,.1f}", "1.00x", "", "", *(["", ""] if before else []))
+                      f"{ref.games_per_s:,.1f}", "1.00x", "", "", *(["", ""] if before else []),
+                      *([""] if comparison is not None else []))
     console.print(table)
     console.print("observe cost: CPU time to decode, validate and replay the observed corpus / the same for "
                   "the same records without their observations; (replay only): the same with the records "
@@ -121,6 +142,14 @@ def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard
     if before:
         console.print(f"before: {baseline} ({before.get('note', '')}); vs-chess vs before compares each "
                       "version's ratio to python-chess measured in its own run (robust to a busier machine)")
+    if comparison is not None:
+        partial = [f"{c.name} {c.kept} of {c.records}" for c in compared.values() if c.kept < c.records]
+        console.print(f"vs {comparison.rev}: CPU time of gamerec at {comparison.rev} "
+                      f"(commit {comparison.sha[:12]}, exported with git archive) over this version's, both "
+                      "decoding and replaying the same records in processes of their own, in turn, in this run "
+                      f"(best of {max(runs, 5)} each); only records both versions replay to the same end "
+                      "(complete, same final score and ranking) are timed"
+                      + (f": {', '.join(partial)} records" if partial else ": all of them") + ".")
     if save:
         with open(save, "wb") as fh:
             fh.write(orjson.dumps(figures, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")
@@ -153,6 +182,39 @@ def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard
         console.print(t2)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     console.print(f"peak memory of this process: {peak:,.0f} MiB")
+
+
+def _replay_rows(gid: str, wanted: list[str], n_games: int, runs: int, console: Console, rows: list[Rate],
+                 observed_cost: dict[str, float], replay_cost: dict[str, float],
+                 comparison: Comparison | None, compared: dict[str, Against]) -> None:
+    """One game's replay corpora: their rates, observe costs and (``comparison``) speed-ups."""
+    plain: Rate | None = None
+    passing = None
+    for name in wanted:
+        with console.status(f"replaying {gid} ({name})..."):
+            if name != "sim" and passing is None:
+                passing = pass_heavy(gid, n_games)
+            blobs = corpus(gid, name, n_games, passing=passing)
+            rate = bench_replay(gid, n_games, runs, corpus_name=name, blobs=blobs)
+            if name == "observed" and plain is None:
+                plain = bench_replay(gid, n_games, runs, corpus_name="pass-heavy",
+                                     blobs=corpus(gid, "pass-heavy", n_games, passing=passing))
+        rows.append(rate)
+        if name == "pass-heavy":
+            plain = rate
+        elif name == "observed":
+            assert plain is not None
+            observed_cost[rate.name] = rate.seconds / plain.seconds
+            with console.status(f"replaying {gid} (observed, records decoded beforehand)..."):
+                replay_cost[rate.name] = replay_only_cost(
+                    corpus(gid, "observed", n_games, passing=passing),
+                    corpus(gid, "pass-heavy", n_games, passing=passing), runs)
+        if comparison is not None:
+            with console.status(f"replaying {gid} ({name}) with {comparison.rev} and this version in turn..."):
+                try:
+                    compared[rate.name] = comparison.measure(rate.name, blobs, max(runs, 5))
+                except AgainstError as exc:
+                    raise click.ClickException(str(exc)) from None
 
 
 def _div(a: float | None, b: float | None) -> float | None:

@@ -13,11 +13,18 @@ from __future__ import annotations
 
 import gc
 import io
+import json
+import os
 import random
 import statistics
+import struct
+import subprocess
+import sys
+import tarfile
 import time
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
 
 from replay.engine import Game
 from replay.games import get_game
@@ -192,3 +199,141 @@ def bench_chess(games: int, plies: int, runs: int = 5, seed: int = 1) -> Rate | 
                 board.push(move)
 
     return Rate("python-chess (PGN)", games, total, _median_time(run, runs), runs)
+
+
+# --------------------------------------------------------------------------
+# Against a previous version, in the same run
+# --------------------------------------------------------------------------
+
+WORKER = Path(__file__).with_name("bench_worker.py")
+"""The script each version runs in its own process (see :mod:`replay.bench_worker`)."""
+
+
+class AgainstError(Exception):
+    """A previous version that cannot be exported or started (one line, for the CLI)."""
+
+
+def source_root() -> Path:
+    """The folder holding this ``replay`` package (the root of its git checkout)."""
+    return Path(__file__).resolve().parents[1]
+
+
+def export_version(rev: str, into: Path) -> str:
+    """Write revision ``rev``'s ``replay`` package under ``into`` (``git archive``) and
+    return the commit it names."""
+    root = source_root()
+    try:
+        sha = subprocess.run(["git", "-C", str(root), "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+                             capture_output=True, text=True, check=False).stdout.strip()
+    except OSError as exc:
+        raise AgainstError(f"cannot run git to export {rev!r}: {exc}") from None
+    if not sha:
+        raise AgainstError(f"{rev!r} is not a commit of the git checkout at {root}")
+    archive = subprocess.run(["git", "-C", str(root), "archive", "--format=tar", sha, "replay"],
+                             capture_output=True, check=False)
+    if archive.returncode != 0:
+        raise AgainstError(f"git archive {sha[:12]} replay failed: "
+                           f"{archive.stderr.decode(errors='replace').strip()}")
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(into, filter="data")
+    return sha
+
+
+def write_blobs(path: Path, blobs: list[bytes]) -> None:
+    """A corpus file for :mod:`replay.bench_worker`: each record's length (4 bytes) and bytes."""
+    with open(path, "wb") as fh:
+        for b in blobs:
+            fh.write(struct.pack(">I", len(b)))
+            fh.write(b)
+
+
+class VersionProcess:
+    """One version of gamerec (the ``replay`` package under ``root``) in a worker process."""
+
+    def __init__(self, root: Path, label: str) -> None:
+        self.label = label
+        env = {**os.environ, "PYTHONPATH": str(root), "PYTHONHASHSEED": "0"}
+        self.proc = subprocess.Popen([sys.executable, "-P", str(WORKER)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, env=env, text=True)
+
+    def ask(self, **cmd: Any) -> dict[str, Any]:
+        stdin, stdout = self.proc.stdin, self.proc.stdout
+        assert stdin is not None and stdout is not None
+        stdin.write(json.dumps(cmd) + "\n")
+        stdin.flush()
+        line = stdout.readline()
+        if not line:
+            raise AgainstError(f"the {self.label} version's bench process stopped (exit {self.proc.wait()})")
+        answer: dict[str, Any] = json.loads(line)
+        if "error" in answer:
+            raise AgainstError(f"the {self.label} version's bench process: {answer['error']}")
+        return answer
+
+    def close(self) -> None:
+        stdin: IO[str] | None = self.proc.stdin
+        if self.proc.poll() is None and stdin is not None:
+            stdin.write(json.dumps({"cmd": "quit"}) + "\n")
+            stdin.close()
+        self.proc.wait()
+
+
+@dataclass
+class Against:
+    """One corpus replayed by this version and a previous one, in turn, in one run."""
+
+    name: str
+    records: int
+    """Records of the corpus."""
+    kept: int
+    """Records both versions replay to the same end (complete, same final score and ranking)."""
+    seconds: float
+    """This version's best CPU time over the kept records."""
+    before_seconds: float
+    """The previous version's best CPU time over the same records."""
+    dropped: list[str] = field(default_factory=list)
+
+    @property
+    def speedup(self) -> float | None:
+        return self.before_seconds / self.seconds if self.kept and self.seconds else None
+
+
+class Comparison:
+    """This version and revision ``rev`` as two worker processes (a context manager)."""
+
+    def __init__(self, rev: str, workdir: Path) -> None:
+        old_root = workdir / "before"
+        old_root.mkdir()
+        self.rev = rev
+        self.sha = export_version(rev, old_root)
+        self.now = VersionProcess(source_root(), "current")
+        self.before = VersionProcess(old_root, rev)
+        self.workdir = workdir
+
+    def __enter__(self) -> Comparison:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.now.close()
+        self.before.close()
+
+    def measure(self, name: str, blobs: list[bytes], runs: int) -> Against:
+        """Replay ``blobs`` in both versions, keep the records both replay to the same end, and
+        time the two versions in turn (``runs`` times each, the order swapped every run);
+        the best CPU time of each."""
+        path = self.workdir / "corpus.bin"
+        write_blobs(path, blobs)
+        ends_now = self.now.ask(cmd="load", name=name, path=str(path))["ends"]
+        ends_before = self.before.ask(cmd="load", name=name, path=str(path))["ends"]
+        path.unlink()
+        kept = [i for i, (a, b) in enumerate(zip(ends_now, ends_before, strict=True))
+                if a == b and a.startswith('["complete"')]
+        dropped = [f"record {i}: {ends_before[i][:120]}" for i in range(len(blobs)) if i not in set(kept)]
+        for proc in (self.now, self.before):
+            proc.ask(cmd="keep", name=name, indices=kept)
+        now: list[float] = []
+        before: list[float] = []
+        for run in range(runs if kept else 0):
+            pair = (self.now, self.before) if run % 2 == 0 else (self.before, self.now)
+            for proc in pair:
+                (now if proc is self.now else before).append(proc.ask(cmd="time", name=name)["seconds"])
+        return Against(name, len(blobs), len(kept), min(now, default=0.0), min(before, default=0.0), dropped)

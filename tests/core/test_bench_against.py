@@ -1,0 +1,52 @@
+"""``gamerec bench --against REV``: a previous version exported from git replays the same records
+in a process of its own, in turn with this version; records the two end differently are left
+out of the timing, and a revision that is not a commit is one line."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gamerec_cli.main import main
+from replay.bench import Comparison, export_version, source_root
+from replay.record import dumps, loads
+from replay.simulate import simulate
+
+
+def _in_git() -> bool:
+    probe = subprocess.run(["git", "-C", str(source_root()), "rev-parse", "HEAD"], capture_output=True,
+                           check=False)
+    return probe.returncode == 0
+
+
+pytestmark = pytest.mark.skipif(not _in_git(), reason="gamerec is not running from a git checkout")
+
+
+def test_export_writes_the_revisions_replay_package(tmp_path: Path) -> None:
+    sha = export_version("HEAD", tmp_path)
+    assert len(sha) == 40
+    assert (tmp_path / "replay" / "replayer.py").is_file()
+
+
+def test_head_against_itself_times_the_records_both_end_alike(tmp_path: Path) -> None:
+    blobs = [dumps(r) for r in simulate("copenhagen", 3, 5, observe_every=0)]
+    broken = loads(blobs[0])
+    broken.events = broken.events[: len(broken.events) // 2]  # stops half-way: not complete
+    blobs.append(dumps(broken))
+    with Comparison("HEAD", tmp_path) as c:
+        out = c.measure("copenhagen tiny", blobs, 2)
+    assert (out.records, out.kept) == (4, 3)
+    assert len(out.dropped) == 1 and out.dropped[0].startswith("record 3: ")
+    assert out.seconds > 0 and out.before_seconds > 0
+    assert out.speedup is not None and 0.2 < out.speedup < 5  # the same code on both sides
+
+
+def test_a_revision_that_is_no_commit_is_one_line() -> None:
+    res = CliRunner().invoke(main, ["bench", "--quick", "--skip-ingest", "--skip-dashboard", "--skip-import",
+                                   "--skip-analysis", "--against", "no-such-rev-xyz"])
+    assert res.exit_code == 2
+    assert "'no-such-rev-xyz' is not a commit of the git checkout" in res.output
+    assert "Traceback" not in res.output
