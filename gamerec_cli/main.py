@@ -126,8 +126,10 @@ def _items(paths: tuple[str, ...]) -> Iterator[Item]:
 
 
 def _replays(paths: tuple[str, ...], **kw: Any) -> Iterator[Replay]:
-    for item in _items(paths):
-        yield replay_item(item, **kw)
+    """Every record replayed; a BGA log imported and replayed in one run of the engine."""
+    from ingest.bga.convert import replay_items
+
+    yield from replay_items(iter_raw(paths or ("-",)), **kw)
 
 
 RULESET_OPTION = click.option(
@@ -150,16 +152,11 @@ def replay_cmd(paths: tuple[str, ...], as_json: bool, at: int | None, snapshot: 
     2 if there was no record or --at lies past a record's last event.
     """
     bad = out_of_range = total = 0
-    for item in _items(paths):
+    for r in _replays(paths, ruleset=ruleset) if at is None else _replays_until(paths, at, ruleset):
         total += 1
-        if at is not None and item.record is not None and at >= len(item.record.events):
-            n = len(item.record.events)
-            have = f"events 0 to {n - 1}" if n else "no events"
-            click.echo(f"error: {item.source}:{item.line}: {item.record.id}: --at {at} is out of range "
-                       f"(this record has {have})", err=True)
+        if r is None:
             out_of_range += 1
             continue
-        r = replay_item(item, until=at, ruleset=ruleset)
         if r.status in (INVALID, DIVERGED):
             bad += 1
         if as_json:
@@ -174,6 +171,19 @@ def replay_cmd(paths: tuple[str, ...], as_json: bool, at: int | None, snapshot: 
     if total == 0:
         _fail("no records found in " + ", ".join(paths or ("-",)))
     sys.exit(2 if out_of_range else 1 if bad else 0)
+
+
+def _replays_until(paths: tuple[str, ...], at: int, ruleset: str | None) -> Iterator[Replay | None]:
+    """Every record replayed up to event ``at`` (``None``, said on stderr, for one that has no such event)."""
+    for item in _items(paths):
+        if item.record is not None and at >= len(item.record.events):
+            n = len(item.record.events)
+            have = f"events 0 to {n - 1}" if n else "no events"
+            click.echo(f"error: {item.source}:{item.line}: {item.record.id}: --at {at} is out of range "
+                       f"(this record has {have})", err=True)
+            yield None
+            continue
+        yield replay_item(item, until=at, ruleset=ruleset)
 
 
 def _print_replay(r: Replay, at: int | None) -> None:

@@ -39,7 +39,7 @@ from typing import IO, Any
 import duckdb
 
 from ingest import milestones
-from ingest.bga.convert import bga_items
+from ingest.bga.convert import ingest_items
 from ingest.rows import Batch, Job, Outcome, build_batch, merge, prepare, raw_sha256
 from ingest.sources import expand
 from ingest.writer import Counts, Database, IngestError, snapshot_path, utcnow
@@ -92,12 +92,14 @@ Progress = Callable[[int, int], None]
 """``progress(records_read, bytes_done)`` after every written batch."""
 
 
-def _batches(items: Iterator[RawItem], records: int, size: int) -> Iterator[list[RawItem]]:
-    batch: list[RawItem] = []
+def _batches(items: Iterator[tuple[RawItem, str | None]], records: int,
+             size: int) -> Iterator[list[tuple[RawItem, str | None]]]:
+    """Raw items (each with, for a BGA log, its table file: see :func:`ingest_items`) in tasks."""
+    batch: list[tuple[RawItem, str | None]] = []
     nbytes = 0
-    for it in items:
-        batch.append(it)
-        nbytes += len(it.raw)
+    for pair in items:
+        batch.append(pair)
+        nbytes += len(pair[0].raw)
         if len(batch) >= records or nbytes >= size:
             yield batch
             batch, nbytes = [], 0
@@ -357,7 +359,8 @@ def ingest(
                 writer.put(group, task.done_bytes)
                 group, group_records, group_bytes, group_events = [], 0, 0, 0
 
-        reader = _batches(bga_items(iter_raw(files, stdin)), min(batch_records, TASK_RECORDS),
+        # BGA logs go to the workers as they are (each imported and replayed there, in one engine run)
+        reader = _batches(ingest_items(iter_raw(files, stdin)), min(batch_records, TASK_RECORDS),
                           min(batch_bytes, TASK_BYTES))
         while True:
             t = time.perf_counter()
@@ -367,7 +370,10 @@ def ingest(
             read_errors: list[Outcome] = []
             work: list[tuple[int, str, int | None, bytes]] = []
             hashes: list[str] = []
-            for it in raw_batch:
+            logs: dict[int, str] = {}  # ordinal -> table file ("": none) of the BGA logs
+            for it, table in raw_batch:
+                if table is not None:
+                    logs[ordinal] = table
                 sha = raw_sha256(it.raw)
                 if it.error is not None:
                     read_errors.append(Outcome(ordinal, it.source, it.line, sha, INVALID, error=str(it.error),
@@ -391,11 +397,12 @@ def ingest(
                     continue
                 seen.add(sha)
                 todo.append(w)
-            job = Job(todo, db.run_id or 0, utcnow(), tables, ruleset)
+            job = Job(todo, db.run_id or 0, utcnow(), tables, ruleset,
+                      {w[0]: logs[w[0]] for w in todo if w[0] in logs})
             timings["read"] += time.perf_counter() - t
             pending = pool.apply_async(build_batch, (job,)) if todo else _Inline._Done(Batch([]))
             inflight.append(_Task(pending, read_errors, skipped, present, len(raw_batch),
-                                  sum(len(it.raw) for it in raw_batch), raw_batch[-1].done_bytes))
+                                  sum(len(it.raw) for it, _ in raw_batch), raw_batch[-1][0].done_bytes))
             while len(inflight) >= max_inflight:
                 collect_one()
         # all the input is read: what is finished goes to the writer now, and each task still under

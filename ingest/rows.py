@@ -24,6 +24,7 @@ import orjson
 import pyarrow as pa
 
 from ingest import schema
+from ingest.bga.convert import replay_log
 from ingest.milestones import MilestoneTable, by_kind
 from replay import ENGINE_VERSION
 from replay.games import available
@@ -67,6 +68,10 @@ class Job:
     milestone_tables: Sequence[MilestoneTable] | None = None
     ruleset: str | None = None
     """Overrides every record's ``options.ruleset`` (``--ruleset``)."""
+    logs: dict[int, str] | None = None
+    """The items that are BGA logs: ordinal -> the path of their table file (``""``: none).  Each is
+    imported and replayed in one engine run (:func:`ingest.bga.convert.replay_log`); its rows are the
+    record's, and its hash the record JSON's."""
 
 
 def merge(batches: Sequence[Batch]) -> Batch:
@@ -259,12 +264,19 @@ def build_batch(job: Job) -> Batch:
     }
     every = (*core.values(), *typed.values())
     outcomes: list[Outcome] = []
+    logs = job.logs or {}
     for ordinal, source, line, raw in job.items:
-        try:
-            item = Item(source, line, raw, record=loads(raw, source, line))
-        except RecordError as exc:
-            item = Item(source, line, raw, error=exc)
-        r = replay_item(item, ruleset=job.ruleset)
+        if ordinal in logs:
+            got = replay_log(source, line, raw, logs[ordinal], ruleset=job.ruleset)
+            if got is None:  # a table file after all: read beside its log, not a record
+                continue
+            raw, r = got  # the record's JSON (the log's bytes if it was refused), and its replay
+        else:
+            try:
+                item = Item(source, line, raw, record=loads(raw, source, line))
+            except RecordError as exc:
+                item = Item(source, line, raw, error=exc)
+            r = replay_item(item, ruleset=job.ruleset)
         rec = r.record
         sha = rec.sha256 if rec is not None else raw_sha256(raw)
         if r.status == INVALID or rec is None:

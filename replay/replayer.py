@@ -197,19 +197,78 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
             rnd, phase = phase_of()
             add_frame(new_frame(Frame, (seq, ev.kind, actor, move, rnd, phase, score)))
     out.replayed = len(out.frames) if keep_frames else _replayed(events, out.divergences, stopped)
+    _conclude(out, state, record, not stopped and until is None)
+    return out
+
+
+def _conclude(out: Replay, state: State, record: Record, check_result: bool) -> None:
+    """What a replay finds once the events are through: milestones, score, ranking, the check of
+    the record's ``result`` (``check_result``: the replay went through every event) and the status."""
     out.milestones = state.milestones
     out.score = state.score()
     over = state.turn() is OVER
     if over:
         out.ranking = state.ranking()
-    if not stopped and until is None and record.result is not None:
+    if check_result and record.result is not None:
         # a result is checked against the state after the last event, and reported there
         _compare_result(state, record, max(len(record.events) - 1, 0), over, out)
     if out.divergences:
         out.status = DIVERGED
     elif over:
         out.status = COMPLETE
-    return out
+
+
+class Replaying:
+    """A replay kept by code that applies a record's events to the state itself, as it makes them.
+
+    The BGA importer drives our engine through the whole game to build a
+    record (it settles what the log leaves implicit by asking the rules).
+    Replaying the record afterwards would run the engine through the same
+    game a second time; instead the importer reports each event here as it
+    applies it, and :meth:`finish` gives the :class:`Replay` that
+    :func:`replay` would give for the finished record (the same frames,
+    divergences, milestones, score, ranking and status) - provided the
+    events were applied under the record's own ruleset, in order, each
+    reported right after it was applied, and none refused (a refused event
+    stops the import, not the replay).
+
+    ``observation`` compares facts as they will read back from the record's
+    JSON (a tuple reads back as a list), so its divergences are the replay's.
+    """
+
+    __slots__ = ("state", "out", "keep_frames", "_shown", "_score", "_round", "_phase", "_add")
+
+    def __init__(self, state: State, *, keep_frames: bool = True) -> None:
+        self.state = state
+        self.out = Replay(record=None, status=INCOMPLETE, state=state)
+        self.keep_frames = keep_frames
+        self._shown: list[Any] = [None, b""]  # the facts the state last handed out, and their JSON
+        self._score: Score = state.score() if keep_frames else {}
+        self._round, self._phase = state.phase() if keep_frames else (None, "")
+        self._add = self.out.frames.append
+
+    def applied(self, seq: int, kind: str, actor: str | None, move: Move | None) -> None:
+        """Event ``seq`` (a move of ``actor``, or a chance outcome) has just been applied."""
+        if self.keep_frames:
+            state = self.state
+            self._score = score = state.score()
+            self._round, self._phase = rnd, phase = state.phase()
+            self._add(tuple.__new__(Frame, (seq, kind, actor, move, rnd, phase, score)))
+
+    def observation(self, seq: int, facts: dict[str, Any]) -> None:
+        """Event ``seq`` is the observation ``facts``: compared with the state here."""
+        recorded = orjson.loads(orjson.dumps(facts))  # the facts as the record's JSON gives them back
+        _compare_observation(self.state, seq, recorded, self.out.divergences, self._shown)
+        if self.keep_frames:  # an observation changes nothing: the last frame's phase and score hold
+            self._add(tuple.__new__(Frame, (seq, "observe", None, None, self._round, self._phase, self._score)))
+
+    def finish(self, record: Record) -> Replay:
+        """The replay of ``record``, whose events are the ones reported, in order."""
+        out = self.out
+        out.record = record
+        out.replayed = len(record.events)
+        _conclude(out, self.state, record, True)
+        return out
 
 
 def _replayed(events: list[Event], divergences: list[Divergence], stopped: bool) -> int:

@@ -46,6 +46,7 @@ from ingest.bga.log import BgaLog, Notif
 from replay.engine import OVER, ChanceRequest, Game, GamerecError, RuleViolation, State
 from replay.games import get_game
 from replay.record import ChanceEvent, Event, MoveEvent, ObserveEvent
+from replay.replayer import Replaying
 
 FRAMEWORK_TYPES = frozenset({
     "gameStateChange",
@@ -139,6 +140,9 @@ class GameImporter:
         """Compare each of BGA's observations with our state as it is emitted (noting a
         :class:`Mismatch`).  Off when the record is replayed right after the import (``ingest``,
         ``verify``): the replay compares every observation at its event anyway."""
+        self.replaying: Replaying | None = None
+        """Set (before :meth:`run`) when the record is wanted replayed: each event is reported to it
+        as it is applied, and the import's own engine run is the record's replay (no second run)."""
 
     # ---- hooks a game may override ------------------------------------------
 
@@ -199,23 +203,27 @@ class GameImporter:
             self.fail(f"cannot build a {type_!r} move from it ({exc})")
         if pid not in self.players:
             self.fail(f"player {pid} is not at this table")
-        self.state.seq = len(self.events)
+        seq = self.state.seq = len(self.events)
         self._turn = _UNASKED
         try:
             self.state.apply_move(pid, mv)
         except RuleViolation as exc:
             self.fail(f"our rules cannot follow it: {exc}")
         self.events.append(MoveEvent(pid, mv, self._src()))
+        if self.replaying is not None:
+            self.replaying.applied(seq, "move", pid, mv)
 
     def chance(self, outcome: dict[str, Any]) -> None:
         """Emit and apply a chance outcome (what BGA revealed)."""
-        self.state.seq = len(self.events)
+        seq = self.state.seq = len(self.events)
         self._turn = _UNASKED
         try:
             self.state.apply_chance(outcome)
         except RuleViolation as exc:
             self.fail(f"our rules cannot follow it: {exc}")
         self.events.append(ChanceEvent(outcome, self._src()))
+        if self.replaying is not None:
+            self.replaying.applied(seq, "chance", None, None)
 
     def observe(self, facts: dict[str, Any]) -> None:
         """Emit BGA's claim about the state here (``origin: "bga"``).
@@ -232,6 +240,8 @@ class GameImporter:
                 if bga_v != our_v:
                     assert self.current is not None
                     self.mismatches.append(Mismatch(self.current, key, bga_v, our_v))
+        if self.replaying is not None:
+            self.replaying.observation(len(self.events), facts)
         self.events.append(ObserveEvent(facts, "bga", self._src()))
 
     def fail(self, reason: str) -> NoReturn:

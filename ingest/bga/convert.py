@@ -4,9 +4,17 @@
 settle who played (BGA's ids as strings, BGA's names, the log's turn order),
 run the game's importer, and assemble the record.  :func:`import_file`
 reads the file (and its table file) first.  :func:`bga_items` lets every
-reader of records (``ingest``, ``verify``, ``replay``) take BGA logs mixed
-with records: each raw item is sniffed, logs are imported on the fly, table
-files are passed over.
+reader of records take BGA logs mixed with records: each raw item is
+sniffed, logs are imported on the fly, table files are passed over.
+
+A log that is replayed next (``ingest``, ``verify``, ``replay``) is imported
+and replayed in **one engine run**: the import drives our engine through the
+whole game anyway (it settles what the log leaves implicit by asking the
+rules), so it reports each event to a :class:`~replay.replayer.Replaying` as
+it applies it and the record's replay comes out of the import itself
+(:func:`import_replayed`), equal to replaying the written record.  ``ingest``
+does this in its workers (:func:`replay_log`), its reader only telling logs
+from records (:func:`ingest_items`).
 """
 
 from __future__ import annotations
@@ -39,7 +47,8 @@ from ingest.bga.log import (
 )
 from ingest.bga.registry import detect
 from replay.engine import GamerecError
-from replay.record import RawItem, Record, RecordError, dumps
+from replay.record import Item, RawItem, Record, RecordError, dumps, loads
+from replay.replayer import INVALID, Replay, Replaying, replay, replay_item
 
 TABLE_URL = "https://boardgamearena.com/table?table={}"
 
@@ -52,6 +61,8 @@ class Imported:
     log: BgaLog
     mismatches: list[Mismatch] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    replayed: Replay | None = None
+    """The record's replay, from the import's own engine run (see :func:`import_replayed`)."""
 
     @property
     def packets(self) -> int:
@@ -83,7 +94,33 @@ def record_to_replay(log: BgaLog, *, game: str | None = None) -> Record:
         log.release()
 
 
-def _import_log(log: BgaLog, game: str | None, compare: bool) -> Imported:
+def import_replayed(log: BgaLog, *, game: str | None = None, ruleset: str | None = None,
+                    keep_frames: bool = True) -> tuple[bytes, Replay]:
+    """The record of a read log, as JSON, and its replay, from one run of the engine.
+
+    The replay is what :func:`replay.replayer.replay` gives for
+    ``loads(json)`` (``ruleset``: under that ruleset, ``keep_frames``: with
+    frames), without running the engine through the game a second time;
+    only a ``ruleset`` other than the record's own (``bga``) needs a replay
+    of its own after the import.  The log is released (:meth:`BgaLog.release`)
+    either way; raises :class:`BgaImportError`.
+    """
+    try:
+        with collector_paused():
+            imported = _import_log(log, game, False, replaying=True, ruleset=ruleset, keep_frames=keep_frames)
+            rec = imported.record
+            blob = dumps(rec)
+            rec.sha256 = hashlib.sha256(blob).hexdigest()  # as loads() gives it (no surrounding blanks here)
+            rec.booleans = b"true" in blob or b"false" in blob
+    finally:
+        log.release()
+    if imported.replayed is not None:
+        return blob, imported.replayed
+    return blob, replay(loads(blob, log.source), ruleset=ruleset, keep_frames=keep_frames)
+
+
+def _import_log(log: BgaLog, game: str | None, compare: bool, *, replaying: bool = False,
+                ruleset: str | None = None, keep_frames: bool = True) -> Imported:
     cls = detect(log, game)
     ids, names = _who_played(log)
     if not cls.game_id:
@@ -94,8 +131,12 @@ def _import_log(log: BgaLog, game: str | None, compare: bool) -> Imported:
     except GamerecError as exc:  # e.g. a player count the game does not allow
         raise BgaImportError(f"cannot set up the game: {exc}", file=log.source) from None
     imp.compare = compare
+    if replaying and ruleset in (None, imp.options().get("ruleset")):
+        imp.replaying = Replaying(imp.state, keep_frames=keep_frames)
     imp.run()
-    return Imported(_record(imp, seats, names), log, imp.mismatches, _warnings(imp))
+    rec = _record(imp, seats, names)
+    done = imp.replaying.finish(rec) if imp.replaying is not None else None
+    return Imported(rec, log, imp.mismatches, _warnings(imp), done)
 
 
 def _who_played(log: BgaLog) -> tuple[list[str], dict[str, str | None]]:
@@ -249,12 +290,8 @@ def bga_items(items: Iterable[RawItem], *, game: str | None = None) -> Iterator[
     error (quarantined by ``ingest``, ``invalid`` for ``verify``).
     """
     for it in items:
-        if it.error is not None or it.source.endswith((".jsonl", ".jsonl.gz")):
+        if not _maybe_log(it):
             yield it
-            continue
-        head = it.raw[:200].lstrip()
-        if head.startswith(b"{") and b'"format"' in head[:40]:
-            yield it  # a record
             continue
         with collector_paused():  # one pause for reading, importing and writing the record
             out = _bga_item(it, game)
@@ -262,25 +299,135 @@ def bga_items(items: Iterable[RawItem], *, game: str | None = None) -> Iterator[
             yield out
 
 
+def _maybe_log(it: RawItem) -> bool:
+    """Whether a raw item may be a BGA log (or its table file): not an error, a JSON line or a record."""
+    if it.error is not None or it.source.endswith((".jsonl", ".jsonl.gz")):
+        return False
+    head = it.raw[:200].lstrip()
+    return not (head.startswith(b"{") and b'"format"' in head[:40])
+
+
+def _read(raw: bytes, source: str) -> BgaLog | str:
+    """The log in ``raw``, or what it is instead: ``"table"`` (a table file) or ``"other"`` (not a
+    BGA log: left to the record reader, which says what is wrong with it).  Raises
+    :class:`BgaImportError` for a log that cannot be read."""
+    try:
+        return parse_bytes(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw, source)
+    except BgaImportError:
+        kind, obj = sniff(raw)
+        if kind == "table":
+            return "table"
+        if kind != "bga":
+            return "other"
+    return parse_log(obj, source)
+
+
+def _table_of(source: str) -> str | None:
+    """The path of the table file saved beside the log ``source``, if there is one."""
+    tpath = companion_table(Path(source)) if source != "<stdin>" else None
+    return str(tpath) if tpath is not None else None
+
+
 def _bga_item(it: RawItem, game: str | None) -> RawItem | None:
     """One raw item that is not a record: as it is (not a log), ``None`` (a table file), or the
     record imported from it (or the one-line error)."""
     try:
-        log = parse_bytes(gzip.decompress(it.raw) if it.raw[:2] == b"\x1f\x8b" else it.raw, it.source)
-    except BgaImportError:
-        kind, obj = sniff(it.raw)
-        if kind == "table":
-            return None
-        if kind != "bga":
-            return it
-        log = None
-    try:
-        if log is None:
-            log = parse_log(obj, it.source)
-        tpath = companion_table(Path(it.source)) if it.source != "<stdin>" else None
+        log = _read(it.raw, it.source)
+        if isinstance(log, str):
+            return None if log == "table" else it
+        tpath = _table_of(it.source)
         if tpath is not None:
             attach_table(log, read_table_file(tpath))
         rec = record_to_replay(log, game=game)
     except BgaImportError as exc:
         return RawItem(it.source, it.line, it.raw, RecordError(exc.located_reason(), source=it.source), it.done_bytes)
     return RawItem(it.source, it.line, dumps(rec), None, it.done_bytes)
+
+
+# --------------------------------------------------------------------------
+# ingest: the reader tells logs apart, the workers import and replay them
+# --------------------------------------------------------------------------
+
+
+def ingest_items(items: Iterable[RawItem]) -> Iterator[tuple[RawItem, str | None]]:
+    """``ingest``'s reader: every raw item with, for one that may be a BGA log, the path of its table
+    file (``""`` without one), else ``None``; table files are dropped.
+
+    Nothing is imported here: the workers import and replay each log (:func:`replay_log`), many at
+    a time.  Only an item that may be a table file is decoded here, to drop it as :func:`bga_items`
+    does.
+    """
+    for it in items:
+        if not _maybe_log(it):
+            yield it, None
+        elif _table_file(it):
+            continue
+        else:
+            yield it, _table_of(it.source) or ""
+
+
+def _table_file(it: RawItem) -> bool:
+    """Whether a raw item is a table file, decided as :func:`bga_items` decides it; only an item
+    that names ``table_id`` and a player's ``player_no`` or ``table_order`` (which a table file
+    must, and logs do not) is decoded to tell."""
+    raw = it.raw
+    if b'"table_id"' not in raw or (b'"player_no"' not in raw and b'"table_order"' not in raw):
+        return False
+    with collector_paused():
+        try:
+            return _read(raw, it.source) == "table"
+        except BgaImportError:
+            return False
+
+
+def replay_log(source: str, line: int | None, raw: bytes, table: str | None, *, game: str | None = None,
+               ruleset: str | None = None, keep_frames: bool = True) -> tuple[bytes, Replay] | None:
+    """An item :func:`ingest_items` took for a BGA log, imported and replayed in one engine run.
+
+    Gives the record's JSON and its replay; for a log that cannot be imported, the log's own bytes
+    and an ``invalid`` replay with the one-line reason; for an item that is no log after all, the
+    item replayed as a record (which says what is wrong with it); ``None`` for a table file.
+    ``table`` is the table file's path (``""`` or ``None``: none).
+    """
+    try:
+        log = _read(raw, source)
+        if isinstance(log, str):
+            if log == "table":
+                return None
+            return raw, replay_item(_as_record(source, line, raw), ruleset=ruleset, keep_frames=keep_frames)
+        if table:
+            attach_table(log, read_table_file(table))
+        blob, r = import_replayed(log, game=game, ruleset=ruleset, keep_frames=keep_frames)
+    except BgaImportError as exc:
+        err = RecordError(exc.located_reason(), source=source)
+    except Exception as exc:  # an engine bug must not take a whole batch down (as replay_item)
+        err = RecordError(f"engine error while importing: {type(exc).__name__}: {exc}", source=source, line=line)
+    else:
+        r.source, r.line = source, line
+        return blob, r
+    return raw, Replay(record=None, status=INVALID, error=err, source=source, line=line)
+
+
+def replay_items(items: Iterable[RawItem], *, game: str | None = None, ruleset: str | None = None,
+                 keep_frames: bool = True) -> Iterator[Replay]:
+    """``verify`` and ``replay``: every record replayed, and every BGA log imported and replayed in one
+    engine run (table files passed over), in input order."""
+    for it in items:
+        if _maybe_log(it):
+            got = replay_log(it.source, it.line, it.raw, _table_of(it.source), game=game, ruleset=ruleset,
+                             keep_frames=keep_frames)
+            if got is not None:
+                yield got[1]
+        else:
+            yield replay_item(_as_record(it.source, it.line, it.raw, it.error), ruleset=ruleset,
+                              keep_frames=keep_frames)
+
+
+def _as_record(source: str, line: int | None, raw: bytes, error: RecordError | None = None) -> Item:
+    """A raw item read as a record (or the error that kept it from being one)."""
+    if error is not None:
+        return Item(source, line, raw, error=error)
+    try:
+        return Item(source, line, raw, record=loads(raw, source, line))
+    except RecordError as exc:
+        return Item(source, line, raw, error=exc)
