@@ -389,6 +389,15 @@ def replay_log(source: str, line: int | None, raw: bytes, table: str | None, *, 
     item replayed as a record (which says what is wrong with it); ``None`` for a table file.
     ``table`` is the table file's path (``""`` or ``None``: none).
     """
+    with collector_paused():  # one pause for reading, importing and writing (see _replay_log)
+        return _replay_log(source, line, raw, table, game, ruleset, keep_frames)
+
+
+def _replay_log(source: str, line: int | None, raw: bytes, table: str | None, game: str | None,
+                ruleset: str | None, keep_frames: bool) -> tuple[bytes, Replay] | None:
+    """:func:`replay_log` with the collector paused.  A function of its own, so that the log is
+    dropped (freed at once: it is released) before the collector runs again; left alive, it would
+    be walked by the collector's first pass."""
     try:
         log = _read(raw, source)
         if isinstance(log, str):

@@ -389,10 +389,33 @@ def is_table_file(obj: Any) -> bool:
             and ("player_no" in players[0] or "table_order" in players[0]) and "table_id" in obj)
 
 
+class _TableFile(msgspec.Struct):
+    """The fields of a table file :func:`parse_table` reads (the moves it lists are skipped, not decoded)."""
+
+    players: Any = msgspec.UNSET
+    table_id: Any = msgspec.UNSET
+    game: Any = msgspec.UNSET
+    version: Any = msgspec.UNSET
+    viewer: Any = msgspec.UNSET
+    finished: Any = msgspec.UNSET
+    options: Any = msgspec.UNSET
+
+
+_TABLE_FILE = msgspec.json.Decoder(_TableFile)
+
+
 def read_table_file(path: str | Path) -> TableInfo:
     name = str(path)
+    data = read_bytes(path)
     try:
-        obj = orjson.loads(read_bytes(path))
+        fields = _TABLE_FILE.decode(data)
+    except (msgspec.ValidationError, msgspec.DecodeError):  # not an object, or not JSON: said below
+        pass
+    else:
+        return parse_table({k: v for k in _TableFile.__struct_fields__
+                            if (v := getattr(fields, k)) is not msgspec.UNSET}, name)
+    try:
+        obj = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         raise BgaImportError(f"table file is not valid JSON ({str(exc).split(':', 1)[0]})", file=name) from None
     return parse_table(obj, name)

@@ -34,6 +34,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
 from ingest.bga.base import GameImporter
 from ingest.bga.errors import BgaImportError
 from ingest.bga.log import BgaLog, Notif
@@ -344,32 +346,54 @@ def change_loyalty(imp: PaxImporter, n: Notif) -> None:
                   f"BGA changes {p}'s loyalty to {coalition}; our rules give {imp.state.loyalty[p]}")
 
 
+class CardRef(msgspec.Struct):
+    id: Any
+
+
+class Purchase(msgspec.Struct):
+    """What ``purchaseCard`` says that the import reads (BGA restates the whole card - its text,
+    icons, actions - which is skipped, not decoded)."""
+
+    playerId: Any  # noqa: N815 - BGA's names
+    marketLocation: Any  # noqa: N815
+    card: CardRef
+    receivedRupees: Any = 0  # noqa: N815
+
+
+class Play(msgspec.Struct):
+    """What ``playCard`` says that the import reads (the card restated, skipped as in :class:`Purchase`)."""
+
+    playerId: Any  # noqa: N815
+    card: CardRef
+    side: Any = None
+
+
 def purchase_card(imp: PaxImporter, n: Notif) -> None:
     """``buy`` the card at ``marketLocation`` (checked: the card, and the rupees taken from it)."""
-    a = n.args
-    row, col = cell(a["marketLocation"])
-    card = card_id(a["card"]["id"])
+    a = n.args_as(Purchase)
+    row, col = cell(a.marketLocation)
+    card = card_id(a.card.id)
     imp.settle(keep="buy")
     s = imp.state
     ours = s.market[row][col]
     if ours != card:
-        imp.fail(f"BGA buys {card_name(card)} at {cell_name(row, col)} ({a['marketLocation']}); our market has "
+        imp.fail(f"BGA buys {card_name(card)} at {cell_name(row, col)} ({a.marketLocation}); our market has "
                  f"{card_name(ours) if ours else 'nothing'} there")
-    got = int(a.get("receivedRupees") or 0)
+    got = int(a.receivedRupees or 0)
     if s.market_rupees[row][col] != got:
         imp.fail(f"BGA's buyer takes {got} rupee(s) from {card_name(card)}; our market has "
                  f"{s.market_rupees[row][col]} on it")
-    imp.move(a["playerId"], "buy", row=row, col=col)
+    imp.move(a.playerId, "buy", row=row, col=col)
 
 
 def play_card(imp: PaxImporter, n: Notif) -> None:
     """``play`` a card from hand to the left or right end of the court."""
-    a = n.args
-    player = pid(a["playerId"])
+    a = n.args_as(Play)
+    player = pid(a.playerId)
     # BGA names a side even for the first card; in an empty court both ends are one place,
     # which our records write as "left"
-    side = str(a.get("side") or "left") if imp.state.courts[player] else "left"
-    imp.decide(player, "play", card=card_id(a["card"]["id"]), side=side)
+    side = str(a.side or "left") if imp.state.courts[player] else "left"
+    imp.decide(player, "play", card=card_id(a.card.id), side=side)
 
 
 def pass_(imp: PaxImporter, n: Notif) -> None:
