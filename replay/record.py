@@ -24,10 +24,10 @@ import os
 import re
 import sys
 import zlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Union
 
 import msgspec
 import orjson
@@ -231,10 +231,11 @@ def _describe_type(typ: type | tuple[type, ...]) -> str:
     return names.get(typ, typ.__name__)
 
 
-def parse_record(obj: Any) -> Record:
+def parse_record(obj: Any, read_events: Callable[[Any, Game, set[str]], list[Event]] | None = None) -> Record:
     """Validate a decoded JSON value as a ``gamerec/1`` record.
 
-    Raises :class:`RecordError` (without file/line; callers add them).
+    Raises :class:`RecordError` (without file/line; callers add them).  ``read_events``: how
+    ``obj["events"]`` is read, if not a decoded JSON list (see :func:`_read_events_at_once`).
     """
     _expect(obj, dict, "$", "a record")
     fmt = obj.get("format")
@@ -262,10 +263,13 @@ def parse_record(obj: Any) -> Record:
     if played_at is not None:
         _expect(played_at, str, "$.played_at", "played_at")
     raw_events = obj.get("events")
-    if raw_events is None:
-        raise _err("missing events", "$.events")
-    _expect(raw_events, list, "$.events", "events")
-    events = _parse_events(raw_events, game, ids)
+    if read_events is None:
+        if raw_events is None:
+            raise _err("missing events", "$.events")
+        _expect(raw_events, list, "$.events", "events")
+        events = _parse_events(raw_events, game, ids)
+    else:
+        events = read_events(raw_events, game, ids)
     result = obj.get("result")
     if result is not None:
         _parse_result(result, ids)
@@ -502,19 +506,174 @@ class Item:
 
 
 def loads(raw: bytes | str, source: str = "<record>", line: int | None = None) -> Record:
-    """Decode and validate one record; raises :class:`RecordError` with its location."""
+    """Decode and validate one record; raises :class:`RecordError` with its location.
+
+    A record is first read at once by :func:`_read_at_once`; one it has any doubt about is
+    read again the general way (``orjson`` and a walk over the decoded JSON), which gives
+    the same record or words what is wrong."""
     data = raw.encode() if isinstance(raw, str) else raw
-    try:
-        obj = orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
-        raise RecordError(f"not valid JSON ({_json_reason(exc, data)})", source=source, line=line) from None
-    try:
-        rec = parse_record(obj)
-    except RecordError as exc:
-        raise exc.located(source, line) from None
+    rec = _read_at_once(data)
+    if rec is None:
+        try:
+            obj = orjson.loads(data)
+        except orjson.JSONDecodeError as exc:
+            raise RecordError(f"not valid JSON ({_json_reason(exc, data)})", source=source, line=line) from None
+        try:
+            rec = parse_record(obj)
+        except RecordError as exc:
+            raise exc.located(source, line) from None
     rec.sha256 = hashlib.sha256(data.strip()).hexdigest()
     rec.booleans = b"true" in data or b"false" in data
     return rec
+
+
+# --------------------------------------------------------------------------
+# Reading a record at once
+# --------------------------------------------------------------------------
+
+
+class _Doubt(Exception):
+    """A record that :func:`_read_at_once` leaves to the general reading."""
+
+
+_ABSENT = msgspec.Raw()
+"""A top-level field or an event field the JSON does not have (an empty :class:`msgspec.Raw`)."""
+
+
+class _Top(msgspec.Struct, forbid_unknown_fields=True):
+    """A record's top level as msgspec reads it: the values other than ``format``, ``game`` and
+    ``id`` kept as their JSON text (the events are read by the game's own event type, the rest
+    by ``orjson``, as the general reading reads them)."""
+
+    format: str
+    game: str
+    id: str
+    events: msgspec.Raw
+    players: msgspec.Raw = _ABSENT
+    options: msgspec.Raw = _ABSENT
+    source: msgspec.Raw = _ABSENT
+    played_at: msgspec.Raw = _ABSENT
+    result: msgspec.Raw = _ABSENT
+
+
+_TOP = msgspec.json.Decoder(_Top)
+
+
+@dataclass(frozen=True)
+class _EventReader:
+    """How :func:`_read_events_at_once` reads one game's events."""
+
+    plain: msgspec.json.Decoder[Any]
+    """Events without extra fields (``at``, ``note``, ``src``): the usual ones."""
+    extras: msgspec.json.Decoder[Any]
+    """Events that may have them."""
+    bare: dict[type[Move], Move]
+    """The move of each type that has no field, made once (as :meth:`Game.parse_move` does)."""
+
+
+_EVENT_READERS: dict[tuple[str, tuple[type[Move], ...]], _EventReader] = {}
+
+
+def _event_reader(game: Game) -> _EventReader:
+    """The decoders of a list of ``game``'s events: each event an object of the fields any
+    event form may have, the move read straight into the game's move structs (its ``type``
+    picks the struct), every other value kept as its JSON text."""
+    key = (game.id, game.moves)
+    reader = _EVENT_READERS.get(key)
+    if reader is None:
+        unset = msgspec.UnsetType
+        fields: list[tuple[str, Any, Any]] = [
+            ("player", Union[str, unset], msgspec.UNSET),  # noqa: UP007
+            ("move", Union[game._move_type, unset], msgspec.UNSET),  # noqa: UP007
+            ("chance", msgspec.Raw, _ABSENT),
+            ("observe", msgspec.Raw, _ABSENT),
+            ("origin", Union[str, unset], msgspec.UNSET),  # noqa: UP007
+        ]
+        plain = msgspec.defstruct(f"{game.id}_event", fields, forbid_unknown_fields=True)
+        extras = msgspec.defstruct(f"{game.id}_event_extras",
+                                   fields + [(k, msgspec.Raw, _ABSENT) for k in sorted(EVENT_EXTRAS)],
+                                   forbid_unknown_fields=True)
+        bare = {m: game.bare_moves.setdefault(str(m.__struct_config__.tag), m())
+                for m in game.moves if not m.__struct_fields__}
+        reader = _EVENT_READERS[key] = _EventReader(msgspec.json.Decoder(list[plain]),  # type: ignore[valid-type]
+                                                    msgspec.json.Decoder(list[extras]), bare)  # type: ignore[valid-type]
+    return reader
+
+
+_DIGITS_ONLY = bytes(57 if c in b"0123456789" else 32 for c in range(256))
+"""A translation table: every digit becomes a 9, every other byte a space."""
+_LONG_NUMBER = b"9" * 20
+
+
+def _read_at_once(data: bytes) -> Record | None:
+    """The record in ``data`` read by msgspec in one pass, or ``None`` when it leaves any doubt.
+
+    The top level and the events are read into structs (:class:`_Top`, :func:`_event_reader`);
+    every value the general reading gets from ``orjson`` (players, options, chance outcomes,
+    observations, ...) is still decoded by ``orjson`` from its own text, so that the two
+    readings give the same record (``orjson`` reads an integer beyond 64 bits as a float,
+    msgspec as an integer, also in a move; so a text with a run of 20 digits is left to the
+    general reading, which names such an integer).  Anything unusual (an unknown field, a value of an unexpected
+    type, an event the quick checks of :func:`_parse_events` would not take at once, any
+    error) returns ``None``: the general reading then reads the record again and words the
+    error, so what is accepted and every message stay exactly as they were."""
+    if _LONG_NUMBER in data.translate(_DIGITS_ONLY):
+        return None  # an integer of 20 digits or more may be beyond 64 bits: msgspec would take it
+    try:
+        top = _TOP.decode(data)
+        obj: dict[str, Any] = {"format": top.format, "game": top.game, "id": top.id, "events": top.events}
+        for name in ("players", "options", "source", "played_at", "result"):
+            text = getattr(top, name)
+            if text is not _ABSENT:
+                obj[name] = orjson.loads(memoryview(text))
+        return parse_record(obj, _read_events_at_once)
+    except (_Doubt, RecordError, msgspec.MsgspecError, ValueError):  # orjson's and UTF-8 errors too
+        return None
+
+
+def _read_events_at_once(raw: Any, game: Game, players: set[str]) -> list[Event]:
+    """The events of a record (``raw``: their JSON text) read by the game's event decoder."""
+    reader = _event_reader(game)
+    try:
+        events = reader.plain.decode(raw)
+        with_extras = False
+    except msgspec.ValidationError:  # an extra field, or something the general reading words
+        events = reader.extras.decode(raw)
+        with_extras = True
+    out: list[Event] = []
+    add = out.append
+    bare, observable, decode = reader.bare, game.observable_key_set, orjson.loads
+    unset, absent = msgspec.UNSET, _ABSENT
+    extra = None
+    for ev in events:
+        move = ev.move
+        if with_extras:
+            extra = {k: decode(memoryview(getattr(ev, k))) for k in EVENT_EXTRAS
+                     if getattr(ev, k) is not absent} or None
+        if move is not unset:
+            player = ev.player
+            if player in players and ev.chance is absent and ev.observe is absent and ev.origin is unset:
+                add(MoveEvent(player, bare.get(type(move), move), extra))
+                continue
+            raise _Doubt
+        origin = ev.origin
+        chance = ev.chance
+        if chance is not absent:
+            if ev.observe is not absent or ev.player is not unset or origin is not unset:
+                raise _Doubt
+            outcome = decode(memoryview(chance))
+            if not (type(outcome) is dict and len(outcome) == 2 and type(outcome.get("draw")) is str
+                    and type(outcome.get("items")) is list):
+                _check_chance(outcome, len(out))  # as the general reading checks it
+            add(ChanceEvent(outcome, extra))
+        elif ev.observe is not absent and ev.player is unset:
+            facts = decode(memoryview(ev.observe))
+            if type(facts) is not dict or not observable.issuperset(facts):
+                raise _Doubt
+            add(ObserveEvent(facts, None if origin is unset else origin, extra))
+        else:
+            raise _Doubt
+    return out
 
 
 GZIP_MAGIC = b"\x1f\x8b"
