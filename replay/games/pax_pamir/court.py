@@ -31,6 +31,7 @@ def play_card(s: PaxState, player: str, card: int, side: str) -> None:
         s.courts[player].insert(0, card)
     else:
         s.courts[player].append(card)
+    s.court_changed(player)
     s.owner[card] = player
     s.influence_changed(player)
     # the icons wait below whatever the loyalty change leaves to decide (a leveraged patriot's
@@ -179,6 +180,7 @@ def discard_from_court(s: PaxState, player: str, card: int, *, to_pile: bool = T
     a political card may overthrow its owner's tribes, a leveraged card is repaid."""
     board.return_all_spies(s, card)
     s.courts[player].remove(card)
+    s.court_changed(player)
     del s.owner[card]
     s.influence_changed(player)
     s.used.discard(card)

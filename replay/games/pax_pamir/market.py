@@ -251,8 +251,8 @@ def can_draw(s: PaxState) -> bool:
     if i >= len(s.piles):
         return False
     left = s.piles[i]
-    groups = unseen_groups(s)
-    return any(left[k] > 0 and groups[k] for k in range(3))
+    court, events, checks = unseen_groups(s)
+    return bool(left[0] > 0 and court or left[1] > 0 and events or left[2] > 0 and checks)
 
 
 def drawable(s: PaxState, card: int) -> bool:
@@ -272,25 +272,26 @@ class RefillTask(Task):
 
     shifted: bool
     req: ChanceRequest | None = None
+    cell: tuple[int, int] = (0, 0)
+    """The cell the awaited card goes to (set with ``req``)."""
     decision = False
 
     def awaits(self, s: PaxState) -> bool:
         if not self.shifted:
             return False
         if self.req is None:
-            if next_empty_cell(s) is None or not can_draw(s):
+            cell = next_empty_cell(s)
+            if cell is None or not can_draw(s):
                 return False
-            self.req = PENDING
+            self.req, self.cell = PENDING, cell
         return True
 
     def request(self, s: PaxState) -> ChanceRequest | None:
         if not self.awaits(s):
             return None
         if self.req is PENDING:
-            cell = next_empty_cell(s)
-            assert cell is not None
             self.req = ChanceRequest("draw", DECK, count=1, pool=draw_pool(s),
-                                     reason=f"{cell_name(*cell)} of the market")
+                                     reason=f"{cell_name(*self.cell)} of the market")
         return self.req
 
     def draws(self, s: PaxState, outcome: Outcome) -> bool:
@@ -313,8 +314,7 @@ class RefillTask(Task):
         if card is None:
             card = UNKNOWN_CARD
         self.req = None
-        cell = next_empty_cell(s)
-        assert cell is not None
+        cell = self.cell
         draw_into(s, card, cell)
         if card in DOMINANCE_CHECKS:
             others = [(r, c) for r, c in s.market_cells() if s.market[r][c] in DOMINANCE_CHECKS and (r, c) != cell]

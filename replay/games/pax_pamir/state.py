@@ -126,6 +126,9 @@ class PaxState(State):
         """Blocks in play per coalition, kept in step with ``block_supply`` (:meth:`blocks_changed`)."""
         self._hand_sizes: dict[str, int] = {p: 0 for p in players}
         """Cards in each hand, kept in step with ``hands`` (:meth:`hand_changed`)."""
+        self._stars: dict[str, dict[str, int]] = {p: {} for p in players}
+        """Stars per player and suit, counted when first asked for and kept until the court
+        changes (:meth:`court_changed`): the cleanup asks for the limits every turn."""
         self.stack: list[Task] = []
         turns.begin_setup(self)
         self.advance()
@@ -282,8 +285,17 @@ class PaxState(State):
     # ------------------------------------------------------------------ derived quantities
 
     def stars(self, player: str, suit: str) -> int:
-        ranks = SUIT_RANKS[suit]
-        return sum([ranks[c] for c in self.courts[player] if c in ranks])
+        """The ranks of ``player``'s court cards of ``suit``, added up."""
+        kept = self._stars[player]
+        n = kept.get(suit)
+        if n is None:
+            ranks = SUIT_RANKS[suit]
+            n = kept[suit] = sum([ranks[c] for c in self.courts[player] if c in ranks])
+        return n
+
+    def court_changed(self, player: str) -> None:
+        """Called whenever a card joins or leaves ``player``'s court: stars are counted again."""
+        self._stars[player].clear()
 
     def court_limit(self, player: str) -> int:
         return 3 + self.stars(player, "political")
@@ -293,7 +305,11 @@ class PaxState(State):
 
     def has(self, player: str, ability: str) -> bool:
         """Whether ``player`` has a court card with this special ability."""
-        return any(self.owner.get(c) == player for c in ABILITY_CARDS[ability])
+        owner = self.owner
+        for c in ABILITY_CARDS[ability]:
+            if owner.get(c) == player:
+                return True
+        return False
 
     def holder_of(self, ability: str) -> str | None:
         for c in ABILITY_CARDS[ability]:
@@ -603,6 +619,7 @@ class PaxState(State):
         new._cylinders = dict(self._cylinders)
         new._blocks = dict(self._blocks)
         new._hand_sizes = dict(self._hand_sizes)
+        new._stars = {p: dict(v) for p, v in self._stars.items()}
         new._stale = set()
         new._totals = None
         new.stack = [_clone(t) for t in self.stack]

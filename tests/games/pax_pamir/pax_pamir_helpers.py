@@ -57,6 +57,7 @@ def legal(s: PaxState) -> list[Move]:
 def to_court(s: PaxState, player: str, *cards: int) -> None:
     for c in cards:
         s.courts[player].append(c)
+        s.court_changed(player)
         s.owner[c] = player
         s.seen.add(c)
 

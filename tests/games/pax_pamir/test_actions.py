@@ -60,6 +60,7 @@ def test_tax_respects_the_shelter_and_needs_rulership() -> None:
     play(s, Tax(card=11))
     illegal(s, TaxPlayer(player="p2"), "p2 has 4 rupees and a tax shelter of 4")
     s.courts["p2"] = []
+    s.court_changed("p2")
     del s.owner[64], s.owner[61]
     to_court(s, "p2", 8)  # a Kabul card, and p1 does not rule Kabul
     illegal(s, TaxPlayer(player="p2"), "no court card of a region p1 rules")

@@ -17,7 +17,7 @@ from replay.engine import OVER, ChanceRequest, IllegalMove, Move
 from replay.games.pax_pamir.components import BORDER_IDS, COALITIONS, REGIONS, SUITS
 from replay.games.pax_pamir.market import check_buy
 from replay.games.pax_pamir.moves import Buy, MoveAction, Play, TaxMarket
-from replay.games.pax_pamir.state import PaxState
+from replay.games.pax_pamir.state import SUIT_RANKS, PaxState
 from replay.record import ChanceEvent, MoveEvent
 from replay.simulate import sample_outcome
 
@@ -173,6 +173,9 @@ def _kept_facts_agree_with_fresh_ones(records: list[Any]) -> int:
             facts = s.observed(keys)
             fresh = s.copy().observe(keys)
             assert orjson.dumps(facts) == orjson.dumps(fresh), f"{rec.id}: event {ev}"
+            for p in s.players:  # stars are kept too, until the court changes
+                for suit, ranks in SUIT_RANKS.items():
+                    assert s.stars(p, suit) == sum(ranks.get(c, 0) for c in s.courts[p]), f"{rec.id}: {ev}"
             kept += sum(facts[k] is before[k] for k in ("influence", "cylinders", "blocks", "hand_size"))
             before = facts
     return kept
