@@ -272,7 +272,7 @@ class RefillTask(Task):
 
     shifted: bool
     req: ChanceRequest | None = None
-    cell: tuple[int, int] = (0, 0)
+    _cell: tuple[int, int] = (0, 0)
     """The cell the awaited card goes to (set with ``req``)."""
     decision = False
 
@@ -283,7 +283,7 @@ class RefillTask(Task):
             cell = next_empty_cell(s)
             if cell is None or not can_draw(s):
                 return False
-            self.req, self.cell = PENDING, cell
+            self.req, self._cell = PENDING, cell
         return True
 
     def request(self, s: PaxState) -> ChanceRequest | None:
@@ -291,7 +291,7 @@ class RefillTask(Task):
             return None
         if self.req is PENDING:
             self.req = ChanceRequest("draw", DECK, count=1, pool=draw_pool(s),
-                                     reason=f"{cell_name(*self.cell)} of the market")
+                                     reason=f"{cell_name(*self._cell)} of the market")
         return self.req
 
     def draws(self, s: PaxState, outcome: Outcome) -> bool:
@@ -314,7 +314,7 @@ class RefillTask(Task):
         if card is None:
             card = UNKNOWN_CARD
         self.req = None
-        cell = self.cell
+        cell = self._cell
         draw_into(s, card, cell)
         if card in DOMINANCE_CHECKS:
             others = [(r, c) for r, c in s.market_cells() if s.market[r][c] in DOMINANCE_CHECKS and (r, c) != cell]
