@@ -46,7 +46,7 @@ import orjson
 # --------------------------------------------------------------------------
 
 
-class Move(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
+class Move(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", gc=False):
     """Base of every move type.
 
     A game declares one subclass per move type, with ``tag="<type>"``::
@@ -55,7 +55,8 @@ class Move(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="t
             slot: int
 
     The ``type`` field of the record selects the class; unknown fields and
-    wrongly typed fields are rejected when the record is read.
+    wrongly typed fields are rejected when the record is read.  A move holds
+    plain values, never a cycle: the garbage collector does not track it.
     """
 
     @property

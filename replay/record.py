@@ -27,7 +27,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Union
+from typing import IO, Any, ClassVar, Union
 
 import msgspec
 import orjson
@@ -86,15 +86,17 @@ class RecordError(GamerecError):
 # --------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class MoveEvent:
-    """``{"player": ID, "move": {...}}`` — a player's decision."""
+class MoveEvent(msgspec.Struct, gc=False):
+    """``{"player": ID, "move": {...}}`` — a player's decision.
+
+    Events are msgspec structs, made in C (a record holds hundreds) and left out of the
+    garbage collector's sight (they hold plain data, never a cycle)."""
 
     player: str
     move: Move
     extra: dict[str, Any] | None = None
 
-    kind = "move"
+    kind: ClassVar[str] = "move"
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"player": self.player, "move": self.move.to_dict()}
@@ -103,14 +105,13 @@ class MoveEvent:
         return out
 
 
-@dataclass(slots=True)
-class ChanceEvent:
+class ChanceEvent(msgspec.Struct, gc=False):
     """``{"chance": {...}}`` — what randomness revealed."""
 
     outcome: dict[str, Any]
     extra: dict[str, Any] | None = None
 
-    kind = "chance"
+    kind: ClassVar[str] = "chance"
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"chance": self.outcome}
@@ -119,15 +120,14 @@ class ChanceEvent:
         return out
 
 
-@dataclass(slots=True)
-class ObserveEvent:
+class ObserveEvent(msgspec.Struct, gc=False):
     """``{"observe": {...}}`` — facts the source claims about the state here."""
 
     facts: dict[str, Any]
     origin: str | None = None
     extra: dict[str, Any] | None = None
 
-    kind = "observe"
+    kind: ClassVar[str] = "observe"
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"observe": self.facts}

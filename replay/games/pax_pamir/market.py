@@ -78,17 +78,17 @@ def check_buy(s: PaxState, player: str, row: int, col: int) -> str | None:
     if card == UNKNOWN_CARD:
         return (f"{player} cannot buy at {cell_name(row, col)} of the market: the record never said which card was "
                 "drawn there (an unknown card cannot go to a hand)")
-    name = card_name(card)
     if s.actions_left <= 0:
-        return f"{player} cannot buy {name}: {player} has no actions left this turn (a purchase is never a bonus action)"
+        return (f"{player} cannot buy {card_name(card)}: {player} has no actions left this turn (a purchase is "
+                "never a bonus action)")
     if card == PUBLIC_WITHDRAWAL:
-        return f"{player} cannot buy {name}: Public Withdrawal can never be purchased"
+        return f"{player} cannot buy {card_name(card)}: Public Withdrawal can never be purchased"
     if s.received[row][col]:
-        return f"{player} cannot buy {name}: it received rupees this turn"
+        return f"{player} cannot buy {card_name(card)}: it received rupees this turn"
     cost = purchase_cost(s, player, card, col)
     if cost > s.rupees[player]:
-        return (f"{player} cannot buy {name} in column {col + 1}: it costs {cost} rupee{'s' if cost != 1 else ''}, "
-                f"{player} has {s.rupees[player]}")
+        return (f"{player} cannot buy {card_name(card)} in column {col + 1}: it costs {cost} "
+                f"rupee{'s' if cost != 1 else ''}, {player} has {s.rupees[player]}")
     return None
 
 

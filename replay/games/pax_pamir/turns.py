@@ -10,7 +10,13 @@ from typing import TYPE_CHECKING
 
 from replay.engine import ChanceRequest, Move, Outcome
 from replay.games.pax_pamir import bribes, market
-from replay.games.pax_pamir.actions import action_cost, check_bribe_possible, check_card_action, hostage_bribe
+from replay.games.pax_pamir.actions import (
+    action_cost,
+    check_bribe_possible,
+    check_card_action,
+    hostage_bribe,
+    refusals_exhausted,
+)
 from replay.games.pax_pamir.actions.battle import check_battle
 from replay.games.pax_pamir.actions.betray import check_betray
 from replay.games.pax_pamir.actions.build import check_build
@@ -178,14 +184,17 @@ CARD_ACTIONS = (Tax, Gift, Build, MoveAction, Betray, Battle)
 def check_play(s: PaxState, player: str, move: Play) -> str | None:
     if move.card not in s.hands[player]:
         return f"{player} cannot play card {move.card}: it is not in {player}'s hand"
-    name = card_name(move.card)
     if move.side not in ("left", "right"):
-        return f"{player} cannot play {name} on side {move.side!r}: a card goes to the left or right end of the court"
+        return (f"{player} cannot play {card_name(move.card)} on side {move.side!r}: a card goes to the left "
+                "or right end of the court")
     if not s.courts[player] and move.side != "left":
-        return f"{player} cannot play {name} on the right: the court is empty, the first card is played as 'left'"
+        return (f"{player} cannot play {card_name(move.card)} on the right: the court is empty, the first card "
+                "is played as 'left'")
     if s.actions_left <= 0:
-        return f"{player} cannot play {name}: {player} has no actions left this turn"
-    return check_bribe_possible(s, player, f"play {name}", bribes.play_bribe(s, player, move.card), 0)
+        return f"{player} cannot play {card_name(move.card)}: {player} has no actions left this turn"
+    if not refusals_exhausted(s):  # the usual case: no bribe to look at
+        return None
+    return check_bribe_possible(s, player, f"play {card_name(move.card)}", bribes.play_bribe(s, player, move.card), 0)
 
 
 @dataclass(slots=True)
@@ -245,15 +254,17 @@ class ActionsTask(Task):
                     reason = check_betray(s, player, move)
                 elif isinstance(move, Battle):
                     reason = check_battle(s, player, move)
-            if reason is None:
+            if reason is None and refusals_exhausted(s):
                 reason = check_bribe_possible(s, player, f"{move.type} with {card_name(move.card)}",
                                               hostage_bribe(s, player, move.card), action_cost(s, player, move))
             return reason
         return None
 
     def apply(self, s: PaxState, player: str, move: Move) -> None:
-        if type(move) is EndTurn:
+        if type(move) is EndTurn:  # the action phase ends at once (the task would close by itself)
             self.done = True
+            s.stack.pop()
+            self.close(s)
         elif isinstance(move, Buy):
             s.actions_left -= 1
             market.buy(s, player, move.row, move.col)
