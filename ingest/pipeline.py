@@ -385,17 +385,20 @@ def ingest(
             # an empty database at the start knows no hash: a record repeated within the run is
             # recognised by the writer (same id, same hash: skipped), with the same counts
             known = db.known_hashes(hashes) if had_games else {}
-            seen: set[str] = set()
+            # a BGA log's record depends on its table file too: the same log beside another table
+            # file is another record (and the writer skips a repeated record: same id, same hash)
+            seen: set[tuple[str, str | None]] = set()
             todo = []
             skipped = 0
             present: list[tuple[str, str, str, int | None]] = []
             for w, sha in zip(work, hashes):
-                if sha in known or sha in seen:
+                key = (sha, logs.get(w[0]))
+                if sha in known or key in seen:
                     skipped += 1
                     if sha in known:  # its id is taken in this run by this content
                         present.append((known[sha], sha, w[1], w[2]))
                     continue
-                seen.add(sha)
+                seen.add(key)
                 todo.append(w)
             job = Job(todo, db.run_id or 0, utcnow(), tables, ruleset,
                       {w[0]: logs[w[0]] for w in todo if w[0] in logs})

@@ -162,3 +162,34 @@ def test_ingest_imports_logs_in_its_workers_as_it_did_in_its_reader(tmp_path: Pa
         again = ingest([str(logs)], db, workers=workers, publish_every=-1)
         assert (again.counts.skipped, again.counts.new, again.counts.quarantined) == (2, 0, 1)
     assert outs[0] == outs[1]
+
+
+@needs_logs
+def test_ingest_tells_logs_records_table_files_and_copies_apart_as_before(tmp_path: Path) -> None:
+    """The counts the reader-side import gave, for the cases where a log's bytes alone do not decide:
+    the same log with and without its table file is two records (two ids); the same log and table
+    elsewhere, and a repeated non-log, are skipped; a lone table file is no record; a record whose
+    first bytes do not name its format is still a record (here: a copy of a log's record under the
+    same id, pretty-printed, so other content: a conflict)."""
+    import shutil
+
+    from ingest.pipeline import ingest
+
+    src = LOGS / "pax_pamir"
+    d = tmp_path / "in"
+    (d / "c").mkdir(parents=True)
+    log, table = src / "paxpamir_2p_seed401.log.json.gz", src / "paxpamir_2p_seed401.table.json"
+    for target in (d / "a.log.json.gz", d / "b.json.gz", d / "c" / "a.log.json.gz"):
+        shutil.copy(log, target)
+    for target in (d / "a.table.json", d / "c" / "a.table.json", d / "lonely.table.json"):
+        shutil.copy(table, target)
+    (d / "notes.json").write_bytes(b'{"not": "a log"}\n')
+    (d / "notes2.json").write_bytes(b'{"not": "a log"}\n')
+    (d / "empty.json").write_bytes(b"")
+    rec = json.loads(import_replayed(read_log(log))[0])
+    (d / "pretty.json").write_text(json.dumps(rec, indent=1))
+    db = tmp_path / "g.duckdb"
+    s = ingest([str(d)], db, workers=1, publish_every=-1)
+    assert (s.counts.records, s.counts.new, s.counts.skipped, s.counts.quarantined) == (7, 2, 2, 3)
+    s = ingest([str(d)], db, workers=1, publish_every=-1)
+    assert (s.counts.records, s.counts.new, s.counts.skipped, s.counts.quarantined) == (7, 0, 4, 3)
