@@ -160,6 +160,11 @@ class Record:
     text; a record made in memory may.  A record without one has no boolean observation, so
     the replayer compares its observations as plain values (``True == 1`` in Python, never in a
     record)."""
+    observation_texts: dict[int, msgspec.Raw] = field(default_factory=dict, compare=False, repr=False)
+    """The JSON text of each observation as the record gives it (event index -> text), when
+    :func:`loads` read the record at once; empty otherwise.  The replayer settles an observation
+    of facts that did not change since one that agreed with them when its text is that one's
+    text: the same text is the same facts."""
 
     @property
     def player_ids(self) -> list[str]:
@@ -626,13 +631,17 @@ def _read_at_once(data: bytes) -> Record | None:
             text = getattr(top, name)
             if text is not _ABSENT:
                 obj[name] = orjson.loads(memoryview(text))
-        return parse_record(obj, _read_events_at_once)
+        texts: dict[int, msgspec.Raw] = {}
+        rec = parse_record(obj, lambda raw, game, ids: _read_events_at_once(raw, game, ids, texts))
+        rec.observation_texts = texts
+        return rec
     except (_Doubt, RecordError, msgspec.MsgspecError, ValueError):  # orjson's and UTF-8 errors too
         return None
 
 
-def _read_events_at_once(raw: Any, game: Game, players: set[str]) -> list[Event]:
-    """The events of a record (``raw``: their JSON text) read by the game's event decoder."""
+def _read_events_at_once(raw: Any, game: Game, players: set[str], texts: dict[int, msgspec.Raw]) -> list[Event]:
+    """The events of a record (``raw``: their JSON text) read by the game's event decoder;
+    ``texts`` gets each observation's text (see :attr:`Record.observation_texts`)."""
     reader = _event_reader(game)
     try:
         events = reader.plain.decode(raw)
@@ -667,9 +676,11 @@ def _read_events_at_once(raw: Any, game: Game, players: set[str]) -> list[Event]
                 _check_chance(outcome, len(out))  # as the general reading checks it
             add(ChanceEvent(outcome, extra))
         elif ev.observe is not absent and ev.player is unset:
-            facts = decode(memoryview(ev.observe))
+            text = ev.observe
+            facts = decode(memoryview(text))
             if type(facts) is not dict or not observable.issuperset(facts):
                 raise _Doubt
+            texts[len(out)] = text
             add(ObserveEvent(facts, None if origin is unset else origin, extra))
         else:
             raise _Doubt

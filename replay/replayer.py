@@ -146,7 +146,9 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
     add_frame = out.frames.append
     shown: list[Any] = [None, b""]  # the facts the state last handed out, and their JSON
     plain = not record.booleans  # observations compare as plain values (see _agrees)
-    agreed: tuple[Any, Any] = (None, None)  # the facts handed out and a recorded observation that agreed
+    # the facts handed out, and a recorded observation that agreed with them and its JSON text
+    agreed: tuple[Any, Any, Any] = (None, None, None)
+    texts = record.observation_texts
     rnd, phase = phase_of() if keep_frames else (None, "")
     new_frame = tuple.__new__  # Frame(...) without the call of its Python-level __new__
     for seq, ev in enumerate(events):
@@ -165,18 +167,24 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
         elif cls is ObserveEvent or isinstance(ev, ObserveEvent):
             facts = ev.facts  # type: ignore[union-attr]
             replayed = state.observed(facts)  # the observed keys
-            if plain:
-                # the same facts handed out again (nothing observable changed) agree with this
-                # observation when it equals the last one that agreed with them: two records'
-                # worth of decoded JSON compare faster than JSON against the state's containers
+            # the same facts handed out again (nothing observable changed) agree with this
+            # observation when its text is the text of the last one that agreed with them
+            # (the same text is the same facts, booleans included), or, as plain values, when
+            # it equals that one: two records' worth of decoded JSON compare faster than JSON
+            # against the state's containers
+            if agreed[0] is replayed and (text := texts.get(seq)) is not None and text == agreed[2]:
+                ok = True
+            elif plain:
                 if agreed[0] is replayed:
                     ok = facts == agreed[1]
                 else:
                     ok = facts == replayed
                     if ok:
-                        agreed = (replayed, facts)
+                        agreed = (replayed, facts, texts.get(seq))
             else:
                 ok = _agrees(facts, replayed, shown)
+                if ok and agreed[0] is not replayed:
+                    agreed = (replayed, facts, texts.get(seq))
             if not ok:
                 _word_mismatches(seq, facts, replayed, out.divergences)
             if keep_frames:  # an observation changes nothing: the last frame's phase and score hold

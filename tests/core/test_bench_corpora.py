@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import orjson
+
 from replay.bench import pass_heavy, rich_keys, with_turn_observations
 from replay.games import get_game
 from replay.record import MoveEvent, ObserveEvent, Record
@@ -98,3 +100,52 @@ def test_a_record_without_booleans_compares_its_observations_as_plain_values() -
     assert as_bool.booleans
     assert [(d.key, d.recorded, d.replayed) for d in replay(as_bool).divergences] == [
         ("dominance_checks", False, 0)]
+
+
+def _repeated_observations(text: bytes) -> list[int]:
+    """Indexes of observations whose text repeats the observation before them (a quiet turn)."""
+    from replay.record import loads
+
+    rec = loads(text)
+    seqs = sorted(rec.observation_texts)
+    return [b for a, b in zip(seqs, seqs[1:]) if rec.observation_texts[a] == rec.observation_texts[b]]
+
+
+def test_an_observation_is_settled_by_its_text_only_when_it_repeats_one_that_agreed() -> None:
+    """A record read from JSON keeps each observation's text; the replayer settles an
+    observation of unchanged facts by its text when it is the text of the last observation
+    that agreed with them.  A changed text of unchanged facts is still compared leaf by leaf,
+    as is every observation after one that disagreed, booleans included."""
+    from replay.record import dumps, loads
+
+    text = dumps(_observed())
+    rec = loads(text)
+    assert rec.observation_texts and all(isinstance(rec.events[i], ObserveEvent) for i in rec.observation_texts)
+    repeats = _repeated_observations(text)
+    assert len(repeats) > 50, "quiet turns repeat the observation before them"
+    assert replay(rec).status == "complete"
+    # change one repeated observation's text (only that event's): caught at that event alone
+    events = orjson.loads(text)["events"]
+    target = repeats[len(repeats) // 2]
+    events[target]["observe"]["rupees"]["p1"] += 1
+    wrong = loads(orjson.dumps({**orjson.loads(text), "events": events}))
+    assert {d.seq for d in replay(wrong).divergences} == {target}
+    # an observation repeating the one before after the facts changed: caught
+    events = orjson.loads(text)["events"]
+    seqs = sorted(rec.observation_texts)
+    a, b = next((a, b) for a, b in zip(seqs, seqs[1:]) if rec.observation_texts[a] != rec.observation_texts[b])
+    events[b]["observe"] = events[a]["observe"]
+    stale = loads(orjson.dumps({**orjson.loads(text), "events": events}))
+    assert b in {d.seq for d in replay(stale).divergences}
+    # a boolean in two repeated observations: neither agrees (true is never 1)
+    events = orjson.loads(text)["events"]
+    first = repeats[0] - 1
+    while "observe" not in events[first]:
+        first -= 1
+    for i in (first, repeats[0]):
+        assert events[i]["observe"]["influence"]["p1"] == 1
+        events[i]["observe"]["influence"]["p1"] = True
+    as_bool = loads(orjson.dumps({**orjson.loads(text), "events": events}))
+    assert as_bool.booleans
+    got = {(d.seq, d.key) for d in replay(as_bool).divergences}
+    assert got == {(first, "influence.p1"), (repeats[0], "influence.p1")}
