@@ -149,6 +149,7 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
     # the facts handed out, and a recorded observation that agreed with them and its JSON text
     agreed: tuple[Any, Any, Any] = (None, None, None)
     texts = record.observation_texts
+    asked: tuple[Any, tuple[str, ...]] = (None, ())  # the last observation's text and its keys
     rnd, phase = phase_of() if keep_frames else (None, "")
     new_frame = tuple.__new__  # Frame(...) without the call of its Python-level __new__
     for seq, ev in enumerate(events):
@@ -166,13 +167,16 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
                 score = score_of()
         elif cls is ObserveEvent or isinstance(ev, ObserveEvent):
             facts = ev.facts  # type: ignore[union-attr]
-            replayed = state.observed(facts)  # the observed keys
+            text = texts.get(seq)
+            if text is None or text != asked[0]:  # the keys of a repeated text are asked as they were
+                asked = (text, tuple(facts))
+            replayed = state.observed(asked[1])  # the observed keys
             # the same facts handed out again (nothing observable changed) agree with this
             # observation when its text is the text of the last one that agreed with them
             # (the same text is the same facts, booleans included), or, as plain values, when
             # it equals that one: two records' worth of decoded JSON compare faster than JSON
             # against the state's containers
-            if agreed[0] is replayed and (text := texts.get(seq)) is not None and text == agreed[2]:
+            if agreed[0] is replayed and text is not None and text == agreed[2]:
                 ok = True
             elif plain:
                 if agreed[0] is replayed:
@@ -180,11 +184,11 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
                 else:
                     ok = facts == replayed
                     if ok:
-                        agreed = (replayed, facts, texts.get(seq))
+                        agreed = (replayed, facts, text)
             else:
                 ok = _agrees(facts, replayed, shown)
                 if ok and agreed[0] is not replayed:
-                    agreed = (replayed, facts, texts.get(seq))
+                    agreed = (replayed, facts, text)
             if not ok:
                 _word_mismatches(seq, facts, replayed, out.divergences)
             if keep_frames:  # an observation changes nothing: the last frame's phase and score hold

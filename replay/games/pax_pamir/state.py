@@ -540,9 +540,9 @@ class PaxState(State):
         of the same keys gets the facts made for the previous one: none of them can have
         changed.  ``legal_count`` and ``state_hash`` change with every turn: an observation
         that asks for them is always made afresh."""
-        names = tuple(keys)
+        names = tuple(keys)  # the very tuple when given one
         memo = self._observed
-        if memo is not None and memo[1] == names:
+        if memo is not None and (memo[1] is names or memo[1] == names):
             if memo[0] == self.epoch:
                 return memo[2]
             # the state's own containers are the same objects all game long; a kept fact is
