@@ -323,6 +323,10 @@ class State(ABC):
         event (a battle turns the committed units face up).  The simulator
         writes them into records seen from one seat (``simulate --view``) and
         clears the list; nothing else reads it."""
+        self.epoch: int | None = None
+        """``None``, or a number a game moves on with every event that may change an
+        observable fact: while it stays the same, :meth:`observed` would hand out the same
+        facts, so the replayer need not ask (Pax Pamir: a pass that needs no cleanup)."""
 
     # ---- to implement per game -------------------------------------------
 

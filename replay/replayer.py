@@ -146,8 +146,9 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
     add_frame = out.frames.append
     shown: list[Any] = [None, b""]  # the facts the state last handed out, and their JSON
     plain = not record.booleans  # observations compare as plain values (see _agrees)
-    # the facts handed out, and a recorded observation that agreed with them and its JSON text
-    agreed: tuple[Any, Any, Any] = (None, None, None)
+    # the facts handed out, a recorded observation that agreed with them, its JSON text, and
+    # the state's epoch then (see State.epoch)
+    agreed: tuple[Any, Any, Any, int | None] = (None, None, None, None)
     texts = record.observation_texts
     asked: tuple[Any, tuple[str, ...]] = (None, ())  # the last observation's text and its keys
     rnd, phase = phase_of() if keep_frames else (None, "")
@@ -168,6 +169,12 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
         elif cls is ObserveEvent or isinstance(ev, ObserveEvent):
             facts = ev.facts  # type: ignore[union-attr]
             text = texts.get(seq)
+            if text is not None and text == agreed[2] and agreed[3] is not None and agreed[3] == state.epoch:
+                # the text of the last observation that agreed, and the state says nothing
+                # observable changed since: the same facts, agreeing again
+                if keep_frames:
+                    add_frame(new_frame(Frame, (seq, "observe", None, None, rnd, phase, score)))
+                continue
             if text is None or text != asked[0]:  # the keys of a repeated text are asked as they were
                 asked = (text, tuple(facts))
             replayed = state.observed(asked[1])  # the observed keys
@@ -184,11 +191,11 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
                 else:
                     ok = facts == replayed
                     if ok:
-                        agreed = (replayed, facts, text)
+                        agreed = (replayed, facts, text, state.epoch)
             else:
                 ok = _agrees(facts, replayed, shown)
                 if ok and agreed[0] is not replayed:
-                    agreed = (replayed, facts, text)
+                    agreed = (replayed, facts, text, state.epoch)
             if not ok:
                 _word_mismatches(seq, facts, replayed, out.divergences)
             if keep_frames:  # an observation changes nothing: the last frame's phase and score hold
