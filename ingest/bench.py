@@ -193,7 +193,8 @@ def _ratio_rows(r: dict[str, Any], titles: list[str]) -> list[dict[str, Any]]:
                    f"the same {n:,} games ({', '.join(titles)}); goal >= {goal:.1f}x: "
                    f"{'met' if ratio >= goal else 'NOT met'}; verify runs "
                    f"{', '.join(f'{x:.1f}' for x in r['verify_runs'])} s, ingest {r['ingest_seconds']:.1f} s "
-                   f"(writer busy {t.get('write', 0) + t.get('publish', 0):.1f} s, overlapped); "
+                   f"(writer busy {t.get('write', 0) + t.get('publish', 0):.1f} s, overlapped; before the first "
+                   f"task {t.get('start', 0):.1f} s, after the last {t.get('end', 0):.1f} s, not shared); "
                    f"load average up to {r['load']:.1f}"},
         {"metric": "ingest vs one-core replay, CPU seconds", "value": cpu_ratio, "unit": "x",
          "detail": f"all the ingest's processes used {r['ingest_cpu']:.1f} CPU s, verify {r['verify_cpu']:.1f}: "

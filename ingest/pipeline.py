@@ -79,7 +79,10 @@ class Summary:
     """Rows per table in the whole database after the run."""
     timings: dict[str, float] = field(default_factory=dict)
     """Seconds spent reading (reader), waiting for workers (reader), waiting for the writer
-    (reader, ``backlog``), writing and publishing (writer thread)."""
+    (reader, ``backlog``), writing and publishing (writer thread); ``start``: from the call to the
+    first task handed to a worker (forking the workers, opening the database), ``end``: from the
+    last task's rows to the return (the last commit, the final snapshot), the parts of a run
+    that the workers do not share."""
     conflicts: list[str] = field(default_factory=list)
     """The first few records refused because their id named other content earlier in the run."""
 
@@ -321,7 +324,7 @@ def ingest(
     writer: _Writer | None = None
     status = "failed"
     timings = {"read": 0.0, "wait": 0.0, "backlog": 0.0, "write": 0.0, "publish": 0.0,
-               "write_cpu": 0.0, "publish_cpu": 0.0}
+               "write_cpu": 0.0, "publish_cpu": 0.0, "start": 0.0, "end": 0.0}
     try:
         # one DuckDB thread: the cores belong to the replay workers; a second DuckDB thread
         # mostly spins beside them (measured: a third of the writer's CPU, no faster commit)
@@ -404,6 +407,8 @@ def ingest(
                       {w[0]: logs[w[0]] for w in todo if w[0] in logs})
             timings["read"] += time.perf_counter() - t
             pending = pool.apply_async(build_batch, (job,)) if todo else _Inline._Done(Batch([]))
+            if not timings["start"]:
+                timings["start"] = time.perf_counter() - t0
             inflight.append(_Task(pending, read_errors, skipped, present, len(raw_batch),
                                   sum(len(it.raw) for it, _ in raw_batch), raw_batch[-1][0].done_bytes))
             while len(inflight) >= max_inflight:
@@ -416,6 +421,7 @@ def ingest(
             group, group_records, group_bytes, group_events = [], 0, 0, 0
         while inflight:
             collect_one(flush=True)
+        t_end = time.perf_counter()
         writer.finish()
         status = "finished"
     except KeyboardInterrupt:
@@ -451,6 +457,8 @@ def ingest(
             finally:
                 db.close()
     assert db is not None and writer is not None
+    if status == "finished":
+        timings["end"] = time.perf_counter() - t_end
     return Summary(db.path, snapshot_path(db.path), db.run_id or 0, len(files), db.counts,
                    time.perf_counter() - t0, writer.publishes, table_rows, timings, db.conflict_examples)
 
