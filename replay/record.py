@@ -156,9 +156,10 @@ class Record:
     extra: dict[str, Any] = field(default_factory=dict)
     sha256: str = ""
     booleans: bool = True
-    """Whether the record may hold a JSON ``true`` or ``false``: :func:`loads` looks in its
-    text; a record made in memory may.  A record without one has no boolean observation, so
-    the replayer compares its observations as plain values (``True == 1`` in Python, never in a
+    """Whether the record's observations may hold a JSON ``true`` or ``false``: :func:`loads`
+    looks in its text (not at all when it read the record at once and found no observation);
+    a record made in memory may.  A record without one has no boolean observation, so the
+    replayer compares its observations as plain values (``True == 1`` in Python, never in a
     record)."""
     observation_texts: dict[int, msgspec.Raw] = field(default_factory=dict, compare=False, repr=False)
     """The JSON text of each observation as the record gives it (event index -> text), when
@@ -518,6 +519,8 @@ def loads(raw: bytes | str, source: str = "<record>", line: int | None = None) -
     the same record or words what is wrong."""
     data = raw.encode() if isinstance(raw, str) else raw
     rec = _read_at_once(data)
+    # a record read at once without observations has no boolean to compare (see Record.booleans)
+    observes = rec is None or bool(rec.observation_texts)
     if rec is None:
         try:
             obj = orjson.loads(data)
@@ -528,7 +531,7 @@ def loads(raw: bytes | str, source: str = "<record>", line: int | None = None) -
         except RecordError as exc:
             raise exc.located(source, line) from None
     rec.sha256 = hashlib.sha256(data.strip()).hexdigest()
-    rec.booleans = b"true" in data or b"false" in data
+    rec.booleans = observes and (b"true" in data or b"false" in data)
     return rec
 
 
