@@ -30,6 +30,10 @@ from replay.bench import (
 )
 from replay.games import available
 
+QUICK = (30, 3)
+"""Games per replay corpus and timed runs of ``--quick``."""
+FULL = (200, 5)
+
 
 def _layer_rows(module: str, quick: bool) -> list[dict[str, Any]]:
     """Rows from a layer's own bench module (``ingest.bench``, ``dashboard.bench``), if it exists."""
@@ -71,7 +75,7 @@ def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard
     console = Console(markup=False, highlight=False)
     if not console.is_terminal:
         console = Console(width=150, markup=False, highlight=False)  # a piped table keeps its columns readable
-    n_games, runs = (30, 3) if quick else (200, 5)
+    n_games, runs = QUICK if quick else FULL
     unknown = [g for g in games if g not in available()]
     if unknown:
         raise click.BadParameter(f"no engine for {', '.join(map(repr, unknown))} "

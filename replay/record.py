@@ -548,7 +548,7 @@ _ABSENT = msgspec.Raw()
 """A top-level field or an event field the JSON does not have (an empty :class:`msgspec.Raw`)."""
 
 
-class _Top(msgspec.Struct, forbid_unknown_fields=True):
+class _Top(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     """A record's top level as msgspec reads it: the values other than ``format``, ``game`` and
     ``id`` kept as their JSON text (the events are read by the game's own event type, the rest
     by ``orjson``, as the general reading reads them)."""
@@ -597,10 +597,10 @@ def _event_reader(game: Game) -> _EventReader:
             ("observe", msgspec.Raw, _ABSENT),
             ("origin", Union[str, unset], msgspec.UNSET),  # noqa: UP007
         ]
-        plain = msgspec.defstruct(f"{game.id}_event", fields, forbid_unknown_fields=True)
+        plain = msgspec.defstruct(f"{game.id}_event", fields, forbid_unknown_fields=True, gc=False)
         extras = msgspec.defstruct(f"{game.id}_event_extras",
                                    fields + [(k, msgspec.Raw, _ABSENT) for k in sorted(EVENT_EXTRAS)],
-                                   forbid_unknown_fields=True)
+                                   forbid_unknown_fields=True, gc=False)
         bare = {m: game.bare_moves.setdefault(str(m.__struct_config__.tag), m())
                 for m in game.moves if not m.__struct_fields__}
         reader = _EVENT_READERS[key] = _EventReader(msgspec.json.Decoder(list[plain]),  # type: ignore[valid-type]

@@ -50,3 +50,14 @@ def test_a_revision_that_is_no_commit_is_one_line() -> None:
     assert res.exit_code == 2
     assert "'no-such-rev-xyz' is not a commit of the git checkout" in res.output
     assert "Traceback" not in res.output
+
+
+def test_the_bench_shows_the_speed_up_against_a_revision(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gamerec_cli import bench_cmd
+
+    monkeypatch.setattr(bench_cmd, "QUICK", (2, 1))
+    res = CliRunner().invoke(main, ["bench", "--quick", "--game", "copenhagen", "--corpus", "sim", "--skip-ingest",
+                                    "--skip-dashboard", "--skip-import", "--skip-analysis", "--against", "HEAD"])
+    assert res.exit_code == 0, res.output
+    assert "vs HEAD" in res.output
+    assert "only records both versions replay to the same end" in res.output and "all of them" in res.output
