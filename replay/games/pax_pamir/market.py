@@ -245,9 +245,9 @@ PENDING = ChanceRequest("draw", DECK, reason="a market cell")
 """Stands for a draw the refill awaits whose request (its pool) is made only when asked for."""
 
 
-def can_draw(s: PaxState) -> bool:
-    """Whether the deck can still give a card (:func:`draw_pool` is not empty)."""
-    i = current_pile(s)
+def can_draw(s: PaxState, i: int) -> bool:
+    """Whether the deck can still give a card (:func:`draw_pool` is not empty); ``i``: the
+    current pile (:func:`current_pile`)."""
     if i >= len(s.piles):
         return False
     left = s.piles[i]
@@ -255,10 +255,9 @@ def can_draw(s: PaxState) -> bool:
     return bool(left[0] > 0 and court or left[1] > 0 and events or left[2] > 0 and checks)
 
 
-def drawable(s: PaxState, card: int) -> bool:
+def drawable(s: PaxState, card: int, i: int) -> bool:
     """Whether ``card`` can be the deck's next card: one of :func:`draw_pool` (its kind has
-    cards left in the current pile, and nobody has seen it yet)."""
-    i = current_pile(s)
+    cards left in the current pile ``i``, and nobody has seen it yet)."""
     if i >= len(s.piles):
         return False
     kind = 0 if card in COURT else (2 if card in DOMINANCE_CHECKS else 1)
@@ -274,6 +273,9 @@ class RefillTask(Task):
     req: ChanceRequest | None = None
     _cell: tuple[int, int] = (0, 0)
     """The cell the awaited card goes to (set with ``req``)."""
+    _pile: int = 0
+    """The pile a card checked by :meth:`draws` comes from (:func:`current_pile`), for
+    :meth:`reveal` right after it."""
     decision = False
 
     def awaits(self, s: PaxState) -> bool:
@@ -281,7 +283,9 @@ class RefillTask(Task):
             return False
         if self.req is None:
             cell = next_empty_cell(s)
-            if cell is None or not can_draw(s):
+            if cell is None:
+                return False
+            if not can_draw(s, current_pile(s)):
                 return False
             self.req, self._cell = PENDING, cell
         return True
@@ -300,7 +304,10 @@ class RefillTask(Task):
         if self.req is None or "reveal" in outcome or outcome.get("draw") != DECK:
             return False
         items = outcome.get("items")
-        return type(items) is list and len(items) == 1 and type(items[0]) is int and drawable(s, items[0])
+        if not (type(items) is list and len(items) == 1 and type(items[0]) is int):
+            return False
+        self._pile = i = current_pile(s)
+        return drawable(s, items[0], i)
 
     def run(self, s: PaxState) -> None:
         if not self.shifted:
@@ -315,7 +322,8 @@ class RefillTask(Task):
             card = UNKNOWN_CARD
         self.req = None
         cell = self._cell
-        draw_into(s, card, cell)
+        # a card checked by draws() (req: PENDING) comes from the pile it found
+        draw_into(s, card, cell, self._pile if req is PENDING else current_pile(s))
         if card in DOMINANCE_CHECKS:
             others = [(r, c) for r, c in s.market_cells() if s.market[r][c] in DOMINANCE_CHECKS and (r, c) != cell]
             if others:
@@ -323,15 +331,14 @@ class RefillTask(Task):
                 instability(s, [others[0], cell])
 
 
-def draw_into(s: PaxState, card: int, cell: tuple[int, int]) -> None:
+def draw_into(s: PaxState, card: int, cell: tuple[int, int], i: int) -> None:
     """The deck's top card goes to an empty market cell (it takes the rupees lying there).
 
     An unknown card (:data:`UNKNOWN_CARD`) is of a known kind when its pile has cards of only
     one kind left; otherwise the pile counts it among its ``unknown_drawn`` (a later card of
     kind k is then possible while k has copies left and the pile can still hold every
-    unknown one: they are exchangeable).
+    unknown one: they are exchangeable).  ``i``: the current pile (:func:`current_pile`).
     """
-    i = current_pile(s)
     if i >= len(s.piles):
         raise ImpossibleChance(f"card {card_name(card)} cannot be drawn: the deck is empty")
     left = s.piles[i]

@@ -308,7 +308,10 @@ class CleanupTask(Task):
         s.stage = "cleanup"
         clear_turn_marks(s)
         s.push(NextTurnTask(p))
-        if refill:
+        if refill and not (events_left or over_hand):  # the refill is the only step: it shifts at once
+            market.shift_market(s)
+            s.push(market.RefillTask(p, True))
+        elif refill:
             s.push(market.RefillTask(p, False))
         if events_left:
             s.push(DiscardEventsTask(p))
