@@ -142,7 +142,8 @@ def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard
     console.print(table)
     console.print("observe cost: CPU time to decode, validate and replay the observed corpus / the same for "
                   "the same records without their observations; (replay only): the same with the records "
-                  "decoded beforehand (the cost of checking the observations alone)." + ("" if ref else " vs python-chess: n/a (pip install gamerec[bench])"))
+                  "decoded beforehand (the cost of checking the observations alone; best of five runs "
+                  "each, in turn)." + ("" if ref else " vs python-chess: n/a (pip install gamerec[bench])"))
     if before:
         console.print(f"before: {baseline} ({before.get('note', '')}); vs-chess vs before compares each "
                       "version's ratio to python-chess measured in its own run (robust to a busier machine)")
