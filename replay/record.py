@@ -638,7 +638,7 @@ def _read_at_once(data: bytes) -> Record | None:
         rec = parse_record(obj, lambda raw, game, ids: _read_events_at_once(raw, game, ids, texts))
         rec.observation_texts = texts
         return rec
-    except (_Doubt, RecordError, msgspec.MsgspecError, ValueError):  # orjson's and UTF-8 errors too
+    except Exception:  # any doubt (msgspec's, orjson's, UTF-8 and our own errors): the general reading decides
         return None
 
 
