@@ -575,8 +575,6 @@ class _EventReader:
     """Events without extra fields (``at``, ``note``, ``src``): the usual ones."""
     extras: msgspec.json.Decoder[Any]
     """Events that may have them."""
-    bare: dict[type[Move], Move]
-    """The move of each type that has no field, made once (as :meth:`Game.parse_move` does)."""
 
 
 _EVENT_READERS: dict[tuple[str, tuple[type[Move], ...]], _EventReader] = {}
@@ -601,10 +599,8 @@ def _event_reader(game: Game) -> _EventReader:
         extras = msgspec.defstruct(f"{game.id}_event_extras",
                                    fields + [(k, msgspec.Raw, _ABSENT) for k in sorted(EVENT_EXTRAS)],
                                    forbid_unknown_fields=True, gc=False)
-        bare = {m: game.bare_moves.setdefault(str(m.__struct_config__.tag), m())
-                for m in game.moves if not m.__struct_fields__}
         reader = _EVENT_READERS[key] = _EventReader(msgspec.json.Decoder(list[plain]),  # type: ignore[valid-type]
-                                                    msgspec.json.Decoder(list[extras]), bare)  # type: ignore[valid-type]
+                                                    msgspec.json.Decoder(list[extras]))  # type: ignore[valid-type]
     return reader
 
 
@@ -654,7 +650,7 @@ def _read_events_at_once(raw: Any, game: Game, players: set[str], texts: dict[in
         with_extras = True
     out: list[Event] = []
     add = out.append
-    bare, observable, decode = reader.bare, game.observable_key_set, orjson.loads
+    observable, decode = game.observable_key_set, orjson.loads
     unset, absent = msgspec.UNSET, _ABSENT
     extra = None
     for ev in events:
@@ -665,7 +661,7 @@ def _read_events_at_once(raw: Any, game: Game, players: set[str], texts: dict[in
         if move is not unset:
             player = ev.player
             if player in players and ev.chance is absent and ev.observe is absent and ev.origin is unset:
-                add(MoveEvent(player, bare.get(type(move), move), extra))
+                add(MoveEvent(player, move, extra))
                 continue
             raise _Doubt
         origin = ev.origin
