@@ -74,14 +74,23 @@ class GreedyAgent:
 
     name = "greedy"
 
+    LOOP = 25
+    """A choice that closes this many rounds of a cycle of one or two moves is left out."""
+
     def __init__(self, rng: random.Random, breadth: int = 12) -> None:
         self.rng = rng
         self.breadth = breadth
+        self.recent: list[Move] = []
 
     def choose(self, state: State, player: str) -> Move:
         moves = list(state.legal_moves())
         if not moves:
             raise SimulationError(f"{player} has no legal move at {state.phase()}")
+        looping = self._looping()
+        if looping is not None and len(moves) > 1:
+            # one step ahead, a move and its undoing can each look best forever (in Pax Pamir,
+            # an action whose bribe step is best withdrawn): break the cycle
+            moves = [m for m in moves if m != looping] or moves
         if len(moves) > self.breadth:
             moves = self.rng.sample(moves, self.breadth)
         best: list[Move] = []
@@ -94,7 +103,22 @@ class GreedyAgent:
                 best, best_value = [m], v
             elif v == best_value:
                 best.append(m)
-        return best[self.rng.randrange(len(best))]
+        chosen = best[self.rng.randrange(len(best))]
+        self.recent.append(chosen)
+        del self.recent[:-2 * self.LOOP]
+        return chosen
+
+    def _looping(self) -> Move | None:
+        """The move that would close :attr:`LOOP` rounds of a cycle of period one or two in this
+        agent's last choices, if they are such a cycle."""
+        r = self.recent
+        if len(r) < 2 * self.LOOP - 1:
+            return None
+        for period in (1, 2):
+            tail = r[-(self.LOOP * period - 1):]
+            if all(tail[i] == tail[i - period] for i in range(period, len(tail))):
+                return tail[-period]
+        return None
 
 
 def _value(state: State, player: str) -> float:

@@ -29,3 +29,13 @@ def test_simulation_is_deterministic() -> None:
     a = simulate_one(GAME, 3, 7, 1)
     b = simulate_one(GAME, 3, 7, 1)
     assert [e.to_dict() for e in a.events] == [e.to_dict() for e in b.events]
+
+
+def test_greedy_agent_breaks_a_betray_withdraw_cycle() -> None:
+    """Seed 740 (3 players, bga): a greedy seat chose Betray, then Withdraw at its bribe step,
+    forever (each looks best one step ahead) until the simulator's event limit; the agent now
+    leaves out the move that would close a long cycle, and the game ends."""
+    rec = simulate_one(GAME, 3, 740, 0, options={"ruleset": "bga"})
+    assert replay(rec).status == COMPLETE
+    moves = [e.move.type for e in rec.events if hasattr(e, "move")]
+    assert moves.count("withdraw") < 2 * 25
