@@ -230,8 +230,13 @@ class _Columns:
         return len(self.cols[self.table.columns[0][0]])
 
     def row(self, *values: Any) -> None:
-        """Append one row (tables with a handful of rows per game); :meth:`check` checks the lengths."""
-        for col, v in zip(self.cols.values(), values):
+        """Append one row (tables with a handful of rows per game): one value per column, or
+        ``ValueError`` before anything is appended (the record goes to quarantine; no value is
+        dropped unseen)."""
+        cols = self.cols
+        if len(values) != len(cols):
+            raise ValueError(f"{self.table.name}: {len(values)} values for {len(cols)} columns")
+        for col, v in zip(cols.values(), values):
             col.append(v)
 
     def check(self) -> int:

@@ -604,3 +604,18 @@ def test_a_record_repeated_within_a_run_on_an_empty_database_lands_once(tmp_path
     assert (s.counts.records, s.counts.new, s.counts.skipped, s.counts.conflicts) == (9, 6, 3, 0)
     assert counts(db)["games"] == 6
     assert counts(db)["events"] == sum(len(r.events) for r in recs)
+
+
+def test_a_row_with_a_value_too_many_or_too_few_is_refused_not_cut() -> None:
+    """A table row is one value per column: a value more (or less) is an error, never silently
+    dropped (the record would then go to quarantine, whole)."""
+    from ingest import schema
+    from ingest.rows import _Columns
+
+    cols = _Columns(schema.SCORE_BREAKDOWN)
+    cols.row("g", "p1", "influence", 3)
+    with pytest.raises(ValueError):
+        cols.row("g", "p1", "influence", 3, "extra")
+    with pytest.raises(ValueError):
+        cols.row("g", "p1")
+    assert cols.check() == 1
