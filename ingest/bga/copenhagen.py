@@ -30,6 +30,7 @@ shows and what it does not:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
@@ -53,14 +54,19 @@ _ADJACENT = frozenset({ADJACENT_STATE})
 
 def card_color(card_id: int, n_players: int) -> str:
     """The colour of BGA card ``card_id`` (``"mermaid"`` for card 1), by the setup's numbering."""
+    colours = numbering(n_players)
+    if not 0 < card_id < len(colours):
+        raise ValueError(f"there is no card {card_id} in a {n_players}-player game")
+    return colours[card_id]
+
+
+@functools.cache
+def numbering(n_players: int) -> tuple[str, ...]:
+    """The setup's numbering: the colour of each card id (card 1 the mermaid, then each colour's
+    cards in turn; index 0 names no card)."""
     comp = components()
     per = comp.cards_per_color[n_players]
-    if card_id == MERMAID_ID:
-        return MERMAID
-    i = card_id - 2
-    if not 0 <= i < per * len(comp.colors):
-        raise ValueError(f"there is no card {card_id} in a {n_players}-player game")
-    return comp.colors[i // per]
+    return ("", MERMAID, *(colour for colour in comp.colors for _ in range(per)))
 
 
 # --------------------------------------------------------------------------
@@ -85,9 +91,13 @@ class _Layout:
     def copy(self) -> _Layout:
         return _Layout(list(self.harbour), dict(self.first), list(self.slots), self.first_slot, self.taken)
 
+    def can_place(self, card: int, slot: int) -> bool:
+        """Whether the unnamed first-harbour card in ``slot`` may be ``card``."""
+        return self.harbour[slot] == -1 and card not in self.first and card not in self.harbour
+
     def place(self, card: int, slot: int) -> bool:
         """Name the unnamed first-harbour card in ``slot`` as ``card`` (False if impossible)."""
-        if self.harbour[slot] != -1 or card in self.first or card in self.harbour:
+        if not self.can_place(card, slot):
             return False
         self.harbour[slot] = card
         self.first[card] = slot
@@ -98,18 +108,18 @@ def _take(layouts: list[_Layout], card: int, non_adjacent: bool) -> list[_Layout
     out: list[_Layout] = []
     for lay in layouts:
         if card in lay.harbour:
-            branches = [(lay, lay.harbour.index(card))]
+            slots = [lay.harbour.index(card)]
         else:  # a first-harbour card not named yet: any slot still holding one
-            branches = []
-            for s in range(SLOTS):
-                b = lay.copy()
-                if b.place(card, s):
-                    branches.append((b, s))
-        for b, s in branches:
-            if b.taken == 1:
-                assert b.first_slot is not None
-                if (abs(s - b.first_slot) != 1) != non_adjacent:
-                    continue  # BGA spends "any cards" exactly when the second card is not adjacent
+            slots = [s for s in range(SLOTS) if lay.can_place(card, s)]
+        if lay.taken == 1:
+            first = lay.first_slot
+            assert first is not None
+            # BGA spends "any cards" exactly when the second card is not adjacent
+            slots = [s for s in slots if (abs(s - first) != 1) == non_adjacent]
+        for i, s in enumerate(slots):
+            b = lay if i == len(slots) - 1 else lay.copy()  # the last way goes on in the layout itself
+            if b.harbour[s] == -1:
+                b.place(card, s)
             if b.taken == 0:
                 b.first_slot = s
             b.taken += 1
@@ -122,14 +132,13 @@ def _take(layouts: list[_Layout], card: int, non_adjacent: bool) -> list[_Layout
 def _adjacent(layouts: list[_Layout], cards: list[int]) -> list[_Layout]:
     """The cards either side of the slot the first card left, left one first."""
     out = []
-    for lay in layouts:
+    for lay in layouts:  # each layout goes on in itself (or is dropped)
         s = lay.first_slot
         around = [] if s is None else [p for p in (s - 1, s + 1) if 0 <= p < SLOTS]
         if s is None or len(around) != len(cards):
             continue
-        b = lay.copy()
-        if all(b.harbour[p] == card or b.place(card, p) for p, card in zip(around, cards)):
-            out.append(b)
+        if all(lay.harbour[p] == card or lay.place(card, p) for p, card in zip(around, cards)):
+            out.append(lay)
     return out
 
 
@@ -244,19 +253,22 @@ class CopenhagenImporter(GameImporter):
 
     def _check_numbering(self) -> None:
         """Every colour the log states must be the one the card's number gives."""
-        n = len(self.players)
+        colours = numbering(len(self.players))
         for notif in self.log.of_types(("takeCard", "discardDownToMaxHandSize", "refillHarbor")):
-            a = notif.args if isinstance(notif.args, dict) else {}
-            pairs: list[tuple[Any, Any]] = []
-            if notif.type in ("takeCard", "discardDownToMaxHandSize"):
-                pairs = [(a.get("card_id"), a.get("color"))]
-            elif notif.type == "refillHarbor":
+            a = notif.args
+            if not isinstance(a, dict):
+                a = {}
+            pairs: list[tuple[Any, Any]]
+            if notif.type == "refillHarbor":
                 pairs = [(c.get("id"), c.get("type")) for c in a.get("harbor") or [] if isinstance(c, dict)]
+            else:
+                pairs = [(a.get("card_id"), a.get("color"))]
             for card, colour in pairs:
                 try:
-                    ours = card_color(int(card), n)
+                    number = int(card)
                 except (TypeError, ValueError):
-                    ours = None
+                    number = 0
+                ours = colours[number] if 0 < number < len(colours) else None
                 if ours != colour:
                     self.current = notif
                     self.fail(f"card {card} is {colour!r} here, but the implementation numbers the cards so "

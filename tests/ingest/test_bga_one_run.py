@@ -193,3 +193,43 @@ def test_ingest_tells_logs_records_table_files_and_copies_apart_as_before(tmp_pa
     assert (s.counts.records, s.counts.new, s.counts.skipped, s.counts.quarantined) == (7, 2, 2, 3)
     s = ingest([str(d)], db, workers=1, publish_every=-1)
     assert (s.counts.records, s.counts.new, s.counts.skipped, s.counts.quarantined) == (7, 0, 4, 3)
+
+
+FACTS = [
+    {"hand_size": {"p1": 0}},  # a few facts of one player, agreeing
+    {"hand_size": {"p1": 1}},  # disagreeing
+    {"hand_size": {"p1": False}},  # 0 == False in Python, not in a record
+    {"hand_size": {"p9": 0}},  # no such player
+    {"abilities": {"p.2": {"any_cards": "unused"}}, "deck_size": 71},  # nested, agreeing
+    {"abilities": {"p.2": {"any_cards": "used"}}},  # nested, disagreeing
+    {"abilities": {"p.2": 3}},  # a value where the rules keep an object
+    {"harbour": [None] * 7, "rebuilds": 0},  # a list, agreeing
+    {"harbour": (None,) * 7},  # a tuple reads back from the record as a list
+    {"score": {"p1": 0, "p.2": 0}, "covered": {"p1": 0, "p.2": 0}},  # every player's, agreeing
+    {"hand_size": {"p1.x": None}},  # a dotted name (read as hand_size.p1.x, nothing there: None agrees)
+    {"hand_size": {"p.2": 0}},  # a player id with a dot (the record's replay reads it as hand_size.p.2)
+    {"covered": {"p1.x": 1}, "hand_size": {"p.2": 0}},  # a dotted name, disagreeing
+    {"hand_size": {}},  # nothing named
+]
+
+
+@pytest.mark.parametrize("facts", FACTS)
+def test_an_observation_kept_by_the_one_run_diverges_exactly_where_the_records_replay_does(
+        facts: dict[str, Any]) -> None:
+    """``Replaying.observation`` settles most observations leaf by leaf against the state (no JSON
+    written): its divergences must be the record's replay's, whatever the facts' shape."""
+    from replay.games import get_game
+    from replay.record import ObserveEvent, Record, dumps
+    from replay.replayer import Replaying
+
+    players = ["p1", "p.2"]  # a dot in an id: facts are named by dotted paths
+    state = get_game("copenhagen").initial_state(players, {"ruleset": "bga"})
+    one = Replaying(state)
+    one.observation(0, facts)
+    one.observation(1, facts)  # the same facts again, as a repeated announcement gives them
+    rec = Record(game="copenhagen", id="t", players=[{"id": p, "name": None} for p in players],
+                 events=[ObserveEvent(facts, "bga", None), ObserveEvent(facts, "bga", None)],
+                 options={"ruleset": "bga"})
+    twice = replay(loads(dumps(rec)))
+    assert [d.to_dict() for d in one.out.divergences] == [d.to_dict() for d in twice.divergences]
+    assert one.out.frames == twice.frames
