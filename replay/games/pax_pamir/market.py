@@ -213,6 +213,13 @@ def shift_market(s: PaxState) -> None:
         if None not in line:
             continue  # a full row: nothing slides, no rupees lie loose
         rupees = s.market_rupees[row]
+        cards = [card for card in line if card is not None]
+        carried = [n for card, n in zip(line, rupees) if card is not None]
+        if sum(carried) == sum(rupees):  # the usual case: no rupees lie loose, none to pick up
+            gap = 6 - len(cards)
+            s.market[row] = cards + [None] * gap
+            s.market_rupees[row] = carried + [0] * gap
+            continue
         loose = [0 if card is not None else n for card, n in zip(line, rupees)]
         new_cards: list[int | None] = [None] * 6
         new_rupees = list(loose)

@@ -37,6 +37,7 @@ from replay.games.pax_pamir.components import (
 )
 from replay.games.pax_pamir.moves import EndTurn
 from replay.games.pax_pamir.tasks import Task
+from replay.games.pax_pamir.turns import ActionsTask
 
 CATEGORIES: tuple[str, ...] = ("dominance_successful", "dominance_unsuccessful")
 
@@ -159,6 +160,14 @@ class PaxState(State):
         rules await a decision of ``player``."""
         if not self.over:
             t = self.stack[-1]
+            if type(move) is EndTurn and type(t) is ActionsTask and t.player == player:
+                # the commonest move, always legal in the action phase; usually nothing to clean up
+                if not turns.pass_at_once(self, t):
+                    t.apply(self, player, move)
+                    self.advance()
+                elif self.stack[-1] is not t:  # Blackmail first; else the task serving the next turn is open
+                    self.advance()
+                return
             if t.decision and t.player == player and isinstance(move, t.accepts) and t.check(
                     self, player, move) is None:
                 if type(move) is not EndTurn:  # the cleanup tells whether a turn's end changes something
@@ -170,9 +179,14 @@ class PaxState(State):
 
     def play(self, player: str, move: Move) -> None:
         """The trusted path: ``move`` is one of :meth:`legal_moves`, checked already."""
+        t = self.stack[-1]
         if type(move) is not EndTurn:
             self.epoch += 1
-        self.stack[-1].apply(self, player, move)
+        elif type(t) is ActionsTask and turns.pass_at_once(self, t):
+            if self.stack[-1] is not t:
+                self.advance()
+            return
+        t.apply(self, player, move)
         self.advance()
 
     def apply_chance(self, outcome: Outcome) -> None:
@@ -680,15 +694,20 @@ def _clone(t: Task) -> Task:
     return new
 
 
+_SHOWN_FIELDS: dict[type[Task], tuple[str, ...]] = {}
+"""Per task type: the fields a snapshot shows (those not starting with ``_``)."""
+
+
 def _task_view(t: Task) -> dict[str, Any]:
     out: dict[str, Any] = {"task": type(t).__name__}
-    for f in dataclasses.fields(t):
-        if f.name.startswith("_"):
-            continue
-        v = getattr(t, f.name)
+    names = _SHOWN_FIELDS.get(type(t))
+    if names is None:
+        names = _SHOWN_FIELDS[type(t)] = tuple(f.name for f in dataclasses.fields(t) if not f.name.startswith("_"))
+    for name in names:
+        v = getattr(t, name)
         if isinstance(v, ChanceRequest):
             continue
-        out[f.name] = list(v) if isinstance(v, tuple) else (v.to_dict() if isinstance(v, Move) else v)
+        out[name] = list(v) if isinstance(v, tuple) else (v.to_dict() if isinstance(v, Move) else v)
     return out
 
 

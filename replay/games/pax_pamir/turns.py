@@ -136,13 +136,16 @@ class StartTurnTask(Task):
 
 
 BLACKMAIL = (("kandahar", ABILITY_CARDS["blackmail_kandahar"]), ("herat", ABILITY_CARDS["blackmail_herat"]))
-BLACKMAIL_CARDS = frozenset(c for _, cards in BLACKMAIL for c in cards)
+BLACKMAIL_KANDAHAR, BLACKMAIL_HERAT = (c for _, cards in BLACKMAIL for c in cards)
+"""The two Blackmail cards: a turn looks for Blackmail only when one of them is in a court."""
 
 
-def start_turn(s: PaxState, p: str, cleanup: CleanupTask | None = None) -> None:
+def start_turn(s: PaxState, p: str, cleanup: CleanupTask | None = None,
+               actions: ActionsTask | None = None) -> None:
     """The start of a turn: two actions, fresh per-turn marks, then Blackmail (Herat's is
     offered first, so it is pushed last).  ``cleanup``: the last turn's cleanup task, done,
-    to serve again."""
+    to serve again; with ``actions`` too, the last turn's two tasks are still on the stack
+    (its cleanup had nothing to do) and serve this turn where they are."""
     s.turn_no += 1
     s.current = p
     s.stage = "actions"
@@ -150,15 +153,18 @@ def start_turn(s: PaxState, p: str, cleanup: CleanupTask | None = None) -> None:
     if s.used or s.placed or s.any_received:
         clear_turn_marks(s)
     s.declines = 0
-    stack = s.stack
-    if cleanup is None:
-        cleanup = CleanupTask(p)
+    if actions is not None and cleanup is not None:
+        cleanup.player = actions.player = p
     else:
-        cleanup.player = p
-    stack.append(cleanup)
-    stack.append(ActionsTask(p))
+        stack = s.stack
+        if cleanup is None:
+            cleanup = CleanupTask(p)
+        else:
+            cleanup.player = p
+        stack.append(cleanup)
+        stack.append(ActionsTask(p))
     owner = s.owner
-    if owner.keys().isdisjoint(BLACKMAIL_CARDS):
+    if BLACKMAIL_KANDAHAR not in owner and BLACKMAIL_HERAT not in owner:
         return
     for region, cards in BLACKMAIL:
         for c in cards:
@@ -282,6 +288,30 @@ def market_track(s: PaxState) -> list[int]:
 # ---------------------------------------------------------------- cleanup
 
 
+def quiet_cleanup(s: PaxState, p: str) -> bool:
+    """Whether ``p``'s cleanup has nothing to do: the court and hand limits are kept, no
+    event lies in market column 0 and no market cell is empty (the usual turn's end)."""
+    top, bottom = s.market
+    if None in top or None in bottom or top[0] in EVENTS or bottom[0] in EVENTS:
+        return False
+    # a court of 3 cards and a hand of 2 are within every limit: no stars to count
+    court, hand = len(s.courts[p]), len(s.hands[p])
+    return not (court > 3 and court > s.court_limit(p) or hand > 2 and hand > s.hand_limit(p))
+
+
+def pass_at_once(s: PaxState, actions: ActionsTask) -> bool:
+    """``end_turn`` when the cleanup has nothing to do (:func:`quiet_cleanup`): the next
+    player's turn begins at once, served by this turn's action-phase task and the cleanup
+    task under it, where they are (what the two tasks would do in turn, without leaving the
+    stack).  False, and nothing done, when there is something to clean up."""
+    stack = s.stack
+    cleanup = stack[-2] if len(stack) > 1 else None
+    if type(cleanup) is not CleanupTask or not quiet_cleanup(s, actions.player):
+        return False
+    start_turn(s, s.following[actions.player], cleanup, actions)
+    return True
+
+
 @dataclass(slots=True)
 class CleanupTask(Task):
     """Cleanup, in order: court limit, hand limit, events in column 0, refill; then the next turn.
@@ -294,6 +324,9 @@ class CleanupTask(Task):
     def run(self, s: PaxState) -> None:
         p = self.player
         s.stack.pop()  # this task: the top one
+        if quiet_cleanup(s, p):
+            start_turn(s, s.following[p], self)  # which clears the turn's marks
+            return
         # a court of 3 cards and a hand of 2 are within every limit: no stars to count
         court, hand = len(s.courts[p]), len(s.hands[p])
         over_court = court > 3 and court > s.court_limit(p)
@@ -301,9 +334,6 @@ class CleanupTask(Task):
         top, bottom = s.market
         events_left = top[0] in EVENTS or bottom[0] in EVENTS
         refill = events_left or None in top or None in bottom
-        if not (over_hand or refill):
-            start_turn(s, s.following[p], self)  # which clears the turn's marks
-            return
         s.epoch += 1  # a limit to keep, an event to discard or cells to refill
         s.stage = "cleanup"
         clear_turn_marks(s)

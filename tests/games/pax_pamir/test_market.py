@@ -3,11 +3,14 @@ market, the refill (shift, draws, Public Withdrawal) and Instability."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pax_pamir_helpers import illegal, legal, play, setup, to_court
 
 from replay.bench import pass_heavy
 from replay.engine import ChanceRequest, State
 from replay.games import get_game
+from replay.games.pax_pamir.components import PUBLIC_WITHDRAWAL
 from replay.games.pax_pamir.market import RefillTask, pay_to_market, shift_market
 from replay.games.pax_pamir.moves import Buy, EndTurn, Gift
 from replay.record import ChanceEvent, MoveEvent
@@ -224,3 +227,37 @@ def test_a_drawn_card_is_checked_as_the_pool_would_check_it() -> None:
                 State.apply_chance(generic, ev.outcome)
                 assert generic.snapshot() == s.snapshot()
     assert draws > 50
+
+
+def _shifted(line: list[int | None], rupees: list[int], bga: bool) -> tuple[list[int | None], list[int]]:
+    """One row shifted as the rulebook says, cell by cell: each card slides left past the
+    empty cells, with its rupees, and picks up rupees lying on the cell it reaches (Public
+    Withdrawal removes them; under BGA only when it reaches column 0 from elsewhere)."""
+    cards: list[int | None] = [None] * 6
+    out = [0 if card is not None else n for card, n in zip(line, rupees, strict=True)]  # rupees lying loose
+    to = 0
+    for col, card in enumerate(line):
+        if card is None:
+            continue
+        picked = out[to]
+        if card == PUBLIC_WITHDRAWAL and (not bga or (to == 0 and col != 0)):
+            picked = 0
+        cards[to], out[to] = card, rupees[col] + picked
+        to += 1
+    return cards, out
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=st.lists(st.lists(st.tuples(st.sampled_from([None, None, 0, 9, 29, PUBLIC_WITHDRAWAL]), st.integers(0, 3)),
+                              min_size=6, max_size=6), min_size=2, max_size=2),
+       bga=st.booleans())
+def test_the_shift_moves_cards_and_rupees_as_the_rulebook_says(rows: list[list[tuple[int | None, int]]],
+                                                                bga: bool) -> None:
+    s = setup(ruleset="bga" if bga else "official")
+    for r, row in enumerate(rows):
+        # a card holds rupees; an empty cell holds some only now and then (an event discarded with them)
+        s.market[r] = [card for card, _ in row]
+        s.market_rupees[r] = [n if card is not None or n == 3 else 0 for card, n in row]
+    expected = [_shifted(s.market[r], s.market_rupees[r], bga) for r in range(2)]
+    shift_market(s)
+    assert [(s.market[r], s.market_rupees[r]) for r in range(2)] == expected

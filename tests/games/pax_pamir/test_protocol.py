@@ -199,3 +199,51 @@ def test_facts_kept_between_observations_follow_unknown_cards_named_later() -> N
 
     records = list(simulate("pax_pamir", 3, seed=12, observe_every=0, view="p2"))
     assert _kept_facts_agree_with_fresh_ones(records) > 100
+
+
+def _same_as_the_general_path(records: list[Any]) -> int:
+    """Every event applied by the checked path (with its shortcuts for the usual cases), on a
+    copy by the general checks of :class:`State` (each task in turn), and a move on another
+    copy by the trusted path, leaves the same state; returns how
+    many turns ended by ``end_turn`` passed at once (their cleanup had nothing to do)."""
+    from replay.engine import State
+
+    quiet = 0
+    for rec in records:
+        s = GAME.initial_state(rec.player_ids, rec.options)
+        assert isinstance(s, PaxState)
+        for ev in rec.events:
+            if not isinstance(ev, (MoveEvent, ChanceEvent)):
+                continue
+            general = s.copy()
+            trusted = s.copy()
+            stack = list(s.stack)
+            if isinstance(ev, MoveEvent):
+                s.apply_move(ev.player, ev.move)
+                State.apply_move(general, ev.player, ev.move)
+                trusted.play(ev.player, ev.move)
+                assert trusted.snapshot() == s.snapshot(), f"{rec.id}: {ev}"
+                if ev.move.type == "end_turn" and len(stack) == len(s.stack) and all(
+                        a is b for a, b in zip(stack, s.stack, strict=True)):
+                    quiet += 1  # the same two tasks serve the next turn
+            else:
+                s.apply_chance(ev.outcome)
+                State.apply_chance(general, ev.outcome)
+            assert s.snapshot() == general.snapshot(), f"{rec.id}: {ev}"
+            assert (s.epoch, s.phase(), s.turn()) == (general.epoch, general.phase(), general.turn()), f"{rec.id}: {ev}"
+    return quiet
+
+
+@pytest.mark.parametrize("ruleset", ["official", "bga"])
+def test_the_checked_path_leaves_the_state_the_general_checks_leave(ruleset: str) -> None:
+    """A turn ended with nothing to clean up passes to the next player at once (the same
+    cleanup and action-phase tasks serve the next turn); any other event goes through its
+    task.  Either way the state after every event of pass-heavy games and of the simulator's
+    games is the state the general checks of the core leave."""
+    from replay.simulate import simulate, simulate_one
+
+    options = {"ruleset": ruleset}
+    records = [*(simulate_one(GAME, n, 8, i, observe_every=0, options=options, agents=["passing"] * n)
+                 for i, n in enumerate((2, 3, 4))),
+               *simulate("pax_pamir", 3, seed=9, observe_every=0, options=options)]
+    assert _same_as_the_general_path(records) > 100
