@@ -34,7 +34,8 @@ The base drives everything else (see ``docs/bga-import.md``):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, ClassVar, NoReturn
@@ -43,7 +44,7 @@ import msgspec
 
 from ingest.bga.errors import BgaImportError
 from ingest.bga.log import BgaLog, Notif
-from replay.engine import OVER, ChanceRequest, Game, GamerecError, RuleViolation, State
+from replay.engine import OVER, ChanceRequest, Game, GamerecError, Move, RuleViolation, State
 from replay.games import get_game
 from replay.record import ChanceEvent, Event, MoveEvent, ObserveEvent
 from replay.replayer import Replaying
@@ -71,6 +72,10 @@ Handler = Callable[[Any, Notif], None]
 _SEQ = attrgetter("seq")
 """A notification's position in the log (a sort key)."""
 
+
+_MOVES: dict[tuple[Any, ...], Move] = {}
+"""(game, move type, its fields...) -> the validated move (see :meth:`GameImporter._move_of`)."""
+_MOVES_KEPT = 20_000
 
 _UNASKED = object()
 """The engine's turn is not known since the last event (see :meth:`GameImporter.turn`)."""
@@ -197,10 +202,7 @@ class GameImporter:
     def move(self, player: Any, type_: str, /, **fields: Any) -> None:
         """Emit and apply a move of ``player`` (a BGA id, str or int)."""
         pid = player if type(player) is str else str(player)
-        try:
-            mv = self.game.parse_move({"type": type_, **fields})
-        except Exception as exc:  # msgspec.ValidationError: the importer built a bad move
-            self.fail(f"cannot build a {type_!r} move from it ({exc})")
+        mv = self._move_of(type_, fields)
         if pid not in self.players:
             self.fail(f"player {pid} is not at this table")
         seq = self.state.seq = len(self.events)
@@ -212,6 +214,30 @@ class GameImporter:
         self.events.append(MoveEvent(pid, mv, self._src()))
         if self.replaying is not None:
             self.replaying.applied(seq, "move", pid, mv)
+
+    def _move_of(self, type_: str, fields: dict[str, Any]) -> Move:
+        """The move ``type_`` with ``fields``, validated as a record's move is (``parse_move``).
+
+        A log names the same few hundred moves again and again: a move of plain ints and strings
+        (moves are immutable) is validated once per game and shared."""
+        key: tuple[Any, ...] | None = None  # a move without fields: the engine keeps one of each
+        if fields:
+            key = (self.game_id, type_, *fields.items())
+            for v in fields.values():
+                if type(v) is not int and type(v) is not str:  # True == 1, and a list cannot be a key
+                    key = None
+                    break
+        mv = _MOVES.get(key) if key is not None else None
+        if mv is None:
+            try:
+                mv = self.game.parse_move({"type": type_, **fields})
+            except Exception as exc:  # msgspec.ValidationError: the importer built a bad move
+                self.fail(f"cannot build a {type_!r} move from it ({exc})")
+            if key is not None:
+                if len(_MOVES) >= _MOVES_KEPT:
+                    _MOVES.clear()
+                _MOVES[key] = mv
+        return mv
 
     def chance(self, outcome: dict[str, Any]) -> None:
         """Emit and apply a chance outcome (what BGA revealed)."""
@@ -280,15 +306,16 @@ class GameImporter:
         by_type = self.log.by_type()
         unknown = [by_type[t][0] for t in by_type if t not in handlers and t not in skip]
         stop = min(unknown, key=lambda n: n.seq) if unknown else None
-        call = self._call
         # only the handled notifications are visited, in log order (framework ones are most of a log)
-        for n in self._visited(by_type):
-            if stop is not None and n.seq > stop.seq:
-                break
-            if n.uid is not None and n.uid in cancelled:
-                continue
-            self.current = n
-            call(handlers[n.type], n)
+        visited = self._visited(by_type)
+        if stop is not None:
+            visited = [n for n in visited if n.seq <= stop.seq]
+        with self._refused_here():  # what a handler raises becomes a refusal at its notification
+            for n in visited:
+                if n.uid is not None and n.uid in cancelled:
+                    continue
+                self.current = n
+                handlers[n.type](self, n)
         if stop is not None:
             self.current = stop
             self.fail(f"unknown notification type {stop.type!r} for {self.game.title}: "
@@ -317,10 +344,12 @@ class GameImporter:
                 return None
         return None
 
-    def _call(self, handler: Handler, n: Notif) -> None:
-        """A handler at work: what it raises becomes a refusal at its notification."""
+    @contextmanager
+    def _refused_here(self) -> Iterator[None]:
+        """Handlers or hooks at work: what they raise becomes a refusal at the current notification
+        (if any), never a traceback."""
         try:
-            handler(self, n)
+            yield
         except BgaImportError:
             raise
         except RuleViolation as exc:
@@ -331,18 +360,9 @@ class GameImporter:
             self.fail(f"unexpected arguments ({type(exc).__name__}: {exc})")
 
     def _guard(self, step: Callable[[], Any]) -> Any:
-        """A hook at work (undo, the pre-scans, the end): refused like a handler (at the current
-        notification, if any), never a traceback."""
-        try:
+        """A hook at work (undo, the pre-scans, the end), refused like a handler."""
+        with self._refused_here():
             return step()
-        except BgaImportError:
-            raise
-        except RuleViolation as exc:
-            self.fail(f"our rules cannot follow it: {exc}")
-        except GamerecError as exc:
-            self.fail(str(exc))
-        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
-            self.fail(f"unexpected arguments ({type(exc).__name__}: {exc})")
 
     def _src(self) -> dict[str, Any] | None:
         """The events' ``src`` for the current notification (one dict for all its events; never changed)."""

@@ -112,10 +112,13 @@ class Notif(msgspec.Struct, repr_omit_defaults=True, eq=False):
     """The notification's uid (``str``, or ``None`` when it has none)."""
     packet: Any = msgspec.field(default=None, name="gamerec:packet")
     """The :class:`Packet` it came in."""
-    index: Any = msgspec.field(default=0, name="gamerec:index")
-    """Position in its packet (0-based)."""
     seq: Any = msgspec.field(default=-1, name="gamerec:seq")
     """Position in the whole log (0-based; set by :attr:`BgaLog.notifs`)."""
+
+    @property
+    def index(self) -> int:
+        """Position in its packet (0-based; asked for rarely, so found when asked)."""
+        return next(i for i, n in enumerate(self.packet.notifs) if n is self)
 
     @property
     def args(self) -> Any:
@@ -625,9 +628,8 @@ def _packets(raw: list[Any], source: str) -> list[Packet]:
             seen_packets[key] = notifs
         packet = Packet(channel, pid, move_id if type(move_id) is int else _int(move_id),
                         time_ if type(time_) is int else _int(time_), notifs)
-        for j, n in enumerate(notifs):
+        for n in notifs:
             n.packet = packet
-            n.index = j
         out.append(packet)
     uids = [n.uid for p in out for n in p.notifs]
     if len(set(uids)) != len(uids) or set(map(type, uids)) - {str}:
@@ -653,7 +655,6 @@ def _same_uids(packets: list[Packet]) -> None:
                 if prev is not None and prev.type == n.type and prev.raw_args == n.raw_args:
                     continue
                 seen[uid] = n
-            n.index = len(kept)
             kept.append(n)
         packet.notifs = kept
 
@@ -727,7 +728,4 @@ def _spectator_mirrors(log: BgaLog) -> None:
     for p in log.packets:
         if not any(n.type in mirrors for n in p.notifs):
             continue
-        keep = [n for n in p.notifs if n.type not in mirrors]
-        for i, n in enumerate(keep):
-            n.index = i
-        p.notifs = keep
+        p.notifs = [n for n in p.notifs if n.type not in mirrors]

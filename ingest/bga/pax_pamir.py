@@ -31,7 +31,10 @@ identities the log fixes; a card the log never names stays unknown (``null``).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable
+from itertools import islice
+from operator import attrgetter
 from typing import Any
 
 import msgspec
@@ -161,15 +164,18 @@ class PaxImporter(GameImporter):
             return None
         return s.stack[-1]
 
-    def awaits(self, move_type: str) -> bool:
-        """The engine's pending decision accepts a move of this type."""
-        t = self.task()
+    def accepted(self, t: Any) -> frozenset[str]:
+        """The move types the pending decision ``t`` accepts (none while there is none)."""
         if t is None:
-            return False
+            return _NOTHING
         tags = _ACCEPTS.get(type(t))
         if tags is None:
             tags = _ACCEPTS[type(t)] = frozenset(str(m.__struct_config__.tag) for m in t.accepts)
-        return move_type in tags
+        return tags
+
+    def awaits(self, move_type: str) -> bool:
+        """The engine's pending decision accepts a move of this type."""
+        return move_type in self.accepted(self.task())
 
     def settle(self, keep: str | None = None) -> None:
         """Close the optional steps BGA shows were not taken (``end_action`` / ``skip``).
@@ -178,11 +184,12 @@ class PaxImporter(GameImporter):
         """
         for _ in range(20):
             t = self.task()
-            if t is None or (keep is not None and self.awaits(keep)):
+            tags = self.accepted(t)
+            if t is None or keep in tags:
                 break
-            if self.awaits("end_action"):
+            if "end_action" in tags:
                 self.move(t.player, "end_action")
-            elif self.awaits("skip"):
+            elif "skip" in tags:
                 self.move(t.player, "skip")
             else:
                 break
@@ -214,11 +221,11 @@ class PaxImporter(GameImporter):
         nothing (a bribe of 0: waived by Courtly Manners, or accepted).
         """
         t = self.task()
-        if t is not None and self.awaits("offer_bribe"):
+        if "offer_bribe" in self.accepted(t):
             amount, self.bribe = self.bribe or 0, None
             self.move(t.player, "offer_bribe", amount=amount)
             t = self.task()
-            if t is not None and self.awaits("accept_bribe"):
+            if "accept_bribe" in self.accepted(t):
                 self.move(t.player, "accept_bribe")
         elif self.bribe is not None:
             self.fail(f"BGA shows a bribe of {self.bribe} paid, our rules ask for none here")
@@ -249,8 +256,10 @@ class PaxImporter(GameImporter):
         """The court card that performed ``action`` (see the module docstring)."""
         s = self.state
         player = pid(n.args["playerId"])
-        for later in self.log.by_type().get("gameStateChange", ()):
-            if later.seq < n.seq or not isinstance(later.args, dict):
+        changes = self.log.by_type().get("gameStateChange", [])
+        for later in islice(changes, bisect_left(changes, n.seq, key=_SEQ), None):  # those after n
+            sid = later.state_id  # most are to other states: told without decoding their args
+            if (sid is not None and sid not in _USED_CARD_STATES) or not isinstance(later.args, dict):
                 continue
             if later.args.get("id") == 20 and isinstance(later.args.get("args"), dict):
                 used = [card_id(c) for c in later.args["args"].get("usedCards") or ()]
@@ -271,8 +280,14 @@ class PaxImporter(GameImporter):
         return self.log.notifs[n.seq + 1:]
 
 
+_USED_CARD_STATES = frozenset({20, 40, 98, 99})
+"""The state changes :meth:`PaxImporter.used_card` reads: ``playerActions`` (its ``usedCards``), and
+the ends of a turn (cleanup, the final scoring, the end of the game)."""
+_SEQ = attrgetter("seq")
+
 _ACCEPTS: dict[type, frozenset[str]] = {}
 """Task class -> the move types it accepts."""
+_NOTHING: frozenset[str] = frozenset()
 
 _MARKET_TYPES = frozenset({"purchaseCard", "payRupeesToMarket", "shiftMarket", "drawMarketCard", "discardFromMarket"})
 
@@ -592,7 +607,7 @@ def discard(imp: PaxImporter, n: Notif) -> None:
     card = card_id(a["cardId"])
     owner = pid(a["playerId"])
     t = imp.task()
-    if t is not None and imp.awaits("discard") and card in (imp.state.hands.get(t.player, []) + imp.state.courts.get(t.player, [])):
+    if "discard" in imp.accepted(t) and card in (imp.state.hands.get(t.player, []) + imp.state.courts.get(t.player, [])):
         imp.move(t.player, "discard", card=card)
         return
     s = imp.state
