@@ -24,8 +24,9 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
+import msgspec
 import orjson
 
 from replay.engine import OVER, ChanceRequest, Move, RuleViolation, State
@@ -40,9 +41,10 @@ INVALID = "invalid"
 Score = dict[str, dict[str, int]]
 
 
-class Frame(NamedTuple):
-    """The state after one event: who acted, what, and the score by category (a named tuple:
-    a replay makes one per event, and a tuple is the cheapest thing to make)."""
+class Frame(msgspec.Struct, frozen=True, gc=False):
+    """The state after one event: who acted, what, and the score by category (a replay makes
+    one per event: a msgspec struct is made in C, twice as fast as a named tuple, and is not
+    tracked by the garbage collector; it holds no cycle)."""
 
     seq: int
     kind: str
@@ -152,7 +154,6 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
     texts = record.observation_texts
     asked: tuple[Any, tuple[str, ...]] = (None, ())  # the last observation's text and its keys
     rnd, phase = phase_of() if keep_frames else (None, "")
-    new_frame = tuple.__new__  # Frame(...) without the call of its Python-level __new__
     for seq, ev in enumerate(events):
         cls = type(ev)
         if cls is MoveEvent or cls is not ObserveEvent and isinstance(ev, MoveEvent):
@@ -173,7 +174,7 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
                 # the text of the last observation that agreed, and the state says nothing
                 # observable changed since: the same facts, agreeing again
                 if keep_frames:
-                    add_frame(new_frame(Frame, (seq, "observe", None, None, rnd, phase, score)))
+                    add_frame(Frame(seq, "observe", None, None, rnd, phase, score))
                 continue
             if text is None or text != asked[0]:  # the keys of a repeated text are asked as they were
                 asked = (text, tuple(facts))
@@ -199,7 +200,7 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
             if not ok:
                 _word_mismatches(seq, facts, replayed, out.divergences)
             if keep_frames:  # an observation changes nothing: the last frame's phase and score hold
-                add_frame(new_frame(Frame, (seq, "observe", None, None, rnd, phase, score)))
+                add_frame(Frame(seq, "observe", None, None, rnd, phase, score))
             continue
         else:
             state.seq = seq
@@ -214,7 +215,7 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
                 score = score_of()
         if keep_frames:
             rnd, phase = phase_of()
-            add_frame(new_frame(Frame, (seq, ev.kind, actor, move, rnd, phase, score)))
+            add_frame(Frame(seq, ev.kind, actor, move, rnd, phase, score))
     out.replayed = len(out.frames) if keep_frames else _replayed(events, out.divergences, stopped)
     _conclude(out, state, record, not stopped and until is None)
     return out
@@ -272,7 +273,7 @@ class Replaying:
             state = self.state
             self._score = score = state.score()
             self._round, self._phase = rnd, phase = state.phase()
-            self._add(tuple.__new__(Frame, (seq, kind, actor, move, rnd, phase, score)))
+            self._add(Frame(seq, kind, actor, move, rnd, phase, score))
 
     def observation(self, seq: int, facts: dict[str, Any]) -> None:
         """Event ``seq`` is the observation ``facts``: compared with the state here."""
@@ -281,7 +282,7 @@ class Replaying:
         if not _holds(recorded, replayed) and not _agrees(recorded, replayed, self._shown):
             _word_mismatches(seq, recorded, replayed, self.out.divergences)
         if self.keep_frames:  # an observation changes nothing: the last frame's phase and score hold
-            self._add(tuple.__new__(Frame, (seq, "observe", None, None, self._round, self._phase, self._score)))
+            self._add(Frame(seq, "observe", None, None, self._round, self._phase, self._score))
 
     def finish(self, record: Record) -> Replay:
         """The replay of ``record``, whose events are the ones reported, in order."""

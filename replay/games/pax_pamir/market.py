@@ -213,12 +213,18 @@ def shift_market(s: PaxState) -> None:
         if None not in line:
             continue  # a full row: nothing slides, no rupees lie loose
         rupees = s.market_rupees[row]
-        cards = [card for card in line if card is not None]
-        carried = [n for card, n in zip(line, rupees) if card is not None]
-        if sum(carried) == sum(rupees):  # the usual case: no rupees lie loose, none to pick up
-            gap = 6 - len(cards)
-            s.market[row] = cards + [None] * gap
-            s.market_rupees[row] = carried + [0] * gap
+        # the usual case: no rupees lie on an empty cell, so each empty cell just closes up
+        gap = line.count(None)
+        cards, carried = line.copy(), rupees.copy()
+        for _ in range(gap):
+            col = cards.index(None)
+            if carried[col]:
+                break  # rupees lie loose there: a card picks them up (below)
+            del cards[col], carried[col]
+        else:
+            cards += [None] * gap
+            carried += [0] * gap
+            s.market[row], s.market_rupees[row] = cards, carried
             continue
         loose = [0 if card is not None else n for card, n in zip(line, rupees)]
         new_cards: list[int | None] = [None] * 6
