@@ -73,9 +73,16 @@ _SEQ = attrgetter("seq")
 """A notification's position in the log (a sort key)."""
 
 
-_MOVES: dict[tuple[Any, ...], Move] = {}
-"""(game, move type, its fields...) -> the validated move (see :meth:`GameImporter._move_of`)."""
-_MOVES_KEPT = 20_000
+_MOVE_CLASSES: dict[str, dict[str, type[Move]]] = {}
+"""Game id -> its move types -> their structs."""
+
+
+def _move_classes(game: Game) -> dict[str, type[Move]]:
+    """A game's move types -> their structs."""
+    got = _MOVE_CLASSES.get(game.id)
+    if got is None:
+        got = _MOVE_CLASSES[game.id] = {str(m.__struct_config__.tag): m for m in game.moves}
+    return got
 
 _UNASKED = object()
 """The engine's turn is not known since the last event (see :meth:`GameImporter.turn`)."""
@@ -216,28 +223,15 @@ class GameImporter:
             self.replaying.applied(seq, "move", pid, mv)
 
     def _move_of(self, type_: str, fields: dict[str, Any]) -> Move:
-        """The move ``type_`` with ``fields``, validated as a record's move is (``parse_move``).
-
-        A log names the same few hundred moves again and again: a move of plain ints and strings
-        (moves are immutable) is validated once per game and shared."""
-        key: tuple[Any, ...] | None = None  # a move without fields: the engine keeps one of each
-        if fields:
-            key = (self.game_id, type_, *fields.items())
-            for v in fields.values():
-                if type(v) is not int and type(v) is not str:  # True == 1, and a list cannot be a key
-                    key = None
-                    break
-        mv = _MOVES.get(key) if key is not None else None
-        if mv is None:
-            try:
-                mv = self.game.parse_move({"type": type_, **fields})
-            except Exception as exc:  # msgspec.ValidationError: the importer built a bad move
-                self.fail(f"cannot build a {type_!r} move from it ({exc})")
-            if key is not None:
-                if len(_MOVES) >= _MOVES_KEPT:
-                    _MOVES.clear()
-                _MOVES[key] = mv
-        return mv
+        """The move ``type_`` with ``fields``, validated as a record's move is (``parse_move``:
+        converted to the move's struct, strictly); a bad value is refused at this notification."""
+        cls = _move_classes(self.game).get(type_) if fields else None
+        try:
+            if cls is not None:  # straight to the struct: the type is known, no dict with it is built
+                return msgspec.convert(fields, type=cls, strict=True)  # type: ignore[no-any-return]
+            return self.game.parse_move({"type": type_, **fields})
+        except Exception as exc:  # msgspec.ValidationError: the importer built a bad move
+            self.fail(f"cannot build a {type_!r} move from it ({exc})")
 
     def chance(self, outcome: dict[str, Any]) -> None:
         """Emit and apply a chance outcome (what BGA revealed)."""

@@ -35,6 +35,7 @@ import gzip
 import json
 import re
 import zlib
+from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -255,14 +256,10 @@ class BgaLog:
     def by_type(self) -> dict[str, list[Notif]]:
         """Notification type -> its notifications in log order (computed once)."""
         if self._by_type is None:
-            out: dict[str, list[Notif]] = {}
+            out: defaultdict[str, list[Notif]] = defaultdict(list)
             for n in self.notifs:
-                t = n.type
-                if t in out:
-                    out[t].append(n)
-                else:
-                    out[t] = [n]
-            self._by_type = out
+                out[n.type].append(n)
+            self._by_type = dict(out)
         return self._by_type
 
     def of_types(self, types: Iterable[str]) -> list[Notif]:

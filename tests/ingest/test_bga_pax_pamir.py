@@ -121,6 +121,15 @@ def test_a_purchase_our_market_cannot_match_is_refused_at_its_packet() -> None:
                             "Shah Shujah Durrani; our market has 0 on it")
 
 
+def test_a_value_of_the_wrong_type_for_its_move_is_refused_at_its_packet() -> None:
+    log = opening_game()
+    log.packets[1]["data"][0]["args"]["coalition"] = 3  # the move takes it as it is: checked as a record's move
+    with pytest.raises(BgaImportError) as e:
+        imported(log)
+    assert str(e.value) == ("fixture.json: packet 2 (changeLoyalty): cannot build a 'choose_loyalty' move from it "
+                            "(Expected `str`, got `int` - at `$.coalition`)")
+
+
 def test_a_ruler_our_rules_do_not_give_is_refused() -> None:
     log = opening_game()
     log.packets[4]["data"][2]["args"]["newRuler"] = ANN
