@@ -288,27 +288,24 @@ def market_track(s: PaxState) -> list[int]:
 # ---------------------------------------------------------------- cleanup
 
 
-def quiet_cleanup(s: PaxState, p: str) -> bool:
-    """Whether ``p``'s cleanup has nothing to do: the court and hand limits are kept, no
-    event lies in market column 0 and no market cell is empty (the usual turn's end)."""
+def pass_at_once(s: PaxState, actions: ActionsTask) -> bool:
+    """``end_turn`` when the cleanup has nothing to do (the usual turn's end): the court and
+    hand limits are kept, no event lies in market column 0 and no market cell is empty.  The
+    next player's turn then begins at once, served by this turn's action-phase task and the
+    cleanup task under it, where they are (what the two tasks would do in turn, without
+    leaving the stack).  False, and nothing done, when there is something to clean up."""
+    stack = s.stack
+    if len(stack) < 2 or type(stack[-2]) is not CleanupTask:
+        return False
     top, bottom = s.market
     if None in top or None in bottom or top[0] in EVENTS or bottom[0] in EVENTS:
         return False
+    p = actions.player
     # a court of 3 cards and a hand of 2 are within every limit: no stars to count
     court, hand = len(s.courts[p]), len(s.hands[p])
-    return not (court > 3 and court > s.court_limit(p) or hand > 2 and hand > s.hand_limit(p))
-
-
-def pass_at_once(s: PaxState, actions: ActionsTask) -> bool:
-    """``end_turn`` when the cleanup has nothing to do (:func:`quiet_cleanup`): the next
-    player's turn begins at once, served by this turn's action-phase task and the cleanup
-    task under it, where they are (what the two tasks would do in turn, without leaving the
-    stack).  False, and nothing done, when there is something to clean up."""
-    stack = s.stack
-    cleanup = stack[-2] if len(stack) > 1 else None
-    if type(cleanup) is not CleanupTask or not quiet_cleanup(s, actions.player):
+    if court > 3 and court > s.court_limit(p) or hand > 2 and hand > s.hand_limit(p):
         return False
-    start_turn(s, s.following[actions.player], cleanup, actions)
+    start_turn(s, s.following[p], stack[-2], actions)
     return True
 
 
@@ -324,9 +321,6 @@ class CleanupTask(Task):
     def run(self, s: PaxState) -> None:
         p = self.player
         s.stack.pop()  # this task: the top one
-        if quiet_cleanup(s, p):
-            start_turn(s, s.following[p], self)  # which clears the turn's marks
-            return
         # a court of 3 cards and a hand of 2 are within every limit: no stars to count
         court, hand = len(s.courts[p]), len(s.hands[p])
         over_court = court > 3 and court > s.court_limit(p)
@@ -334,6 +328,9 @@ class CleanupTask(Task):
         top, bottom = s.market
         events_left = top[0] in EVENTS or bottom[0] in EVENTS
         refill = events_left or None in top or None in bottom
+        if not (over_hand or refill):  # nothing to do (see pass_at_once)
+            start_turn(s, s.following[p], self)  # which clears the turn's marks
+            return
         s.epoch += 1  # a limit to keep, an event to discard or cells to refill
         s.stage = "cleanup"
         clear_turn_marks(s)
