@@ -137,6 +137,8 @@ class GameImporter:
         """Our player ids (BGA's ids as strings), in seat order."""
         self.names = names
         self.game: Game = get_game(self.game_id)
+        self._move_classes = _move_classes(self.game)
+        self._bare_moves = self.game.bare_moves
         self.state: State = self.game.initial_state(players, self.options())
         self.events: list[Event] = []
         self.mismatches: list[Mismatch] = []
@@ -225,7 +227,11 @@ class GameImporter:
     def _move_of(self, type_: str, fields: dict[str, Any]) -> Move:
         """The move ``type_`` with ``fields``, validated as a record's move is (``parse_move``:
         converted to the move's struct, strictly); a bad value is refused at this notification."""
-        cls = _move_classes(self.game).get(type_) if fields else None
+        if not fields:  # a move of its type alone: the engine keeps one of each
+            bare = self._bare_moves.get(type_)
+            if bare is not None:
+                return bare
+        cls = self._move_classes.get(type_) if fields else None
         try:
             if cls is not None:  # straight to the struct: the type is known, no dict with it is built
                 return msgspec.convert(fields, type=cls, strict=True)  # type: ignore[no-any-return]
