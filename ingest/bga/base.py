@@ -214,10 +214,11 @@ class GameImporter:
         mv = self._move_of(type_, fields)
         if pid not in self.players:
             self.fail(f"player {pid} is not at this table")
-        seq = self.state.seq = len(self.events)
+        state = self.state
+        seq = state.seq = len(self.events)
         self._turn = _UNASKED
         try:
-            self.state.apply_move(pid, mv)
+            state.apply_move(pid, mv)
         except RuleViolation as exc:
             self.fail(f"our rules cannot follow it: {exc}")
         self.events.append(MoveEvent(pid, mv, self._src()))
@@ -367,10 +368,8 @@ class GameImporter:
     def _src(self) -> dict[str, Any] | None:
         """The events' ``src`` for the current notification (one dict for all its events; never changed)."""
         n = self.current
-        if n is None:
-            return None
         if n is not self._src_of:
-            self._src_of, self._src_last = n, {"src": n.src()}
+            self._src_of, self._src_last = n, None if n is None else {"src": n.src()}
         return self._src_last
 
     # ---- the end ---------------------------------------------------------------

@@ -31,6 +31,7 @@ identities the log fixes; a card the log never names stays unknown (``null``).
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Callable
 from itertools import islice
@@ -664,7 +665,18 @@ def change_ruler(imp: PaxImporter, n: Notif) -> None:
         imp.check_rulers()
 
 
+_SHIFT = re.compile(rb'\{"move":\{"cardId":"card_(\d+)","from":"market_\d+_\d+","to":"market_(\d)_(\d)"\}\}')
+"""``shiftMarket``'s args as BGA writes them (the most frequent notification of a log)."""
+
+
 def shift_market(imp: PaxImporter, n: Notif) -> None:
+    """Checked: our market holds the shifted card where BGA puts it (``move.to``)."""
+    raw = n.raw_args
+    got = _SHIFT.fullmatch(raw) if type(raw) is msgspec.Raw else None
+    if got is not None:  # BGA's own form: read without decoding it
+        r, c, card = int(got[2]), int(got[3]), int(got[1])
+        if imp.state.market[r][c] == card:
+            return
     m = n.args["move"]
     r, c = cell(m["to"])
     card = card_id(m["cardId"])

@@ -299,3 +299,25 @@ def test_a_market_notification_without_its_arguments_is_refused_at_its_packet_no
     with pytest.raises(BgaImportError, match=r"unexpected arguments \(KeyError: 'move'\)") as e:
         import_log(parse_log(obj, "edited.json"))
     assert (e.value.packet, e.value.notif) == (hit, "shiftMarket")
+
+
+@needs_logs
+def test_a_shift_into_another_cell_is_refused_alike_from_the_file_and_from_decoded_json() -> None:
+    # shiftMarket, the most frequent notification, is read from its raw JSON when BGA wrote it in its
+    # own form; a shift our market does not show is refused with the same line either way
+    from ingest.bga.log import parse_bytes
+
+    obj = shared("paxpamir_2p_seed401.log.json.gz")
+    last = [(p, n) for p in obj["data"]["logs"] for n in p["data"] if n["type"] == "shiftMarket"][-1]
+    packet, notif = last
+    row, col = notif["args"]["move"]["to"].split("_")[1:]
+    notif["args"]["move"]["to"] = f"market_{1 - int(row)}_{col}"  # the other row
+    errors = []
+    for read in (lambda: parse_log(copy.deepcopy(obj), "edited.json"),
+                 lambda: parse_bytes(json.dumps(obj, separators=(",", ":")).encode(), "edited.json")):
+        with pytest.raises(BgaImportError) as e:
+            import_log(read())
+        errors.append(str(e.value))
+    assert errors[0] == errors[1]
+    assert errors[0].startswith(f"edited.json: packet {packet['packet_id']} (shiftMarket): BGA shifts ")
+    assert f"(market_{1 - int(row)}_{col}); our market has " in errors[0]
