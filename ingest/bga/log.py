@@ -79,20 +79,22 @@ LOG_SUFFIXES = (".json", ".json.gz", ".html", ".htm", ".html.gz")
 SPECTATOR_SUFFIX = "_spectator"
 
 
-@dataclass(slots=True)
-class Packet:
-    """One packet: the notifications BGA sent together on one channel."""
+class Packet(msgspec.Struct):
+    """One packet: the notifications BGA sent together on one channel.
 
-    channel: str
-    packet_id: int | None
-    move_id: int | None
-    time: int | None
-    notifs: list[Notif] = field(default_factory=list)
+    The common envelopes are decoded straight into these (ids given as digits become ints);
+    :func:`_packets` normalises the rest."""
+
+    channel: Any = ""
+    packet_id: int | None = None  # BGA writes them as text or as numbers (decoded with strict=False)
+    move_id: int | None = None
+    time: int | None = None
+    notifs: list[Notif] = msgspec.field(default_factory=list, name="data")
 
     @property
     def private(self) -> bool:
         """Sent on a player's private channel (only the viewer's are ever in a log)."""
-        return self.channel.startswith("/player/")
+        return self.channel.startswith("/player/")  # type: ignore[no-any-return]
 
 
 class Notif(msgspec.Struct, repr_omit_defaults=True, eq=False):
@@ -461,16 +463,8 @@ def attach_table(log: BgaLog, table: TableInfo) -> None:
 # --------------------------------------------------------------------------
 
 
-class _RawPacket(msgspec.Struct):
-    data: list[Notif]
-    channel: Any = ""
-    packet_id: int | None = None  # BGA writes them as text or as numbers (decoded with strict=False)
-    move_id: int | None = None
-    time: int | None = None
-
-
 class _Logs(msgspec.Struct):
-    logs: list[_RawPacket]
+    logs: list[Packet]
     players: Any = None
 
 
@@ -480,7 +474,7 @@ class _Archive(msgspec.Struct):
 
 
 class _History(msgspec.Struct):
-    packets: list[_RawPacket]
+    packets: list[Packet]
     players: Any = None
     currentPlayerId: Any = None  # noqa: N815 - BGA's name
 
@@ -488,7 +482,7 @@ class _History(msgspec.Struct):
 _FAST: tuple[tuple[str, msgspec.json.Decoder[Any]], ...] = tuple(
     (envelope, msgspec.json.Decoder(typ, strict=False))
     for envelope, typ in (("archive-2026", _Archive), ("notification-history", _History),
-                          ("packets", list[_RawPacket]))
+                          ("packets", list[Packet]))
 )
 """The common envelopes, decoded straight into packets (ids given as digits become ints; any other
 id makes the file take the general path, where :func:`_int` reads it the same way)."""
@@ -603,17 +597,21 @@ def _packets(raw: list[Any], source: str) -> list[Packet]:
     out: list[Packet] = []
     seen_packets: dict[tuple[str, int], list[Any]] = {}
     for i, p in enumerate(raw):
-        if type(p) is _RawPacket:
-            channel, pid_, move_id, time_, notifs = p.channel, p.packet_id, p.move_id, p.time, p.data
+        if type(p) is Packet:  # decoded as one (the fast path)
+            packet, channel, pid, notifs = p, p.channel, p.packet_id, p.notifs
+            if type(channel) is not str:
+                channel = p.channel = str(channel or "")
         elif isinstance(p, dict) and isinstance(p.get("data"), list):
             channel, pid_, move_id, time_ = p.get("channel"), p.get("packet_id"), p.get("move_id"), p.get("time")
             notifs = [_notif(n, _int(pid_), source) for n in p["data"]]
+            if type(channel) is not str:
+                channel = str(channel or "")
+            pid = pid_ if type(pid_) is int else _int(pid_)
+            packet = Packet(channel, pid, move_id if type(move_id) is int else _int(move_id),
+                            time_ if type(time_) is int else _int(time_), notifs)
         else:
             raise BgaImportError(f"packet #{i + 1} in the file is not a packet (no notifications list)",
                                  file=source)
-        if type(channel) is not str:
-            channel = str(channel or "")
-        pid = pid_ if type(pid_) is int else _int(pid_)
         if pid is not None:
             key = (channel, pid)
             seen = seen_packets.get(key)
@@ -623,8 +621,6 @@ def _packets(raw: list[Any], source: str) -> list[Packet]:
                 raise BgaImportError(f"packet {pid} appears twice on {channel or 'its channel'} "
                                      "with different contents", file=source)
             seen_packets[key] = notifs
-        packet = Packet(channel, pid, move_id if type(move_id) is int else _int(move_id),
-                        time_ if type(time_) is int else _int(time_), notifs)
         for n in notifs:
             n.packet = packet
         out.append(packet)
