@@ -33,11 +33,12 @@ def play_card(s: PaxState, player: str, card: int, side: str) -> None:
         s.courts[player].append(card)
     s.court_changed(player)
     s.owner[card] = player
-    s.influence_changed(player)
+    patriot = COURT[card].patriot
+    if patriot is not None:  # influence counts the patriots in a court, no other card
+        s.influence_changed(player)
     # the icons wait below whatever the loyalty change leaves to decide (a leveraged patriot's
     # repayment discards come first: §5.2 resolves icons after the loyalty change, §11)
     s.push(IconsTask(player, card, 0))
-    patriot = COURT[card].patriot
     if patriot is not None and patriot != s.loyalty[player]:
         change_loyalty(s, player, patriot)
 
@@ -182,11 +183,12 @@ def discard_from_court(s: PaxState, player: str, card: int, *, to_pile: bool = T
     s.courts[player].remove(card)
     s.court_changed(player)
     del s.owner[card]
-    s.influence_changed(player)
+    c = COURT[card]
+    if c.patriot is not None:  # influence counts the patriots in a court, no other card
+        s.influence_changed(player)
     s.used.discard(card)
     if to_pile:
         s.discard_pile.append(card)
-    c = COURT[card]
     if c.suit == "political":
         board.overthrow_after_last_political(s, player, c.region)
     if card in s.leveraged:

@@ -381,8 +381,8 @@ class PaxState(State):
         return kept
 
     def influence_changed(self, player: str | None = None) -> None:
-        """Called by every rule that changes what influence counts: a loyalty, a court, prizes,
-        gifts, the events a player holds (``player``'s), the events in force (everybody's).
+        """Called by every rule that changes what influence counts: a loyalty, the patriots in a
+        court, prizes, gifts, the events a player holds (``player``'s), the events in force (everybody's).
         Influence is counted again the next time an observation asks for it."""
         if player is None:
             self._recount.update(self.players)
