@@ -33,12 +33,14 @@ import functools
 import gc
 import gzip
 import json
+import operator
 import re
 import zlib
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -625,9 +627,18 @@ def _packets(raw: list[Any], source: str) -> list[Packet]:
             n.packet = packet
         out.append(packet)
     uids = [n.uid for p in out for n in p.notifs]
-    if len(set(uids)) != len(uids) or set(map(type, uids)) - {str}:
+    if not _ascending_text(uids) and (len(set(uids)) != len(uids) or set(map(type, uids)) - {str}):
         _same_uids(out)
     return out
+
+
+def _ascending_text(uids: list[Any]) -> bool:
+    """Whether the uids are text, each after the one before (then no two are the same): BGA's are
+    hexadecimal stamps that grow through a log, told without hashing every one of them."""
+    try:
+        return not uids or type(uids[0]) is str and all(map(operator.lt, uids, islice(uids, 1, None)))
+    except TypeError:  # a uid that is not text (or none at all)
+        return False
 
 
 def _same_uids(packets: list[Packet]) -> None:
