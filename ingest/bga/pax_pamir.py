@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable
+from heapq import merge
 from itertools import islice
 from operator import attrgetter
 from typing import Any
@@ -310,7 +311,9 @@ def opening_market(log: BgaLog, cancelled: set[str]) -> dict[tuple[int, int], tu
             found[v[1]] = (card, n)
             grid[rc] = card
 
-    for n in log.of_types(_MARKET_TYPES):
+    by_type = log.by_type()
+    # in log order, merged as they are read: the walk stops long before the log's end
+    for n in merge(*(by_type[t] for t in _MARKET_TYPES if t in by_type), key=_SEQ):
         if len(found) == len(MARKET_CELLS):
             break  # every opening card is named: the rest of the log changes nothing here
         if (n.uid is not None and n.uid in cancelled) or not isinstance(n.args, dict):
