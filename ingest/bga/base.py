@@ -313,7 +313,7 @@ class GameImporter:
             visited = [n for n in visited if n.seq <= stop.seq]
         with self._refused_here():  # what a handler raises becomes a refusal at its notification
             for n in visited:
-                if n.uid is not None and n.uid in cancelled:
+                if cancelled and n.uid in cancelled:
                     continue
                 self.current = n
                 handlers[n.type](self, n)

@@ -52,8 +52,8 @@ from ingest.bga.errors import BgaImportError
 S = TypeVar("S", bound=msgspec.Struct)
 
 
-def _seq(n: Notif) -> int:
-    return n.seq  # type: ignore[no-any-return]
+_seq = operator.attrgetter("seq")
+"""A notification's place in the log (a sort key)."""
 
 
 @contextmanager
