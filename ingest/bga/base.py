@@ -73,16 +73,17 @@ _SEQ = attrgetter("seq")
 """A notification's position in the log (a sort key)."""
 
 
-_MOVE_CLASSES: dict[str, dict[str, type[Move]]] = {}
+_STRUCTS: dict[str, dict[str, type[Move]]] = {}
 """Game id -> its move types -> their structs."""
 
 
-def _move_classes(game: Game) -> dict[str, type[Move]]:
+def _structs_of(game: Game) -> dict[str, type[Move]]:
     """A game's move types -> their structs."""
-    got = _MOVE_CLASSES.get(game.id)
+    got = _STRUCTS.get(game.id)
     if got is None:
-        got = _MOVE_CLASSES[game.id] = {str(m.__struct_config__.tag): m for m in game.moves}
+        got = _STRUCTS[game.id] = {str(m.__struct_config__.tag): m for m in game.moves}
     return got
+
 
 _UNASKED = object()
 """The engine's turn is not known since the last event (see :meth:`GameImporter.turn`)."""
@@ -137,7 +138,7 @@ class GameImporter:
         """Our player ids (BGA's ids as strings), in seat order."""
         self.names = names
         self.game: Game = get_game(self.game_id)
-        self._move_classes = _move_classes(self.game)
+        self._move_structs = _structs_of(self.game)
         self._bare_moves = self.game.bare_moves
         self.state: State = self.game.initial_state(players, self.options())
         self.events: list[Event] = []
@@ -232,10 +233,10 @@ class GameImporter:
             bare = self._bare_moves.get(type_)
             if bare is not None:
                 return bare
-        cls = self._move_classes.get(type_) if fields else None
+        cls = self._move_structs.get(type_) if fields else None
         try:
             if cls is not None:  # straight to the struct: the type is known, no dict with it is built
-                return msgspec.convert(fields, type=cls, strict=True)  # type: ignore[no-any-return]
+                return msgspec.convert(fields, type=cls, strict=True)
             return self.game.parse_move({"type": type_, **fields})
         except Exception as exc:  # msgspec.ValidationError: the importer built a bad move
             self.fail(f"cannot build a {type_!r} move from it ({exc})")
