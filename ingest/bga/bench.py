@@ -4,8 +4,9 @@ The corpus is every saved log under ``$GAMEREC_BGA_LOGS`` (default:
 ``../shared/bga-logs``, the project's test logs) whose title has an importer,
 grouped by title.  The files are read into memory first; each figure is CPU
 time (``time.process_time``) on one core, the best of several runs, the two
-sides of a title taken in turn within this one process (so a busy machine
-slows both alike):
+sides of a title taken in turn within this one process (a busy machine slows
+both, if not quite alike: Pax Pamir's import, which reads much more JSON than
+its replay, loses more; see ``docs/bga-import.md``):
 
 * **import + replay**, as ``gamerec ingest``'s worker does it for a log, up
   to the rows: read the envelope and the table file, import - which drives
