@@ -197,7 +197,7 @@ def replay(record: Record, *, until: int | None = None, keep_frames: bool = True
                 ok = _agrees(facts, replayed, shown)
                 if ok and agreed[0] is not replayed:
                     agreed = (replayed, facts, text, state.epoch)
-            if not ok:
+            if not ok and not _holds(facts, replayed):  # a partial observation (BGA's) holds
                 _word_mismatches(seq, facts, replayed, out.divergences)
             if keep_frames:  # an observation changes nothing: the last frame's phase and score hold
                 add_frame(Frame(seq, "observe", None, None, rnd, phase, score))
@@ -278,9 +278,7 @@ class Replaying:
     def observation(self, seq: int, facts: dict[str, Any]) -> None:
         """Event ``seq`` is the observation ``facts``: compared with the state here."""
         recorded = orjson.loads(orjson.dumps(facts))  # the facts as the record's JSON gives them back
-        replayed = self.state.observed(recorded.keys())
-        if not _holds(recorded, replayed) and not _agrees(recorded, replayed, self._shown):
-            _word_mismatches(seq, recorded, replayed, self.out.divergences)
+        _compare_observation(self.state, seq, recorded, self.out.divergences, self._shown)
         if self.keep_frames:  # an observation changes nothing: the last frame's phase and score hold
             self._add(Frame(seq, "observe", None, None, self._round, self._phase, self._score))
 
@@ -384,10 +382,11 @@ def _agrees(recorded: dict[str, Any], replayed: dict[str, Any], shown: list[Any]
 def _compare_observation(state: State, seq: int, facts: dict[str, Any], divs: list[Divergence],
                          shown: list[Any] | None = None) -> None:
     """Compare an ``observe`` event with the replayed state.  Only the observed keys are
-    computed; an observation that agrees as a whole is settled with one comparison, and
-    only one that does not is gone through leaf by leaf."""
+    computed; an observation whose every leaf holds (the usual partial one: a few facts of one
+    player) or that agrees as a whole is settled at once, and only one that does not is gone
+    through leaf by leaf."""
     replayed = state.observed(facts.keys())
-    if not _agrees(facts, replayed, shown):
+    if not _holds(facts, replayed) and not _agrees(facts, replayed, shown):
         _word_mismatches(seq, facts, replayed, divs)
 
 

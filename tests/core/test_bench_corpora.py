@@ -10,7 +10,7 @@ import orjson
 
 from replay.bench import pass_heavy, rich_keys, with_turn_observations
 from replay.games import get_game
-from replay.record import MoveEvent, ObserveEvent, Record
+from replay.record import MoveEvent, ObserveEvent, Record, dumps, loads
 from replay.replayer import Divergence, _compare_observation, replay
 
 
@@ -149,3 +149,22 @@ def test_an_observation_is_settled_by_its_text_only_when_it_repeats_one_that_agr
     assert as_bool.booleans
     got = {(d.seq, d.key) for d in replay(as_bool).divergences}
     assert got == {(first, "influence.p1"), (repeats[0], "influence.p1")}
+
+
+
+def test_a_partial_observation_in_a_record_holds_or_names_its_wrong_leaf() -> None:
+    """BGA's observations name a few facts of one player (``rupees.p1`` alone): one that holds
+    leaves the replay clean; a wrong leaf, or a boolean for a number, is reported at its key."""
+    rec = _observed()
+    # an observation where p1 holds exactly 1 rupee: ``true`` equals it in Python, not in JSON
+    i = next(i for i, e in enumerate(rec.events) if isinstance(e, ObserveEvent) and e.facts["rupees"]["p1"] == 1)
+    for facts, want in (({"rupees": {"p1": 1}}, set()),
+                        ({"rupees": {"p1": 2}}, {"rupees.p1"}),
+                        ({"rupees": {"p1": 1}, "market": [[-1]]}, {"market"}),
+                        ({"rupees": {"p1": True}}, {"rupees.p1"})):
+        edited = copy.deepcopy(rec)
+        ev = edited.events[i]
+        assert isinstance(ev, ObserveEvent)
+        ev.facts = facts
+        r = replay(loads(dumps(edited)))
+        assert {d.key for d in r.divergences} == want, facts
