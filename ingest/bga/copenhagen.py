@@ -105,6 +105,9 @@ class _Layout:
 
 
 def _take(layouts: list[_Layout], card: int, non_adjacent: bool) -> list[_Layout]:
+    """The layouts in which ``card`` can be the next card taken from the harbour (one per slot it
+    may come from).  ``layouts`` are used up: each goes on in itself for its last way, so the
+    caller keeps only what this returns."""
     out: list[_Layout] = []
     for lay in layouts:
         if card in lay.harbour:
@@ -130,7 +133,8 @@ def _take(layouts: list[_Layout], card: int, non_adjacent: bool) -> list[_Layout
 
 
 def _adjacent(layouts: list[_Layout], cards: list[int]) -> list[_Layout]:
-    """The cards either side of the slot the first card left, left one first."""
+    """The cards either side of the slot the first card left, left one first (``layouts`` are
+    used up, as in :func:`_take`)."""
     out = []
     for lay in layouts:  # each layout goes on in itself (or is dropped)
         s = lay.first_slot
