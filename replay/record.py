@@ -37,7 +37,10 @@ from replay.games import UnknownGame, get_game
 
 FORMAT = "gamerec/1"
 RECORD_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
-EVENT_EXTRAS = frozenset({"at", "note", "src"})
+EVENT_EXTRA_ORDER = ("at", "note", "src")
+"""The keys an event may carry besides its own, in the order a record read is given them (and
+written): one order whatever the file's, so that the same events always write the same bytes."""
+EVENT_EXTRAS = frozenset(EVENT_EXTRA_ORDER)
 TOP_LEVEL_KNOWN = ("format", "game", "id", "source", "played_at", "players", "options", "events", "result")
 
 
@@ -98,6 +101,14 @@ class MoveEvent(msgspec.Struct, gc=False):
 
     kind: ClassVar[str] = "move"
 
+    def written(self) -> Any:
+        """What :func:`dumps` writes for it (a struct shaped like :meth:`to_dict`'s object)."""
+        extra = self.extra
+        if not extra:
+            return _MoveOut(self.player, self.move)
+        src = _src_only(extra)
+        return self.to_dict() if src is None else _MoveOut(self.player, self.move, src)
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"player": self.player, "move": self.move.to_dict()}
         if self.extra:
@@ -112,6 +123,14 @@ class ChanceEvent(msgspec.Struct, gc=False):
     extra: dict[str, Any] | None = None
 
     kind: ClassVar[str] = "chance"
+
+    def written(self) -> Any:
+        """What :func:`dumps` writes for it (see :meth:`MoveEvent.written`)."""
+        extra = self.extra
+        if not extra:
+            return _ChanceOut(self.outcome)
+        src = _src_only(extra)
+        return self.to_dict() if src is None else _ChanceOut(self.outcome, src)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"chance": self.outcome}
@@ -128,6 +147,14 @@ class ObserveEvent(msgspec.Struct, gc=False):
     extra: dict[str, Any] | None = None
 
     kind: ClassVar[str] = "observe"
+
+    def written(self) -> Any:
+        """What :func:`dumps` writes for it (see :meth:`MoveEvent.written`)."""
+        extra = self.extra
+        if not extra:
+            return _ObserveOut(self.facts, self.origin)
+        src = _src_only(extra)
+        return self.to_dict() if src is None else _ObserveOut(self.facts, self.origin, src)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"observe": self.facts}
@@ -172,6 +199,10 @@ class Record:
         return [str(p["id"]) for p in self.players]
 
     def to_dict(self) -> dict[str, Any]:
+        return self._as_dict([e.to_dict() for e in self.events])
+
+    def _as_dict(self, events: list[Any]) -> dict[str, Any]:
+        """The record's JSON object, with ``events`` as its events."""
         out: dict[str, Any] = {"format": FORMAT, "game": self.game, "id": self.id}
         if self.source is not None:
             out["source"] = self.source
@@ -179,7 +210,7 @@ class Record:
             out["played_at"] = self.played_at
         out["players"] = self.players
         out["options"] = self.options
-        out["events"] = [e.to_dict() for e in self.events]
+        out["events"] = events
         if self.result is not None:
             out["result"] = self.result
         out.update(self.extra)
@@ -187,8 +218,42 @@ class Record:
 
 
 def dumps(record: Record) -> bytes:
-    """The record as compact JSON (one line, no trailing newline), deterministic."""
-    return orjson.dumps(record.to_dict())
+    """The record as compact JSON (one line, no trailing newline), deterministic.
+
+    The same bytes as ``orjson.dumps(record.to_dict())``, written by msgspec
+    with each event handed over as a struct shaped like its JSON object
+    (:meth:`MoveEvent.written`): no dict is built per event, and a record
+    holds hundreds.  The two libraries write a record's plain values alike
+    (tests hold them to it, over every bundled record).
+    """
+    return _ENCODE(record._as_dict([e.written() for e in record.events]))
+
+
+_ENCODE = msgspec.json.Encoder().encode
+
+
+class _MoveOut(msgspec.Struct, omit_defaults=True, gc=False):
+    """A move event as a record writes it (``src``: when it is the event's only extra key)."""
+
+    player: str
+    move: Move
+    src: Any = None
+
+
+class _ChanceOut(msgspec.Struct, omit_defaults=True, gc=False):
+    chance: Any
+    src: Any = None
+
+
+class _ObserveOut(msgspec.Struct, omit_defaults=True, gc=False):
+    observe: Any
+    origin: Any = None
+    src: Any = None
+
+
+def _src_only(extra: dict[str, Any]) -> Any:
+    """The extra keys' ``src`` when it is the only one and not null (else ``None``: written as a dict)."""
+    return extra.get("src") if len(extra) == 1 else None
 
 
 # --------------------------------------------------------------------------
@@ -387,7 +452,7 @@ def _parse_any_event(ev: Any, i: int, game: Game, players: set[str]) -> Event:
         unknown = [k for k in ev if k not in allowed]
         if unknown:
             raise _err(f"unknown field {unknown[0]!r} in a {form} event", f"$.events[{i}].{unknown[0]}", i)
-        extra = {k: ev[k] for k in EVENT_EXTRAS if k in ev} or None
+        extra = {k: ev[k] for k in EVENT_EXTRA_ORDER if k in ev} or None
     if has_move:
         player = ev.get("player")
         if type(player) is not str:
@@ -656,7 +721,7 @@ def _read_events_at_once(raw: Any, game: Game, players: set[str], texts: dict[in
     for ev in events:
         move = ev.move
         if with_extras:
-            extra = {k: decode(memoryview(getattr(ev, k))) for k in EVENT_EXTRAS
+            extra = {k: decode(memoryview(getattr(ev, k))) for k in EVENT_EXTRA_ORDER
                      if getattr(ev, k) is not absent} or None
         if move is not unset:
             player = ev.player
