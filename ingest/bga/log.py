@@ -246,6 +246,8 @@ class BgaLog:
     table: TableInfo | None = None
     _notifs: list[Notif] | None = None
     _by_type: dict[str, list[Notif]] | None = None
+    _linked: list[Packet] = field(default_factory=list)
+    """The packets the notifications were linked to (:meth:`_index`), kept through :meth:`reorder`."""
 
     @property
     def notifs(self) -> list[Notif]:
@@ -270,6 +272,8 @@ class BgaLog:
         by_type: dict[str, list[Notif]] = {}
         add, of_type = notifs.append, by_type.get
         seq = 0
+        if link:
+            self._linked = self.packets
         for p in self.packets:
             for n in p.notifs:
                 if link:
@@ -312,17 +316,19 @@ class BgaLog:
         return set(self.by_type())
 
     def release(self) -> None:
-        """Unlink every notification from its packet, for a caller done with the log.
+        """Empty every packet as read, for a caller done with the log.
 
         A packet holds its notifications and each notification its packet:
         left linked, a dropped log is garbage only the cyclic collector can
         free, at the cost of a walk over every notification (a sixth of a
-        Pax Pamir import).  Unlinked, it is freed the moment it is dropped.
-        Afterwards :meth:`Notif.src` and :meth:`Notif.where` no longer work.
+        Pax Pamir import).  With the packets emptied (a few thousand, where
+        the notifications are tens of thousands), it is freed the moment it
+        is dropped.  Afterwards the packets hold no notifications and
+        :attr:`notifs` is gone; a notification still names its packet.
         """
-        for p in self.packets:
-            for n in p.notifs:
-                n.packet = None
+        for p in self._linked:
+            p.notifs = []
+        self._notifs = self._by_type = None
 
     def reorder(self, packets: list[Packet]) -> None:
         """Put the packets in another order (an importer's ``prepare`` that knows where a private packet
