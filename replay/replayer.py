@@ -268,7 +268,10 @@ class Replaying:
         self._add = self.out.frames.append
 
     def applied(self, seq: int, kind: str, actor: str | None, move: Move | None) -> None:
-        """Event ``seq`` (a move of ``actor``, or a chance outcome) has just been applied."""
+        """Event ``seq`` (a move of ``actor``, or a chance outcome) has just been applied.
+
+        Only a replay that keeps frames notes anything here: a caller may skip it for one that
+        does not (``keep_frames`` false)."""
         if self.keep_frames:
             state = self.state
             self._score = score = state.score()

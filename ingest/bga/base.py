@@ -158,6 +158,9 @@ class GameImporter:
         self.replaying: Replaying | None = None
         """Set (before :meth:`run`) when the record is wanted replayed: each event is reported to it
         as it is applied, and the import's own engine run is the record's replay (no second run)."""
+        self._framed: Replaying | None = None
+        """:attr:`replaying` when it keeps frames (set by :meth:`run`): only then is it told of each
+        move and chance outcome (a replay without frames has nothing to note for them)."""
 
     # ---- hooks a game may override ------------------------------------------
 
@@ -223,8 +226,8 @@ class GameImporter:
         except RuleViolation as exc:
             self.fail(f"our rules cannot follow it: {exc}")
         self.events.append(MoveEvent(pid, mv, self._src()))
-        if self.replaying is not None:
-            self.replaying.applied(seq, "move", pid, mv)
+        if self._framed is not None:
+            self._framed.applied(seq, "move", pid, mv)
 
     def _move_of(self, type_: str, fields: dict[str, Any]) -> Move:
         """The move ``type_`` with ``fields``, validated as a record's move is (``parse_move``:
@@ -250,8 +253,8 @@ class GameImporter:
         except RuleViolation as exc:
             self.fail(f"our rules cannot follow it: {exc}")
         self.events.append(ChanceEvent(outcome, self._src()))
-        if self.replaying is not None:
-            self.replaying.applied(seq, "chance", None, None)
+        if self._framed is not None:
+            self._framed.applied(seq, "chance", None, None)
 
     def observe(self, facts: dict[str, Any]) -> None:
         """Emit BGA's claim about the state here (``origin: "bga"``).
@@ -301,6 +304,7 @@ class GameImporter:
     def run(self) -> None:
         """Feed every notification to its handler, in log order."""
         self.current = None
+        self._framed = self.replaying if self.replaying is not None and self.replaying.keep_frames else None
         cancelled = self.cancelled_uids = self._guard(self.cancelled)
         self._guard(self.prepare)
         handlers = self.handlers

@@ -387,6 +387,51 @@ class Play(msgspec.Struct):
     side: Any = None
 
 
+# What the most frequent notifications say that the import reads: the rest (the log line's
+# tokens, the player's name again) is skipped, not decoded.
+
+class ByPlayer(msgspec.Struct):
+    """``pass``: who."""
+
+    playerId: Any  # noqa: N815
+
+
+class CardAction(msgspec.Struct):
+    """``tax``, ``move``: who, with which card."""
+
+    playerId: Any  # noqa: N815
+    tkn_largeCard: Any
+
+
+class Route(msgspec.Struct):
+    """A piece's way: ``move.from`` -> ``move.to``."""
+
+    from_: Any = msgspec.field(name="from")
+    to: Any
+
+
+class Placement(msgspec.Struct):
+    """``placeArmy``, ``placeRoad``, ``placeCylinder``: who, and the piece's way."""
+
+    playerId: Any  # noqa: N815
+    move: Route
+
+
+class Discard(msgspec.Struct):
+    """``discard``: the card, whose it was, and where from (``hand``, ``court``)."""
+
+    cardId: Any  # noqa: N815
+    playerId: Any  # noqa: N815
+    from_: Any = msgspec.field(default=None, name="from")
+
+
+class Draw(msgspec.Struct):
+    """``drawMarketCard``: the card, and the cell it goes to."""
+
+    cardId: Any  # noqa: N815
+    to: Any
+
+
 def purchase_card(imp: PaxImporter, n: Notif) -> None:
     """``buy`` the card at ``marketLocation`` (checked: the card, and the rupees taken from it)."""
     a = n.args_as(Purchase)
@@ -417,14 +462,15 @@ def play_card(imp: PaxImporter, n: Notif) -> None:
 
 def pass_(imp: PaxImporter, n: Notif) -> None:
     """``end_turn``: the action phase ends, cleanup follows."""
-    imp.decide(n.args["playerId"], "end_turn")
+    imp.decide(n.args_as(ByPlayer).playerId, "end_turn")
 
 
 # ---- card actions ------------------------------------------------------------------
 
 
 def tax(imp: PaxImporter, n: Notif) -> None:
-    imp.decide(n.args["playerId"], "tax", card=card_id(n.args["tkn_largeCard"]))
+    a = n.args_as(CardAction)
+    imp.decide(a.playerId, "tax", card=card_id(a.tkn_largeCard))
 
 
 def tax_market(imp: PaxImporter, n: Notif) -> None:
@@ -466,7 +512,8 @@ def pay_rupees_to_market(imp: PaxImporter, n: Notif) -> None:
 
 
 def move_action(imp: PaxImporter, n: Notif) -> None:
-    imp.decide(n.args["playerId"], "move", card=card_id(n.args["tkn_largeCard"]))
+    a = n.args_as(CardAction)
+    imp.decide(a.playerId, "move", card=card_id(a.tkn_largeCard))
 
 
 def battle(imp: PaxImporter, n: Notif) -> None:
@@ -566,36 +613,34 @@ def decline_prize(imp: PaxImporter, n: Notif) -> None:
 # ---- placements (impact icons, build, Infrastructure, Blackmail, Insurrection) ------
 
 
-def _place(imp: PaxImporter, n: Notif, decision: str, fields: dict[str, Any]) -> None:
+def _place(imp: PaxImporter, a: Placement, decision: str, fields: dict[str, Any]) -> None:
     """A placement: our decision if the rules ask for one; the piece taken from the board if the supply was empty."""
-    a = n.args
-    m = a["move"]
-    player = pid(a["playerId"])
     if decision and imp.awaits(decision):
-        imp.move(player, decision, **fields)
-    piece = board_piece(m["from"])
+        imp.move(a.playerId, decision, **fields)
+    piece = board_piece(a.move.from_)
     if piece is not None and imp.awaits("take_piece"):
         t = imp.task()
         imp.move(t.player, "take_piece", piece=piece)
 
 
 def place_road(imp: PaxImporter, n: Notif) -> None:
-    border = str(n.args["move"]["to"])[len("roads_"):]
-    _place(imp, n, "place_road", {"border": border})
+    a = n.args_as(Placement)
+    _place(imp, a, "place_road", {"border": str(a.move.to)[len("roads_"):]})
 
 
 def place_army(imp: PaxImporter, n: Notif) -> None:
-    region = str(n.args["move"]["to"])[len("armies_"):]
-    _place(imp, n, "place_army", {"region": region})
+    a = n.args_as(Placement)
+    _place(imp, a, "place_army", {"region": str(a.move.to)[len("armies_"):]})
 
 
 def place_cylinder(imp: PaxImporter, n: Notif) -> None:
     """A tribe, a spy (``place_spy`` when the rules ask where) or a gift's cylinder."""
-    to = str(n.args["move"]["to"])
+    a = n.args_as(Placement)
+    to = str(a.move.to)
     if to.startswith("spies_card_"):
-        _place(imp, n, "place_spy", {"card": int(to[len("spies_card_"):])})
+        _place(imp, a, "place_spy", {"card": int(to[len("spies_card_"):])})
     else:
-        _place(imp, n, "", {})
+        _place(imp, a, "", {})
 
 
 # ---- discards ----------------------------------------------------------------------------
@@ -607,16 +652,16 @@ def discard(imp: PaxImporter, n: Notif) -> None:
     Otherwise the rules discarded it themselves (an overthrow, a loyalty change, a lasting
     event ending): checked that our rules did too.
     """
-    a = n.args
-    card = card_id(a["cardId"])
-    owner = pid(a["playerId"])
+    a = n.args_as(Discard)
+    card = card_id(a.cardId)
+    owner = pid(a.playerId)
+    s = imp.state
     t = imp.task()
-    if "discard" in imp.accepted(t) and card in (imp.state.hands.get(t.player, []) + imp.state.courts.get(t.player, [])):
+    if "discard" in imp.accepted(t) and (card in s.hands.get(t.player, ()) or card in s.courts.get(t.player, ())):
         imp.move(t.player, "discard", card=card)
         return
-    s = imp.state
-    imp.check(card not in s.hands.get(owner, []) and card not in s.courts.get(owner, []),
-              f"BGA discards {card_name(card)} ({a.get('from')}); our rules keep it with {owner}")
+    imp.check(card not in s.hands.get(owner, ()) and card not in s.courts.get(owner, ()),
+              f"BGA discards {card_name(card)} ({a.from_}); our rules keep it with {owner}")
 
 
 # ---- events' choices ---------------------------------------------------------------------
@@ -698,8 +743,9 @@ def discard_from_market(imp: PaxImporter, n: Notif) -> None:
 def draw_market_card(imp: PaxImporter, n: Notif) -> None:
     """The chance outcome: the deck's top card, into the cell our rules fill next."""
     imp.settle()
-    card = card_id(n.args["cardId"])
-    want = cell(n.args["to"])
+    a = n.args_as(Draw)
+    card = card_id(a.cardId)
+    want = cell(a.to)
     if imp.refill_cell() == want:  # the usual case, told without making the deck's pool
         imp.chance({"draw": "deck", "items": [card]})
         return
@@ -709,7 +755,7 @@ def draw_market_card(imp: PaxImporter, n: Notif) -> None:
         imp.fail(f"BGA draws {card_name(card)} for the market, our rules await "
                  + (f"{t.player}'s {t.describe()}" if t is not None else "nothing (the game is over)"))
     if req.reason != f"{cell_name(*want)} of the market":
-        imp.fail(f"BGA draws into {cell_name(*want)} ({n.args['to']}); our rules fill {req.reason}")
+        imp.fail(f"BGA draws into {cell_name(*want)} ({a.to}); our rules fill {req.reason}")
     imp.chance({"draw": "deck", "items": [card]})
 
 
