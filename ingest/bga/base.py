@@ -373,8 +373,9 @@ class GameImporter:
     def _src(self) -> dict[str, Any] | None:
         """The events' ``src`` for the current notification (one dict for all its events; never changed)."""
         n = self.current
-        if n is not self._src_of:
-            self._src_of, self._src_last = n, None if n is None else {"src": n.src()}
+        if n is self._src_of:
+            return self._src_last
+        self._src_of, self._src_last = n, None if n is None else {"src": n.src()}
         return self._src_last
 
     # ---- the end ---------------------------------------------------------------

@@ -44,7 +44,7 @@ import msgspec
 from ingest.bga.base import GameImporter
 from ingest.bga.errors import BgaImportError
 from ingest.bga.log import BgaLog, Notif
-from replay.games.pax_pamir.components import COURT, card_name
+from replay.games.pax_pamir.components import COURT, EVENTS, card_name
 from replay.games.pax_pamir.market import RefillTask, cell_name, next_empty_cell
 from replay.games.pax_pamir.state import MARKET_CELLS, PaxState
 
@@ -713,8 +713,12 @@ def change_ruler(imp: PaxImporter, n: Notif) -> None:
         imp.check_rulers()
 
 
-_SHIFT = re.compile(rb'\{"move":\{"cardId":"card_(\d+)","from":"market_\d+_\d+","to":"market_(\d)_(\d)"\}\}')
-"""``shiftMarket``'s args as BGA writes them (the most frequent notification of a log)."""
+_SHIFT = re.compile(rb'\{"move":\{"cardId":"card_(\d+)","from":"market_\d+_\d+","to":"market_(\d_\d)"\}\}')
+"""``shiftMarket``'s args as BGA writes them (the most frequent notification of a log): group 1 is the
+card's number, group 2 the cell it goes to (``1_3``)."""
+_CELL_TEXT = {f"{r}_{c}".encode(): (r, c) for r, c in MARKET_CELLS}
+_CARD_TEXT = {card: str(card).encode() for card in (*COURT, *EVENTS)}
+"""Market cells and cards as BGA's ids write them, to read a shift without converting its numbers."""
 
 
 def shift_market(imp: PaxImporter, n: Notif) -> None:
@@ -722,8 +726,9 @@ def shift_market(imp: PaxImporter, n: Notif) -> None:
     raw = n.raw_args
     got = _SHIFT.fullmatch(raw) if type(raw) is msgspec.Raw else None
     if got is not None:  # BGA's own form: read without decoding it
-        r, c, card = int(got[2]), int(got[3]), int(got[1])
-        if imp.state.market[r][c] == card:
+        card, to = got.groups()
+        rc = _CELL_TEXT.get(to)
+        if rc is not None and _CARD_TEXT.get(imp.state.market[rc[0]][rc[1]]) == card:
             return
     m = n.args["move"]
     r, c = cell(m["to"])
