@@ -103,11 +103,7 @@ class MoveEvent(msgspec.Struct, gc=False):
 
     def written(self) -> Any:
         """What :func:`dumps` writes for it (a struct shaped like :meth:`to_dict`'s object)."""
-        extra = self.extra
-        if not extra:
-            return _MoveOut(self.player, self.move)
-        src = _src_only(extra)
-        return self.to_dict() if src is None else _MoveOut(self.player, self.move, src)
+        return _written(self, _MoveOut, self.player, self.move)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"player": self.player, "move": self.move.to_dict()}
@@ -126,11 +122,7 @@ class ChanceEvent(msgspec.Struct, gc=False):
 
     def written(self) -> Any:
         """What :func:`dumps` writes for it (see :meth:`MoveEvent.written`)."""
-        extra = self.extra
-        if not extra:
-            return _ChanceOut(self.outcome)
-        src = _src_only(extra)
-        return self.to_dict() if src is None else _ChanceOut(self.outcome, src)
+        return _written(self, _ChanceOut, self.outcome)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"chance": self.outcome}
@@ -150,11 +142,7 @@ class ObserveEvent(msgspec.Struct, gc=False):
 
     def written(self) -> Any:
         """What :func:`dumps` writes for it (see :meth:`MoveEvent.written`)."""
-        extra = self.extra
-        if not extra:
-            return _ObserveOut(self.facts, self.origin)
-        src = _src_only(extra)
-        return self.to_dict() if src is None else _ObserveOut(self.facts, self.origin, src)
+        return _written(self, _ObserveOut, self.facts, self.origin)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"observe": self.facts}
@@ -251,9 +239,14 @@ class _ObserveOut(msgspec.Struct, omit_defaults=True, gc=False):
     src: Any = None
 
 
-def _src_only(extra: dict[str, Any]) -> Any:
-    """The extra keys' ``src`` when it is the only one and not null (else ``None``: written as a dict)."""
-    return extra.get("src") if len(extra) == 1 else None
+def _written(event: Event, out: Callable[..., Any], *fields: Any) -> Any:
+    """``event`` as ``out`` (one of the structs above) made of ``fields``, and of its ``src`` when
+    that is its only extra key and not null; any other extra keys: its dict (:meth:`to_dict`)."""
+    extra = event.extra
+    if not extra:
+        return out(*fields)
+    src = extra.get("src") if len(extra) == 1 else None
+    return event.to_dict() if src is None else out(*fields, src)
 
 
 # --------------------------------------------------------------------------
