@@ -35,6 +35,8 @@ def test_the_import_rows_give_each_title_its_ratio_and_say_whether_the_goal_is_m
         row = rows[f"import + replay / replay: {game} x"]
         verdict = "met" if row["value"] <= bench.GOAL else "NOT met"
         assert row["detail"].startswith(f"goal at most 2x: {verdict};") and "1 log," in row["detail"]
+        assert "CPU as verify: import + replay " in row["detail"]  # the goal's pair: no frames either side
+        assert "as ingest (frames kept): " in row["detail"]  # and the pair as ingest makes it
     assert "per title: met for " in rows["import + replay / replay: all x"]["detail"]
 
 

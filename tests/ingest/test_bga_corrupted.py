@@ -1,9 +1,9 @@
 """Corrupted BGA logs, drawn by hypothesis: a clear one-line refusal or a record, never a traceback.
 
 Each example takes one of the shared logs (every title) and damages it the way a bad save or a
-hand edit would: a packet or a notification deleted, duplicated (under a new uid) or swapped with
-its neighbour, the log cut short, or one argument replaced by a value of another type.  Both ways
-a log comes in are held to it:
+hand edit would: a packet deleted or swapped with the next one, a notification deleted or
+repeated (under a new uid), the log cut short, or one argument replaced by a value of another
+type.  Both ways a log comes in are held to it:
 
 * the import (``gamerec import bga``): a record, or a :class:`BgaImportError` whose message is one
   line naming the file (and the packet when the import got that far);
@@ -99,16 +99,16 @@ def _table(path: str) -> str:
 @given(damaged_logs())
 def test_a_damaged_log_is_refused_in_one_line_or_imported_never_a_traceback(case: tuple[str, bytes, str]) -> None:
     path, data, what = case
-    name = f"damaged-{Path(path).name}"
+    name, table = f"damaged-{Path(path).name}", _table(path)
     try:
         log = parse_bytes(data, name)
-        if _table(path):
-            attach_table(log, read_table_file(_table(path)))
+        if table:
+            attach_table(log, read_table_file(table))
         import_log(log)
     except BgaImportError as exc:
         line = str(exc)
         assert "\n" not in line and name in line, (what, line)
-    got = replay_log(name, None, data, _table(path))
+    got = replay_log(name, None, data, table)
     assert got is not None, what
     replayed = got[1]
     assert replayed.status in (COMPLETE, INCOMPLETE, DIVERGED, INVALID), what
