@@ -409,8 +409,12 @@ def companion_table(path: Path) -> Path | None:
 
 
 def is_table_file(obj: Any) -> bool:
-    """A table file (not a log): an object with ``players`` carrying ``player_no``/``table_order``."""
-    if not isinstance(obj, dict) or "format" in obj or "data" in obj or "packets" in obj:
+    """A table file (not a log): an object with ``players`` carrying ``player_no``/``table_order``.
+
+    A log keeps its packets in a list (``data``, ``packets`` or ``logs``); a table
+    file may still say how many packets the table had (``"packets": 74``).
+    """
+    if not isinstance(obj, dict) or "format" in obj or "data" in obj or isinstance(obj.get("packets"), list):
         return False
     players = obj.get("players")
     return (isinstance(players, list) and bool(players) and isinstance(players[0], dict)

@@ -22,6 +22,9 @@ LOGS = Path(__file__).resolve().parents[3] / "shared" / "bga-logs" / "copenhagen
 if not LOGS.is_dir():
     LOGS = Path("/work/shared/bga-logs/copenhagen")
 FILES = sorted(LOGS.glob("*.log.json.gz")) if LOGS.is_dir() else []
+EVERY_ACTION = LOGS.parent.parent / "bga-logs-every-action" / "copenhagen"
+EVERY_FILES = sorted(EVERY_ACTION.glob("*.log.json.gz")) if EVERY_ACTION.is_dir() else []
+"""Logs whose players take every action the client offers (undo, preferences)."""
 needs_logs = pytest.mark.skipif(not FILES, reason=f"the shared Copenhagen BGA logs are not at {LOGS}")
 from bgatest import events, raw_log, send, table_of  # noqa: E402
 
@@ -311,7 +314,7 @@ def test_first_harbour_contradicted_by_the_log_is_refused() -> None:
 
 
 @needs_logs
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name.split(".")[0])
+@pytest.mark.parametrize("path", FILES + EVERY_FILES, ids=lambda p: p.name.split(".")[0])
 def test_every_shared_log_imports_and_replays_complete_with_bga_final_scores(path: Path) -> None:
     imp = import_file(path)
     assert imp.mismatches == []

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 
 from gamerec_cli.main import main
 from ingest.bga import BgaImportError, GameImporter, Notif, import_file, import_log, parse_log, read_log
+from ingest.bga.log import is_table_file
 from ingest.bga.registry import register
 from replay.record import loads
 from replay.replayer import COMPLETE, DIVERGED, INCOMPLETE, replay
@@ -219,6 +220,20 @@ def test_table_file_beside_the_log_gives_version_viewer_and_checks_the_table(tmp
     (tmp_path / "t.table.json").write_bytes(orjson.dumps(table))
     with pytest.raises(BgaImportError, match="the table file says 'paxpamir'"):
         import_file(tmp_path / "t.log.json.gz")
+
+
+def test_a_table_file_that_counts_its_packets_is_still_a_table_file_beside_its_log(tmp_path: Path) -> None:
+    """The harness's table files say how many packets the table had; verify and ingest of the
+    folder read the log with its table file and never take the table file for a record."""
+    (tmp_path / "t.log.json.gz").write_bytes(gzip.compress(orjson.dumps(envelopes()["archive-2026"])))
+    table = {"game": "toyrace", "table_id": TABLE, "finished": True, "packets": 74, "moves": 74,
+             "actions": [], "players": [{"id": str(B), "name": "Bob", "player_no": 2, "score": 3},
+                                        {"id": str(A), "name": "Ann", "player_no": 1, "score": 11}]}
+    (tmp_path / "t.table.json").write_bytes(orjson.dumps(table))
+    assert is_table_file(table) and not is_table_file({**table, "packets": []})
+    out = CliRunner().invoke(main, ["verify", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    assert "1 records: 1 complete" in out.output and "table.json" not in out.output
 
 
 # ---- refusals: one line naming file, packet, notification, reason -----------------
