@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from heapq import merge
 from itertools import islice
 from operator import attrgetter
@@ -280,6 +280,13 @@ class PaxImporter(GameImporter):
     def following(self, n: Notif) -> list[Notif]:
         """The notifications after ``n`` (for look-ahead)."""
         return self.log.notifs[n.seq + 1:]
+
+    def following_from(self, n: Notif) -> Iterator[Notif]:
+        """``n`` and the notifications after it, undone ones left out (for look-ahead)."""
+        cancelled = self.cancelled_uids
+        for later in islice(self.log.notifs, n.seq, None):
+            if later.uid is None or later.uid not in cancelled:
+                yield later
 
 
 _USED_CARD_STATES = frozenset({20, 40, 98, 99})
@@ -536,8 +543,15 @@ def move_token(imp: PaxImporter, n: Notif) -> None:
     m = n.args["move"]
     frm, to = str(m["from"]), str(m["to"])
     player = pid(n.args["playerId"])
-    if imp.awaits("safe_house") and to.startswith("spies_card_"):
-        imp.move(player, "safe_house", card=int(to[len("spies_card_"):]))
+    if imp.awaits("remove_spy") and frm == f"spies_card_{imp.task().court_card}":
+        shelter_battle_spies(imp, n)
+    if imp.awaits("safe_house"):
+        if to.startswith("spies_card_"):
+            imp.move(player, "safe_house", card=int(to[len("spies_card_"):]))
+        elif to == f"cylinders_{player}":
+            imp.move(player, "skip")
+        else:
+            imp.fail(f"BGA moves {player}'s removed spy to {to}: neither a Safe House card nor the supply")
         return
     imp.settle(keep="move_army")
     steps = step_path(imp, player, frm, to)
@@ -545,6 +559,32 @@ def move_token(imp: PaxImporter, n: Notif) -> None:
         imp.fail(f"our rules find no way for {player}'s piece from {frm} to {to} in the steps left")
     for type_, fields in steps:
         imp.move(player, type_, **fields)
+
+
+def shelter_battle_spies(imp: PaxImporter, n: Notif) -> None:
+    """A battle on a court card: the spies whose owners hold a Safe House, removed.
+
+    BGA removes such spies silently (no ``returnCylinder``) and asks each owner, after the
+    battle, where the spy goes: a ``moveToken`` from the battle's card to a Safe House card or
+    to the owner's supply.  Those ``moveToken`` notifications, from ``n`` on, name the spies
+    removed (our ``remove_spy``, in the order BGA asks, so that our Safe House decisions come in
+    the same order); the battle then ends.
+    """
+    card = f"spies_card_{imp.task().court_card}"
+    for later in imp.following_from(n):
+        if later.type == "moveToken":
+            a = later.args
+            if not isinstance(a, dict) or not isinstance(a.get("move"), dict) or str(a["move"].get("from")) != card:
+                break
+            imp.move(imp.task().player, "remove_spy", player=pid(a["playerId"]))
+        elif later.type not in _FRAMEWORK_BETWEEN:
+            break
+    if imp.awaits("remove_spy"):  # the battle removed fewer than it could: it is over
+        imp.move(imp.task().player, "end_action")
+
+
+_FRAMEWORK_BETWEEN = frozenset({"gameStateChange", "gameStateMultipleActiveUpdate", "updateReflexionTime"})
+"""Framework notifications that may come between two of one action's notifications."""
 
 
 def step_path(imp: PaxImporter, player: str, frm: str, to: str) -> list[tuple[str, dict[str, Any]]] | None:
@@ -656,6 +696,8 @@ def discard(imp: PaxImporter, n: Notif) -> None:
     card = card_id(a.cardId)
     owner = pid(a.playerId)
     s = imp.state
+    if imp.awaits("end_action") and not imp.awaits("discard"):
+        imp.settle()  # an Overthrow after a Move or a Battle: BGA has closed the action
     t = imp.task()
     if "discard" in imp.accepted(t) and (card in s.hands.get(t.player, ()) or card in s.courts.get(t.player, ())):
         imp.move(t.player, "discard", card=card)
