@@ -32,6 +32,7 @@ identities the log fixes; a card the log never names stays unknown (``null``).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from heapq import merge
@@ -106,6 +107,16 @@ def board_piece(location: str) -> str | None:
 # --------------------------------------------------------------------------
 
 
+@dataclass(slots=True)
+class Negotiation:
+    """A bribe negotiation under way: who pays, for which card and action, their last offer."""
+
+    payer: str
+    card: int
+    action: str
+    amount: int
+
+
 class PaxImporter(GameImporter):
     game_id = "pax_pamir"
     bga_name = "paxpamir"
@@ -119,6 +130,8 @@ class PaxImporter(GameImporter):
         self.bribe: int | None = None
         """The bribe BGA shows paid (``payBribe``) for the play or action that follows."""
         self.by_name: dict[str, str] = {n: p for p, n in names.items() if n}
+        self.negotiation: Negotiation | None = None
+        """The bribe negotiation under way (``startBribeNegotiation`` until it is accepted or declined)."""
 
     @classmethod
     def seat_order(cls, log: BgaLog, players: list[str]) -> list[str]:
@@ -826,10 +839,48 @@ def pay_bribe(imp: PaxImporter, n: Notif) -> None:
     imp.bribe = int(n.args["rupees"])
 
 
+_BGA_ACTIONS = {"playCard": "play", "tax": "tax", "gift": "gift", "build": "build", "move": "move",
+                "betray": "betray", "battle": "battle"}
+"""BGA's names of what a bribe is negotiated for -> ours."""
+
+
+def start_bribe_negotiation(imp: PaxImporter, n: Notif) -> None:
+    """The payer opens a negotiation: the card, the action, the first offer (kept until it ends)."""
+    a = n.args
+    action = _BGA_ACTIONS.get(str(a["action"]))
+    if action is None:
+        imp.fail(f"a bribe negotiated for {a['action']!r}, not a play or a card action")
+    imp.settle()
+    imp.negotiation = Negotiation(pid(a["playerId"]), card_id(a["tkn_largeCard"]), action, int(a["amount"]))
+
+
+def propose_bribe_amount(imp: PaxImporter, n: Notif) -> None:
+    """A counter-offer: the payer's new offer is kept (the recipient's demands leave no trace)."""
+    neg = imp.negotiation
+    if neg is None:
+        imp.fail("a bribe offer outside a negotiation")
+    if pid(n.args["playerId"]) == neg.payer:
+        neg.amount = int(n.args["rupees"])
+
+
+def accept_bribe(imp: PaxImporter, n: Notif) -> None:
+    """Both sides name one amount: the play or action follows with it (``payBribe`` when above 0),
+    or the payer cancels (``declineBribe`` without an amount)."""
+    if imp.negotiation is None:
+        imp.fail("a bribe accepted outside a negotiation")
+    imp.negotiation = None
+
+
 def decline_bribe(imp: PaxImporter, n: Notif) -> None:
-    """A bribe refused or withdrawn: BGA does not say which action it was for, so the import stops."""
-    imp.fail("a bribe negotiation that ended without the action: the log does not say which play or "
-             "action was withdrawn, so this importer does not guess")
+    """With an amount: a side declines the other's offer, the negotiation fails: ``bribe_refused``
+    (the card, the action, the payer's last offer).  Without: the payer gives up an agreed bribe
+    and does something else, which leaves no trace (nothing paid, not one of BGA's refusals)."""
+    if "rupees" not in n.args:
+        return
+    neg, imp.negotiation = imp.negotiation, None
+    if neg is None:
+        imp.fail("a bribe declined outside a negotiation")
+    imp.decide(neg.payer, "bribe_refused", card=neg.card, action=neg.action, amount=neg.amount)
 
 
 HANDLERS: dict[str, Callable[[PaxImporter, Notif], None]] = {
@@ -849,6 +900,9 @@ HANDLERS: dict[str, Callable[[PaxImporter, Notif], None]] = {
     "battle": battle,
     "returnCoalitionBlock": return_coalition_block,
     "returnCylinder": return_cylinder,
+    "startBribeNegotiation": start_bribe_negotiation,
+    "proposeBribeAmount": propose_bribe_amount,
+    "acceptBribe": accept_bribe,
     "payBribe": pay_bribe,
     "declineBribe": decline_bribe,
     "acceptPrize": accept_prize,
@@ -897,9 +951,6 @@ IGNORED = frozenset({
     "build",                       # Infrastructure's log line (its placement follows)
     "refreshInterface",            # a full refresh (declared by the module; the state is ours)
     "refreshUI",                   # the same
-    "startBribeNegotiation",       # a negotiation opens (its outcome is payBribe, or declineBribe)
-    "proposeBribeAmount",          # an offer in the negotiation
-    "acceptBribe",                 # the recipient agrees (payBribe follows when the amount is > 0)
 })
 
 
