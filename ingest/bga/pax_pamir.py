@@ -211,6 +211,17 @@ class PaxImporter(GameImporter):
         if self.rulers_claimed and not self.awaits("end_action"):
             self.check_rulers()
 
+    def move(self, player: Any, type_: str, /, **fields: Any) -> None:
+        """A move, once BGA's ruler claims so far are checked (see :func:`change_ruler`)."""
+        if self.rulers_claimed and not self.awaits("end_action"):
+            self.check_rulers()
+        super().move(player, type_, **fields)
+
+    def chance(self, outcome: dict[str, Any]) -> None:
+        if self.rulers_claimed and not self.awaits("end_action"):
+            self.check_rulers()
+        super().chance(outcome)
+
     def check_rulers(self) -> None:
         """BGA's ruler changes against ours (see :func:`change_ruler`)."""
         claims, self.rulers_claimed = self.rulers_claimed, {}
@@ -757,15 +768,15 @@ def return_all_to_supply(imp: PaxImporter, n: Notif) -> None:
 def change_ruler(imp: PaxImporter, n: Notif) -> None:
     """Checked: our rules give the region the same ruler (``None``: no ruler).
 
-    Inside a Move or Battle, BGA announces each change as it happens, while
-    the ``bga`` rules settle rulers when the action ends: the claim is then
-    checked once the action is over.
+    BGA announces each change as it happens, piece by piece; our rules may
+    run several of those steps in one event (a played card's icons), and the
+    ``bga`` rules settle rulers when a Move or Battle ends.  So each region's
+    latest claim is checked before the next event (inside a Move or Battle,
+    once the action is over), and at the end.
     """
     region = str(n.args["region"])
     new = n.args.get("newRuler")
     imp.rulers_claimed[region] = (None if new in (None, "", 0, "0") else pid(new), n)
-    if not imp.awaits("end_action"):
-        imp.check_rulers()
 
 
 _SHIFT = re.compile(rb'\{"move":\{"cardId":"card_(\d+)","from":"market_\d+_\d+","to":"market_(\d_\d)"\}\}')
