@@ -17,6 +17,9 @@ Two things the log leaves implicit are settled from the engine's side:
   left undone: a Tax that stops before the card's rank, a Blackmail spy not
   placed, a Safe House not used.  Before the next decision, every open
   optional step our rules still offer is closed (``end_action`` / ``skip``).
+  Pashtunwali Values' choice is announced only when it changes the favored
+  suit: a choice BGA passes over in silence kept the suit (``choose_suit``
+  with the favored suit).
 * **Which card acted.** ``battle`` and a betrayal name the region or target,
   not the card used; the card is the one the next ``gameStateChange`` to
   ``playerActions`` adds to its ``usedCards`` (BGA's own list), else the only
@@ -206,6 +209,9 @@ class PaxImporter(GameImporter):
                 self.move(t.player, "end_action")
             elif "skip" in tags:
                 self.move(t.player, "skip")
+            elif "choose_suit" in tags:
+                # Pashtunwali Values: BGA announces a choice only when the suit changes
+                self.move(t.player, "choose_suit", suit=self.state.favored)
             else:
                 break
         if self.rulers_claimed and not self.awaits("end_action"):
