@@ -154,13 +154,25 @@ class PaxImporter(GameImporter):
         return self.cleared_uids()
 
     def prepare(self) -> None:
-        """Deal the opening market with the identities the log fixes later (unknown otherwise)."""
+        """Refuse a game against the Wakhan; deal the opening market with the identities the log
+        fixes later (unknown otherwise)."""
+        self.refuse_wakhan()
         known = opening_market(self.log, self.cancelled_uids)
         for r, c in MARKET_CELLS:
             card, where = known.get((r, c), (None, None))
             self.current = where
             self.chance({"draw": "deck", "items": [card]})
         self.current = None
+
+    def refuse_wakhan(self) -> None:
+        """A table with the Wakhan (BGA's automated opponent, table option 101; every solo game):
+        her turns follow her own card deck, rules our engine does not have."""
+        by_type = self.log.by_type()
+        first = min((by_type[t][0] for t in by_type if t in WAKHAN_TYPES), key=_SEQ, default=None)
+        if first is not None:
+            self.current = first
+            self.fail("a game against the Wakhan (BGA's automated opponent, table option 101): our rules "
+                      "have no Wakhan, so this importer does not import it")
 
     def finish(self) -> None:
         """The last ruler claims are checked; BGA's end of game must be ours too."""
@@ -318,6 +330,10 @@ class PaxImporter(GameImporter):
             if later.uid is None or later.uid not in cancelled:
                 yield later
 
+
+WAKHAN_TYPES = frozenset({"wakhanDrawCard", "wakhanReshuffleDeck", "wakhanRadicalize", "wakhanUpdatePragmaticLoyalty"})
+"""The Wakhan's own notifications: the first one shows a game against her (her first turn
+draws from her deck)."""
 
 _USED_CARD_STATES = frozenset({20, 40, 98, 99})
 """The state changes :meth:`PaxImporter.used_card` reads: ``playerActions`` (its ``usedCards``), and
