@@ -984,6 +984,8 @@ IGNORED = frozenset({
     "build",                       # Infrastructure's log line (its placement follows)
     "refreshInterface",            # a full refresh (declared by the module; the state is ours)
     "refreshUI",                   # the same
+    "discardPatriots",             # the text before a loyalty change's discards (declared, not sent by the module)
+    "leveragedDiscardRemaining",   # the text before leverage discards (declared, not sent by the module)
 })
 
 

@@ -126,7 +126,9 @@ def spy_targets(s: PaxState, region: str) -> list[int]:
 @dataclass(slots=True)
 class SpyTask(Task):
     """A spy icon (or Blackmail at the start of a turn): the player picks a court card of the
-    region.  Blackmail may be declined and only reaches cards without any spy."""
+    region.  Blackmail may be declined and only reaches cards without any spy; under ``bga`` it
+    is offered when such a card exists, and then reaches any card without one of the player's
+    own spies (BGA's server; its client shows only the cards without spies)."""
 
     region: str
     blackmail: bool
@@ -135,7 +137,10 @@ class SpyTask(Task):
     def _targets(self, s: PaxState) -> list[int]:
         cards = spy_targets(s, self.region)
         if self.blackmail:
-            cards = [c for c in cards if not s.spies.get(c)]
+            free = [c for c in cards if not s.spies.get(c)]
+            if free and s.ruleset == "bga":
+                return [c for c in cards if not s.spies.get(c, {}).get(self.player)]
+            return free
         return cards
 
     def is_open(self, s: PaxState) -> bool:
@@ -157,7 +162,10 @@ class SpyTask(Task):
         if COURT[move.card].region != self.region:
             return (f"{player} cannot place a spy on {card_name(move.card)}: it is a "
                     f"{COURT[move.card].region.title()} card, the spy must go on a {self.region.title()} card")
-        if self.blackmail and s.spies.get(move.card):
+        if self.blackmail and move.card not in self._targets(s):
+            if s.ruleset == "bga":
+                return (f"{player} cannot blackmail {card_name(move.card)}: {player} already has a spy on it "
+                        "(BGA's Blackmail reaches a card without one of the player's spies)")
             return (f"{player} cannot blackmail {card_name(move.card)}: Blackmail only reaches a "
                     f"{self.region.title()} card with no spy on it")
         return None
