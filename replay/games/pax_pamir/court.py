@@ -284,6 +284,45 @@ class PatriotDiscardTask(Task):
 
 
 @dataclass(slots=True)
+class OverthrowDiscardTask(Task):
+    """``bga``: an Overthrow whose political cards include a leveraged one is discarded one card
+    at a time, the player choosing each (Board Game Arena asks even for a single card; the rules
+    file's §12 **[BGA]**).  BGA's server takes any card of the player's court at each step (its
+    client offers only the overthrown cards), and asks again while a leveraged one is left; the
+    rest then go at once.  The rulebook discards them all at once."""
+
+    region: str
+    accepts = (Discard,)
+    awaiting = "discard of an overthrown political card"
+
+    def _left(self, s: PaxState) -> list[int]:
+        return board.overthrown_cards(s, self.player, self.region)
+
+    def is_open(self, s: PaxState) -> bool:
+        return s.ruleset == "bga" and any(c in s.leveraged for c in self._left(s))
+
+    def close(self, s: PaxState) -> None:
+        for card in self._left(s):
+            discard_from_court(s, self.player, card)
+
+    def candidates(self, s: PaxState) -> Iterable[Move]:
+        return [Discard(card=c) for c in s.courts[self.player]]
+
+    def check(self, s: PaxState, player: str, move: Move) -> str | None:
+        assert isinstance(move, Discard)
+        if move.card not in s.courts[player]:
+            return f"{player} cannot discard card {move.card}: it is not in {player}'s court"
+        return None
+
+    def apply(self, s: PaxState, player: str, move: Move) -> None:
+        assert isinstance(move, Discard)
+        discard_from_court(s, player, move.card)
+
+    def describe(self) -> str:
+        return f"discard of an overthrown political {self.region.title()} card (or, on BGA, any court card)"
+
+
+@dataclass(slots=True)
 class LoyaltyDialTask(Task):
     """The end of a loyalty change whose patriots were discarded one by one: the dial turns."""
 
