@@ -35,9 +35,9 @@ identities the log fixes; a card the log never names stays unknown (``null``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from heapq import merge
 from itertools import islice
 from operator import attrgetter

@@ -2,23 +2,42 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from ingest.bga import import_file
+from ingest.bga import BgaImportError, import_file
 from replay.replayer import COMPLETE, replay
 
 LOGS = Path(__file__).resolve().parents[3] / "shared" / "bga-logs" / "pax_pamir"
 if not LOGS.is_dir():
     LOGS = Path("/work/shared/bga-logs/pax_pamir")
 needs_logs = pytest.mark.skipif(not LOGS.is_dir(), reason="../shared/bga-logs/pax_pamir is not here")
+EVERY_ACTION = LOGS.parent.parent / "bga-logs-every-action" / "pax_pamir"
+"""Logs whose players take every action the client offers (bribes, spy moves, Safe House...)."""
+FIXTURES = Path(__file__).parent / "logs" / "pax_pamir"
+"""Harness logs committed to pin a rule down (see each test that names one)."""
+
+
+def _files(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.log.json.gz")) if folder.is_dir() else []
+
+
+def _against_the_wakhan(path: Path) -> bool:
+    table = path.with_name(path.name.replace(".log.json.gz", ".table.json"))
+    return table.is_file() and str(json.loads(table.read_text()).get("options", {}).get("101", 0)) != "0"
+
+
+ALL_FILES = _files(LOGS) + _files(EVERY_ACTION) + _files(FIXTURES)
+HUMAN_TABLES = [p for p in ALL_FILES if not _against_the_wakhan(p)]
+WAKHAN_TABLES = [p for p in ALL_FILES if _against_the_wakhan(p)]
 
 
 @needs_logs
-@pytest.mark.parametrize("name", sorted(p.name for p in LOGS.glob("*.log.json.gz")) if LOGS.is_dir() else [])
-def test_every_shared_log_imports_and_replays_complete_with_bgas_scores(name: str) -> None:
-    imp = import_file(LOGS / name)
+@pytest.mark.parametrize("path", HUMAN_TABLES, ids=lambda p: f"{p.parent.parent.name}/{p.name.split('.')[0]}")
+def test_every_shared_log_imports_and_replays_complete_with_bgas_scores(path: Path) -> None:
+    imp = import_file(path)
     rec = imp.record
     assert imp.mismatches == []
     r = replay(rec)
@@ -31,18 +50,27 @@ def test_every_shared_log_imports_and_replays_complete_with_bgas_scores(name: st
     assert [p["name"] for p in rec.players] == [p["name"] for p in sorted(table.players, key=lambda p: p["player_no"])]
 
 
+@needs_logs
+@pytest.mark.parametrize("path", WAKHAN_TABLES, ids=lambda p: p.name.split(".")[0])
+def test_a_game_against_the_wakhan_is_refused_in_one_line_naming_her_and_the_option(path: Path) -> None:
+    with pytest.raises(BgaImportError) as e:
+        import_file(path)
+    message = str(e.value)
+    assert "\n" not in message and e.value.notif is not None and e.value.notif.startswith("wakhan")
+    assert "the Wakhan" in message and "table option 101" in message
+
+
 # ---- the project's own hand-made logs (tests/ingest/paxlog.py) ---------------------------
 
 import copy  # noqa: E402
 import gzip  # noqa: E402
-import json  # noqa: E402
 import sys  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 from paxlog import ANN, BOB, OPENING, TABLE, PaxLog, opening_game, setup  # noqa: E402
 
-from ingest.bga import BgaImportError, import_log, parse_log  # noqa: E402
+from ingest.bga import import_log, parse_log  # noqa: E402
 from replay.replayer import INCOMPLETE  # noqa: E402
 
 
