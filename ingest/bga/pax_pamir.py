@@ -150,8 +150,42 @@ class PaxImporter(GameImporter):
         return super().seat_order(log, players)
 
     def cancelled(self) -> set[str]:
-        """Undo: every uid any ``clearTurn`` lists (BGA lists all cancelled so far each time)."""
-        return self.cleared_uids()
+        """Undo: the uids the ``clearTurn`` notifications list (each lists all cancelled so far),
+        less those of the first move that came before the point the undo goes back to.
+
+        BGA flags whole moves cancelled: every move that wrote to its undo journal since the last
+        checkpoint.  When the checkpoint was taken inside a move (a turn that starts with
+        Blackmail, after the previous player's last discard and the refill; the other player's
+        answer to a bribe), that move is flagged whole, though what it did before the checkpoint
+        stands.  The undo returns to the state entered at the checkpoint, which the state change
+        after the ``clearTurn`` names: if the game was not in that state just before the first
+        flagged notification, the checkpoint is the last change to that state within the first
+        flagged move, and what precedes it there stands.
+        """
+        out: set[str] = set()
+        listed: set[str] = set()
+        notifs = self.log.notifs
+        for clear in self.log.by_type().get("clearTurn", ()):
+            if not isinstance(clear.args, dict):
+                continue
+            new = {str(u) for u in clear.args.get("notifIds") or ()} - listed
+            listed |= new
+            out |= new
+            flagged = [n for n in notifs if n.uid in new]
+            if not flagged:
+                continue
+            back_to = next((n.state_id for n in islice(notifs, clear.seq + 1, None)
+                            if n.type == "gameStateChange"), None)
+            before = next((n.state_id for n in reversed(notifs[:flagged[0].seq]) if n.type == "gameStateChange"),
+                          None)
+            if back_to is None or before == back_to:
+                continue
+            first_move = [n for n in flagged if n.packet is flagged[0].packet]
+            checkpoint = next((n for n in reversed(first_move)
+                               if n.type == "gameStateChange" and n.state_id == back_to), None)
+            if checkpoint is not None:
+                out -= {n.uid for n in first_move if n.seq < checkpoint.seq and n.uid is not None}
+        return out
 
     def prepare(self) -> None:
         """Refuse a game against the Wakhan; deal the opening market with the identities the log
