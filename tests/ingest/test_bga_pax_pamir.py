@@ -429,3 +429,18 @@ def test_ruler_changes_announced_piece_by_piece_are_checked_once_the_icons_are_p
     with pytest.raises(BgaImportError, match=r"packet 86 \(changeRuler\): BGA makes nobody ruler of Herat; "
                                              r"our rules give 84100082"):
         import_log(parse_log(obj, "edited.json"))
+
+
+@needs_every_action
+def test_a_negotiation_edited_to_an_action_the_card_lacks_is_refused_where_it_fails() -> None:
+    """paxpamir_3p_seed1014 packet 41 edited: the negotiation is for a gift with Seaforth Highlanders
+    (a battle and move card); the refusal comes at its end, packet 43, with the rules' reason."""
+    with gzip.open(EVERY_ACTION / "paxpamir_3p_seed1014.log.json.gz") as fh:
+        obj = json.load(fh)
+    start = next(n for p in obj["data"]["logs"] if p["packet_id"] == "41" for n in p["data"]
+                 if n["type"] == "startBribeNegotiation")
+    start["args"]["action"] = "gift"
+    with pytest.raises(BgaImportError) as e:
+        import_log(parse_log(obj, "edited.json"))
+    assert (e.value.packet, e.value.notif) == (43, "declineBribe")
+    assert "cannot gift with Seaforth Highlanders: the card shows battle, move" in str(e.value)
