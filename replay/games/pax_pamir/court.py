@@ -199,9 +199,16 @@ def discard_from_court(s: PaxState, player: str, card: int, *, to_pile: bool = T
         s.discard_pile.append(card)
     if c.suit == "political":
         board.overthrow_after_last_political(s, player, c.region)
-    if card in s.leveraged:
+    if is_leveraged(s, card):
         s.leveraged.discard(card)
         repay_leverage(s, player)
+
+
+def is_leveraged(s: PaxState, card: int) -> bool:
+    """A court card whose leverage was taken.  ``bga``: any court card with a leverage icon, taken
+    or not: Board Game Arena judges by the icon, so a card discarded during its own play, before
+    its icons are resolved, is repaid all the same (its 2 rupees never received)."""
+    return card in s.leveraged or (s.ruleset == "bga" and "leverage" in COURT[card].impact)
 
 
 def repay_leverage(s: PaxState, player: str) -> None:
@@ -233,7 +240,7 @@ def change_loyalty(s: PaxState, player: str, coalition: str) -> None:
     s.prizes[player] = []
     s.influence_changed(player)
     patriots = old_patriots(s, player, old)
-    if len(patriots) > 1 and any(c in s.leveraged for c in patriots):
+    if len(patriots) > 1 and any(is_leveraged(s, c) for c in patriots):
         # a leveraged one among them: the player discards them one at a time, in an order of
         # their choice (each repayment comes before the next); then the dial turns
         s.push(LoyaltyDialTask(player, old, coalition))
@@ -299,7 +306,7 @@ class OverthrowDiscardTask(Task):
         return board.overthrown_cards(s, self.player, self.region)
 
     def is_open(self, s: PaxState) -> bool:
-        return s.ruleset == "bga" and any(c in s.leveraged for c in self._left(s))
+        return s.ruleset == "bga" and any(is_leveraged(s, c) for c in self._left(s))
 
     def close(self, s: PaxState) -> None:
         for card in self._left(s):

@@ -197,3 +197,40 @@ def test_an_overthrow_with_a_leveraged_card_is_discarded_card_by_card_on_bga() -
 def test_an_overthrow_by_the_rulebook_discards_the_political_cards_at_once() -> None:
     s, me, other = _overthrow("official")
     assert s.courts[other] == [37] and s.turn() == me  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- leverage judged by the icon
+
+
+def _discard_the_card_being_played(ruleset: str) -> tuple[object, str]:
+    """An Afghan player with no rupees plays Anglo-Persian Trade (80: a British patriot with a
+    leverage icon): the loyalty change discards Barakzai Sadars (42, leveraged), whose repayment
+    falls short by 2; the player discards 80 itself, its icons not yet resolved, then Wheat Fields."""
+    s = setup(ruleset=ruleset)
+    me = s.current
+    assert isinstance(me, str)
+    s.loyalty[me] = "afghan"
+    to_court(s, me, 42, 67, 21, 7)
+    s.leveraged.add(42)
+    s.rupees[me] = 0
+    to_hand(s, me, 80)
+    play(s, Play(card=80, side="left"))
+    assert s.stack[-1].__class__.__name__ == "DiscardTask"
+    play(s, Discard(card=80))
+    play(s, Discard(card=67))
+    return s, me
+
+
+def test_a_card_discarded_before_its_leverage_icon_resolves_is_repaid_on_bga() -> None:
+    """BGA repays any court card with a leverage icon (fresh seed 7091 packets 91-96, a fixture in
+    tests/ingest/logs/pax_pamir): discarding 80 costs two more discards."""
+    s, me = _discard_the_card_being_played("bga")
+    assert s.stack[-1].__class__.__name__ == "DiscardTask" and s.turn() == me
+    play(s, Discard(card=21))
+    play(s, Discard(card=7))
+    assert s.courts[me] == [] and s.loyalty[me] == "british"
+
+
+def test_a_card_discarded_before_its_leverage_icon_resolves_owes_nothing_by_the_rulebook() -> None:
+    s, me = _discard_the_card_being_played("official")
+    assert s.courts[me] == [21, 7] and s.loyalty[me] == "british" and s.rupees[me] == 0
