@@ -203,8 +203,10 @@ class PaxImporter(GameImporter):
         her turns follow her own card deck, rules our engine does not have."""
         by_type = self.log.by_type()
         first = min((by_type[t][0] for t in by_type if t in WAKHAN_TYPES), key=_SEQ, default=None)
-        if first is not None:
-            self.current = first
+        table = self.log.table
+        wakhan_option = table is not None and str(table.options.get(WAKHAN_OPTION, "0")) not in ("0", "")
+        if first is not None or wakhan_option:
+            self.current = first  # none: a table file shows her, the log ends before her first turn
             self.fail("a game against the Wakhan (BGA's automated opponent, table option 101): our rules "
                       "have no Wakhan, so this importer does not import it")
 
@@ -364,6 +366,9 @@ class PaxImporter(GameImporter):
             if later.uid is None or later.uid not in cancelled:
                 yield later
 
+
+WAKHAN_OPTION = "101"
+"""BGA's table option for the Wakhan (0: off)."""
 
 WAKHAN_TYPES = frozenset({"wakhanDrawCard", "wakhanReshuffleDeck", "wakhanRadicalize", "wakhanUpdatePragmaticLoyalty"})
 """The Wakhan's own notifications: the first one shows a game against her (her first turn

@@ -444,3 +444,17 @@ def test_a_negotiation_edited_to_an_action_the_card_lacks_is_refused_where_it_fa
         import_log(parse_log(obj, "edited.json"))
     assert (e.value.packet, e.value.notif) == (43, "declineBribe")
     assert "cannot gift with Seaforth Highlanders: the card shows battle, move" in str(e.value)
+
+
+@needs_every_action
+def test_a_wakhan_table_cut_before_her_first_turn_is_refused_by_its_table_option() -> None:
+    from ingest.bga.log import attach_table, read_table_file
+
+    path = EVERY_ACTION / "paxpamir_2p_seed1025.log.json.gz"
+    with gzip.open(path) as fh:
+        obj = json.load(fh)
+    obj["data"]["logs"] = obj["data"]["logs"][:2]  # the loyalties only
+    log = parse_log(obj, "cut.json")
+    attach_table(log, read_table_file(path.with_name("paxpamir_2p_seed1025.table.json")))
+    with pytest.raises(BgaImportError, match=r"^cut.json: a game against the Wakhan .*table option 101"):
+        import_log(log)
