@@ -887,3 +887,61 @@ def quarantined(con: duckdb.DuckDBPyConnection, limit: int = 200) -> pl.DataFram
         SELECT source, line::BIGINT AS line, error, count(*) OVER ()::BIGINT AS total
         FROM quarantine ORDER BY source, line LIMIT ?
     """, [limit])
+
+
+# ---- BGA's departures from the rulebook (table ``departures``; replay.departures) ----------------------
+
+
+def departure_rules(con: duckdb.DuckDBPyConnection, title: str) -> pl.DataFrame:
+    """Every departure the title declares, with how many of its games under ``ruleset: bga`` it
+    applied in and how many times (rules that never applied included, with 0)."""
+    from replay.games import get_game
+
+    declared = list(get_game(title).departure_rules.values())
+    counts: dict[str, tuple[int, int]] = {}
+    bga_games = 0
+    if "departures" in _tables(con):
+        rows = con.execute("""
+            SELECT rule, count(DISTINCT game_id), count(*) FROM departures WHERE title = ? GROUP BY rule
+        """, [title]).fetchall()
+        counts = {r: (int(g), int(t)) for r, g, t in rows}
+        bga_games = int(con.execute("SELECT count(*) FROM games WHERE title = ? AND ruleset = 'bga'",
+                                    [title]).fetchone()[0])  # type: ignore[index]
+    return pl.DataFrame({
+        "rule": [d.id for d in declared],
+        "section": [d.section for d in declared],
+        "games": [counts.get(d.id, (0, 0))[0] for d in declared],
+        "times": [counts.get(d.id, (0, 0))[1] for d in declared],
+        "bga_games": [bga_games] * len(declared),
+        "rulebook": [d.rulebook for d in declared],
+        "bga": [d.bga for d in declared],
+    }, schema={"rule": pl.String, "section": pl.String, "games": pl.Int64, "times": pl.Int64,
+               "bga_games": pl.Int64, "rulebook": pl.String, "bga": pl.String})
+
+
+def departure_examples(con: duckdb.DuckDBPyConnection, title: str, rule: str, limit: int = 50) -> pl.DataFrame:
+    """Where one departure applied: game, event and what happened (the first ``limit`` by game and event)."""
+    if "departures" not in _tables(con):
+        return _empty(game_id=pl.String, seq=pl.Int64, happened=pl.String, total=pl.Int64)
+    return _df(con, """
+        SELECT game_id, seq::BIGINT AS seq, happened, count(*) OVER () AS total
+        FROM departures WHERE title = ? AND rule = ?
+        ORDER BY game_id, departure_no LIMIT ?
+    """, [title, rule, limit])
+
+
+def departure_titles(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The titles with games under ``ruleset: bga`` (where departures can apply), sorted."""
+    if "games" not in _tables(con):
+        return []
+    rows = con.execute("SELECT DISTINCT title FROM games WHERE ruleset = 'bga' ORDER BY title").fetchall()
+    return [str(r[0]) for r in rows]
+
+
+def game_departures(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
+    """Every departure of one game, in order."""
+    if "departures" not in _tables(con):
+        return _empty(seq=pl.Int64, rule=pl.String, happened=pl.String)
+    return _df(con, """
+        SELECT seq::BIGINT AS seq, rule, happened FROM departures WHERE game_id = ? ORDER BY departure_no
+    """, [game_id])

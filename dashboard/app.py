@@ -22,6 +22,7 @@ PAGES = [
     ("views/coal_baron.py", "Coal Baron shift rankings", ":material/landscape:", "shifts"),
     ("views/strategy.py", "Strategy statistics", ":material/insights:", "strategy"),
     ("views/divergences.py", "Divergences", ":material/call_split:", "divergences"),
+    ("views/departures.py", "BGA departures", ":material/rule:", "departures"),
 ]
 
 

@@ -106,9 +106,11 @@ def score_timeline(
     current_seq: int | None = None,
     divergence_seqs: Sequence[int] = (),
     names: dict[str, str] | None = None,
+    departure_seqs: Sequence[int] = (),
 ) -> alt.VConcatChart | alt.Chart:
     """Each player's score by category over the events (stacked, stepwise; one panel per player),
-    a black rule at the current step and a red dashed rule at every divergence.
+    a black rule at the current step, a red dashed rule at every divergence and an orange dotted
+    rule at every event where BGA's departure from the rulebook changed what happened.
 
     The current step lives in its own small dataset named ``current_step``: the page converts the
     chart once per game and swaps that dataset with :func:`with_step`, so a step neither rebuilds
@@ -124,6 +126,7 @@ def score_timeline(
     players = [p for p in names if p] + [p for p in scoring if p not in names]
     labels = {p: f"{names[p]} ({p})" if names.get(p) and names[p] != p else p for p in players}
     marks = [{"player_id": p, "seq": s, "layer": "divergence"} for p in players for s in sorted(set(divergence_seqs))]
+    marks += [{"player_id": p, "seq": s, "layer": "departure"} for p in players for s in sorted(set(departure_seqs))]
     data = pl.concat([
         dense.with_columns(pl.lit("score").alias("layer")),
         pl.DataFrame(marks, schema={"player_id": pl.String, "seq": pl.Int64, "layer": pl.String}),
@@ -150,7 +153,10 @@ def score_timeline(
         div = base.transform_filter(f"{mine} && datum.layer == 'divergence'").mark_rule(
             color="#c0392b", strokeDash=[4, 3], size=2).encode(
             x=x, tooltip=[alt.Tooltip("seq:Q", title="divergence at")])
-        panels.append(alt.layer(area, div, step).properties(title=labels[p], height=110, width=700))
+        dep = base.transform_filter(f"{mine} && datum.layer == 'departure'").mark_rule(
+            color="#e67e22", strokeDash=[1, 2], size=2).encode(
+            x=x, tooltip=[alt.Tooltip("seq:Q", title="BGA departs from the rulebook at")])
+        panels.append(alt.layer(area, div, dep, step).properties(title=labels[p], height=110, width=700))
     # one y scale for every panel, so players compare at a glance
     chart = alt.vconcat(*panels).resolve_scale(color="shared", y="shared").configure_legend(
         orient="bottom", columns=4)
@@ -410,4 +416,16 @@ def divergence_kinds(df: pl.DataFrame) -> alt.Chart:
         x=alt.X("sum(divergences):Q", title="divergences", axis=alt.Axis(tickMinStep=1, format="d")),
         color=alt.Color("game:N", title="title"),
         tooltip=["game:N", "kind:N", "divergences:Q", "games:Q"],
+    )
+
+
+def departure_rules(df: pl.DataFrame) -> alt.Chart:
+    """One title's departures from the rulebook: in how many of its BGA games each applied."""
+    data = df.with_columns((pl.col("games") / pl.max_horizontal(pl.col("bga_games"), pl.lit(1))).alias("share"))
+    return alt.Chart(data, title="Games in which each departure changed what happened").mark_bar(
+        color="#e67e22").encode(
+        y=alt.Y("rule:N", sort="-x", title=None, axis=alt.Axis(labelLimit=260)),
+        x=alt.X("games:Q", title="games", axis=alt.Axis(tickMinStep=1, format="d")),
+        tooltip=["rule:N", alt.Tooltip("section:N", title="rulebook section"), "games:Q",
+                 alt.Tooltip("share:Q", format=".0%", title="of the BGA games"), "times:Q"],
     )

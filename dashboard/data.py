@@ -93,7 +93,9 @@ def _timeline_spec(db: str, version: tuple[int, ...], game_id: str,
 
     timeline = queries.run(db, queries.game_timeline, game_id=game_id)
     divs = queries.run(db, queries.game_divergences, game_id=game_id)
-    chart = charts.score_timeline(timeline, 0, divs.get_column("seq").to_list(), dict(names))
+    deps = queries.run(db, queries.game_departures, game_id=game_id)
+    chart = charts.score_timeline(timeline, 0, divs.get_column("seq").to_list(), dict(names),
+                                  departure_seqs=deps.get_column("seq").to_list())
     spec: dict[str, Any] = chart.to_dict()
     return spec
 

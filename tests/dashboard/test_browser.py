@@ -25,6 +25,7 @@ PAGES = [
     ("shifts", "Coal Baron shift rankings"),
     ("strategy", "Strategy statistics"),
     ("divergences", "Divergences"),
+    ("departures", "BGA departures"),
 ]
 
 
