@@ -17,6 +17,9 @@ Two things the log leaves implicit are settled from the engine's side:
   left undone: a Tax that stops before the card's rank, a Blackmail spy not
   placed, a Safe House not used.  Before the next decision, every open
   optional step our rules still offer is closed (``end_action`` / ``skip``).
+  Pashtunwali Values' choice is announced only when it changes the favored
+  suit: a choice BGA passes over in silence kept the suit (``choose_suit``
+  with the favored suit).
 * **Which card acted.** ``battle`` and a betrayal name the region or target,
   not the card used; the card is the one the next ``gameStateChange`` to
   ``playerActions`` adds to its ``usedCards`` (BGA's own list), else the only
@@ -33,7 +36,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from heapq import merge
 from itertools import islice
 from operator import attrgetter
@@ -106,6 +110,16 @@ def board_piece(location: str) -> str | None:
 # --------------------------------------------------------------------------
 
 
+@dataclass(slots=True)
+class Negotiation:
+    """A bribe negotiation under way: who pays, for which card and action, their last offer."""
+
+    payer: str
+    card: int
+    action: str
+    amount: int
+
+
 class PaxImporter(GameImporter):
     game_id = "pax_pamir"
     bga_name = "paxpamir"
@@ -119,6 +133,8 @@ class PaxImporter(GameImporter):
         self.bribe: int | None = None
         """The bribe BGA shows paid (``payBribe``) for the play or action that follows."""
         self.by_name: dict[str, str] = {n: p for p, n in names.items() if n}
+        self.negotiation: Negotiation | None = None
+        """The bribe negotiation under way (``startBribeNegotiation`` until it is accepted or declined)."""
 
     @classmethod
     def seat_order(cls, log: BgaLog, players: list[str]) -> list[str]:
@@ -134,17 +150,63 @@ class PaxImporter(GameImporter):
         return super().seat_order(log, players)
 
     def cancelled(self) -> set[str]:
-        """Undo: every uid any ``clearTurn`` lists (BGA lists all cancelled so far each time)."""
-        return self.cleared_uids()
+        """Undo: the uids the ``clearTurn`` notifications list (each lists all cancelled so far),
+        less those of the first move that came before the point the undo goes back to.
+
+        BGA flags whole moves cancelled: every move that wrote to its undo journal since the last
+        checkpoint.  When the checkpoint was taken inside a move (a turn that starts with
+        Blackmail, after the previous player's last discard and the refill; the other player's
+        answer to a bribe), that move is flagged whole, though what it did before the checkpoint
+        stands.  The undo returns to the state entered at the checkpoint, which the state change
+        after the ``clearTurn`` names: if the game was not in that state just before the first
+        flagged notification, the checkpoint is the last change to that state within the first
+        flagged move, and what precedes it there stands.
+        """
+        out: set[str] = set()
+        listed: set[str] = set()
+        notifs = self.log.notifs
+        for clear in self.log.by_type().get("clearTurn", ()):
+            if not isinstance(clear.args, dict):
+                continue
+            new = {str(u) for u in clear.args.get("notifIds") or ()} - listed
+            listed |= new
+            out |= new
+            flagged = [n for n in notifs if n.uid in new]
+            if not flagged:
+                continue
+            back_to = next((n.state_id for n in islice(notifs, clear.seq + 1, None)
+                            if n.type == "gameStateChange"), None)
+            before = next((n.state_id for n in reversed(notifs[:flagged[0].seq]) if n.type == "gameStateChange"),
+                          None)
+            if back_to is None or before == back_to:
+                continue
+            first_move = [n for n in flagged if n.packet is flagged[0].packet]
+            checkpoint = next((n for n in reversed(first_move)
+                               if n.type == "gameStateChange" and n.state_id == back_to), None)
+            if checkpoint is not None:
+                out -= {n.uid for n in first_move if n.seq < checkpoint.seq and n.uid is not None}
+        return out
 
     def prepare(self) -> None:
-        """Deal the opening market with the identities the log fixes later (unknown otherwise)."""
+        """Refuse a game against the Wakhan; deal the opening market with the identities the log
+        fixes later (unknown otherwise)."""
+        self.refuse_wakhan()
         known = opening_market(self.log, self.cancelled_uids)
         for r, c in MARKET_CELLS:
             card, where = known.get((r, c), (None, None))
             self.current = where
             self.chance({"draw": "deck", "items": [card]})
         self.current = None
+
+    def refuse_wakhan(self) -> None:
+        """A table with the Wakhan (BGA's automated opponent, table option 101; every solo game):
+        her turns follow her own card deck, rules our engine does not have."""
+        by_type = self.log.by_type()
+        first = min((by_type[t][0] for t in by_type if t in WAKHAN_TYPES), key=_SEQ, default=None)
+        if first is not None:
+            self.current = first
+            self.fail("a game against the Wakhan (BGA's automated opponent, table option 101): our rules "
+                      "have no Wakhan, so this importer does not import it")
 
     def finish(self) -> None:
         """The last ruler claims are checked; BGA's end of game must be ours too."""
@@ -193,10 +255,24 @@ class PaxImporter(GameImporter):
                 self.move(t.player, "end_action")
             elif "skip" in tags:
                 self.move(t.player, "skip")
+            elif "choose_suit" in tags:
+                # Pashtunwali Values: BGA announces a choice only when the suit changes
+                self.move(t.player, "choose_suit", suit=self.state.favored)
             else:
                 break
         if self.rulers_claimed and not self.awaits("end_action"):
             self.check_rulers()
+
+    def move(self, player: Any, type_: str, /, **fields: Any) -> None:
+        """A move, once BGA's ruler claims so far are checked (see :func:`change_ruler`)."""
+        if self.rulers_claimed and not self.awaits("end_action"):
+            self.check_rulers()
+        super().move(player, type_, **fields)
+
+    def chance(self, outcome: dict[str, Any]) -> None:
+        if self.rulers_claimed and not self.awaits("end_action"):
+            self.check_rulers()
+        super().chance(outcome)
 
     def check_rulers(self) -> None:
         """BGA's ruler changes against ours (see :func:`change_ruler`)."""
@@ -281,6 +357,17 @@ class PaxImporter(GameImporter):
         """The notifications after ``n`` (for look-ahead)."""
         return self.log.notifs[n.seq + 1:]
 
+    def following_from(self, n: Notif) -> Iterator[Notif]:
+        """``n`` and the notifications after it, undone ones left out (for look-ahead)."""
+        cancelled = self.cancelled_uids
+        for later in islice(self.log.notifs, n.seq, None):
+            if later.uid is None or later.uid not in cancelled:
+                yield later
+
+
+WAKHAN_TYPES = frozenset({"wakhanDrawCard", "wakhanReshuffleDeck", "wakhanRadicalize", "wakhanUpdatePragmaticLoyalty"})
+"""The Wakhan's own notifications: the first one shows a game against her (her first turn
+draws from her deck)."""
 
 _USED_CARD_STATES = frozenset({20, 40, 98, 99})
 """The state changes :meth:`PaxImporter.used_card` reads: ``playerActions`` (its ``usedCards``), and
@@ -536,8 +623,15 @@ def move_token(imp: PaxImporter, n: Notif) -> None:
     m = n.args["move"]
     frm, to = str(m["from"]), str(m["to"])
     player = pid(n.args["playerId"])
-    if imp.awaits("safe_house") and to.startswith("spies_card_"):
-        imp.move(player, "safe_house", card=int(to[len("spies_card_"):]))
+    if imp.awaits("remove_spy") and frm == f"spies_card_{imp.task().court_card}":
+        shelter_battle_spies(imp, n)
+    if imp.awaits("safe_house"):
+        if to.startswith("spies_card_"):
+            imp.move(player, "safe_house", card=int(to[len("spies_card_"):]))
+        elif to == f"cylinders_{player}":
+            imp.move(player, "skip")
+        else:
+            imp.fail(f"BGA moves {player}'s removed spy to {to}: neither a Safe House card nor the supply")
         return
     imp.settle(keep="move_army")
     steps = step_path(imp, player, frm, to)
@@ -545,6 +639,32 @@ def move_token(imp: PaxImporter, n: Notif) -> None:
         imp.fail(f"our rules find no way for {player}'s piece from {frm} to {to} in the steps left")
     for type_, fields in steps:
         imp.move(player, type_, **fields)
+
+
+def shelter_battle_spies(imp: PaxImporter, n: Notif) -> None:
+    """A battle on a court card: the spies whose owners hold a Safe House, removed.
+
+    BGA removes such spies silently (no ``returnCylinder``) and asks each owner, after the
+    battle, where the spy goes: a ``moveToken`` from the battle's card to a Safe House card or
+    to the owner's supply.  Those ``moveToken`` notifications, from ``n`` on, name the spies
+    removed (our ``remove_spy``, in the order BGA asks, so that our Safe House decisions come in
+    the same order); the battle then ends.
+    """
+    card = f"spies_card_{imp.task().court_card}"
+    for later in imp.following_from(n):
+        if later.type == "moveToken":
+            a = later.args
+            if not isinstance(a, dict) or not isinstance(a.get("move"), dict) or str(a["move"].get("from")) != card:
+                break
+            imp.move(imp.task().player, "remove_spy", player=pid(a["playerId"]))
+        elif later.type not in _FRAMEWORK_BETWEEN:
+            break
+    if imp.awaits("remove_spy"):  # the battle removed fewer than it could: it is over
+        imp.move(imp.task().player, "end_action")
+
+
+_FRAMEWORK_BETWEEN = frozenset({"gameStateChange", "gameStateMultipleActiveUpdate", "updateReflexionTime"})
+"""Framework notifications that may come between two of one action's notifications."""
 
 
 def step_path(imp: PaxImporter, player: str, frm: str, to: str) -> list[tuple[str, dict[str, Any]]] | None:
@@ -656,6 +776,8 @@ def discard(imp: PaxImporter, n: Notif) -> None:
     card = card_id(a.cardId)
     owner = pid(a.playerId)
     s = imp.state
+    if imp.awaits("end_action") and not imp.awaits("discard"):
+        imp.settle()  # an Overthrow after a Move or a Battle: BGA has closed the action
     t = imp.task()
     if "discard" in imp.accepted(t) and (card in s.hands.get(t.player, ()) or card in s.courts.get(t.player, ())):
         imp.move(t.player, "discard", card=card)
@@ -702,15 +824,15 @@ def return_all_to_supply(imp: PaxImporter, n: Notif) -> None:
 def change_ruler(imp: PaxImporter, n: Notif) -> None:
     """Checked: our rules give the region the same ruler (``None``: no ruler).
 
-    Inside a Move or Battle, BGA announces each change as it happens, while
-    the ``bga`` rules settle rulers when the action ends: the claim is then
-    checked once the action is over.
+    BGA announces each change as it happens, piece by piece; our rules may
+    run several of those steps in one event (a played card's icons), and the
+    ``bga`` rules settle rulers when a Move or Battle ends.  So each region's
+    latest claim is checked before the next event (inside a Move or Battle,
+    once the action is over), and at the end.
     """
     region = str(n.args["region"])
     new = n.args.get("newRuler")
     imp.rulers_claimed[region] = (None if new in (None, "", 0, "0") else pid(new), n)
-    if not imp.awaits("end_action"):
-        imp.check_rulers()
 
 
 _SHIFT = re.compile(rb'\{"move":\{"cardId":"card_(\d+)","from":"market_\d+_\d+","to":"market_(\d_\d)"\}\}')
@@ -784,10 +906,48 @@ def pay_bribe(imp: PaxImporter, n: Notif) -> None:
     imp.bribe = int(n.args["rupees"])
 
 
+_BGA_ACTIONS = {"playCard": "play", "tax": "tax", "gift": "gift", "build": "build", "move": "move",
+                "betray": "betray", "battle": "battle"}
+"""BGA's names of what a bribe is negotiated for -> ours."""
+
+
+def start_bribe_negotiation(imp: PaxImporter, n: Notif) -> None:
+    """The payer opens a negotiation: the card, the action, the first offer (kept until it ends)."""
+    a = n.args
+    action = _BGA_ACTIONS.get(str(a["action"]))
+    if action is None:
+        imp.fail(f"a bribe negotiated for {a['action']!r}, not a play or a card action")
+    imp.settle()
+    imp.negotiation = Negotiation(pid(a["playerId"]), card_id(a["tkn_largeCard"]), action, int(a["amount"]))
+
+
+def propose_bribe_amount(imp: PaxImporter, n: Notif) -> None:
+    """A counter-offer: the payer's new offer is kept (the recipient's demands leave no trace)."""
+    neg = imp.negotiation
+    if neg is None:
+        imp.fail("a bribe offer outside a negotiation")
+    if pid(n.args["playerId"]) == neg.payer:
+        neg.amount = int(n.args["rupees"])
+
+
+def accept_bribe(imp: PaxImporter, n: Notif) -> None:
+    """Both sides name one amount: the play or action follows with it (``payBribe`` when above 0),
+    or the payer cancels (``declineBribe`` without an amount)."""
+    if imp.negotiation is None:
+        imp.fail("a bribe accepted outside a negotiation")
+    imp.negotiation = None
+
+
 def decline_bribe(imp: PaxImporter, n: Notif) -> None:
-    """A bribe refused or withdrawn: BGA does not say which action it was for, so the import stops."""
-    imp.fail("a bribe negotiation that ended without the action: the log does not say which play or "
-             "action was withdrawn, so this importer does not guess")
+    """With an amount: a side declines the other's offer, the negotiation fails: ``bribe_refused``
+    (the card, the action, the payer's last offer).  Without: the payer gives up an agreed bribe
+    and does something else, which leaves no trace (nothing paid, not one of BGA's refusals)."""
+    if "rupees" not in n.args:
+        return
+    neg, imp.negotiation = imp.negotiation, None
+    if neg is None:
+        imp.fail("a bribe declined outside a negotiation")
+    imp.decide(neg.payer, "bribe_refused", card=neg.card, action=neg.action, amount=neg.amount)
 
 
 HANDLERS: dict[str, Callable[[PaxImporter, Notif], None]] = {
@@ -807,6 +967,9 @@ HANDLERS: dict[str, Callable[[PaxImporter, Notif], None]] = {
     "battle": battle,
     "returnCoalitionBlock": return_coalition_block,
     "returnCylinder": return_cylinder,
+    "startBribeNegotiation": start_bribe_negotiation,
+    "proposeBribeAmount": propose_bribe_amount,
+    "acceptBribe": accept_bribe,
     "payBribe": pay_bribe,
     "declineBribe": decline_bribe,
     "acceptPrize": accept_prize,
@@ -855,9 +1018,8 @@ IGNORED = frozenset({
     "build",                       # Infrastructure's log line (its placement follows)
     "refreshInterface",            # a full refresh (declared by the module; the state is ours)
     "refreshUI",                   # the same
-    "startBribeNegotiation",       # a negotiation opens (its outcome is payBribe, or declineBribe)
-    "proposeBribeAmount",          # an offer in the negotiation
-    "acceptBribe",                 # the recipient agrees (payBribe follows when the amount is > 0)
+    "discardPatriots",             # the text before a loyalty change's discards (declared, not sent by the module)
+    "leveragedDiscardRemaining",   # the text before leverage discards (declared, not sent by the module)
 })
 
 

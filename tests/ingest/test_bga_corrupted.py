@@ -36,6 +36,10 @@ if not LOGS.is_dir():
     LOGS = Path("/work/shared/bga-logs")
 needs_logs = pytest.mark.skipif(not LOGS.is_dir(), reason="../shared/bga-logs is not here")
 ALL_LOGS = sorted(str(p) for p in log_files([str(LOGS)])) if LOGS.is_dir() else []
+PAX_EVERY_ACTION = LOGS.parent / "bga-logs-every-action" / "pax_pamir"
+"""Pax Pamir logs whose players take every action (bribe negotiations, Safe House, the Wakhan): damaged too."""
+if PAX_EVERY_ACTION.is_dir():
+    ALL_LOGS += sorted(str(p) for p in log_files([str(PAX_EVERY_ACTION)]))
 
 ODD_VALUES = (None, -1, 0, 1, 999, "x", "card_999", "market_9_9", [], {}, True, 2.5)
 """What an argument is replaced by: other types, and ids of things no game has."""

@@ -2,23 +2,42 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from ingest.bga import import_file
+from ingest.bga import BgaImportError, import_file
 from replay.replayer import COMPLETE, replay
 
 LOGS = Path(__file__).resolve().parents[3] / "shared" / "bga-logs" / "pax_pamir"
 if not LOGS.is_dir():
     LOGS = Path("/work/shared/bga-logs/pax_pamir")
 needs_logs = pytest.mark.skipif(not LOGS.is_dir(), reason="../shared/bga-logs/pax_pamir is not here")
+EVERY_ACTION = LOGS.parent.parent / "bga-logs-every-action" / "pax_pamir"
+"""Logs whose players take every action the client offers (bribes, spy moves, Safe House...)."""
+FIXTURES = Path(__file__).parent / "logs" / "pax_pamir"
+"""Harness logs committed to pin a rule down (see each test that names one)."""
+
+
+def _files(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.log.json.gz")) if folder.is_dir() else []
+
+
+def _against_the_wakhan(path: Path) -> bool:
+    table = path.with_name(path.name.replace(".log.json.gz", ".table.json"))
+    return table.is_file() and str(json.loads(table.read_text()).get("options", {}).get("101", 0)) != "0"
+
+
+ALL_FILES = _files(LOGS) + _files(EVERY_ACTION) + _files(FIXTURES)
+HUMAN_TABLES = [p for p in ALL_FILES if not _against_the_wakhan(p)]
+WAKHAN_TABLES = [p for p in ALL_FILES if _against_the_wakhan(p)]
 
 
 @needs_logs
-@pytest.mark.parametrize("name", sorted(p.name for p in LOGS.glob("*.log.json.gz")) if LOGS.is_dir() else [])
-def test_every_shared_log_imports_and_replays_complete_with_bgas_scores(name: str) -> None:
-    imp = import_file(LOGS / name)
+@pytest.mark.parametrize("path", HUMAN_TABLES, ids=lambda p: f"{p.parent.parent.name}/{p.name.split('.')[0]}")
+def test_every_shared_log_imports_and_replays_complete_with_bgas_scores(path: Path) -> None:
+    imp = import_file(path)
     rec = imp.record
     assert imp.mismatches == []
     r = replay(rec)
@@ -31,18 +50,27 @@ def test_every_shared_log_imports_and_replays_complete_with_bgas_scores(name: st
     assert [p["name"] for p in rec.players] == [p["name"] for p in sorted(table.players, key=lambda p: p["player_no"])]
 
 
+@needs_logs
+@pytest.mark.parametrize("path", WAKHAN_TABLES, ids=lambda p: p.name.split(".")[0])
+def test_a_game_against_the_wakhan_is_refused_in_one_line_naming_her_and_the_option(path: Path) -> None:
+    with pytest.raises(BgaImportError) as e:
+        import_file(path)
+    message = str(e.value)
+    assert "\n" not in message and e.value.notif is not None and e.value.notif.startswith("wakhan")
+    assert "the Wakhan" in message and "table option 101" in message
+
+
 # ---- the project's own hand-made logs (tests/ingest/paxlog.py) ---------------------------
 
 import copy  # noqa: E402
 import gzip  # noqa: E402
-import json  # noqa: E402
 import sys  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 from paxlog import ANN, BOB, OPENING, TABLE, PaxLog, opening_game, setup  # noqa: E402
 
-from ingest.bga import BgaImportError, import_log, parse_log  # noqa: E402
+from ingest.bga import import_log, parse_log  # noqa: E402
 from replay.replayer import INCOMPLETE  # noqa: E402
 
 
@@ -321,3 +349,83 @@ def test_a_shift_into_another_cell_is_refused_alike_from_the_file_and_from_decod
     assert errors[0] == errors[1]
     assert errors[0].startswith(f"edited.json: packet {packet['packet_id']} (shiftMarket): BGA shifts ")
     assert f"(market_{1 - int(row)}_{col}); our market has " in errors[0]
+
+
+# ---- the every-action logs: what each new handler makes of its notifications --------------
+
+needs_every_action = pytest.mark.skipif(not EVERY_ACTION.is_dir(), reason=f"{EVERY_ACTION} is not here")
+
+
+def moves_in(path: Path, first: int, last: int) -> list[tuple[int, str, dict]]:  # type: ignore[type-arg]
+    """(packet, player, move) of the record's moves made from packets ``first``..``last``."""
+    rec = import_file(path).record
+    return [(e.extra["src"]["packet"], e.player, e.move.to_dict()) for e in rec.events
+            if e.kind == "move" and e.extra and first <= e.extra["src"]["packet"] <= last]
+
+
+@needs_every_action
+def test_a_declined_negotiation_is_bribe_refused_and_a_cancelled_agreement_leaves_nothing() -> None:
+    """paxpamir_3p_seed1014 packets 41-47: Birch offers Cobalt 0 to battle with Seaforth Highlanders,
+    Cobalt declines; offers again, Cobalt accepts, Birch gives up the agreed bribe (declineBribe
+    without an amount) and negotiates once more."""
+    birch = "84100142"
+    assert moves_in(EVERY_ACTION / "paxpamir_3p_seed1014.log.json.gz", 41, 47) == [
+        (43, birch, {"type": "bribe_refused", "card": 37, "action": "battle", "amount": 0}),
+    ]
+
+
+@needs_every_action
+def test_an_agreed_bribe_is_offered_and_accepted_with_the_action() -> None:
+    """paxpamir_2p_seed1009 packets 80-81: Amber9 and Birch9 agree on 1 rupee (acceptBribe), the full
+    bribe here, then Amber9 moves with Alexander Griboyedov, paying it (payBribe): paid at once."""
+    got = moves_in(EVERY_ACTION / "paxpamir_2p_seed1009.log.json.gz", 80, 81)
+    assert got[:3] == [(81, "84100091", {"type": "move", "card": 70}),
+                       (81, "84100091", {"type": "offer_bribe", "amount": 1}),
+                       (81, "84100091", {"type": "move_army", "region": "punjab", "to": "kandahar"})]
+
+
+@needs_every_action
+def test_safe_house_spies_removed_in_a_court_battle_are_named_by_their_moves() -> None:
+    """paxpamir_2p_seed1017 packets 68-70: Birch17 battles on Hajj Mirza Aghasi; Amber17's spy there
+    (she holds Claude Wade, a Safe House) leaves with no returnCylinder, then moves to Claude Wade."""
+    amber = "84100171"
+    got = moves_in(EVERY_ACTION / "paxpamir_2p_seed1017.log.json.gz", 70, 70)
+    assert got == [(70, "84100172", {"type": "remove_spy", "player": amber}),
+                   (70, amber, {"type": "safe_house", "card": 72})]
+    # paxpamir_5p_seed1020 packet 171: the spy goes back to its owner's supply instead
+    got = moves_in(EVERY_ACTION / "paxpamir_5p_seed1020.log.json.gz", 171, 171)
+    assert got[-1] == (171, "84100201", {"type": "skip"})
+
+
+@needs_every_action
+def test_a_pashtunwali_choice_bga_passes_over_in_silence_kept_the_favored_suit() -> None:
+    """paxpamir_4p_seed1023 packets 290-292: Pashtunwali Values bought, its choice state, no
+    changeFavoredSuit (political was already favored), then a battle."""
+    got = moves_in(EVERY_ACTION / "paxpamir_4p_seed1023.log.json.gz", 290, 292)
+    assert got[:3] == [(290, "84100231", {"type": "buy", "row": 0, "col": 1}),
+                       (292, "84100231", {"type": "choose_suit", "suit": "political"}),
+                       (292, "84100231", {"type": "battle", "card": 93, "region": "persia"})]
+
+
+def test_an_undo_keeps_the_moves_before_its_checkpoint() -> None:
+    """Fixture seed 7018: Birch's restart (packet 124) flags packet 118 whole, though Cobalt's hand
+    discard and the refill there came before Birch's turn began; Birch's first Blackmail (packet 119)
+    is undone, the second (packet 126) stands."""
+    got = moves_in(FIXTURES / "paxpamir_4p_seed7018.log.json.gz", 118, 127)
+    assert got[0] == (118, "84100183", {"type": "discard", "card": 78})
+    assert [m for _, _, m in got[1:3]] == [{"type": "place_spy", "card": 59}, {"type": "buy", "row": 1, "col": 0}]
+    assert [p for p, _, _ in got[1:3]] == [126, 127]
+
+
+def test_ruler_changes_announced_piece_by_piece_are_checked_once_the_icons_are_placed() -> None:
+    """Fixture seed 7008 packet 86: a card with two tribe icons; BGA makes nobody ruler of Herat after
+    the first tribe, Birch8 after the second.  Editing the last claim is refused there."""
+    with gzip.open(FIXTURES / "paxpamir_2p_seed7008.log.json.gz") as fh:
+        obj = json.load(fh)
+    packet = next(p for p in obj["data"]["logs"] if p["packet_id"] == "86")
+    claims = [n for n in packet["data"] if n["type"] == "changeRuler"]
+    assert [c["args"]["newRuler"] for c in claims] == [None, 84100082]
+    claims[-1]["args"]["newRuler"] = None
+    with pytest.raises(BgaImportError, match=r"packet 86 \(changeRuler\): BGA makes nobody ruler of Herat; "
+                                             r"our rules give 84100082"):
+        import_log(parse_log(obj, "edited.json"))

@@ -166,12 +166,25 @@ def remove_tribe(s: PaxState, player: str, region: str) -> None:
         overthrow_after_last_tribe(s, player, region)
 
 
+def overthrown_cards(s: PaxState, player: str, region: str) -> list[int]:
+    """The political cards of ``region`` in the player's court (left to right)."""
+    return [c for c in s.courts[player] if COURT[c].suit == "political" and COURT[c].region == region]
+
+
 def overthrow_after_last_tribe(s: PaxState, player: str, region: str) -> None:
     """Overthrow: a player who lost their last tribe in a region discards every political
-    card of that region from their court."""
-    from replay.games.pax_pamir.court import discard_from_court
+    card of that region from their court, all at once; under ``bga`` one at a time when one of
+    them is leveraged (:class:`~replay.games.pax_pamir.court.OverthrowDiscardTask`)."""
+    from replay.games.pax_pamir.court import OverthrowDiscardTask, discard_from_court
 
-    for card in [c for c in s.courts[player] if COURT[c].suit == "political" and COURT[c].region == region]:
+    cards = overthrown_cards(s, player, region)
+    if not cards:
+        return
+    task = OverthrowDiscardTask(player, region)
+    if task.is_open(s):
+        s.push(task)
+        return
+    for card in cards:
         if card in s.courts[player]:
             discard_from_court(s, player, card)
 

@@ -8,6 +8,12 @@ refused offer costs nothing and the action does not happen.  The buyer of Courtl
 only an offer of 0 too), and paying stays possible.  Disregard for Customs, Charismatic
 Courtiers and Civil Service Reforms waive bribes altogether.  Under ``bga`` only, three
 refused offers in a turn leave only full bribes (Board Game Arena's limit).
+
+A refused offer leaves no trace under the rulebook: the action does not happen, nothing is
+spent.  Board Game Arena negotiates before the player has said more than the card and the
+action (not the side of a play, the gift, the blocks, the target or the battle site), and
+counts each negotiation that fails towards its limit: under ``bga`` that is ``bribe_refused``
+(the card, the action, the payer's last offer), the one trace it leaves.
 """
 
 from __future__ import annotations
@@ -20,13 +26,15 @@ from replay.engine import Move
 from replay.games.pax_pamir.actions import (
     MAX_REFUSALS,
     action_cost,
+    check_card_action,
     hostage_bribe,
     refusals_exhausted,
     start_card_action,
 )
-from replay.games.pax_pamir.components import COURT, card_name
+from replay.games.pax_pamir.actions.betray import BETRAY_COST
+from replay.games.pax_pamir.components import COURT, GIFT_VALUES, card_name
 from replay.games.pax_pamir.court import play_card
-from replay.games.pax_pamir.moves import AcceptBribe, OfferBribe, Play, RefuseBribe, Withdraw
+from replay.games.pax_pamir.moves import AcceptBribe, BribeRefused, OfferBribe, Play, RefuseBribe, Withdraw
 from replay.games.pax_pamir.tasks import Task
 
 if TYPE_CHECKING:
@@ -41,6 +49,85 @@ def play_bribe(s: PaxState, player: str, card: int) -> tuple[str, int] | None:
     if s.has(player, "charismatic_courtiers") or s.bribes_waived():
         return None
     return ruler, s.tribes[region][ruler]
+
+
+NEGOTIATED_ACTIONS = ("play", "tax", "gift", "build", "move", "betray", "battle")
+"""What a bribe may be negotiated for: a play, or a card action."""
+
+BUILD_COST_LEAST = 2
+"""The cheapest Build: one block."""
+
+
+def least_cost(s: PaxState, player: str, action: str) -> int | None:
+    """The least the action itself can cost (an offer may not eat into it); ``None``: no gift
+    space is left."""
+    if action == "gift":
+        return min((v for v in GIFT_VALUES if v not in s.gifts[player]), default=None)
+    if action == "build":
+        return BUILD_COST_LEAST
+    if action == "betray":
+        return BETRAY_COST
+    return 0
+
+
+def check_bribe_refused(s: PaxState, player: str, move: BribeRefused) -> str | None:
+    """A failed negotiation is recorded (``bga``) when the play or card action was open to the
+    player, needed a bribe, and the last offer was below it and affordable."""
+    card, action, amount = move.card, move.action, move.amount
+    if s.ruleset != "bga":
+        return ("a refused bribe offer leaves no trace under the rulebook, so the record holds none "
+                "(the bga rules count it towards Board Game Arena's limit of three a turn)")
+    if action not in NEGOTIATED_ACTIONS:
+        return f"{player} cannot negotiate a bribe to {action!r}: bribes are for {', '.join(NEGOTIATED_ACTIONS)}"
+    if action == "play":
+        if card not in s.hands[player]:
+            return f"{player} cannot negotiate to play card {card}: it is not in {player}'s hand"
+        if s.actions_left <= 0:
+            return f"{player} cannot negotiate to play {card_name(card)}: {player} has no actions left this turn"
+        due = play_bribe(s, player, card)
+    else:
+        reason = check_card_action(s, player, card, action)
+        if reason is not None:
+            return reason
+        due = hostage_bribe(s, player, card)
+    what = f"{action} {card_name(card)}" if action == "play" else f"{action} with {card_name(card)}"
+    if due is None or due[1] == 0:
+        return f"{player} cannot negotiate a bribe to {what}: no bribe is due"
+    recipient, full = due
+    if not 0 <= amount < full:
+        return (f"{player} cannot negotiate with an offer of {amount} to {what}: a negotiation starts below the "
+                f"full bribe of {full} (the full bribe is paid at once)")
+    if amount == 0 and s.may_refuse_bribes(player):
+        return f"{player} cannot negotiate an offer of 0 to {what}: Courtly Manners lets {player} leave it unpaid"
+    cost = least_cost(s, player, action)
+    if cost is None:
+        return f"{player} cannot negotiate to {what}: every gift space is taken"
+    if amount > s.rupees[player] - cost:
+        return (f"{player} cannot offer {amount} rupees to {recipient}: {player} has {s.rupees[player]}"
+                + (f" and needs {cost} for the action" if cost else ""))
+    if refusals_exhausted(s):
+        return (f"{player} cannot negotiate a bribe to {what}: {MAX_REFUSALS} offers were already refused this "
+                "turn (BGA's limit)")
+    return None
+
+
+def bribe_refused(s: PaxState) -> None:
+    """The negotiation failed: nothing happens, no action is spent; one more refusal this turn."""
+    s.declines += 1
+
+
+def refusal_candidates(s: PaxState, player: str) -> Iterable[BribeRefused]:
+    """``bribe_refused`` for every play and card action that needs a bribe (``bga``), each offer
+    below the full bribe (a superset: :func:`check_bribe_refused` judges them)."""
+    for c in s.hands[player]:
+        due = play_bribe(s, player, c)
+        if due is not None:
+            yield from (BribeRefused(card=c, action="play", amount=a) for a in range(due[1]))
+    for c in s.courts[player]:
+        due = hostage_bribe(s, player, c)
+        if due is not None:
+            for action in COURT[c].actions:
+                yield from (BribeRefused(card=c, action=action, amount=a) for a in range(due[1]))
 
 
 def bribe_due(s: PaxState, player: str, move: Move) -> tuple[str, int] | None:

@@ -126,7 +126,9 @@ def spy_targets(s: PaxState, region: str) -> list[int]:
 @dataclass(slots=True)
 class SpyTask(Task):
     """A spy icon (or Blackmail at the start of a turn): the player picks a court card of the
-    region.  Blackmail may be declined and only reaches cards without any spy."""
+    region.  Blackmail may be declined and only reaches cards without any spy; under ``bga`` it
+    is offered when such a card exists, and then reaches any card without one of the player's
+    own spies (BGA's server; its client shows only the cards without spies)."""
 
     region: str
     blackmail: bool
@@ -135,7 +137,10 @@ class SpyTask(Task):
     def _targets(self, s: PaxState) -> list[int]:
         cards = spy_targets(s, self.region)
         if self.blackmail:
-            cards = [c for c in cards if not s.spies.get(c)]
+            free = [c for c in cards if not s.spies.get(c)]
+            if free and s.ruleset == "bga":
+                return [c for c in cards if not s.spies.get(c, {}).get(self.player)]
+            return free
         return cards
 
     def is_open(self, s: PaxState) -> bool:
@@ -157,7 +162,10 @@ class SpyTask(Task):
         if COURT[move.card].region != self.region:
             return (f"{player} cannot place a spy on {card_name(move.card)}: it is a "
                     f"{COURT[move.card].region.title()} card, the spy must go on a {self.region.title()} card")
-        if self.blackmail and s.spies.get(move.card):
+        if self.blackmail and move.card not in self._targets(s):
+            if s.ruleset == "bga":
+                return (f"{player} cannot blackmail {card_name(move.card)}: {player} already has a spy on it "
+                        "(BGA's Blackmail reaches a card without one of the player's spies)")
             return (f"{player} cannot blackmail {card_name(move.card)}: Blackmail only reaches a "
                     f"{self.region.title()} card with no spy on it")
         return None
@@ -273,6 +281,45 @@ class PatriotDiscardTask(Task):
     def apply(self, s: PaxState, player: str, move: Move) -> None:
         assert isinstance(move, Discard)
         discard_from_court(s, player, move.card)
+
+
+@dataclass(slots=True)
+class OverthrowDiscardTask(Task):
+    """``bga``: an Overthrow whose political cards include a leveraged one is discarded one card
+    at a time, the player choosing each (Board Game Arena asks even for a single card; the rules
+    file's §12 **[BGA]**).  BGA's server takes any card of the player's court at each step (its
+    client offers only the overthrown cards), and asks again while a leveraged one is left; the
+    rest then go at once.  The rulebook discards them all at once."""
+
+    region: str
+    accepts = (Discard,)
+    awaiting = "discard of an overthrown political card"
+
+    def _left(self, s: PaxState) -> list[int]:
+        return board.overthrown_cards(s, self.player, self.region)
+
+    def is_open(self, s: PaxState) -> bool:
+        return s.ruleset == "bga" and any(c in s.leveraged for c in self._left(s))
+
+    def close(self, s: PaxState) -> None:
+        for card in self._left(s):
+            discard_from_court(s, self.player, card)
+
+    def candidates(self, s: PaxState) -> Iterable[Move]:
+        return [Discard(card=c) for c in s.courts[self.player]]
+
+    def check(self, s: PaxState, player: str, move: Move) -> str | None:
+        assert isinstance(move, Discard)
+        if move.card not in s.courts[player]:
+            return f"{player} cannot discard card {move.card}: it is not in {player}'s court"
+        return None
+
+    def apply(self, s: PaxState, player: str, move: Move) -> None:
+        assert isinstance(move, Discard)
+        discard_from_court(s, player, move.card)
+
+    def describe(self) -> str:
+        return f"discard of an overthrown political {self.region.title()} card (or, on BGA, any court card)"
 
 
 @dataclass(slots=True)

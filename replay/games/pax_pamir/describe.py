@@ -55,6 +55,11 @@ def _what(s: PaxState, player: str, move: Move) -> str:  # noqa: C901 - one line
         return "accepts the bribe"
     if isinstance(move, m.RefuseBribe):
         return "refuses the bribe"
+    if isinstance(move, m.BribeRefused):
+        what = (f"play {card_name(move.card)}" if move.action == "play"
+                else f"{move.action} with {card_name(move.card)}")
+        return (f"offers a bribe of {move.amount} rupee{'s' if move.amount != 1 else ''} to {what}; "
+                "the negotiation fails (nothing happens)")
     if isinstance(move, m.Withdraw):
         return "withdraws rather than pay the bribe"
     if isinstance(move, m.PlaceRoad):

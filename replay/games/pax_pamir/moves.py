@@ -2,7 +2,7 @@
 
 Main decisions of the action phase: ``buy``, ``play``, the card actions
 ``tax``, ``gift``, ``build``, ``move``, ``betray``, ``battle``, and
-``end_turn``.  Decisions inside an action or an effect: ``offer_bribe``,
+``end_turn``; under ``bga`` also ``bribe_refused``.  Decisions inside an action or an effect: ``offer_bribe``,
 ``accept_bribe``, ``refuse_bribe``, ``withdraw``, ``place_road``, ``place_spy``,
 ``place_army``, ``take_piece``, ``tax_market``, ``tax_player``,
 ``move_army``, ``move_tribe``, ``move_spy``, ``remove_army``,
@@ -65,6 +65,15 @@ class EndTurn(Move, tag="end_turn", frozen=True):
 
 
 class OfferBribe(Move, tag="offer_bribe", frozen=True):
+    amount: int
+
+
+class BribeRefused(Move, tag="bribe_refused", frozen=True):
+    """``bga`` only: a bribe negotiation for a play (``action`` ``play``) or a card action that
+    ended without agreement (the action never happened)."""
+
+    card: int
+    action: str
     amount: int
 
 
@@ -179,7 +188,7 @@ class EndAction(Move, tag="end_action", frozen=True):
 
 MOVES: tuple[type[Move], ...] = (
     ChooseLoyalty, Buy, Play, Tax, Gift, Build, MoveAction, Betray, Battle, EndTurn,
-    OfferBribe, AcceptBribe, RefuseBribe, Withdraw, PlaceRoad, PlaceSpy, PlaceArmy, TakePiece,
+    OfferBribe, AcceptBribe, RefuseBribe, Withdraw, BribeRefused, PlaceRoad, PlaceSpy, PlaceArmy, TakePiece,
     TaxMarket, TaxPlayer, MoveArmy, MoveTribe, MoveSpy, RemoveArmy, RemoveRoad, RemoveTribe,
     RemoveSpy, SafeHouse, AcceptPrize, DeclinePrize, Discard, Rumor, SwapHands, ChooseSuit,
     Rebuke, Skip, EndAction,

@@ -35,6 +35,7 @@ from replay.games.pax_pamir.events import discard_event
 from replay.games.pax_pamir.moves import (
     Battle,
     Betray,
+    BribeRefused,
     Build,
     Buy,
     ChooseLoyalty,
@@ -208,7 +209,7 @@ class ActionsTask(Task):
     """The action phase: two actions (purchase, play, card actions), any number of bonus actions."""
 
     done: bool = False
-    accepts = (EndTurn, Buy, Play, Tax, Gift, Build, MoveAction, Betray, Battle)
+    accepts = (EndTurn, Buy, Play, Tax, Gift, Build, MoveAction, Betray, Battle, BribeRefused)
     awaiting = "next action (buy, play, a card action, or end_turn)"
 
     def is_open(self, s: PaxState) -> bool:
@@ -240,6 +241,8 @@ class ActionsTask(Task):
                 else:
                     yield from (Battle(card=c, region=r) for r in REGIONS)
                     yield from (Battle(card=c, court_card=t) for t in spied)
+        if s.ruleset == "bga":
+            yield from bribes.refusal_candidates(s, p)
         yield EndTurn()
 
     def check(self, s: PaxState, player: str, move: Move) -> str | None:
@@ -264,6 +267,8 @@ class ActionsTask(Task):
                 reason = check_bribe_possible(s, player, f"{move.type} with {card_name(move.card)}",
                                               hostage_bribe(s, player, move.card), action_cost(s, player, move))
             return reason
+        if isinstance(move, BribeRefused):
+            return bribes.check_bribe_refused(s, player, move)
         return None
 
     def apply(self, s: PaxState, player: str, move: Move) -> None:
@@ -274,6 +279,8 @@ class ActionsTask(Task):
         elif isinstance(move, Buy):
             s.actions_left -= 1
             market.buy(s, player, move.row, move.col)
+        elif isinstance(move, BribeRefused):
+            bribes.bribe_refused(s)
         else:
             bribes.begin(s, player, move)
 

@@ -27,6 +27,7 @@ FIELD_VALUES: dict[str, list[Any]] = {
     "court_card": [5, 29], "amount": [0, 1, 2, 5], "border": [*BORDER_IDS[:3], "x"], "to": ["kabul", "punjab", 29, 5],
     "piece": ["army:kabul", "tribe:herat", "spy:29", "gift:2", "road:kabul_punjab"],
     "player": ["p1", "p2", "p3", "p9"], "coalition": [*COALITIONS, "x"], "suit": [*SUITS, "x"],
+    "action": ["play", "tax", "battle", "gift", "x"],
 }
 
 
@@ -51,11 +52,12 @@ def random_moves(rng: random.Random, n: int) -> list[Move]:
     return out
 
 
+@pytest.mark.parametrize("ruleset", ["official", "bga"])
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 10_000))
-def test_legal_moves_are_exactly_the_accepted_moves(seed: int) -> None:
+def test_legal_moves_are_exactly_the_accepted_moves(ruleset: str, seed: int) -> None:
     rng = random.Random(seed)
-    s = GAME.initial_state(["p1", "p2", "p3"], {})
+    s = GAME.initial_state(["p1", "p2", "p3"], {"ruleset": ruleset})
     assert isinstance(s, PaxState)
     steps = 0
     while s.turn() is not OVER and steps < 400:

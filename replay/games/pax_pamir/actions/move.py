@@ -44,7 +44,8 @@ def spy_track(s: PaxState) -> list[int]:
 
 def spy_destinations(s: PaxState, player: str, card: int) -> list[int]:
     """Cards a spy on ``card`` can reach in one step (Strange Bedfellows adds cards of the same
-    region; Well-Connected allows two hops)."""
+    region; Well-Connected allows two hops).  A step goes somewhere else, except under ``bga``,
+    where Well-Connected's two hops may go out and back to ``card`` itself (BGA's reading)."""
     track = spy_track(s)
     if card not in track:
         return []
@@ -58,10 +59,12 @@ def spy_destinations(s: PaxState, player: str, card: int) -> list[int]:
         return out
 
     reach = hop(card)
+    reach.discard(card)
     if s.has(player, "well_connected"):
         for c in list(reach):
             reach |= hop(c)
-    reach.discard(card)
+        if s.ruleset != "bga":
+            reach.discard(card)
     return [c for c in track if c in reach]
 
 
