@@ -122,6 +122,11 @@ class PeriklesImporter(GameImporter):
         """The sends and cube of one BGA commit, gathered until the engine takes them in its order."""
         self.requests: list[dict[str, Any]] = []
         """Permission requests of the commit waiting for answers (BGA answers them together)."""
+        self.standing: list[Notif] = []
+        """Standing permissions (``givePermission``) set while a request of the same power and location
+        waited: each comes after that request's ``ask_permission`` (see :func:`flush_requests`)."""
+        self.lists: list[Notif] = []
+        """The answers given (``givePermission``): BGA's permission lists, observed once all are answered."""
         self.claimed_turn: tuple[str, int] | None = None
         """The engine's commit turn a ``useTile`` has started (player, tiles spent so far)."""
         self.battle_plays: dict[str, dict[str, Any]] = {}
@@ -549,17 +554,48 @@ def defend_request(imp: PeriklesImporter, n: Notif) -> None:
 
 
 def give_permission(imp: PeriklesImporter, n: Notif) -> None:
-    """`givePermission`: a leader grants or refuses; once every request of the commit is answered they
-    become ``ask_permission`` + ``answer_permission`` pairs (grants first: BGA redoes a commit when
-    any request is refused)."""
+    """`givePermission`: a leader grants or denies.  In a packet that changes the state it answers a
+    request (once every request of the commit is answered they become ``ask_permission`` +
+    ``answer_permission`` pairs, grants first: BGA redoes a commit when any request is refused); alone in
+    its packet it is the leader's standing permission, set at any time (``set_permission``); while a
+    request of the same power and location is pending it waits for that request's ``ask_permission``
+    (it came after it).  BGA's list of the location's permissions after it is observed."""
     power, loc = str(n.args["city"]), str(n.args["location"])
     grant = n.args["grants_or_denies"] == "grants"
+    allowed = _permissions(n.args["permissions"])
     waiting = [r for r in imp.requests if r["power"] == power and r["location"] == loc and r["answer"] is None]
-    if not waiting:
-        imp.fail(f"{n.args['player_id']} answers a request nobody made ({power} at {loc})")
-    waiting[0]["answer"] = grant
-    if all(r["answer"] is not None for r in imp.requests):
-        flush_requests(imp)
+    if waiting and _changes_state(n):
+        waiting[0]["answer"] = grant
+        waiting[0]["after"] = len(imp.standing)  # the standing permissions set before this answer
+        imp.lists.append(n)
+        if all(r["answer"] is not None for r in imp.requests):
+            flush_requests(imp)
+        return
+    if any(r["power"] == power and r["location"] == loc for r in imp.requests):
+        imp.standing.append(n)
+        return
+    flush_commit(imp)  # units sent before it are there (a revocation cannot touch them)
+    set_permission(imp, n)
+    imp.observe({"permissions": {loc: allowed}})
+
+
+def set_permission(imp: PeriklesImporter, n: Notif) -> None:
+    """A leader's standing permission (``givePermission`` outside an answer)."""
+    imp.move(_pid(n.args["player_id"]), "set_permission", location=str(n.args["location"]),
+             power=str(n.args["city"]), grant=n.args["grants_or_denies"] == "grants")
+
+
+def _changes_state(n: Notif) -> bool:
+    """Whether ``n``'s packet moves BGA's state machine after it (an answer to a request does)."""
+    return any(x.type in ("gameStateMultipleActiveUpdate", "gameStateChange") for x in n.packet.notifs[n.index + 1:])
+
+
+def _permissions(value: Any) -> list[str]:
+    """BGA's comma list of the powers allowed to defend a location (null, or with empty entries left
+    where one was revoked), sorted."""
+    if value is None:
+        return []
+    return sorted(p for p in str(value).split(",") if p)
 
 
 def request_canceled(imp: PeriklesImporter, n: Notif) -> None:
@@ -568,7 +604,12 @@ def request_canceled(imp: PeriklesImporter, n: Notif) -> None:
 
 
 def flush_requests(imp: PeriklesImporter) -> None:
+    """The answered requests as ask + answer pairs (grants first), each standing permission held back for
+    one of them after its ask, before or after its answer as in the log; then each location's permissions
+    as BGA gave them last are observed."""
     answered = [r for r in imp.requests if r["answer"] is not None]
+    standing, imp.standing = imp.standing, []
+    standing_all = list(standing)
     imp.requests = []
     seen: set[tuple[str, str]] = set()
     for r in sorted(answered, key=lambda r: not r["answer"]):
@@ -577,7 +618,25 @@ def flush_requests(imp: PeriklesImporter) -> None:
             continue  # one request per unit on BGA; one permission per power and location here
         seen.add(pair)
         imp.move(r["player"], "ask_permission", power=r["power"], location=r["location"])
+        mine = [i for i, x in enumerate(standing_all) if (str(x.args["city"]), str(x.args["location"])) == pair]
+        _set_standing(imp, [standing_all[i] for i in mine if i < r["after"]])
         imp.move(imp.turn(), "answer_permission", grant=r["answer"])
+        _set_standing(imp, [standing_all[i] for i in mine if i >= r["after"]])
+        standing = [x for x in standing if (str(x.args["city"]), str(x.args["location"])) != pair]
+    _set_standing(imp, standing)  # for a request withdrawn unanswered
+    if imp.lists:  # each location's list as BGA gave it last
+        last = sorted(imp.lists + standing_all, key=lambda x: x.seq)  # log order
+        imp.observe({"permissions": {str(x.args["location"]): _permissions(x.args["permissions"]) for x in last}})
+        imp.lists = []
+
+
+def _set_standing(imp: PeriklesImporter, notifs: list[Notif]) -> None:
+    """Standing permissions held back by :func:`give_permission`, each with its own packet as ``src``."""
+    now = imp.current
+    for n in notifs:
+        imp.current = n
+        set_permission(imp, n)
+    imp.current = now
 
 
 def slave_revolt(imp: PeriklesImporter, n: Notif) -> None:

@@ -15,7 +15,7 @@ from ingest.bga import BgaImportError, import_log, parse_log, read_log
 from ingest.bga.log import Notif, Packet
 from ingest.bga.perikles import HANDLERS, INFLUENCE_BY_BGA_ID, PeriklesImporter
 from replay.games import get_game
-from replay.games.perikles.components import INFLUENCE, UNIT
+from replay.games.perikles.components import CITY_KEYS, INFLUENCE, LOCATION, UNIT
 from replay.games.perikles.decisions import key
 from replay.record import ChanceEvent, MoveEvent, ObserveEvent
 from replay.replayer import COMPLETE, replay
@@ -42,6 +42,15 @@ def importer() -> PeriklesImporter:
 
 def send(imp: PeriklesImporter, type_: str, log: str = "x", **args: Any) -> None:
     _send(imp, type_, log, **args)
+
+
+def answer(imp: PeriklesImporter, **args: Any) -> None:
+    """A ``givePermission`` that answers a request: BGA's state machine moves on in the same packet."""
+    p = Packet("/table/t1", 43, 43, 0)
+    n = Notif("givePermission", args, "x", "u-answer", p, 0)
+    p.notifs += [n, Notif("gameStateMultipleActiveUpdate", [], "", "u-multi", p, 1)]
+    imp.current = n
+    HANDLERS["givePermission"](imp, n)
 
 
 
@@ -271,10 +280,11 @@ def test_defend_request_and_give_permission_become_ask_and_answer() -> None:
     ask = next(m for m in imp.state.legal_moves() if m.type == "ask_permission").to_dict()
     send(imp, "defendRequest", player_id=p, city=ask["power"], city2="x", battle=ask["location"])
     assert events(imp) == []
-    send(imp, "givePermission", player_id="p9", grants_or_denies="denies", location=ask["location"],
-         city=ask["power"], permissions=None)
+    answer(imp, player_id="p9", grants_or_denies="denies", location=ask["location"], city=ask["power"],
+           permissions=None)
     evs = events(imp)
     assert evs[0] == (p, ask) and evs[1][1] == {"type": "answer_permission", "grant": False}
+    assert evs[2] == ("observe", {"permissions": {ask["location"]: []}})
 
 
 def test_request_canceled_drops_unanswered_requests() -> None:
@@ -284,10 +294,54 @@ def test_request_canceled_drops_unanswered_requests() -> None:
     assert imp.requests == [] and events(imp) == []
 
 
-def test_give_permission_without_a_request_is_refused() -> None:
+def _leader_and_location(imp: PeriklesImporter) -> tuple[str, str, str]:
+    """A location of this round, its city's leader and another city he does not lead."""
+    st = imp.pk
+    for loc in st.locations:
+        owner = LOCATION[loc].owner
+        lead = st.leader[owner]
+        other = next((c for c in CITY_KEYS if c != owner and st.leader[c] != lead
+                      and st.relation(owner, c) != -1), None)
+        if lead is not None and other is not None:
+            return lead, loc, other
+    raise AssertionError("no led location")
+
+
+def test_give_permission_without_a_request_is_a_standing_permission() -> None:
     imp = importer()
-    with pytest.raises(BgaImportError, match="answers a request nobody made"):
-        send(imp, "givePermission", player_id="p2", grants_or_denies="grants", location="pylos", city="athens")
+    reach(imp, lambda s: s.stage == "commit" and s.commit_sent == 0)
+    lead, loc, city = _leader_and_location(imp)
+    send(imp, "givePermission", player_id=lead, grants_or_denies="grants", location=loc, city=city,
+         permissions=city)
+    assert events(imp) == [(lead, {"type": "set_permission", "location": loc, "power": city, "grant": True}),
+                           ("observe", {"permissions": {loc: [city]}})]
+    assert imp.pk.permissions[loc] == [city]
+    send(imp, "givePermission", player_id=lead, grants_or_denies="denies", location=loc, city=city,
+         permissions="")
+    assert events(imp)[-2][1]["grant"] is False and loc not in imp.pk.permissions
+    other = next(p for p in PLAYERS if p != lead)
+    with pytest.raises(BgaImportError, match=f"{other} cannot grant permission to defend .*: he does not lead"):
+        send(imp, "givePermission", player_id=other, grants_or_denies="grants", location=loc, city=city,
+             permissions=city)
+
+
+def test_a_standing_permission_while_its_request_waits_comes_after_the_ask() -> None:
+    """seed1101 packets 60-62: Sparta asks to defend Potidea, Athens' leader grants it on his own, then
+    answers the request: ask, set_permission, answer (the ask would be refused after the grant)."""
+    imp = importer()
+    reach(imp, lambda s: s.stage == "commit" and s.commit_sent == 0
+          and any(m.type == "ask_permission" for m in s.legal_moves()))
+    p = imp.turn()
+    ask = next(m for m in imp.state.legal_moves() if m.type == "ask_permission").to_dict()
+    lead = imp.pk.leader[LOCATION[ask["location"]].owner]
+    send(imp, "defendRequest", player_id=p, city=ask["power"], city2="x", battle=ask["location"])
+    send(imp, "givePermission", player_id=lead, grants_or_denies="grants", location=ask["location"],
+         city=ask["power"], permissions=ask["power"])
+    assert events(imp) == []
+    answer(imp, player_id=lead, grants_or_denies="grants", location=ask["location"], city=ask["power"],
+           permissions=ask["power"])
+    assert [e[1]["type"] for e in events(imp)[:3]] == ["ask_permission", "set_permission", "answer_permission"]
+    assert imp.pk.commit_granted and imp.pk.permissions[ask["location"]] == [ask["power"]]
 
 
 def test_slave_revolt_is_the_random_pick() -> None:
