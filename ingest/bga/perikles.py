@@ -469,11 +469,12 @@ def use_tile(imp: PeriklesImporter, n: Notif) -> None:
 
 
 def no_commits(imp: PeriklesImporter, n: Notif) -> None:
-    """`noCommits`: the player sends nothing this turn (our engine skips a turn with nothing to do)."""
+    """`noCommits`: the player sends nothing this turn.  His turn ends with the next thing the log shows
+    (BGA may first prompt him for his special tile: Slave Revolt after an empty commit); our engine skips
+    a turn with nothing to do."""
     p = _pid(n.args["player_id"])
     imp.settle(actor=p)
-    if imp.engine_turn() is not None and imp.turn() == p:
-        imp.move(p, "end_commit")
+    imp.claim(p)
 
 
 class SendBattleArgs(msgspec.Struct):

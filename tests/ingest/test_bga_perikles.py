@@ -264,11 +264,14 @@ def test_a_cube_without_extra_units_is_refused() -> None:
         send(imp, "useTile", player_id="p1", id=1, shardct=2, city="athens")
 
 
-def test_no_commits_ends_the_turn_the_engine_gave() -> None:
+def test_no_commits_ends_the_turn_with_the_next_notification() -> None:
+    """seed8023 packets 73-74: an empty commit, then BGA's prompt for the special tile: Slave Revolt."""
     imp = importer()
     reach(imp, lambda s: s.stage == "commit" and s.commit_sent == 0)
     p = imp.turn()
     send(imp, "noCommits", player_id=p)
+    assert events(imp) == []
+    send(imp, "useTile", player_id=imp.pk.next_player(p), id=1, shardct=2, city="athens")
     assert events(imp) == [(p, {"type": "end_commit"})]
 
 
