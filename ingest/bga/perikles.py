@@ -71,7 +71,10 @@ CANDIDATE_SPACE = {"α": "alpha", "β": "beta"}
 SIDE_OF_BATTLEPOS = {1: "attacker", 2: "attacker", 3: "defender", 4: "defender"}
 BATTLE_TILES = ("brasidas", "phormio", "thessalanianallies", "persianfleet")
 INFLUENCE_SPECIALS = ("perikles", "plague", "alkibiades")
-PASSES = {"influence/after": "finish_turn", "battle_special": "decline_special"}
+PASSES = {"influence/after": "finish_turn"}
+"""The passes :meth:`PeriklesImporter.settle` emits; the pre-combat window's come at its ``rollBattle``
+only (the window of a location without face-down units opens before the log has finished the one
+before it)."""
 CITY_BY_NAME = {c.name: c.key for c in CITY.values()}
 
 
@@ -247,7 +250,7 @@ class PeriklesImporter(GameImporter):
 
     def settle(self, actor: str | None = None, keep: tuple[str, ...] = ()) -> None:
         """Emit the passes the engine awaits before the next thing the log shows: an unused special tile
-        kept at the end of an influence turn or before a combat, a commit turn that has ended.  ``actor``'s
+        kept at the end of an influence turn, a commit turn that has ended.  ``actor``'s
         own decision at a point in ``keep`` is not passed (he is about to act there)."""
         flush_commit(self)
         while True:
