@@ -103,7 +103,6 @@ class PeriklesImporter(GameImporter):
         "takePersians",         # the Persian units go to the Persian leaders (engine)
         "noDefend",             # private note to the requester after a refusal
         "resetBattleTokens",    # tokens cleared at a location or combat start (engine)
-        "unclaimedTile",        # outcome the engine computes; claims and defeats are observed
         "uncontestedVictory",   # same
         "nonbattle",            # same
         "freeToken",            # same
@@ -113,7 +112,6 @@ class PeriklesImporter(GameImporter):
         "attackerWins",         # the location's result: claims and defeats are observed
         "defenderWins",         # same
         "returnMilitaryPool",   # units go home at the end of a round (engine)
-        "endTurn",              # end-of-round cleanup (no args, an empty log line)
         "endGame",              # the end condition; the result comes from the end-of-game packet
         "tableWindow",          # the final score table: the end-of-game packet's scores are the result
         "preferenceChanged",    # a player's auto-pass preference (private)
@@ -140,6 +138,9 @@ class PeriklesImporter(GameImporter):
         self.main: dict[str, dict[str, str]] = {}
         """Location -> side -> main player, as ``sendBattle`` showed it."""
         self.location_points = {p: 0 for p in players}
+        self.defeats = {c: 0 for c in CITY_KEYS}
+        """BGA's location points and defeats so far (``claimTile``, ``cityDefeat``), observed at each
+        round's end."""
         self.locations: list[str] = []
         """This round's location tiles by slot (a late ``revealCounters`` may follow the round's end)."""
 
@@ -725,11 +726,12 @@ def to_deadpool(imp: PeriklesImporter, n: Notif) -> None:
 
 
 def claim_tile(imp: PeriklesImporter, n: Notif) -> None:
-    """`claimTile`: a player takes a location and its VP: his location points observed."""
+    """`claimTile`: a player takes a location and its VP: who claimed it observed (his location points
+    are observed at the end of the round: a location fought without a decision may already be decided)."""
     imp.settle()
     p = _pid(n.args["player_id"])
     imp.location_points[p] += _int(n.args["vp"])
-    imp.observe({"location_points": {p: imp.location_points[p]}})
+    imp.observe({"claims": {str(n.args["location"]): [p]}})
 
 
 def claim_tile_persians(imp: PeriklesImporter, n: Notif) -> None:
@@ -738,13 +740,25 @@ def claim_tile_persians(imp: PeriklesImporter, n: Notif) -> None:
     for who in n.args["persians"]:
         p = _pid(who)
         imp.location_points[p] += _int(n.args["vp"])
-    imp.observe({"location_points": {_pid(w): imp.location_points[_pid(w)] for w in n.args["persians"]}})
+    imp.observe({"claims": {str(n.args["location"]): sorted(_pid(w) for w in n.args["persians"])}})
+
+
+def unclaimed_tile(imp: PeriklesImporter, n: Notif) -> None:
+    """`unclaimedTile`: nobody claims the location: observed."""
+    imp.settle()
+    imp.observe({"claims": {str(n.args["location"]): []}})
 
 
 def city_defeat(imp: PeriklesImporter, n: Notif) -> None:
-    """`cityDefeat`: a city's defeat count: observed."""
+    """`cityDefeat`: a city's defeat count, observed at the end of the round (as the location points)."""
     imp.settle()
-    imp.observe({"defeats": {str(n.args["city"]): _int(n.args["defeats"])}})
+    imp.defeats[str(n.args["city"])] = _int(n.args["defeats"])
+
+
+def end_turn(imp: PeriklesImporter, n: Notif) -> None:
+    """`endTurn` (no args): the round is over; the location points and defeats BGA announced are observed."""
+    imp.settle()
+    imp.observe({"location_points": dict(imp.location_points), "defeats": dict(imp.defeats)})
 
 
 # ---- end of round and game --------------------------------------------------------------------
@@ -819,9 +833,11 @@ HANDLERS: dict[str, Handler] = {
     "toDeadpool": to_deadpool,
     "claimTile": claim_tile,
     "claimTilePersians": claim_tile_persians,
+    "unclaimedTile": unclaimed_tile,
     "cityDefeat": city_defeat,
     # end of round and game
     "addStatue": add_statue,
+    "endTurn": end_turn,
     "newInfluence": new_influence,
     "newLocations": new_locations,
     "nextTurn": next_turn,

@@ -25,7 +25,13 @@ LOGS = Path(__file__).resolve().parents[3] / "shared" / "bga-logs" / "perikles"
 if not LOGS.is_dir():
     LOGS = Path("/work/shared/bga-logs/perikles")
 FILES = sorted(LOGS.glob("*.log.json.gz")) if LOGS.is_dir() else []
+EVERY_ACTION = LOGS.parent.parent / "bga-logs-every-action" / "perikles"
+EVERY = sorted(EVERY_ACTION.glob("*.log.json.gz")) if EVERY_ACTION.is_dir() else []
+"""The shared logs whose players take every action the client offers (standing permissions, the
+auto-pass preference, Slave Revolt after an empty commit...)."""
 needs_logs = pytest.mark.skipif(not FILES, reason=f"the shared Perikles BGA logs are not at {LOGS}")
+PINNED = Path(__file__).resolve().parent / "bga_logs" / "perikles"
+"""Harness logs pinned for a rule (tests/ingest/bga_logs/README.md)."""
 GAME = get_game("perikles")
 PLAYERS = ["p1", "p2", "p3"]
 BGA_ID = {ours: bga for bga, ours in INFLUENCE_BY_BGA_ID.items()}
@@ -414,17 +420,31 @@ def test_a_combat_winner_disagreeing_with_our_rules_is_a_mismatch_naming_the_loc
 def test_claims_defeats_statues_start_player_and_final_scoring_are_observed() -> None:
     imp = importer()
     send(imp, "claimTile", player_id="p2", location="pylos", city="sparta", vp=4)
-    send(imp, "claimTilePersians", location="delium", city="thebes", slot="2", vp=3, persians=["p2", "p3"])
+    send(imp, "claimTilePersians", location="delium", city="thebes", slot="2", vp=3, persians=["p3", "p2"])
+    send(imp, "unclaimedTile", location="sicily")
     send(imp, "cityDefeat", city="sparta", defeats="1")
     send(imp, "addStatue", player_id="p1", city="athens", statues=1)
+    send(imp, "endTurn")
     send(imp, "nextTurn", player_id="p3", city="athens")
     send(imp, "scoreStatues", player_id="p1", city="athens", statues=1, vp=5, total=5)
     send(imp, "scoreCubes", player_id="p1", city="athens", vp=2)
     obs = [e[1] for e in events(imp)]
-    assert obs == [{"location_points": {"p2": 4}}, {"location_points": {"p2": 7, "p3": 3}},
-                   {"defeats": {"sparta": 1}}, {"statues": {"athens": {"p1": 1}}}, {"start_player": "p3"},
-                   {"statue_points": {"athens": {"p1": 5}}}, {"city_cubes": {"athens": {"p1": 2}}}]
-    assert {m.key for m in imp.mismatches} >= {"location_points.p2", "defeats.sparta", "statues.athens.p1"}
+    defeats = {c: 0 for c in CITY_KEYS} | {"sparta": 1}
+    assert obs == [{"claims": {"pylos": ["p2"]}}, {"claims": {"delium": ["p2", "p3"]}}, {"claims": {"sicily": []}},
+                   {"statues": {"athens": {"p1": 1}}},
+                   {"location_points": {"p1": 0, "p2": 7, "p3": 3}, "defeats": defeats},
+                   {"start_player": "p3"}, {"statue_points": {"athens": {"p1": 5}}},
+                   {"city_cubes": {"athens": {"p1": 2}}}]
+    assert {m.key for m in imp.mismatches} >= {"claims.pylos", "location_points.p2", "defeats.sparta",
+                                               "statues.athens.p1"}
+
+
+def test_a_location_decided_without_a_decision_does_not_spoil_the_claim_before_it() -> None:
+    """seed8006 packet 220: Megara's location (all its units known to the viewer) is decided by the engine
+    before the log claims Potidea; the claim is observed per location, the points at the round's end."""
+    path = PINNED / "perikles_3p_seed8006.log.json.gz"
+    imported = import_log(read_log(path))
+    assert imported.mismatches == []
 
 
 def test_new_influence_and_new_locations_are_the_round_deal() -> None:
@@ -442,7 +462,8 @@ def test_every_handled_type_has_a_test_or_is_ignored_for_a_reason() -> None:
               "candidatePromoted", "playSpecial", "alkibiadesMove", "election", "noElection", "spartanChoice",
               "retrieveDeadpool", "useTile", "noCommits", "sendBattle", "spentInfluence", "defendRequest",
               "givePermission", "requestCanceled", "slaveRevolt", "revealCounters", "rollBattle", "diceRoll",
-              "combatWinner", "toDeadpool", "claimTile", "claimTilePersians", "cityDefeat", "addStatue",
+              "combatWinner", "toDeadpool", "claimTile", "claimTilePersians", "unclaimedTile", "cityDefeat", "addStatue",
+              "endTurn",
               "newInfluence", "newLocations", "nextTurn", "scoreStatues", "scoreCubes"}
     assert set(HANDLERS) == tested
     assert not set(HANDLERS) & PeriklesImporter.ignored
@@ -461,7 +482,7 @@ def test_an_unknown_notification_is_refused() -> None:
 
 
 @needs_logs
-@pytest.mark.parametrize("path", FILES, ids=[f.name.split(".")[0] for f in FILES])
+@pytest.mark.parametrize("path", FILES + EVERY, ids=[f.name.split(".")[0] for f in FILES + EVERY])
 def test_shared_log_imports_complete_with_bgas_final_scores(path: Path) -> None:
     imported = import_log(read_log(path))
     rec = imported.record
@@ -472,6 +493,19 @@ def test_shared_log_imports_complete_with_bgas_final_scores(path: Path) -> None:
     table = json.loads(path.with_name(path.name.replace(".log.json.gz", ".table.json")).read_text())
     assert rec.result is not None
     assert rec.result["score"] == {str(p["id"]): int(p["score"]) for p in table["players"]}
+
+
+PINNED_FILES = sorted(PINNED.glob("*.log.json.gz"))
+
+
+@pytest.mark.parametrize("path", PINNED_FILES, ids=[f.name.split(".")[0] for f in PINNED_FILES])
+def test_pinned_log_imports_complete_with_bgas_final_scores(path: Path) -> None:
+    """The harness logs kept in tests/ingest/bga_logs (their README names the packet each one pins)."""
+    imported = import_log(read_log(path))
+    assert not imported.mismatches, [str(m) for m in imported.mismatches[:3]]
+    r = replay(imported.record)
+    assert r.status == COMPLETE, r.divergences[:1]
+    assert imported.record.result is not None and imported.record.result["score"] == r.totals
 
 
 def _edited(path: Path, edit: Any) -> Any:

@@ -171,7 +171,16 @@ class PeriklesState(Board):
             "city_cubes": {c: dict(self.cubes[c]) for c in CITY_KEYS},
             "combat": battles.combat_view(self),
             "permissions": {loc: sorted(self.permissions.get(loc, ())) for loc in self.locations},
+            "claims": self.claims(),
         }
+
+    def claims(self) -> dict[str, list[str]]:
+        """Every location fought so far -> who claimed it (several shared Persian leaders; none: unclaimed)."""
+        out: dict[str, list[str]] = {loc: [] for loc in self.unclaimed}
+        for p in self.players:
+            for loc in self.claimed[p]:
+                out.setdefault(loc, []).append(p)
+        return {loc: sorted(out[loc]) for loc in sorted(out)}
 
     def snapshot(self) -> dict[str, Any]:
         t = self._turn
