@@ -572,6 +572,7 @@ def give_permission(imp: PeriklesImporter, n: Notif) -> None:
     if waiting and _changes_state(n):
         waiting[0]["answer"] = grant
         waiting[0]["after"] = len(imp.standing)  # the standing permissions set before this answer
+        waiting[0]["notif"] = n
         imp.lists.append(n)
         if all(r["answer"] is not None for r in imp.requests):
             flush_requests(imp)
@@ -604,8 +605,18 @@ def _permissions(value: Any) -> list[str]:
 
 
 def request_canceled(imp: PeriklesImporter, n: Notif) -> None:
-    """`requestCanceled`: the requester withdraws; answers already given stand, the rest never happen."""
-    flush_requests(imp)
+    """`requestCanceled`: the requester withdraws his requests, so none of them was asked in the end; the
+    answers already given stand on BGA as the leaders' own permissions (``set_permission``, in log order)
+    and the requester commits again (no free turn follows, whatever was granted: Q3 needs a commit
+    whose requests were all granted)."""
+    answers = [r["notif"] for r in imp.requests if r["answer"] is not None]
+    standing = imp.standing
+    imp.requests, imp.standing, imp.lists = [], [], []
+    for x in sorted(answers + standing, key=lambda x: x.seq):
+        _set_standing(imp, [x])
+    if answers:
+        imp.observe({"permissions": {str(x.args["location"]): _permissions(x.args["permissions"])
+                                     for x in sorted(answers + standing, key=lambda x: x.seq)}})
 
 
 def flush_requests(imp: PeriklesImporter) -> None:
@@ -628,7 +639,7 @@ def flush_requests(imp: PeriklesImporter) -> None:
         imp.move(imp.turn(), "answer_permission", grant=r["answer"])
         _set_standing(imp, [standing_all[i] for i in mine if i >= r["after"]])
         standing = [x for x in standing if (str(x.args["city"]), str(x.args["location"])) != pair]
-    _set_standing(imp, standing)  # for a request withdrawn unanswered
+    _set_standing(imp, standing)
     if imp.lists:  # each location's list as BGA gave it last
         last = sorted(imp.lists + standing_all, key=lambda x: x.seq)  # log order
         imp.observe({"permissions": {str(x.args["location"]): _permissions(x.args["permissions"]) for x in last}})

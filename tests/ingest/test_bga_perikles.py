@@ -303,6 +303,27 @@ def test_request_canceled_drops_unanswered_requests() -> None:
     assert imp.requests == [] and events(imp) == []
 
 
+def test_a_grant_before_the_request_is_withdrawn_is_the_leaders_own_permission() -> None:
+    """seed8005 packets 281-283: two requests, one granted, then withdrawn: nothing was asked in the end,
+    the grant stands as the leader's permission, and no free commit turn follows (Q3)."""
+    imp = importer()
+    reach(imp, lambda s: s.stage == "commit" and s.commit_sent == 0
+          and any(m.type == "ask_permission" for m in s.legal_moves()))
+    p = imp.turn()
+    ask = next(m for m in imp.state.legal_moves() if m.type == "ask_permission").to_dict()
+    lead = imp.pk.leader[LOCATION[ask["location"]].owner]
+    send(imp, "defendRequest", player_id=p, city=ask["power"], city2="x", battle=ask["location"])
+    send(imp, "defendRequest", player_id=p, city=ask["power"], city2="x", battle="nowhere")
+    answer(imp, player_id=lead, grants_or_denies="grants", location=ask["location"], city=ask["power"],
+           permissions=ask["power"])
+    assert events(imp) == []
+    send(imp, "requestCanceled", player_id=p)
+    assert events(imp) == [
+        (lead, {"type": "set_permission", "location": ask["location"], "power": ask["power"], "grant": True}),
+        ("observe", {"permissions": {ask["location"]: [ask["power"]]}})]
+    assert imp.turn() == p and not imp.pk.commit_granted and imp.requests == []
+
+
 def _leader_and_location(imp: PeriklesImporter) -> tuple[str, str, str]:
     """A location of this round, its city's leader and another city he does not lead."""
     st = imp.pk
