@@ -973,3 +973,10 @@ def component_stats(con: duckdb.DuckDBPyConnection, title: str, player_count: in
     from analytics import components
 
     return components.components(con, title, player_count=player_count, source=source, ruleset=ruleset)
+
+
+def deeper_tables(con: duckdb.DuckDBPyConnection, title: str) -> list[Any]:
+    """The title's win-rate tables by what its players look at first (:func:`analytics.deeper.tables`)."""
+    from analytics import deeper
+
+    return deeper.tables(con, title)

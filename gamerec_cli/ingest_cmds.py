@@ -309,10 +309,15 @@ def stats(db: str, game: str | None, player: str | None, components: bool, playe
             ("win rate by seat (finished games)", q.win_rate_by_seat),
             ("mean final score by category (finished games)", q.mean_score_by_category),
         ]
+        from analytics import deeper
+
+        deep = deeper.tables(con, game) if game is not None else []
         if as_json:
             obj: dict[str, Any] = {"database": ov.to_dicts()[0]}
             for title, fn in sections:
                 obj[title.split(" (")[0].replace(" ", "_")] = fn(con, game).to_dicts()
+            for t in deep:
+                obj[t.name] = t.rows.to_dicts()
             click.echo(_json(obj))
             return
         out = _console()
@@ -323,6 +328,12 @@ def stats(db: str, game: str | None, player: str | None, components: bool, playe
                 out.print(_frame_table(title, df))
             else:
                 out.print(Text(title, style="bold") + Text(": none"))
+        for t in deep:
+            if t.rows.height:
+                ci = [f"{lo:.2%}–{hi:.2%}" for lo, hi in zip(t.rows["win_rate_low"], t.rows["win_rate_high"])]
+                out.print(_frame_table(f"{t.heading.lower()} (finished games; interval: 95% Wilson)",
+                                       t.rows.drop("win_rate_low", "win_rate_high")
+                                       .with_columns(pl.Series("95% interval", ci, dtype=pl.String))))
         if game is None and int(ov["quarantined"][0]):
             out.print(_frame_table("quarantine (latest runs first; the raw text is in quarantine.raw)",
                                    q.quarantine(con)))

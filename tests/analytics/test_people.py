@@ -343,3 +343,77 @@ def test_name_shared_by_two_people_asks_for_an_id(tmp_path: Path) -> None:
     ingest([str(path)], tmp_path / "d.duckdb", workers=0, publish_every=0)
     res = _cli("--db", str(tmp_path / "d.duckdb"), "--player", "sam")
     assert res.exit_code == 2 and "players have played as 'sam'" in res.output and "ask for one by id" in res.output
+
+
+# --------------------------------------------------------------------------
+# deeper per-title tables
+# --------------------------------------------------------------------------
+
+
+def _by_group(corpus: dict[str, Any], title: str, group: Any) -> dict[str, tuple[int, int]]:
+    out: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for r in corpus["records"]:
+        if r.game != title:
+            continue
+        rep = corpus["replays"][r.id]
+        for p in r.player_ids:
+            g = out[group(r, rep, p)]
+            g[0] += 1
+            g[1] += rep.ranking[p] == 1
+    return {k: (n, w) for k, (n, w) in out.items()}
+
+
+def _deep(corpus: dict[str, Any], title: str, name: str) -> dict[str, tuple[int, int]]:
+    from analytics import deeper
+
+    con = connect_readonly(corpus["db"])
+    try:
+        table = next(t for t in deeper.tables(con, title) if t.name == name)
+    finally:
+        con.close()
+    for row in table.rows.iter_rows(named=True):
+        assert [row["win_rate_low"], row["win_rate_high"]] == pytest.approx(
+            list(_wilson(row["wins"], row["player_games"])))
+    return {row["group"]: (row["player_games"], row["wins"]) for row in table.rows.iter_rows(named=True)}
+
+
+def test_pax_pamir_win_rate_by_final_loyalty(corpus: dict[str, Any]) -> None:
+    def loyalty(r: Record, rep: Any, p: str) -> str:
+        changes = [m for m in rep.milestones if m["type"] == "loyalty_change" and m["player_id"] == p]
+        return str(changes[-1]["new"]) if changes else "none"
+
+    assert _deep(corpus, "pax_pamir", "final_loyalty") == _by_group(corpus, "pax_pamir", loyalty)
+
+
+def test_copenhagen_win_rate_by_rows_completed(corpus: dict[str, Any]) -> None:
+    def rows(r: Record, rep: Any, p: str) -> str:
+        n = sum(1 for m in rep.milestones if m["type"] == "facade_completion" and m["player_id"] == p
+                and m["line"] == "row")
+        return "5+" if n >= 5 else str(n)
+
+    assert _deep(corpus, "copenhagen", "rows_completed") == _by_group(corpus, "copenhagen", rows)
+
+
+def test_coal_baron_win_rate_by_orders_fulfilled(corpus: dict[str, Any]) -> None:
+    import json
+    from importlib import resources
+
+    spaces = {o["id"]: len(o["coal"]) for o in json.loads(
+        (resources.files("replay.games.coal_baron") / "data" / "orders.json").read_text())["orders"]}
+
+    def fulfilled(r: Record, rep: Any, p: str) -> str:
+        fills = Counter(e["move"]["card"] for e in _events(r)
+                        if e.get("player") == p and e.get("move", {}).get("type") in ("fill_order", "substitute"))
+        n = sum(1 for card, k in fills.items() if k >= spaces[card])
+        return "8+" if n >= 8 else str(n)
+
+    assert _deep(corpus, "coal_baron", "orders_fulfilled") == _by_group(corpus, "coal_baron", fulfilled)
+
+
+def test_stats_game_prints_the_deeper_tables(corpus: dict[str, Any]) -> None:
+    res = _cli("--db", str(corpus["db"]), "--game", "copenhagen", "--json")
+    assert res.exit_code == 0, res.output
+    obj = orjson.loads(res.output)
+    assert {"rows_completed", "columns_completed", "coat_of_arms"} <= set(obj)
+    text = _cli("--db", str(corpus["db"]), "--game", "copenhagen")
+    assert "win rate by rows completed" in text.output
