@@ -933,18 +933,25 @@ def rating_history(con: duckdb.DuckDBPyConnection, title: str | None = None) -> 
     return players.rating_history(con, title)
 
 
+def player_names(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Every player's latest name (``player_id``, ``name``)."""
+    from analytics import players
+
+    if not {"games", "players"} <= _tables(con):
+        return _empty(player_id=pl.String, name=pl.String)
+    return con.execute(f"""
+        SELECT p.player_id, arg_max(p.name, (g.played_at, g.game_id)) AS name
+        FROM players p JOIN ({players.distinct_games_sql(con)}) g USING (game_id)
+        GROUP BY p.player_id ORDER BY p.player_id
+    """).pl()
+
+
 def rating_ladder(con: duckdb.DuckDBPyConnection, title: str | None = None) -> pl.DataFrame:
     """Every rated player's current rating, best first, with their latest name."""
     from analytics import players
 
     lad = players.ladder(players.rating_history(con, title))
-    if lad.is_empty():
-        return lad.with_columns(pl.lit(None, dtype=pl.String).alias("name"))
-    names = con.execute(f"""
-        SELECT p.player_id, arg_max(p.name, (g.played_at, g.game_id)) AS name
-        FROM players p JOIN ({players.distinct_games_sql(con)}) g USING (game_id) GROUP BY p.player_id
-    """).pl()
-    return lad.join(names, on="player_id", how="left").sort("place")
+    return lad.join(player_names(con), on="player_id", how="left").sort("place")
 
 
 def game_decisions(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:

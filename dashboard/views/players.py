@@ -35,7 +35,7 @@ ladder_name = title_label(title) if title else "all titles"
 
 
 def _ladder() -> None:
-    lad = data.q("rating_ladder", title=title)
+    lad = data.rating_ladder(title)
     st.subheader(f"Rating ladder ({ladder_name})")
     if lad.is_empty():
         st.info("No finished game yet: nobody is rated.")
@@ -75,7 +75,7 @@ prof = data.q("player_profile", player_id=pid, title=title)
 overall = prof["record"]["overall"].row(0, named=True)
 history = data.q("rating_history", title=title)
 mine = history.filter(pl.col("player_id") == pid)
-ladder = data.q("rating_ladder", title=title)
+ladder = data.rating_ladder(title)
 me = ladder.filter(pl.col("player_id") == pid)
 
 st.header(labels[pid].rsplit(",", 1)[0])
