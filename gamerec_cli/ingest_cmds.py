@@ -267,8 +267,10 @@ def stats(db: str, game: str | None, player: str | None, components: bool, playe
           source: str | None, ruleset: str | None, as_json: bool) -> None:
     """Games per title and status, divergences by kind, win rate by seat, mean score by category.
 
-    With --player: one person across games (see docs/analysis.md, "Players"). With --components
-    --game G: every component of the title (docs/analysis.md, "Components").
+    With --game G, also the title's win rates by what its players look at first. With --player:
+    one person across games (record, OpenSkill rating, opponents, decision quality). With
+    --components --game G: every card, tile or action kind of the title, how often taken and its
+    takers' win rate with a 95% interval. See docs/statistics.md.
     """
     import duckdb
 
