@@ -107,35 +107,39 @@ def _coal_baron(con: duckdb.DuckDBPyConnection) -> list[RateTable]:
 
     orders = json.loads((resources.files("replay.games.coal_baron") / "data" / "orders.json").read_text())["orders"]
     values = ", ".join(f"('{o['id']}', '{o['transport']}', {len(o['coal'])})" for o in orders)
-    fulfilled = f"""
-        WITH spec(card, transport, spaces) AS (VALUES {values}),
+    if not {"events", "games", "players"} <= _tables(con):
+        return []
+    # the fulfilled orders, found once (one scan of the moves) for both tables
+    con.execute(f"""
+        CREATE OR REPLACE TEMP TABLE gamerec_cb_fulfilled AS
+        WITH pg AS (
+            SELECT p.game_id, p.player_id FROM players p JOIN ({distinct_games_sql(con)}) g USING (game_id)
+            WHERE g.title = 'coal_baron' AND p.won IS NOT NULL
+        ), spec(card, transport, spaces) AS (VALUES {values}),
         fills AS (
             SELECT e.game_id, e.player_id, json_extract_string(e.payload, '$.move.card') AS card, count(*) AS n
             FROM events e WHERE e.game_id IN (SELECT game_id FROM pg) AND e.kind = 'move'
               AND e.move_type IN ('fill_order', 'substitute')
             GROUP BY ALL
         )
-        SELECT f.game_id, f.player_id, s.transport FROM fills f JOIN spec s USING (card) WHERE f.n >= s.spaces
-    """
-    tables = []
-    for i, transport in enumerate(("barrow", "carriage", "motorcar", "engine")):
-        df = _rates(con, "coal_baron", f"""
-            WITH ful AS ({fulfilled})
-            SELECT pg.game_id, pg.player_id, '{transport}: ' || {_bucket('coalesce(c.n, 0)', 3)} AS grp,
-                   {i} * 10 + least(coalesce(c.n, 0), 3) AS ord
-            FROM pg LEFT JOIN (SELECT game_id, player_id, count(*) AS n FROM ful WHERE transport = '{transport}'
-                               GROUP BY ALL) c USING (game_id, player_id)
-        """, {"events"})
-        tables.append(df)
-    total = _rates(con, "coal_baron", f"""
-        WITH ful AS ({fulfilled})
-        {_count_groups("SELECT game_id, player_id, count(*) AS n FROM ful GROUP BY ALL", 8)}
+        SELECT f.game_id, f.player_id, s.transport, count(*) AS n
+        FROM fills f JOIN spec s USING (card) WHERE f.n >= s.spaces GROUP BY ALL
+    """)
+    transports = ", ".join(f"('{t}', {i})" for i, t in enumerate(("barrow", "carriage", "motorcar", "engine")))
+    by_transport = _rates(con, "coal_baron", f"""
+        SELECT pg.game_id, pg.player_id, t.transport || ': ' || {_bucket('coalesce(f.n, 0)', 3)} AS grp,
+               t.i * 10 + least(coalesce(f.n, 0), 3) AS ord
+        FROM pg CROSS JOIN (VALUES {transports}) t(transport, i)
+        LEFT JOIN gamerec_cb_fulfilled f
+          ON f.game_id = pg.game_id AND f.player_id = pg.player_id AND f.transport = t.transport
     """, {"events"})
+    total = _rates(con, "coal_baron", _count_groups(
+        "SELECT game_id, player_id, sum(n) AS n FROM gamerec_cb_fulfilled GROUP BY ALL", 8), {"events"})
     return [
         RateTable("orders_by_transport", "Win rate by orders fulfilled, per transport type",
                   "Order cards whose every coal space the player filled (fill_order and substitute moves), "
                   "counted per transport type: 'engine: 2' is the player-games that fulfilled two engine orders.",
-                  pl.concat(tables)),
+                  by_transport),
         RateTable("orders_fulfilled", "Win rate by orders fulfilled in all", "Every transport type together.",
                   total),
     ]
