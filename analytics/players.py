@@ -228,22 +228,15 @@ def opponents(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None 
 # --------------------------------------------------------------------------
 
 
-def rating_history(con: duckdb.DuckDBPyConnection, title: str | None = None) -> pl.DataFrame:
-    """Every rated player's rating after every finished distinct game, in playing order: one ladder for
-    ``title``, or one over every title when ``None``.
+_HISTORY_SCHEMA = {"game_no": pl.Int64, "game_id": pl.String, "title": pl.String, "played_at": pl.String,
+                   "player_id": pl.String, "rank": pl.Int64, "mu": pl.Float64, "sigma": pl.Float64,
+                   "rated": pl.Int64}
 
-    Columns: ``game_no`` (the game's place in the ladder, from 1), ``game_id``, ``title``,
-    ``played_at``, ``player_id``, ``rank``, ``mu``, ``sigma``, ``rated`` (the player's games in the
-    ladder so far).
-    """
-    from openskill.models import PlackettLuce
 
-    schema = {"game_no": pl.Int64, "game_id": pl.String, "title": pl.String, "played_at": pl.String,
-              "player_id": pl.String, "rank": pl.Int64, "mu": pl.Float64, "sigma": pl.Float64,
-              "rated": pl.Int64}
-    if not {"games", "players"} <= _tables(con):
-        return pl.DataFrame(schema=schema)
-    rows = con.execute(f"""
+def _rated_games(con: duckdb.DuckDBPyConnection, title: str | None) -> list[tuple[Any, ...]]:
+    """Every finished distinct game with two or more distinct players, in playing order:
+    (game_id, title, played_at, player ids in seat order, their ranks)."""
+    return con.execute(f"""
         WITH pg AS ({_player_games_sql(con)}),
         fin AS (SELECT game_id FROM pg GROUP BY game_id
                 HAVING bool_and(rank IS NOT NULL) AND count(DISTINCT player_id) = count(*) AND count(*) >= 2)
@@ -253,20 +246,68 @@ def rating_history(con: duckdb.DuckDBPyConnection, title: str | None = None) -> 
         GROUP BY game_id
         ORDER BY any_value(played_at) NULLS LAST, game_id
     """, {"t": title}).fetchall()
-    model = PlackettLuce(mu=MU, sigma=SIGMA)
-    current: dict[str, Any] = {}
-    counts: dict[str, int] = {}
-    cols: dict[str, list[Any]] = {k: [] for k in schema}
-    for no, (gid, ttl, at, pids, ranks) in enumerate(rows, start=1):
-        teams = [[current[p] if p in current else model.rating(name=p)] for p in pids]
-        rated = model.rate(teams, ranks=[float(r) for r in ranks])
+
+
+class _Ladder:
+    """One OpenSkill ladder being played through, its history kept as rows."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+        self.current: dict[str, Any] = {}
+        self.counts: dict[str, int] = {}
+        self.games = 0
+        self.rows: list[tuple[Any, ...]] = []
+
+    def play(self, gid: str, title: str, at: str | None, pids: list[str], ranks: list[int]) -> None:
+        self.games += 1
+        current, counts = self.current, self.counts
+        teams = [[current[p] if p in current else self.model.rating()] for p in pids]
+        rated = self.model.rate(teams, ranks=[float(r) for r in ranks])
         for p, r, (new,) in zip(pids, ranks, rated):
             current[p] = new
-            counts[p] = counts.get(p, 0) + 1
-            for k, v in (("game_no", no), ("game_id", gid), ("title", ttl), ("played_at", at), ("player_id", p),
-                         ("rank", r), ("mu", new.mu), ("sigma", new.sigma), ("rated", counts[p])):
-                cols[k].append(v)
-    return pl.DataFrame(cols, schema=schema)
+            n = counts[p] = counts.get(p, 0) + 1
+            self.rows.append((self.games, gid, title, at, p, r, new.mu, new.sigma, n))
+
+    def frame(self) -> pl.DataFrame:
+        return pl.DataFrame(self.rows, schema=_HISTORY_SCHEMA, orient="row")
+
+
+def _model() -> Any:
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce(mu=MU, sigma=SIGMA)
+
+
+def rating_history(con: duckdb.DuckDBPyConnection, title: str | None = None) -> pl.DataFrame:
+    """Every rated player's rating after every finished distinct game, in playing order: one ladder for
+    ``title``, or one over every title when ``None``.
+
+    Columns: ``game_no`` (the game's place in the ladder, from 1), ``game_id``, ``title``,
+    ``played_at``, ``player_id``, ``rank``, ``mu``, ``sigma``, ``rated`` (the player's games in the
+    ladder so far).
+    """
+    if not {"games", "players"} <= _tables(con):
+        return pl.DataFrame(schema=_HISTORY_SCHEMA)
+    ladder = _Ladder(_model())
+    for row in _rated_games(con, title):
+        ladder.play(*row)
+    return ladder.frame()
+
+
+def rating_histories(con: duckdb.DuckDBPyConnection) -> dict[str | None, pl.DataFrame]:
+    """:func:`rating_history` of every title (keyed by title) and of all of them together (key ``None``),
+    played through in one pass over the games."""
+    if not {"games", "players"} <= _tables(con):
+        return {None: pl.DataFrame(schema=_HISTORY_SCHEMA)}
+    model = _model()
+    overall = _Ladder(model)
+    per_title: dict[str, _Ladder] = {}
+    for row in _rated_games(con, None):
+        overall.play(*row)
+        per_title.setdefault(row[1], _Ladder(model)).play(*row)
+    out: dict[str | None, pl.DataFrame] = {None: overall.frame()}
+    out.update({t: lad.frame() for t, lad in sorted(per_title.items())})
+    return out
 
 
 def ladder(history: pl.DataFrame) -> pl.DataFrame:
@@ -386,6 +427,9 @@ def profile(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None = 
     rec = record(con, player_id, title)
     played = games(con, player_id, title)
     titles = sorted(set(played.get_column("title").to_list()))
+    if history is None and title is None and title_histories is None:
+        every = rating_histories(con)  # one pass for the overall ladder and every title's
+        history, title_histories = every[None], {t: h for t, h in every.items() if t is not None}
     if history is None:
         history = rating_history(con, title)
     per_title = {}

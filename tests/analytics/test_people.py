@@ -417,3 +417,12 @@ def test_stats_game_prints_the_deeper_tables(corpus: dict[str, Any]) -> None:
     assert {"rows_completed", "columns_completed", "coat_of_arms"} <= set(obj)
     text = _cli("--db", str(corpus["db"]), "--game", "copenhagen")
     assert "win rate by rows completed" in text.output
+
+
+def test_every_ladder_in_one_pass_is_each_ladder_alone(corpus: dict[str, Any]) -> None:
+    con = connect_readonly(corpus["db"])
+    every = players.rating_histories(con)
+    assert set(every) == {None, *COUNTS}
+    for title, hist in every.items():
+        assert hist.equals(players.rating_history(con, title)), title
+    con.close()
