@@ -24,6 +24,8 @@ PAGES = [
     ("dominance", "Pax Pamir dominance checks"),
     ("shifts", "Coal Baron shift rankings"),
     ("strategy", "Strategy statistics"),
+    ("players", "Players"),
+    ("components", "Components"),
     ("divergences", "Divergences"),
     ("departures", "BGA departures"),
 ]
