@@ -887,3 +887,161 @@ def quarantined(con: duckdb.DuckDBPyConnection, limit: int = 200) -> pl.DataFram
         SELECT source, line::BIGINT AS line, error, count(*) OVER ()::BIGINT AS total
         FROM quarantine ORDER BY source, line LIMIT ?
     """, [limit])
+
+
+# ---- BGA's departures from the rulebook (table ``departures``; replay.departures) ----------------------
+
+
+def departure_rules(con: duckdb.DuckDBPyConnection, title: str) -> pl.DataFrame:
+    """Every departure the title declares, with how many of its games under ``ruleset: bga`` it
+    applied in and how many times (rules that never applied included, with 0)."""
+    from replay.games import get_game
+
+    declared = list(get_game(title).departure_rules.values())
+    counts: dict[str, tuple[int, int]] = {}
+    bga_games = 0
+    if "departures" in _tables(con):
+        rows = con.execute("""
+            SELECT rule, count(DISTINCT game_id), count(*) FROM departures WHERE title = ? GROUP BY rule
+        """, [title]).fetchall()
+        counts = {r: (int(g), int(t)) for r, g, t in rows}
+        bga_games = int(con.execute("SELECT count(*) FROM games WHERE title = ? AND ruleset = 'bga'",
+                                    [title]).fetchone()[0])  # type: ignore[index]
+    return pl.DataFrame({
+        "rule": [d.id for d in declared],
+        "section": [d.section for d in declared],
+        "games": [counts.get(d.id, (0, 0))[0] for d in declared],
+        "times": [counts.get(d.id, (0, 0))[1] for d in declared],
+        "bga_games": [bga_games] * len(declared),
+        "rulebook": [d.rulebook for d in declared],
+        "bga": [d.bga for d in declared],
+    }, schema={"rule": pl.String, "section": pl.String, "games": pl.Int64, "times": pl.Int64,
+               "bga_games": pl.Int64, "rulebook": pl.String, "bga": pl.String})
+
+
+def departure_examples(con: duckdb.DuckDBPyConnection, title: str, rule: str, limit: int = 50) -> pl.DataFrame:
+    """Where one departure applied: game, event and what happened (the first ``limit`` by game and event)."""
+    if "departures" not in _tables(con):
+        return _empty(game_id=pl.String, seq=pl.Int64, happened=pl.String, total=pl.Int64)
+    return _df(con, """
+        SELECT game_id, seq::BIGINT AS seq, happened, count(*) OVER () AS total
+        FROM departures WHERE title = ? AND rule = ?
+        ORDER BY game_id, departure_no LIMIT ?
+    """, [title, rule, limit])
+
+
+def departure_titles(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The titles with games under ``ruleset: bga`` (where departures can apply), sorted."""
+    if "games" not in _tables(con):
+        return []
+    rows = con.execute("SELECT DISTINCT title FROM games WHERE ruleset = 'bga' ORDER BY title").fetchall()
+    return [str(r[0]) for r in rows]
+
+
+def game_departures(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
+    """Every departure of one game, in order."""
+    if "departures" not in _tables(con):
+        return _empty(seq=pl.Int64, rule=pl.String, happened=pl.String)
+    return _df(con, """
+        SELECT seq::BIGINT AS seq, rule, happened FROM departures WHERE game_id = ? ORDER BY departure_no
+    """, [game_id])
+
+
+# --------------------------------------------------------------------------
+# Players (analytics.players) and components (analytics.components)
+# --------------------------------------------------------------------------
+
+
+def player_search(con: duckdb.DuckDBPyConnection, text: str, limit: int = 50) -> pl.DataFrame:
+    """Players by id or any name they played under (:func:`analytics.players.search`)."""
+    from analytics import players
+
+    return players.search(con, text, limit)
+
+
+def player_resolve(con: duckdb.DuckDBPyConnection, text: str) -> dict[str, Any] | None:
+    """The one player ``text`` names (id, else name), or ``None`` with nobody or several."""
+    from analytics import players
+
+    try:
+        return players.resolve(con, text)
+    except players.UnknownPlayer:
+        return None
+
+
+def player_profile(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None = None) -> dict[str, Any]:
+    """One player's record, games, points by category, opponents and decision quality, over one connection
+    (the ratings come from :func:`rating_history`, cached on their own: every profile shares them)."""
+    from analytics import players
+
+    return {
+        "record": players.record(con, player_id, title),
+        "games": players.games(con, player_id, title),
+        "categories": players.categories(con, player_id, title),
+        "opponents": players.opponents(con, player_id, title, None),
+        "decisions": players.decision_quality(players.decisions(con, player_id, title)),
+    }
+
+
+def rating_history(con: duckdb.DuckDBPyConnection, title: str | None = None) -> pl.DataFrame:
+    """The OpenSkill ladder of ``title`` (or of every title) after every game
+    (:func:`analytics.players.rating_history`)."""
+    from analytics import players
+
+    return players.rating_history(con, title)
+
+
+def player_names(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Every player's latest name (``player_id``, ``name``)."""
+    from analytics import players
+
+    if not {"games", "players"} <= _tables(con):
+        return _empty(player_id=pl.String, name=pl.String)
+    return con.execute(f"""
+        SELECT p.player_id, arg_max(p.name, (g.played_at, g.game_id)) AS name
+        FROM players p JOIN ({players.distinct_games_sql(con)}) g USING (game_id)
+        GROUP BY p.player_id ORDER BY p.player_id
+    """).pl()
+
+
+def rating_ladder(con: duckdb.DuckDBPyConnection, title: str | None = None) -> pl.DataFrame:
+    """Every rated player's current rating, best first, with their latest name."""
+    from analytics import players
+
+    lad = players.ladder(players.rating_history(con, title))
+    return lad.join(player_names(con), on="player_id", how="left").sort("place")
+
+
+def game_decisions(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
+    """Each analysed decision of one game with the win chance it lost (:func:`analytics.players.game_decisions`)."""
+    from analytics import players
+
+    return players.game_decisions(con, game_id)
+
+
+def component_filters(con: duckdb.DuckDBPyConnection, title: str) -> dict[str, list[Any]]:
+    """The player counts, sources and rulesets of a title's finished games (the Components page's filters)."""
+    if not {"games", "players"} <= _tables(con):
+        return {"player_count": [], "source": [], "ruleset": []}
+    out: dict[str, list[Any]] = {}
+    for key, col in (("player_count", "player_count"), ("source", "source_kind"),
+                     ("ruleset", "coalesce(ruleset, 'official')")):
+        rows = con.execute(f"SELECT DISTINCT {col} FROM games WHERE title = ? AND {col} IS NOT NULL ORDER BY 1",
+                           [title]).fetchall()
+        out[key] = [r[0] for r in rows]
+    return out
+
+
+def component_stats(con: duckdb.DuckDBPyConnection, title: str, player_count: int | None = None,
+                    source: str | None = None, ruleset: str | None = None) -> Any:
+    """Every component of ``title`` (:func:`analytics.components.components`)."""
+    from analytics import components
+
+    return components.components(con, title, player_count=player_count, source=source, ruleset=ruleset)
+
+
+def deeper_tables(con: duckdb.DuckDBPyConnection, title: str) -> list[Any]:
+    """The title's win-rate tables by what its players look at first (:func:`analytics.deeper.tables`)."""
+    from analytics import deeper
+
+    return deeper.tables(con, title)

@@ -21,7 +21,10 @@ PAGES = [
     ("views/pax_pamir.py", "Pax Pamir dominance checks", ":material/flag:", "dominance"),
     ("views/coal_baron.py", "Coal Baron shift rankings", ":material/landscape:", "shifts"),
     ("views/strategy.py", "Strategy statistics", ":material/insights:", "strategy"),
+    ("views/players.py", "Players", ":material/person:", "players"),
+    ("views/components.py", "Components", ":material/style:", "components"),
     ("views/divergences.py", "Divergences", ":material/call_split:", "divergences"),
+    ("views/departures.py", "BGA departures", ":material/rule:", "departures"),
 ]
 
 

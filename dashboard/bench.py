@@ -3,10 +3,9 @@
 :func:`run` builds a database of ``n_games`` games (100,000; 10,000 with
 ``quick``): a base corpus of simulated games of every title is ingested for
 real, then its per-game rows are copied under new game ids up to the target
-size.  Copies keep every table a page reads (games, players, scores,
-divergences, milestone tables, the stored records); the per-event table is
-not copied because no page scans it (Game review reads one stored record by
-key), which keeps the build to seconds.
+size.  Copies keep every per-game table (games, players, events, scores,
+divergences, milestone tables, the stored records, the win chances): the
+Components page and the deeper strategy tables scan the moves in ``events``.
 
 It then measures, on that database:
 
@@ -34,16 +33,20 @@ import duckdb
 QUICK_GAMES = 10_000
 FULL_GAMES = 100_000
 APP = str(Path(__file__).resolve().parent / "app.py")
-PAGES = [
-    ("overview", None),
-    ("game_review", "views/game_review.py"),
-    ("score_breakdowns", "views/score_breakdowns.py"),
-    ("pax_pamir", "views/pax_pamir.py"),
-    ("coal_baron", "views/coal_baron.py"),
-    ("strategy", "views/strategy.py"),
-    ("divergences", "views/divergences.py"),
+PAGES: list[tuple[str, str | None, dict[str, str]]] = [
+    ("overview", None, {}),
+    ("game_review", "views/game_review.py", {}),
+    ("score_breakdowns", "views/score_breakdowns.py", {}),
+    ("pax_pamir", "views/pax_pamir.py", {}),
+    ("coal_baron", "views/coal_baron.py", {}),
+    ("strategy", "views/strategy.py", {}),
+    ("players (the rating ladder)", "views/players.py", {}),
+    # simulated records name their seats p1, p2...: p1 sits in every game, the largest profile there is
+    ("players (p1's profile)", "views/players.py", {"player": "p1"}),
+    ("components", "views/components.py", {}),
+    ("divergences", "views/divergences.py", {}),
 ]
-SKIP_WHEN_COPYING = {"events"}
+SKIP_WHEN_COPYING: set[str] = set()
 
 
 def build_database(db: Path, n_games: int, base_games: int, *, titles: list[str] | None = None,
@@ -132,12 +135,15 @@ def _app_test() -> Any:
     return at
 
 
-def _page_run(page: str | None, clock: Callable[[], float] = time.perf_counter) -> tuple[float, float, Any]:
+def _page_run(page: str | None, clock: Callable[[], float] = time.perf_counter,
+              params: dict[str, str] | None = None) -> tuple[float, float, Any]:
     """One page's script run in a new session, as (wall seconds, CPU seconds of this process, AppTest):
     the Overview (the default page) as the session's first run, any other page switched to after it
-    (AppTest needs one run before a switch).  The CPU figure is the one to compare on a busy machine:
-    AppTest's run also waits, polling, for the script thread."""
+    (AppTest needs one run before a switch), opened with the query ``params`` (a link).  The CPU figure
+    is the one to compare on a busy machine: AppTest's run also waits, polling, for the script thread."""
     at = _app_test()
+    for k, v in (params or {}).items():
+        at.query_params[k] = v
     if page is not None:
         at.run()
         at.switch_page(page)
@@ -149,13 +155,13 @@ def _page_run(page: str | None, clock: Callable[[], float] = time.perf_counter) 
 def _pages(db: Path, warm_runs: int) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     with _env(db):
-        for name, page in PAGES:
-            cold, cold_cpu, at = _page_run(page)
+        for name, page, params in PAGES:
+            cold, cold_cpu, at = _page_run(page, params=params)
             if at.exception:
                 rows.append({"metric": f"page {name}", "value": "failed", "unit": "",
                              "detail": str(at.exception[0].value)[:200]})
                 continue
-            runs = [_page_run(page)[:2] for _ in range(warm_runs)]
+            runs = [_page_run(page, params=params)[:2] for _ in range(warm_runs)]
             warm, cpu = min(r[0] for r in runs), min(r[1] for r in runs)
             rows.append({"metric": f"page {name}, after first load", "value": warm * 1000, "unit": "ms",
                          "detail": f"AppTest script run, new session (best of {warm_runs}; CPU {cpu * 1000:.0f} ms); "

@@ -106,9 +106,11 @@ def score_timeline(
     current_seq: int | None = None,
     divergence_seqs: Sequence[int] = (),
     names: dict[str, str] | None = None,
+    departure_seqs: Sequence[int] = (),
 ) -> alt.VConcatChart | alt.Chart:
     """Each player's score by category over the events (stacked, stepwise; one panel per player),
-    a black rule at the current step and a red dashed rule at every divergence.
+    a black rule at the current step, a red dashed rule at every divergence and an orange dotted
+    rule at every event where BGA's departure from the rulebook changed what happened.
 
     The current step lives in its own small dataset named ``current_step``: the page converts the
     chart once per game and swaps that dataset with :func:`with_step`, so a step neither rebuilds
@@ -124,6 +126,7 @@ def score_timeline(
     players = [p for p in names if p] + [p for p in scoring if p not in names]
     labels = {p: f"{names[p]} ({p})" if names.get(p) and names[p] != p else p for p in players}
     marks = [{"player_id": p, "seq": s, "layer": "divergence"} for p in players for s in sorted(set(divergence_seqs))]
+    marks += [{"player_id": p, "seq": s, "layer": "departure"} for p in players for s in sorted(set(departure_seqs))]
     data = pl.concat([
         dense.with_columns(pl.lit("score").alias("layer")),
         pl.DataFrame(marks, schema={"player_id": pl.String, "seq": pl.Int64, "layer": pl.String}),
@@ -150,7 +153,10 @@ def score_timeline(
         div = base.transform_filter(f"{mine} && datum.layer == 'divergence'").mark_rule(
             color="#c0392b", strokeDash=[4, 3], size=2).encode(
             x=x, tooltip=[alt.Tooltip("seq:Q", title="divergence at")])
-        panels.append(alt.layer(area, div, step).properties(title=labels[p], height=110, width=700))
+        dep = base.transform_filter(f"{mine} && datum.layer == 'departure'").mark_rule(
+            color="#e67e22", strokeDash=[1, 2], size=2).encode(
+            x=x, tooltip=[alt.Tooltip("seq:Q", title="BGA departs from the rulebook at")])
+        panels.append(alt.layer(area, div, dep, step).properties(title=labels[p], height=110, width=700))
     # one y scale for every panel, so players compare at a glance
     chart = alt.vconcat(*panels).resolve_scale(color="shared", y="shared").configure_legend(
         orient="bottom", columns=4)
@@ -411,3 +417,65 @@ def divergence_kinds(df: pl.DataFrame) -> alt.Chart:
         color=alt.Color("game:N", title="title"),
         tooltip=["game:N", "kind:N", "divergences:Q", "games:Q"],
     )
+
+
+def departure_rules(df: pl.DataFrame) -> alt.Chart:
+    """One title's departures from the rulebook: in how many of its BGA games each applied."""
+    data = df.with_columns((pl.col("games") / pl.max_horizontal(pl.col("bga_games"), pl.lit(1))).alias("share"))
+    return alt.Chart(data, title="Games in which each departure changed what happened").mark_bar(
+        color="#e67e22").encode(
+        y=alt.Y("rule:N", sort="-x", title=None, axis=alt.Axis(labelLimit=260)),
+        x=alt.X("games:Q", title="games", axis=alt.Axis(tickMinStep=1, format="d")),
+        tooltip=["rule:N", alt.Tooltip("section:N", title="rulebook section"), "games:Q",
+                 alt.Tooltip("share:Q", format=".0%", title="of the BGA games"), "times:Q"],
+    )
+
+
+# --------------------------------------------------------------------------
+# Players and components
+# --------------------------------------------------------------------------
+
+
+def rating_history(df: pl.DataFrame, title: str = "Rating after each game") -> alt.LayerChart:
+    """One player's OpenSkill rating (``mu``) after each of their rated games, with a band of ± one
+    ``sigma`` and the conservative ``mu - 3 sigma`` dashed; x is the player's game number."""
+    d = df.with_columns(
+        (pl.col("mu") - pl.col("sigma")).alias("low"), (pl.col("mu") + pl.col("sigma")).alias("high"),
+        (pl.col("mu") - 3 * pl.col("sigma")).alias("conservative"),
+        pl.col("title").map_elements(title_label, return_dtype=pl.String).alias("game title"),
+    )
+    x = alt.X("rated:Q", title="the player's game number", axis=alt.Axis(tickMinStep=1))
+    base = alt.Chart(d, title=title)
+    band = base.mark_area(opacity=0.25, color="#2e86c1").encode(x=x, y=alt.Y("low:Q", title="rating"), y2="high:Q")
+    line = base.mark_line(color="#2e86c1", point=True).encode(
+        x=x, y="mu:Q",
+        tooltip=[alt.Tooltip("rated:Q", title="game number"), alt.Tooltip("game_id:N", title="game"),
+                 alt.Tooltip("game title:N"), alt.Tooltip("played_at:N", title="played"),
+                 alt.Tooltip("rank:Q", title="final rank"), alt.Tooltip("mu:Q", title="rating", format=".2f"),
+                 alt.Tooltip("sigma:Q", title="uncertainty (sigma)", format=".2f")])
+    cons = base.mark_line(color="#7f8c8d", strokeDash=[4, 3]).encode(x=x, y="conservative:Q")
+    return alt.layer(band, line, cons)
+
+
+def components(df: pl.DataFrame, baseline: float | None,
+               title: str = "Win rate against how often taken") -> alt.LayerChart:
+    """Each component taken at least once: how often (share of player-games) against its takers' win rate,
+    with its 95% interval as a vertical rule; the baseline win rate as a horizontal rule."""
+    d = df.filter(pl.col("players") > 0).select(
+        "kind", "label", "players", "wins",
+        (pl.col("pick_rate") * 100).alias("taken"), (pl.col("win_rate") * 100).alias("win rate"),
+        (pl.col("win_rate_low") * 100).alias("low"), (pl.col("win_rate_high") * 100).alias("high"))
+    x = alt.X("taken:Q", title="taken in % of player-games")
+    base = alt.Chart(d, title=title)
+    tip = [alt.Tooltip("label:N", title="component"), alt.Tooltip("kind:N"),
+           alt.Tooltip("players:Q", title="player-games that took it"), alt.Tooltip("wins:Q", title="of them won"),
+           alt.Tooltip("win rate:Q", format=".2f"), alt.Tooltip("low:Q", title="95% interval from", format=".2f"),
+           alt.Tooltip("high:Q", title="95% interval to", format=".2f"), alt.Tooltip("taken:Q", format=".2f")]
+    rules = base.mark_rule(opacity=0.35).encode(x=x, y=alt.Y("low:Q", title="win rate (%)"), y2="high:Q",
+                                                color=alt.Color("kind:N"))
+    points = base.mark_circle(size=60).encode(x=x, y="win rate:Q", color=alt.Color("kind:N"), tooltip=tip)
+    layers: list[Any] = [rules, points]
+    if baseline is not None:
+        layers.append(alt.Chart(pl.DataFrame({"baseline": [baseline * 100]})).mark_rule(
+            color="black", strokeDash=[6, 4]).encode(y="baseline:Q", tooltip=[alt.Tooltip("baseline:Q", format=".2f")]))
+    return alt.layer(*layers)

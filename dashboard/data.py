@@ -93,7 +93,9 @@ def _timeline_spec(db: str, version: tuple[int, ...], game_id: str,
 
     timeline = queries.run(db, queries.game_timeline, game_id=game_id)
     divs = queries.run(db, queries.game_divergences, game_id=game_id)
-    chart = charts.score_timeline(timeline, 0, divs.get_column("seq").to_list(), dict(names))
+    deps = queries.run(db, queries.game_departures, game_id=game_id)
+    chart = charts.score_timeline(timeline, 0, divs.get_column("seq").to_list(), dict(names),
+                                  departure_seqs=deps.get_column("seq").to_list())
     spec: dict[str, Any] = chart.to_dict()
     return spec
 
@@ -153,3 +155,20 @@ def win_chance_spec(game_id: str, x_max: int, names: dict[str, str]) -> dict[str
     """One game's win-chance chart, converted once (``None`` if the game was not analysed)."""
     db = db_path()
     return _win_chance_spec(db, db_version(db), game_id, x_max, tuple(sorted(names.items())))
+
+
+@st.cache_data(show_spinner="Rating every player…", max_entries=16)
+def _ladder(db: str, version: tuple[int, ...], title: str | None) -> Any:
+    from analytics.players import ladder
+
+    history = q("rating_history", title=title)
+    names = q("player_names")
+    lad = ladder(history)
+    return lad.join(names, on="player_id", how="left").sort("place")
+
+
+def rating_ladder(title: str | None) -> Any:
+    """Every rated player's current rating (``title``'s ladder, or every title's), best first, with their
+    latest name: from the cached :func:`analytics.queries.rating_history`, ranked once per database version."""
+    db = db_path()
+    return _ladder(db, db_version(db), title)

@@ -54,6 +54,7 @@ def section(game_id: str, seq: int, x_max: int, names: dict[str, str], goto: Cal
             c.metric(f"{names.get(r['player_id'], r['player_id'])}", f"{r['chance']:.0%}",
                      help=f"95% interval {r['ci_low']:.0%}–{r['ci_high']:.0%}, {r['rollouts']} rollouts, "
                           f"estimated after event {at}")
+    _decisions(game_id, seq, names)
     tps = data.q("game_turning_points", game_id=game_id)
     alts = data.q("game_alternatives", game_id=game_id)
     if tps.is_empty():
@@ -79,3 +80,33 @@ def section(game_id: str, seq: int, x_max: int, names: dict[str, str], goto: Cal
         st.table(table.to_pandas().set_index("move"))
     elif not alts.is_empty():
         st.caption("Alternatives were rolled out at the worst falls: go to one with its button above.")
+
+
+def _decisions(game_id: str, seq: int, names: dict[str, str]) -> None:
+    """Each analysed decision's win-chance loss: the one at this step said in words, all of them in a table."""
+    dec = data.q("game_decisions", game_id=game_id)
+    if dec.is_empty():
+        return
+    who = dec.get_column("player_id").replace_strict(names, default=dec.get_column("player_id"))
+    at = dec.filter((pl.col("move_seq") <= seq) & (pl.col("next_seq") >= seq))
+    if at.height:
+        r = at.row(0, named=True)
+        verb = "lost" if r["lost"] > 0 else "gained"
+        st.markdown(f"**The decision at event {r['move_seq']}**: {names.get(r['player_id'], r['player_id'])} "
+                    f"{verb} {abs(r['lost']):.2%} of win chance ({r['chance_before']:.2%} → {r['chance_after']:.2%}, "
+                    f"the next estimate after event {r['next_seq']}).")
+    with st.expander(f"Every decision's win-chance loss ({dec.height} analysed decisions)"):
+        table = dec.with_columns(who.alias("player"),
+                                 pl.format("/review?game={}&seq={}", "game_id", "move_seq").alias("open")).select(
+            "move_seq", "player", "move_type", (pl.col("chance_before") * 100).alias("before"),
+            (pl.col("chance_after") * 100).alias("after"), (pl.col("lost") * 100).alias("lost"), "open")
+        st.dataframe(table, hide_index=True, width="stretch", column_config={
+            "move_seq": st.column_config.NumberColumn("event"),
+            "before": st.column_config.NumberColumn("chance before", format="%.2f%%"),
+            "after": st.column_config.NumberColumn("at the next estimate", format="%.2f%%"),
+            "lost": st.column_config.NumberColumn("lost (points)", format="%+.2f"),
+            "open": st.column_config.LinkColumn("", display_text="go to"),
+        })
+        st.caption("Lost: the mover's chance at the position before the move minus at the next analysed "
+                   "position (chance events in between included: a loss is not always a mistake). Negative: "
+                   "gained. Averaged per player on the Players page.")

@@ -252,13 +252,37 @@ def _cell(column: str, v: object) -> str:
 @click.command()
 @DB_OPTION
 @click.option("--game", "game", default=None, help="Only this game id (e.g. coal_baron).")
-def stats(db: str, game: str | None) -> None:
-    """Games per title and status, divergences by kind, win rate by seat, mean score by category."""
+@click.option("--player", "player", default=None, metavar="ID|NAME",
+              help="One person across games: record, rating, opponents, decision quality.")
+@click.option("--components", is_flag=True,
+              help="Every card, tile or action kind of --game: how often taken, win rate with its 95% interval.")
+@click.option("--players", "player_count", type=click.IntRange(min=1), default=None,
+              help="With --components: only games of this many players.")
+@click.option("--source", "source", default=None, metavar="KIND",
+              help="With --components: only games from this source (simulated, bga).")
+@click.option("--ruleset", "ruleset", type=click.Choice(["official", "bga"]), default=None,
+              help="With --components: only games played under these rules.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object instead of tables.")
+def stats(db: str, game: str | None, player: str | None, components: bool, player_count: int | None,
+          source: str | None, ruleset: str | None, as_json: bool) -> None:
+    """Games per title and status, divergences by kind, win rate by seat, mean score by category.
+
+    With --game G, also the title's win rates by what its players look at first. With --player:
+    one person across games (record, OpenSkill rating, opponents, decision quality). With
+    --components --game G: every card, tile or action kind of the title, how often taken and its
+    takers' win rate with a 95% interval. See docs/statistics.md.
+    """
     import duckdb
 
     from analytics import stats as q
     from analytics.db import NoDatabase, connect_readonly
 
+    if player is not None and components:
+        _fail("--player and --components are two different reports: ask for one at a time")
+    if components and game is None:
+        _fail("--components needs --game G (one of: " + ", ".join(_titles()) + ")")
+    if not components and (player_count is not None or source is not None or ruleset is not None):
+        _fail("--players, --source and --ruleset filter --components only")
     try:
         con = connect_readonly(db)
     except NoDatabase as exc:
@@ -266,29 +290,71 @@ def stats(db: str, game: str | None) -> None:
     try:
         if game is not None and game not in q.titles(con):
             known = ", ".join(q.titles(con)) or "none yet"
+            if game not in _titles():
+                _fail(f"unknown game {game!r} (games: {', '.join(_titles())})")
             _fail(f"no games of {game!r} in {db} (titles present: {known})")
-        out = _console()
+        if player is not None:
+            from gamerec_cli.stats_cmd import player_report
+
+            player_report(con, player, game, as_json)
+            return
+        if components:
+            from gamerec_cli.stats_cmd import components_report
+
+            assert game is not None
+            components_report(con, game, player_count, source, ruleset, as_json)
+            return
         ov = q.overview(con, game)
-        out.print(_frame_table("database" + (f" ({game})" if game else ""), ov))
         sections = [
             ("games per title and status", q.games_by_title_status),
             ("divergences by kind", q.divergences_by_kind),
             ("win rate by seat (finished games)", q.win_rate_by_seat),
             ("mean final score by category (finished games)", q.mean_score_by_category),
         ]
+        from analytics import deeper
+
+        deep = deeper.tables(con, game) if game is not None else []
+        if as_json:
+            obj: dict[str, Any] = {"database": ov.to_dicts()[0]}
+            for title, fn in sections:
+                obj[title.split(" (")[0].replace(" ", "_")] = fn(con, game).to_dicts()
+            for t in deep:
+                obj[t.name] = t.rows.to_dicts()
+            click.echo(_json(obj))
+            return
+        out = _console()
+        out.print(_frame_table("database" + (f" ({game})" if game else ""), ov))
         for title, fn in sections:
             df = fn(con, game)
             if df.height:
                 out.print(_frame_table(title, df))
             else:
                 out.print(Text(title, style="bold") + Text(": none"))
+        for t in deep:
+            if t.rows.height:
+                ci = [f"{lo:.2%}–{hi:.2%}" for lo, hi in zip(t.rows["win_rate_low"], t.rows["win_rate_high"])]
+                out.print(_frame_table(f"{t.heading.lower()} (finished games; interval: 95% Wilson)",
+                                       t.rows.drop("win_rate_low", "win_rate_high")
+                                       .with_columns(pl.Series("95% interval", ci, dtype=pl.String))))
         if game is None and int(ov["quarantined"][0]):
             out.print(_frame_table("quarantine (latest runs first; the raw text is in quarantine.raw)",
                                    q.quarantine(con)))
     except duckdb.Error as exc:
-        _fail(f"cannot query {db}: {exc}")
+        _fail(f"cannot query {db}: {str(exc).splitlines()[0]}")
     finally:
         con.close()
+
+
+def _titles() -> list[str]:
+    from replay.games import GAME_IDS
+
+    return list(GAME_IDS)
+
+
+def _json(obj: Any) -> str:
+    import orjson
+
+    return orjson.dumps(obj, default=str, option=orjson.OPT_SORT_KEYS).decode()
 
 
 # --------------------------------------------------------------------------

@@ -238,7 +238,7 @@ def _register_extra_commands() -> None:
     """Commands that live in their own modules (one per layer), if present."""
     import importlib
 
-    for name in ("ingest_cmds", "import_cmd", "dashboard_cmd", "bench_cmd", "analyse_cmd"):
+    for name in ("ingest_cmds", "import_cmd", "dashboard_cmd", "bench_cmd", "analyse_cmd", "departures_cmd"):
         try:
             module = importlib.import_module(f"gamerec_cli.{name}")
         except ModuleNotFoundError as exc:

@@ -410,6 +410,10 @@ def _add_game(r: Replay, raw: bytes, job: Job, core: dict[str, _Columns], typed:
         if spec is not None:
             typed[spec.table].row(gid, mseq, *[COERCE[t](m.get(c)) for c, t in spec.columns], i)
 
+    dp = core["departures"]
+    for i, d in enumerate(r.departures):
+        dp.row(gid, _int(d["seq"]), rec.game, str(d["rule"]), str(d["happened"]), i)
+
     core["records"].row(gid, raw.strip().decode())
 
 

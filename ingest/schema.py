@@ -78,6 +78,13 @@ MILESTONES = Table("milestones", (
     ("payload", "JSON"), ("milestone_no", "INTEGER"),
 ), ("game_id", "milestone_no"))
 
+DEPARTURES = Table("departures", (
+    ("game_id", "VARCHAR"), ("seq", "INTEGER"), ("title", "VARCHAR"), ("rule", "VARCHAR"),
+    ("happened", "VARCHAR"), ("departure_no", "INTEGER"),
+), ("game_id", "departure_no"))
+"""Each step where a game played under ``ruleset: bga`` followed a BGA departure from the rulebook
+(``replay.departures``; the rule's section and texts come from the title's declaration)."""
+
 RECORDS = Table("records", (
     ("game_id", "VARCHAR"), ("raw", "JSON"),
 ), ("game_id",))
@@ -125,7 +132,8 @@ ANALYSIS_TABLES = (ANALYSES, WIN_CHANCES, TURNING_POINTS, TURNING_POINT_ALTERNAT
 """Written by ``gamerec analyse``, never by an ingest; a game replaced by an ingest loses its analysis
 (it was made from the old record)."""
 
-CORE_GAME_TABLES = (GAMES, PLAYERS, EVENTS, SCORE_TIMELINE, SCORE_BREAKDOWN, DIVERGENCES, MILESTONES, RECORDS)
+CORE_GAME_TABLES = (GAMES, PLAYERS, EVENTS, SCORE_TIMELINE, SCORE_BREAKDOWN, DIVERGENCES, MILESTONES, DEPARTURES,
+                    RECORDS)
 
 
 def milestone_tables() -> list[Table]:

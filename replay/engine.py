@@ -41,6 +41,8 @@ from typing import Any, ClassVar, Final, Union
 import msgspec
 import orjson
 
+from replay.departures import Departure, UnknownDeparture
+
 # --------------------------------------------------------------------------
 # Moves and chance outcomes: plain data
 # --------------------------------------------------------------------------
@@ -260,6 +262,11 @@ class Game:
         object.__setattr__(self, "observable_key_set", frozenset(self.observable_keys))
         self._move_by_tag.update({str(m.__struct_config__.tag): m for m in self.moves})
 
+    @property
+    def departure_rules(self) -> Mapping[str, Departure]:
+        """Where BGA departs from this title's rulebook (:mod:`replay.departures`)."""
+        return self.state_class.departure_rules
+
     def move_types(self) -> list[str]:
         return [str(m.__struct_config__.tag) for m in self.moves]
 
@@ -310,12 +317,18 @@ class State(ABC):
     """
 
     game_id: ClassVar[str] = ""
+    departure_rules: ClassVar[Mapping[str, Departure]] = {}
+    """The points where BGA departs from the rulebook, by id (the title's ``data/departures.json``)."""
 
     def __init__(self, players: list[str], options: dict[str, Any]) -> None:
         self.players: list[str] = players
         self.options: dict[str, Any] = options
         self.ruleset: str = str(options.get("ruleset", "official"))
         self.milestones: list[dict[str, Any]] = []
+        self.departures: list[dict[str, Any]] = []
+        """Each step where BGA's behaviour (``ruleset: bga``) changed what happened: ``seq``,
+        ``rule`` (an id of :attr:`departure_rules`) and ``happened`` (what BGA's branch did and
+        what the rulebook's would have done).  See :mod:`replay.departures`."""
         self.seq: int = 0
         """The index of the event being applied (set by the replayer/simulator)."""
         self.reveals: list[Outcome] = []
@@ -520,6 +533,16 @@ class State(ABC):
         m = milestone(type_, self.seq, **fields)
         self.milestones.append(m)
         return m
+
+    def depart(self, rule: str, happened: str) -> None:
+        """Note that BGA's rule ``rule`` changed what happens at this step.
+
+        The caller has checked that the ruleset is ``bga`` and that the rulebook's
+        branch gives something else here; ``happened`` says what each branch gives.
+        """
+        if rule not in self.departure_rules:
+            raise UnknownDeparture(f"{self.game_id}: no departure called {rule!r}")
+        self.departures.append({"seq": self.seq, "rule": rule, "happened": happened})
 
 
 def check_outcome_form(req: ChanceRequest, outcome: Outcome) -> None:

@@ -80,6 +80,8 @@ class Replay:
     frames: list[Frame] = field(default_factory=list)
     milestones: list[dict[str, Any]] = field(default_factory=list)
     divergences: list[Divergence] = field(default_factory=list)
+    departures: list[dict[str, Any]] = field(default_factory=list)
+    """Every step where BGA's departure from the rulebook changed what happened (``ruleset: bga``)."""
     score: Score = field(default_factory=dict)
     ranking: dict[str, int] = field(default_factory=dict)
     state: State | None = None
@@ -122,6 +124,7 @@ class Replay:
             out["total"] = self.totals
             out["rank"] = self.ranking
             out["milestones"] = self.milestones
+            out["departures"] = self.departures
         fd = self.first_divergence
         out["first_divergence_seq"] = fd.seq if fd else None
         out["divergences"] = [d.to_dict() for d in self.divergences]
@@ -225,6 +228,7 @@ def _conclude(out: Replay, state: State, record: Record, check_result: bool) -> 
     """What a replay finds once the events are through: milestones, score, ranking, the check of
     the record's ``result`` (``check_result``: the replay went through every event) and the status."""
     out.milestones = state.milestones
+    out.departures = state.departures
     out.score = state.score()
     over = state.turn() is OVER
     if over:

@@ -143,6 +143,7 @@ last = n - 1
 st.session_state[SEQ] = min(max(0, int(st.session_state.get(SEQ, 0))), last)
 
 divs = data.q("game_divergences", game_id=game_id)
+deps = data.q("game_departures", game_id=game_id)
 
 # the event that ended the game (records close with observations): its end-of-game scoring is
 # left out when looking for the biggest gain during play
@@ -175,10 +176,13 @@ ui.stand_in_note(header["title"] if header else stepper.record.game, tiles=True)
 
 @st.fragment
 def _stepping(game_id: str, stepper: Stepper, names: dict[str, str], header: dict[str, Any] | None,
-              divs: pl.DataFrame, decisive: list[tuple[int, str]]) -> None:
+              divs: pl.DataFrame, deps: pl.DataFrame, decisive: list[tuple[int, str]]) -> None:
     last = len(stepper) - 1
     div_seqs = [int(s) for s in divs.get_column("seq").to_list()]
-    jumps = jump_targets(div_seqs, divs.get_column("kind").to_list(), stepper.milestones, last, decisive + turning)
+    departed = [(int(r["seq"]), f"BGA departs from the rulebook ({r['rule'].replace('_', ' ')})")
+                for r in deps.iter_rows(named=True)]
+    jumps = jump_targets(div_seqs, divs.get_column("kind").to_list(), stepper.milestones, last,
+                         decisive + turning + departed)
 
     b1, b2, b3, b4 = st.columns([1.3, 1.1, 5, 4])
     b1.button("◀ Previous", on_click=_move, args=(-1, last), disabled=st.session_state[SEQ] <= 0, key="review_prev")
@@ -208,6 +212,9 @@ def _stepping(game_id: str, stepper: Stepper, names: dict[str, str], header: dic
         for r in here.iter_rows(named=True):
             st.error(f"Divergence here ({r['kind']}): {r['message']}"
                      + (f" — recorded {r['recorded']}, replayed {r['replayed']}" if r["key"] else ""))
+        for r in deps.filter(pl.col("seq") == step.seq).iter_rows(named=True):
+            st.warning(f"BGA departs from the rulebook here ({r['rule'].replace('_', ' ')}): {r['happened']}",
+                       icon=":material/rule:")
         if step.stopped_at is not None:
             st.error(f"The replay stopped at event {step.stopped_at} ({step.stop_reason}); the board shows the "
                      "state before that event.")
@@ -248,7 +255,8 @@ def _stepping(game_id: str, stepper: Stepper, names: dict[str, str], header: dic
     # ---- score timeline ---------------------------------------------------------------
     st.subheader("Score by category over the game")
     st.vega_lite_chart(spec=charts.with_step(data.timeline_spec(game_id, names), step.seq), width="stretch")
-    st.caption("Black line: this step. Red dashed lines: divergences.")
+    st.caption("Black line: this step. Red dashed lines: divergences. Orange dotted lines: where BGA's rules "
+               "depart from the rulebook.")
     winchances.section(game_id, step.seq, int((header or {}).get("n_events") or last + 1), names, _goto)
 
     if divs.height:
@@ -263,4 +271,4 @@ def _stepping(game_id: str, stepper: Stepper, names: dict[str, str], header: dic
                 language="json")
 
 
-_stepping(game_id, stepper, names, header, divs, decisive)
+_stepping(game_id, stepper, names, header, divs, deps, decisive)

@@ -63,6 +63,20 @@ elif title == "perikles":
         st.subheader("Elections won")
         st.dataframe(elections, hide_index=True)
 
+for table in data.q("deeper_tables", title=title):
+    if table.rows.is_empty():
+        continue
+    st.subheader(table.heading)
+    st.dataframe(ui.as_percent(table.rows, "win_rate", "win_rate_low", "win_rate_high"), hide_index=True,
+                 column_config={
+                     "group": st.column_config.TextColumn(""),
+                     "player_games": st.column_config.NumberColumn("player-games behind it"),
+                     "win_rate": ui.percent_column("win rate"),
+                     "win_rate_low": ui.percent_column("95% interval from"),
+                     "win_rate_high": ui.percent_column("95% interval to")})
+    st.caption(f"{table.note} Based on {int(table.rows['player_games'].sum()):,} player-games of finished games; "
+               "interval: Wilson score, 95%.")
+
 rates = data.q("seat_win_rates").filter(title=title)
 if rates.height:
     st.subheader("Seat and player count")

@@ -71,7 +71,10 @@ CANDIDATE_SPACE = {"α": "alpha", "β": "beta"}
 SIDE_OF_BATTLEPOS = {1: "attacker", 2: "attacker", 3: "defender", 4: "defender"}
 BATTLE_TILES = ("brasidas", "phormio", "thessalanianallies", "persianfleet")
 INFLUENCE_SPECIALS = ("perikles", "plague", "alkibiades")
-PASSES = {"influence/after": "finish_turn", "battle_special": "decline_special"}
+PASSES = {"influence/after": "finish_turn"}
+"""The passes :meth:`PeriklesImporter.settle` emits; the pre-combat window's come at its ``rollBattle``
+only (the window of a location without face-down units opens before the log has finished the one
+before it)."""
 CITY_BY_NAME = {c.name: c.key for c in CITY.values()}
 
 
@@ -100,7 +103,6 @@ class PeriklesImporter(GameImporter):
         "takePersians",         # the Persian units go to the Persian leaders (engine)
         "noDefend",             # private note to the requester after a refusal
         "resetBattleTokens",    # tokens cleared at a location or combat start (engine)
-        "unclaimedTile",        # outcome the engine computes; claims and defeats are observed
         "uncontestedVictory",   # same
         "nonbattle",            # same
         "freeToken",            # same
@@ -110,7 +112,6 @@ class PeriklesImporter(GameImporter):
         "attackerWins",         # the location's result: claims and defeats are observed
         "defenderWins",         # same
         "returnMilitaryPool",   # units go home at the end of a round (engine)
-        "endTurn",              # end-of-round cleanup (no args, an empty log line)
         "endGame",              # the end condition; the result comes from the end-of-game packet
         "tableWindow",          # the final score table: the end-of-game packet's scores are the result
         "preferenceChanged",    # a player's auto-pass preference (private)
@@ -122,6 +123,11 @@ class PeriklesImporter(GameImporter):
         """The sends and cube of one BGA commit, gathered until the engine takes them in its order."""
         self.requests: list[dict[str, Any]] = []
         """Permission requests of the commit waiting for answers (BGA answers them together)."""
+        self.standing: list[Notif] = []
+        """Standing permissions (``givePermission``) set while a request of the same power and location
+        waited: each comes after that request's ``ask_permission`` (see :func:`flush_requests`)."""
+        self.lists: list[Notif] = []
+        """The answers given (``givePermission``): BGA's permission lists, observed once all are answered."""
         self.claimed_turn: tuple[str, int] | None = None
         """The engine's commit turn a ``useTile`` has started (player, tiles spent so far)."""
         self.battle_plays: dict[str, dict[str, Any]] = {}
@@ -132,6 +138,9 @@ class PeriklesImporter(GameImporter):
         self.main: dict[str, dict[str, str]] = {}
         """Location -> side -> main player, as ``sendBattle`` showed it."""
         self.location_points = {p: 0 for p in players}
+        self.defeats = {c: 0 for c in CITY_KEYS}
+        """BGA's location points and defeats so far (``claimTile``, ``cityDefeat``), observed at each
+        round's end."""
         self.locations: list[str] = []
         """This round's location tiles by slot (a late ``revealCounters`` may follow the round's end)."""
 
@@ -242,7 +251,7 @@ class PeriklesImporter(GameImporter):
 
     def settle(self, actor: str | None = None, keep: tuple[str, ...] = ()) -> None:
         """Emit the passes the engine awaits before the next thing the log shows: an unused special tile
-        kept at the end of an influence turn or before a combat, a commit turn that has ended.  ``actor``'s
+        kept at the end of an influence turn, a commit turn that has ended.  ``actor``'s
         own decision at a point in ``keep`` is not passed (he is about to act there)."""
         flush_commit(self)
         while True:
@@ -464,11 +473,12 @@ def use_tile(imp: PeriklesImporter, n: Notif) -> None:
 
 
 def no_commits(imp: PeriklesImporter, n: Notif) -> None:
-    """`noCommits`: the player sends nothing this turn (our engine skips a turn with nothing to do)."""
+    """`noCommits`: the player sends nothing this turn.  His turn ends with the next thing the log shows
+    (BGA may first prompt him for his special tile: Slave Revolt after an empty commit); our engine skips
+    a turn with nothing to do."""
     p = _pid(n.args["player_id"])
     imp.settle(actor=p)
-    if imp.engine_turn() is not None and imp.turn() == p:
-        imp.move(p, "end_commit")
+    imp.claim(p)
 
 
 class SendBattleArgs(msgspec.Struct):
@@ -549,26 +559,73 @@ def defend_request(imp: PeriklesImporter, n: Notif) -> None:
 
 
 def give_permission(imp: PeriklesImporter, n: Notif) -> None:
-    """`givePermission`: a leader grants or refuses; once every request of the commit is answered they
-    become ``ask_permission`` + ``answer_permission`` pairs (grants first: BGA redoes a commit when
-    any request is refused)."""
+    """`givePermission`: a leader grants or denies.  In a packet that changes the state it answers a
+    request (once every request of the commit is answered they become ``ask_permission`` +
+    ``answer_permission`` pairs, grants first: BGA redoes a commit when any request is refused); alone in
+    its packet it is the leader's standing permission, set at any time (``set_permission``); while a
+    request of the same power and location is pending it waits for that request's ``ask_permission``
+    (it came after it).  BGA's list of the location's permissions after it is observed."""
     power, loc = str(n.args["city"]), str(n.args["location"])
     grant = n.args["grants_or_denies"] == "grants"
+    allowed = _permissions(n.args["permissions"])
     waiting = [r for r in imp.requests if r["power"] == power and r["location"] == loc and r["answer"] is None]
-    if not waiting:
-        imp.fail(f"{n.args['player_id']} answers a request nobody made ({power} at {loc})")
-    waiting[0]["answer"] = grant
-    if all(r["answer"] is not None for r in imp.requests):
-        flush_requests(imp)
+    if waiting and _changes_state(n):
+        waiting[0]["answer"] = grant
+        waiting[0]["after"] = len(imp.standing)  # the standing permissions set before this answer
+        waiting[0]["notif"] = n
+        imp.lists.append(n)
+        if all(r["answer"] is not None for r in imp.requests):
+            flush_requests(imp)
+        return
+    if any(r["power"] == power and r["location"] == loc for r in imp.requests):
+        imp.standing.append(n)
+        return
+    flush_commit(imp)  # units sent before it are there (a revocation cannot touch them)
+    set_permission(imp, n)
+    imp.observe({"permissions": {loc: allowed}})
+
+
+def set_permission(imp: PeriklesImporter, n: Notif) -> None:
+    """A leader's standing permission (``givePermission`` outside an answer)."""
+    imp.move(_pid(n.args["player_id"]), "set_permission", location=str(n.args["location"]),
+             power=str(n.args["city"]), grant=n.args["grants_or_denies"] == "grants")
+
+
+def _changes_state(n: Notif) -> bool:
+    """Whether ``n``'s packet moves BGA's state machine after it (an answer to a request does)."""
+    return any(x.type in ("gameStateMultipleActiveUpdate", "gameStateChange") for x in n.packet.notifs[n.index + 1:])
+
+
+def _permissions(value: Any) -> list[str]:
+    """BGA's comma list of the powers allowed to defend a location (null, or with empty entries left
+    where one was revoked), sorted."""
+    if value is None:
+        return []
+    return sorted(p for p in str(value).split(",") if p)
 
 
 def request_canceled(imp: PeriklesImporter, n: Notif) -> None:
-    """`requestCanceled`: the requester withdraws; answers already given stand, the rest never happen."""
-    flush_requests(imp)
+    """`requestCanceled`: the requester withdraws his requests, so none of them was asked in the end; the
+    answers already given stand on BGA as the leaders' own permissions (``set_permission``, in log order)
+    and the requester commits again (no free turn follows, whatever was granted: Q3 needs a commit
+    whose requests were all granted)."""
+    answers = [r["notif"] for r in imp.requests if r["answer"] is not None]
+    standing = imp.standing
+    imp.requests, imp.standing, imp.lists = [], [], []
+    for x in sorted(answers + standing, key=lambda x: x.seq):
+        _set_standing(imp, [x])
+    if answers:
+        imp.observe({"permissions": {str(x.args["location"]): _permissions(x.args["permissions"])
+                                     for x in sorted(answers + standing, key=lambda x: x.seq)}})
 
 
 def flush_requests(imp: PeriklesImporter) -> None:
+    """The answered requests as ask + answer pairs (grants first), each standing permission held back for
+    one of them after its ask, before or after its answer as in the log; then each location's permissions
+    as BGA gave them last are observed."""
     answered = [r for r in imp.requests if r["answer"] is not None]
+    standing, imp.standing = imp.standing, []
+    standing_all = list(standing)
     imp.requests = []
     seen: set[tuple[str, str]] = set()
     for r in sorted(answered, key=lambda r: not r["answer"]):
@@ -577,7 +634,25 @@ def flush_requests(imp: PeriklesImporter) -> None:
             continue  # one request per unit on BGA; one permission per power and location here
         seen.add(pair)
         imp.move(r["player"], "ask_permission", power=r["power"], location=r["location"])
+        mine = [i for i, x in enumerate(standing_all) if (str(x.args["city"]), str(x.args["location"])) == pair]
+        _set_standing(imp, [standing_all[i] for i in mine if i < r["after"]])
         imp.move(imp.turn(), "answer_permission", grant=r["answer"])
+        _set_standing(imp, [standing_all[i] for i in mine if i >= r["after"]])
+        standing = [x for x in standing if (str(x.args["city"]), str(x.args["location"])) != pair]
+    _set_standing(imp, standing)
+    if imp.lists:  # each location's list as BGA gave it last
+        last = sorted(imp.lists + standing_all, key=lambda x: x.seq)  # log order
+        imp.observe({"permissions": {str(x.args["location"]): _permissions(x.args["permissions"]) for x in last}})
+        imp.lists = []
+
+
+def _set_standing(imp: PeriklesImporter, notifs: list[Notif]) -> None:
+    """Standing permissions held back by :func:`give_permission`, each with its own packet as ``src``."""
+    now = imp.current
+    for n in notifs:
+        imp.current = n
+        set_permission(imp, n)
+    imp.current = now
 
 
 def slave_revolt(imp: PeriklesImporter, n: Notif) -> None:
@@ -662,11 +737,12 @@ def to_deadpool(imp: PeriklesImporter, n: Notif) -> None:
 
 
 def claim_tile(imp: PeriklesImporter, n: Notif) -> None:
-    """`claimTile`: a player takes a location and its VP: his location points observed."""
+    """`claimTile`: a player takes a location and its VP: who claimed it observed (his location points
+    are observed at the end of the round: a location fought without a decision may already be decided)."""
     imp.settle()
     p = _pid(n.args["player_id"])
     imp.location_points[p] += _int(n.args["vp"])
-    imp.observe({"location_points": {p: imp.location_points[p]}})
+    imp.observe({"claims": {str(n.args["location"]): [p]}})
 
 
 def claim_tile_persians(imp: PeriklesImporter, n: Notif) -> None:
@@ -675,13 +751,25 @@ def claim_tile_persians(imp: PeriklesImporter, n: Notif) -> None:
     for who in n.args["persians"]:
         p = _pid(who)
         imp.location_points[p] += _int(n.args["vp"])
-    imp.observe({"location_points": {_pid(w): imp.location_points[_pid(w)] for w in n.args["persians"]}})
+    imp.observe({"claims": {str(n.args["location"]): sorted(_pid(w) for w in n.args["persians"])}})
+
+
+def unclaimed_tile(imp: PeriklesImporter, n: Notif) -> None:
+    """`unclaimedTile`: nobody claims the location: observed."""
+    imp.settle()
+    imp.observe({"claims": {str(n.args["location"]): []}})
 
 
 def city_defeat(imp: PeriklesImporter, n: Notif) -> None:
-    """`cityDefeat`: a city's defeat count: observed."""
+    """`cityDefeat`: a city's defeat count, observed at the end of the round (as the location points)."""
     imp.settle()
-    imp.observe({"defeats": {str(n.args["city"]): _int(n.args["defeats"])}})
+    imp.defeats[str(n.args["city"])] = _int(n.args["defeats"])
+
+
+def end_turn(imp: PeriklesImporter, n: Notif) -> None:
+    """`endTurn` (no args): the round is over; the location points and defeats BGA announced are observed."""
+    imp.settle()
+    imp.observe({"location_points": dict(imp.location_points), "defeats": dict(imp.defeats)})
 
 
 # ---- end of round and game --------------------------------------------------------------------
@@ -756,9 +844,11 @@ HANDLERS: dict[str, Handler] = {
     "toDeadpool": to_deadpool,
     "claimTile": claim_tile,
     "claimTilePersians": claim_tile_persians,
+    "unclaimedTile": unclaimed_tile,
     "cityDefeat": city_defeat,
     # end of round and game
     "addStatue": add_statue,
+    "endTurn": end_turn,
     "newInfluence": new_influence,
     "newLocations": new_locations,
     "nextTurn": next_turn,

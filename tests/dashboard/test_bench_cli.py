@@ -22,12 +22,12 @@ def test_bench_database_has_exactly_the_games_asked_for(tmp_path: Path) -> None:
     try:
         ids = [r[0] for r in con.execute("SELECT game_id FROM games").fetchall()]
         assert len(set(ids)) == 23
-        # every copied game has its players, scores and stored record
-        for table in ("players", "score_breakdown", "records"):
+        # every copied game has its players, events (the Components page scans the moves), scores and record
+        for table in ("players", "events", "score_breakdown", "records"):
             n = con.execute(f"SELECT count(DISTINCT game_id) FROM {table}").fetchone()[0]
             assert n == 23, table
-        # the event rows are kept for the ingested games only
-        assert con.execute("SELECT count(DISTINCT game_id) FROM events").fetchone()[0] == 8
+        assert con.execute("SELECT count(*) FROM events").fetchone() == \
+            con.execute("SELECT sum(n_events) FROM games").fetchone()
     finally:
         con.close()
     assert run(db, q.summary)["games"] == 23
@@ -104,3 +104,16 @@ def test_page_times_leave_out_apptests_own_component_scan(sample_db: Path, monke
         assert not at.exception
         timed = marks[marks.index("clock"):]
         assert timed == ["clock", "clock"], (page, marks)
+
+
+def test_bench_times_the_players_and_components_pages(sample_db: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    names = [name for name, _, _ in bench.PAGES]
+    assert {"players (the rating ladder)", "players (p1's profile)", "components"} <= set(names)
+    monkeypatch.setenv("GAMEREC_DB", str(sample_db))
+    bench._quiet_streamlit()
+    for name, page, params in bench.PAGES:
+        if name.startswith(("players", "components")):
+            _, _, at = bench._page_run(page, params=params)
+            assert not at.exception, name
+            if params:
+                assert at.header[0].value.endswith("(p1)"), name

@@ -77,3 +77,34 @@ def test_game_review_steps_through_an_imported_game_with_face_down_tiles(bga_db:
     for seq in (40, 120, 200):
         at.slider(key="review_seq").set_value(seq).run()
         assert not at.exception and f"Event {seq} of" in "\n".join(str(m.value) for m in at.markdown)
+
+
+def test_the_departures_page_counts_each_rule_and_links_its_events_to_review(bga_db: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = run(bga_db, q.departure_rules, title="coal_baron")
+    assert rules.get_column("rule").to_list() == ["second_place_after_tie", "pit_balance", "coal_supply"]
+    stored = run(bga_db, lambda con: con.execute(
+        "SELECT rule, count(DISTINCT game_id), count(*) FROM departures GROUP BY rule").fetchall())
+    counted = {r["rule"]: (r["games"], r["times"]) for r in rules.iter_rows(named=True) if r["times"]}
+    assert counted == {r: (g, t) for r, g, t in stored} and rules.get_column("bga_games")[0] == len(FILES)
+    at = open_page(bga_db, "departures", monkeypatch)
+    assert at.title[0].value == "BGA departures" and not at.exception
+    assert f"Based on {len(FILES)} Coal Baron games under BGA's rules." in [c.value for c in at.caption]
+    rule = at.selectbox(key="dep_rule").value
+    ex = run(bga_db, q.departure_examples, title="coal_baron", rule=rule)
+    game_id, seq = ex.row(0)[0], ex.row(0)[1]
+    # review marks the event and says what happened there
+    at = open_page(bga_db, None, monkeypatch, game=game_id, seq=str(seq))
+    at.switch_page("views/game_review.py").run()
+    assert not at.exception
+    assert any(f"BGA departs from the rulebook here ({rule.replace('_', ' ')})" in str(w.value) for w in at.warning)
+
+
+def test_the_departures_page_without_bga_games_says_how_to_get_some(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "sim.duckdb"
+    sim = Path(__file__).resolve().parents[2] / "data"
+    files = sorted((sim / "coal_baron").glob("*.jsonl.gz"))
+    ingest([str(f) for f in files], db, workers=0, publish_every=0)
+    at = open_page(db, "departures", monkeypatch)
+    assert any("No game in this database was played under BGA's rules" in str(i.value) for i in at.info)

@@ -24,7 +24,10 @@ PAGES = [
     ("dominance", "Pax Pamir dominance checks"),
     ("shifts", "Coal Baron shift rankings"),
     ("strategy", "Strategy statistics"),
+    ("players", "Players"),
+    ("components", "Components"),
     ("divergences", "Divergences"),
+    ("departures", "BGA departures"),
 ]
 
 

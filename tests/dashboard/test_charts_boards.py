@@ -59,20 +59,22 @@ def test_score_timeline_marks_the_step_and_the_divergences(sample_db: Path) -> N
     tl = run(sample_db, q.game_timeline, game_id=DIVERGED_ID)
     divs = run(sample_db, q.game_divergences, game_id=DIVERGED_ID).get_column("seq").to_list()
     players = run(sample_db, q.game_players, game_id=DIVERGED_ID).get_column("player_id").to_list()
-    spec = charts.score_timeline(tl, 17, divs, {"p1": "Ana"}).to_dict()
+    spec = charts.score_timeline(tl, 17, divs, {"p1": "Ana"}, departure_seqs=[5, 9]).to_dict()
     assert len(spec["vconcat"]) == len(players)
     assert spec["vconcat"][0]["title"] == "Ana (p1)"
     assert spec["datasets"][charts.STEP_DATA] == [{"seq": 17}]
     for panel, pid in zip(spec["vconcat"], players):
-        area, div, step = panel["layer"]
+        area, div, dep, step = panel["layer"]
         assert area["mark"]["type"] == "area" and area["mark"]["interpolate"] == "step-after"
         assert f"datum.player_id == '{pid}'" in area["transform"][0]["filter"]
         assert div["mark"]["type"] == "rule" and div["mark"]["color"] == "#c0392b"
+        assert dep["mark"]["type"] == "rule" and "'departure'" in dep["transform"][0]["filter"]
         assert step["mark"]["type"] == "rule" and step["data"] == {"name": charts.STEP_DATA}
     (rows,) = [v for k, v in spec["datasets"].items() if k != charts.STEP_DATA]
     marked = sorted({r["seq"] for r in rows if r["layer"] == "divergence"})
     assert marked == sorted(set(divs)) and len(marked) >= 1
     assert sum(1 for r in rows if r["layer"] == "divergence") == len(players) * len(marked)
+    assert sorted({r["seq"] for r in rows if r["layer"] == "departure"}) == [5, 9]
     assert len(rows) < 10_000
     moved = charts.with_step(spec, 40)
     assert moved["datasets"][charts.STEP_DATA] == [{"seq": 40}]

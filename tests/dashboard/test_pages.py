@@ -245,7 +245,7 @@ def test_no_divergences(copenhagen_db: Path, monkeypatch: pytest.MonkeyPatch) ->
 
 
 @pytest.mark.parametrize("page", [None, "game_review", "score_breakdowns", "pax_pamir", "coal_baron",
-                                  "strategy", "divergences"])
+                                  "strategy", "divergences", "departures"])
 def test_missing_database_is_explained(tmp_path: Path, page: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
     at = open_page(tmp_path / "none.duckdb", page, monkeypatch)
     assert "No database at" in texts(at) and "gamerec ingest" in texts(at)

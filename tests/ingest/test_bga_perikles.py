@@ -15,7 +15,7 @@ from ingest.bga import BgaImportError, import_log, parse_log, read_log
 from ingest.bga.log import Notif, Packet
 from ingest.bga.perikles import HANDLERS, INFLUENCE_BY_BGA_ID, PeriklesImporter
 from replay.games import get_game
-from replay.games.perikles.components import INFLUENCE, UNIT
+from replay.games.perikles.components import CITY_KEYS, INFLUENCE, LOCATION, UNIT
 from replay.games.perikles.decisions import key
 from replay.record import ChanceEvent, MoveEvent, ObserveEvent
 from replay.replayer import COMPLETE, replay
@@ -25,7 +25,13 @@ LOGS = Path(__file__).resolve().parents[3] / "shared" / "bga-logs" / "perikles"
 if not LOGS.is_dir():
     LOGS = Path("/work/shared/bga-logs/perikles")
 FILES = sorted(LOGS.glob("*.log.json.gz")) if LOGS.is_dir() else []
+EVERY_ACTION = LOGS.parent.parent / "bga-logs-every-action" / "perikles"
+EVERY = sorted(EVERY_ACTION.glob("*.log.json.gz")) if EVERY_ACTION.is_dir() else []
+"""The shared logs whose players take every action the client offers (standing permissions, the
+auto-pass preference, Slave Revolt after an empty commit...)."""
 needs_logs = pytest.mark.skipif(not FILES, reason=f"the shared Perikles BGA logs are not at {LOGS}")
+PINNED = Path(__file__).resolve().parent / "bga_logs" / "perikles"
+"""Harness logs pinned for a rule (tests/ingest/bga_logs/README.md)."""
 GAME = get_game("perikles")
 PLAYERS = ["p1", "p2", "p3"]
 BGA_ID = {ours: bga for bga, ours in INFLUENCE_BY_BGA_ID.items()}
@@ -42,6 +48,15 @@ def importer() -> PeriklesImporter:
 
 def send(imp: PeriklesImporter, type_: str, log: str = "x", **args: Any) -> None:
     _send(imp, type_, log, **args)
+
+
+def answer(imp: PeriklesImporter, **args: Any) -> None:
+    """A ``givePermission`` that answers a request: BGA's state machine moves on in the same packet."""
+    p = Packet("/table/t1", 43, 43, 0)
+    n = Notif("givePermission", args, "x", "u-answer", p, 0)
+    p.notifs += [n, Notif("gameStateMultipleActiveUpdate", [], "", "u-multi", p, 1)]
+    imp.current = n
+    HANDLERS["givePermission"](imp, n)
 
 
 
@@ -255,11 +270,14 @@ def test_a_cube_without_extra_units_is_refused() -> None:
         send(imp, "useTile", player_id="p1", id=1, shardct=2, city="athens")
 
 
-def test_no_commits_ends_the_turn_the_engine_gave() -> None:
+def test_no_commits_ends_the_turn_with_the_next_notification() -> None:
+    """seed8023 packets 73-74: an empty commit, then BGA's prompt for the special tile: Slave Revolt."""
     imp = importer()
     reach(imp, lambda s: s.stage == "commit" and s.commit_sent == 0)
     p = imp.turn()
     send(imp, "noCommits", player_id=p)
+    assert events(imp) == []
+    send(imp, "useTile", player_id=imp.pk.next_player(p), id=1, shardct=2, city="athens")
     assert events(imp) == [(p, {"type": "end_commit"})]
 
 
@@ -271,10 +289,11 @@ def test_defend_request_and_give_permission_become_ask_and_answer() -> None:
     ask = next(m for m in imp.state.legal_moves() if m.type == "ask_permission").to_dict()
     send(imp, "defendRequest", player_id=p, city=ask["power"], city2="x", battle=ask["location"])
     assert events(imp) == []
-    send(imp, "givePermission", player_id="p9", grants_or_denies="denies", location=ask["location"],
-         city=ask["power"], permissions=None)
+    answer(imp, player_id="p9", grants_or_denies="denies", location=ask["location"], city=ask["power"],
+           permissions=None)
     evs = events(imp)
     assert evs[0] == (p, ask) and evs[1][1] == {"type": "answer_permission", "grant": False}
+    assert evs[2] == ("observe", {"permissions": {ask["location"]: []}})
 
 
 def test_request_canceled_drops_unanswered_requests() -> None:
@@ -284,10 +303,75 @@ def test_request_canceled_drops_unanswered_requests() -> None:
     assert imp.requests == [] and events(imp) == []
 
 
-def test_give_permission_without_a_request_is_refused() -> None:
+def test_a_grant_before_the_request_is_withdrawn_is_the_leaders_own_permission() -> None:
+    """seed8005 packets 281-283: two requests, one granted, then withdrawn: nothing was asked in the end,
+    the grant stands as the leader's permission, and no free commit turn follows (Q3)."""
     imp = importer()
-    with pytest.raises(BgaImportError, match="answers a request nobody made"):
-        send(imp, "givePermission", player_id="p2", grants_or_denies="grants", location="pylos", city="athens")
+    reach(imp, lambda s: s.stage == "commit" and s.commit_sent == 0
+          and any(m.type == "ask_permission" for m in s.legal_moves()))
+    p = imp.turn()
+    ask = next(m for m in imp.state.legal_moves() if m.type == "ask_permission").to_dict()
+    lead = imp.pk.leader[LOCATION[ask["location"]].owner]
+    send(imp, "defendRequest", player_id=p, city=ask["power"], city2="x", battle=ask["location"])
+    send(imp, "defendRequest", player_id=p, city=ask["power"], city2="x", battle="nowhere")
+    answer(imp, player_id=lead, grants_or_denies="grants", location=ask["location"], city=ask["power"],
+           permissions=ask["power"])
+    assert events(imp) == []
+    send(imp, "requestCanceled", player_id=p)
+    assert events(imp) == [
+        (lead, {"type": "set_permission", "location": ask["location"], "power": ask["power"], "grant": True}),
+        ("observe", {"permissions": {ask["location"]: [ask["power"]]}})]
+    assert imp.turn() == p and not imp.pk.commit_granted and imp.requests == []
+
+
+def _leader_and_location(imp: PeriklesImporter) -> tuple[str, str, str]:
+    """A location of this round, its city's leader and another city he does not lead."""
+    st = imp.pk
+    for loc in st.locations:
+        owner = LOCATION[loc].owner
+        lead = st.leader[owner]
+        other = next((c for c in CITY_KEYS if c != owner and st.leader[c] != lead
+                      and st.relation(owner, c) != -1), None)
+        if lead is not None and other is not None:
+            return lead, loc, other
+    raise AssertionError("no led location")
+
+
+def test_give_permission_without_a_request_is_a_standing_permission() -> None:
+    imp = importer()
+    reach(imp, lambda s: s.stage == "commit" and s.commit_sent == 0)
+    lead, loc, city = _leader_and_location(imp)
+    send(imp, "givePermission", player_id=lead, grants_or_denies="grants", location=loc, city=city,
+         permissions=city)
+    assert events(imp) == [(lead, {"type": "set_permission", "location": loc, "power": city, "grant": True}),
+                           ("observe", {"permissions": {loc: [city]}})]
+    assert imp.pk.permissions[loc] == [city]
+    send(imp, "givePermission", player_id=lead, grants_or_denies="denies", location=loc, city=city,
+         permissions="")
+    assert events(imp)[-2][1]["grant"] is False and loc not in imp.pk.permissions
+    other = next(p for p in PLAYERS if p != lead)
+    with pytest.raises(BgaImportError, match=f"{other} cannot grant permission to defend .*: he does not lead"):
+        send(imp, "givePermission", player_id=other, grants_or_denies="grants", location=loc, city=city,
+             permissions=city)
+
+
+def test_a_standing_permission_while_its_request_waits_comes_after_the_ask() -> None:
+    """seed1101 packets 60-62: Sparta asks to defend Potidea, Athens' leader grants it on his own, then
+    answers the request: ask, set_permission, answer (the ask would be refused after the grant)."""
+    imp = importer()
+    reach(imp, lambda s: s.stage == "commit" and s.commit_sent == 0
+          and any(m.type == "ask_permission" for m in s.legal_moves()))
+    p = imp.turn()
+    ask = next(m for m in imp.state.legal_moves() if m.type == "ask_permission").to_dict()
+    lead = imp.pk.leader[LOCATION[ask["location"]].owner]
+    send(imp, "defendRequest", player_id=p, city=ask["power"], city2="x", battle=ask["location"])
+    send(imp, "givePermission", player_id=lead, grants_or_denies="grants", location=ask["location"],
+         city=ask["power"], permissions=ask["power"])
+    assert events(imp) == []
+    answer(imp, player_id=lead, grants_or_denies="grants", location=ask["location"], city=ask["power"],
+           permissions=ask["power"])
+    assert [e[1]["type"] for e in events(imp)[:3]] == ["ask_permission", "set_permission", "answer_permission"]
+    assert imp.pk.commit_granted and imp.pk.permissions[ask["location"]] == [ask["power"]]
 
 
 def test_slave_revolt_is_the_random_pick() -> None:
@@ -357,17 +441,31 @@ def test_a_combat_winner_disagreeing_with_our_rules_is_a_mismatch_naming_the_loc
 def test_claims_defeats_statues_start_player_and_final_scoring_are_observed() -> None:
     imp = importer()
     send(imp, "claimTile", player_id="p2", location="pylos", city="sparta", vp=4)
-    send(imp, "claimTilePersians", location="delium", city="thebes", slot="2", vp=3, persians=["p2", "p3"])
+    send(imp, "claimTilePersians", location="delium", city="thebes", slot="2", vp=3, persians=["p3", "p2"])
+    send(imp, "unclaimedTile", location="sicily")
     send(imp, "cityDefeat", city="sparta", defeats="1")
     send(imp, "addStatue", player_id="p1", city="athens", statues=1)
+    send(imp, "endTurn")
     send(imp, "nextTurn", player_id="p3", city="athens")
     send(imp, "scoreStatues", player_id="p1", city="athens", statues=1, vp=5, total=5)
     send(imp, "scoreCubes", player_id="p1", city="athens", vp=2)
     obs = [e[1] for e in events(imp)]
-    assert obs == [{"location_points": {"p2": 4}}, {"location_points": {"p2": 7, "p3": 3}},
-                   {"defeats": {"sparta": 1}}, {"statues": {"athens": {"p1": 1}}}, {"start_player": "p3"},
-                   {"statue_points": {"athens": {"p1": 5}}}, {"city_cubes": {"athens": {"p1": 2}}}]
-    assert {m.key for m in imp.mismatches} >= {"location_points.p2", "defeats.sparta", "statues.athens.p1"}
+    defeats = {c: 0 for c in CITY_KEYS} | {"sparta": 1}
+    assert obs == [{"claims": {"pylos": ["p2"]}}, {"claims": {"delium": ["p2", "p3"]}}, {"claims": {"sicily": []}},
+                   {"statues": {"athens": {"p1": 1}}},
+                   {"location_points": {"p1": 0, "p2": 7, "p3": 3}, "defeats": defeats},
+                   {"start_player": "p3"}, {"statue_points": {"athens": {"p1": 5}}},
+                   {"city_cubes": {"athens": {"p1": 2}}}]
+    assert {m.key for m in imp.mismatches} >= {"claims.pylos", "location_points.p2", "defeats.sparta",
+                                               "statues.athens.p1"}
+
+
+def test_a_location_decided_without_a_decision_does_not_spoil_the_claim_before_it() -> None:
+    """seed8006 packet 220: Megara's location (all its units known to the viewer) is decided by the engine
+    before the log claims Potidea; the claim is observed per location, the points at the round's end."""
+    path = PINNED / "perikles_3p_seed8006.log.json.gz"
+    imported = import_log(read_log(path))
+    assert imported.mismatches == []
 
 
 def test_new_influence_and_new_locations_are_the_round_deal() -> None:
@@ -385,7 +483,8 @@ def test_every_handled_type_has_a_test_or_is_ignored_for_a_reason() -> None:
               "candidatePromoted", "playSpecial", "alkibiadesMove", "election", "noElection", "spartanChoice",
               "retrieveDeadpool", "useTile", "noCommits", "sendBattle", "spentInfluence", "defendRequest",
               "givePermission", "requestCanceled", "slaveRevolt", "revealCounters", "rollBattle", "diceRoll",
-              "combatWinner", "toDeadpool", "claimTile", "claimTilePersians", "cityDefeat", "addStatue",
+              "combatWinner", "toDeadpool", "claimTile", "claimTilePersians", "unclaimedTile", "cityDefeat", "addStatue",
+              "endTurn",
               "newInfluence", "newLocations", "nextTurn", "scoreStatues", "scoreCubes"}
     assert set(HANDLERS) == tested
     assert not set(HANDLERS) & PeriklesImporter.ignored
@@ -404,7 +503,7 @@ def test_an_unknown_notification_is_refused() -> None:
 
 
 @needs_logs
-@pytest.mark.parametrize("path", FILES, ids=[f.name.split(".")[0] for f in FILES])
+@pytest.mark.parametrize("path", FILES + EVERY, ids=[f.name.split(".")[0] for f in FILES + EVERY])
 def test_shared_log_imports_complete_with_bgas_final_scores(path: Path) -> None:
     imported = import_log(read_log(path))
     rec = imported.record
@@ -415,6 +514,19 @@ def test_shared_log_imports_complete_with_bgas_final_scores(path: Path) -> None:
     table = json.loads(path.with_name(path.name.replace(".log.json.gz", ".table.json")).read_text())
     assert rec.result is not None
     assert rec.result["score"] == {str(p["id"]): int(p["score"]) for p in table["players"]}
+
+
+PINNED_FILES = sorted(PINNED.glob("*.log.json.gz"))
+
+
+@pytest.mark.parametrize("path", PINNED_FILES, ids=[f.name.split(".")[0] for f in PINNED_FILES])
+def test_pinned_log_imports_complete_with_bgas_final_scores(path: Path) -> None:
+    """The harness logs kept in tests/ingest/bga_logs (their README names the packet each one pins)."""
+    imported = import_log(read_log(path))
+    assert not imported.mismatches, [str(m) for m in imported.mismatches[:3]]
+    r = replay(imported.record)
+    assert r.status == COMPLETE, r.divergences[:1]
+    assert imported.record.result is not None and imported.record.result["score"] == r.totals
 
 
 def _edited(path: Path, edit: Any) -> Any:

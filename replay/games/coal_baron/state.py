@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from replay.departures import load_departures
 from replay.engine import OVER, ChanceRequest, IllegalMove, ImpossibleChance, Move, Outcome, State, Turn
 from replay.hidden import HiddenPool, PartlyKnownDeck
 
@@ -64,6 +65,7 @@ AWAITED: dict[str, str] = {
 
 class CoalBaronState(State):
     game_id = "coal_baron"
+    departure_rules = load_departures("replay.games.coal_baron")
 
     def __init__(self, players: list[str], options: dict[str, Any]) -> None:
         super().__init__(players, options)
@@ -120,6 +122,7 @@ class CoalBaronState(State):
         new = CoalBaronState.__new__(CoalBaronState)
         new.__dict__.update(self.__dict__)
         new.milestones = self.milestones[:]
+        new.departures = self.departures[:]
         new.pits = {p: pit.copy() for p, pit in self.pits.items()}
         new.supply = self.supply[:]
         new.tile_pool = self.tile_pool.copy()

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from replay.departures import load_departures
 from replay.engine import OVER, ChanceRequest, IllegalMove, ImpossibleChance, Move, Outcome, State, Turn
 from replay.games.copenhagen import legal
 from replay.games.copenhagen.board import Player
@@ -50,6 +51,7 @@ END_MERMAID = "mermaid"
 
 class CopenhagenState(State):
     game_id = "copenhagen"
+    departure_rules = load_departures("replay.games.copenhagen")
 
     def __init__(self, players: list[str], options: dict[str, Any]) -> None:
         super().__init__(players, options)
@@ -297,6 +299,13 @@ class CopenhagenState(State):
         self.end = why
         self.step = "over"
         self._request = None
+        if self.ruleset == "bga" and why == END_POINTS:
+            ranks, official = self.ranking(), self._ranking_by(tiebreak=True)
+            if ranks != official:
+                shared = sorted(p for p in self.players if ranks[p] != official[p])
+                self.depart("tiebreak_after_twelve_points",
+                            f"a 12-point end: {' and '.join(shared)} share their rank on BGA; the rulebook's "
+                            f"empty-cell tiebreak ranks them {', '.join(f'{p} {official[p]}' for p in shared)}")
 
     # ---- score and results ----------------------------------------------
 
@@ -311,10 +320,12 @@ class CopenhagenState(State):
         BGA computes that tiebreak only when the mermaid ends the game: after a 12-point end,
         players level on points share their rank there (ruleset ``bga``).
         """
-        if self.ruleset == "bga" and self.end == END_POINTS:
-            key = {pid: (-self.seats[pid].total, 0) for pid in self.players}
-        else:
-            key = {pid: (-self.seats[pid].total, self.seats[pid].facade.empty_count()) for pid in self.players}
+        return self._ranking_by(tiebreak=not (self.ruleset == "bga" and self.end == END_POINTS))
+
+    def _ranking_by(self, tiebreak: bool) -> dict[str, int]:
+        """Ranks by points, then (``tiebreak``) by fewer empty cells."""
+        key = {pid: (-self.seats[pid].total, self.seats[pid].facade.empty_count() if tiebreak else 0)
+               for pid in self.players}
         return {pid: 1 + sum(1 for q in self.players if key[q] < key[pid]) for pid in self.players}
 
     def phase(self) -> tuple[int | None, str]:
@@ -393,6 +404,7 @@ class CopenhagenState(State):
         new.tiles = dict(self.tiles)
         new.ability_supply = dict(self.ability_supply)
         new.milestones = list(self.milestones)
+        new.departures = list(self.departures)
         new._score = None
         return new
 

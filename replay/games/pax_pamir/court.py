@@ -173,6 +173,10 @@ class SpyTask(Task):
     def apply(self, s: PaxState, player: str, move: Move) -> None:
         s.pop(self)
         if isinstance(move, PlaceSpy):
+            if self.blackmail and s.spies.get(move.card):
+                s.depart("blackmail_spied_card",
+                         f"{player} blackmails {card_name(move.card)}, which holds another player's spy (BGA); "
+                         "the rulebook's Blackmail reaches only a card with no spy")
             board.place(s, player, "spy", str(move.card))
 
     def describe(self) -> str:
@@ -323,6 +327,11 @@ class OverthrowDiscardTask(Task):
 
     def apply(self, s: PaxState, player: str, move: Move) -> None:
         assert isinstance(move, Discard)
+        if move.card not in self._left(s):
+            s.depart("overthrow_any_card",
+                     f"{player} discards {card_name(move.card)} during the Overthrow of {self.region.title()}, "
+                     "though it is not one of the overthrown cards (BGA's server accepts any card); the "
+                     "rulebook discards exactly the region's political cards")
         discard_from_court(s, player, move.card)
 
     def describe(self) -> str:

@@ -235,8 +235,13 @@ def shift_market(s: PaxState) -> None:
                 continue
             new_cards[i] = card
             arriving = loose[i]
-            if card == PUBLIC_WITHDRAWAL and arriving and (s.ruleset != "bga" or (i == 0 and col != 0)):
-                arriving = 0
+            if card == PUBLIC_WITHDRAWAL and arriving:
+                if s.ruleset != "bga" or (i == 0 and col != 0):
+                    arriving = 0
+                else:
+                    s.depart("public_withdrawal_rupees",
+                             f"{arriving} rupee{'s' if arriving != 1 else ''} reach Public Withdrawal in "
+                             f"{cell_name(row, i)} and stay on it (BGA); the rulebook removes them from the game")
             new_rupees[i] = rupees[col] + arriving
             i += 1
         s.market[row] = new_cards
@@ -375,8 +380,14 @@ def draw_into(s: PaxState, card: int, cell: tuple[int, int], i: int) -> None:
     s.card_drawn()
     row, col = cell
     s.market[row][col] = card
-    if card == PUBLIC_WITHDRAWAL and s.ruleset != "bga":
-        s.market_rupees[row][col] = 0
+    if card == PUBLIC_WITHDRAWAL and s.market_rupees[row][col]:
+        if s.ruleset != "bga":
+            s.market_rupees[row][col] = 0
+        else:
+            n = s.market_rupees[row][col]
+            s.depart("public_withdrawal_rupees",
+                     f"Public Withdrawal is drawn into {cell_name(row, col)}, where {n} rupee{'s' if n != 1 else ''} "
+                     "lie: they stay on it (BGA); the rulebook removes them from the game")
 
 
 def instability(s: PaxState, cells: list[tuple[int, int]]) -> None:

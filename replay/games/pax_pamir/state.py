@@ -15,6 +15,7 @@ from collections.abc import Set as AbstractSet
 from operator import attrgetter
 from typing import Any
 
+from replay.departures import load_departures
 from replay.engine import OVER, ChanceRequest, IllegalMove, Move, Outcome, State, Turn
 from replay.games.pax_pamir import market, turns
 from replay.games.pax_pamir.components import (
@@ -59,6 +60,7 @@ MARKET_CELLS: tuple[tuple[int, int], ...] = tuple((row, col) for col in range(6)
 
 class PaxState(State):
     game_id = "pax_pamir"
+    departure_rules = load_departures("replay.games.pax_pamir")
 
     def __init__(self, players: list[str], options: dict[str, Any]) -> None:
         super().__init__(players, options)
@@ -597,6 +599,7 @@ class PaxState(State):
         new.players = list(self.players)
         new.options = dict(self.options)
         new.milestones = list(self.milestones)
+        new.departures = list(self.departures)
         new.rupees = dict(self.rupees)
         new.loyalty = dict(self.loyalty)
         new.hands = {p: list(v) for p, v in self.hands.items()}

@@ -63,6 +63,8 @@ def begin_setup(s: PaxState) -> None:
     if s.ruleset == "bga":
         for p in reversed(s.players):
             s.push(LoyaltyTask(p))
+        s.depart("loyalty_order", f"{s.players[0]} picks a loyalty first and {s.players[-1]} takes the first turn "
+                                  "(seat order on BGA); the rulebook draws the first chooser at random")
     else:
         s.push(FirstChooserTask(s.players[0]))
     s.push(market.RefillTask(s.players[0], True))

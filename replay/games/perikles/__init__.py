@@ -15,7 +15,8 @@ GAME = Game(
     moves=MOVES,
     state_class=PeriklesState,
     observable_keys=("score", "legal_count", "state_hash", "cubes", "location_points", "defeats", "leaders",
-                     "round", "start_player", "statues", "statue_points", "city_cubes", "combat"),
+                     "round", "start_player", "statues", "statue_points", "city_cubes", "combat", "permissions",
+                     "claims"),
     option_keys=("ruleset", "seat_view"),
     view_options=(("seat_view", True),),
 )

@@ -79,6 +79,7 @@ RULES: dict[type[Move], tuple[Options, Check, Apply]] = {
     mv.DeclineSpecial: (battle_specials.decline_special_options, battle_specials.decline_special_check, battle_specials.decline_special),
     mv.ChooseCasualty: (battles.choose_casualty_options, battles.choose_casualty_check, battles.choose_casualty),
     mv.AskPermission: (commitment.ask_permission_options, commitment.ask_permission_check, commitment.ask_permission),
+    mv.SetPermission: (commitment.set_permission_options, commitment.set_permission_check, commitment.set_permission),
 }
 
 INFLUENCE_SPECIALS: tuple[type[Move], ...] = (mv.PlayPerikles, mv.PlayPlague, mv.PlayAlkibiades)

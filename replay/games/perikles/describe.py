@@ -68,6 +68,9 @@ def describe(s: Board, player: str, move: Move) -> str:
         return f"{player} ends his commit turn"
     if isinstance(m, mv.AnswerPermission):
         return f"{player} {'grants' if m.grant else 'refuses'} permission to defend"
+    if isinstance(m, mv.SetPermission):
+        verb = "grants" if m.grant else "revokes"
+        return f"{player} {verb} {_city(m.power)}'s permission to defend {_loc(m.location)}"
     if isinstance(m, mv.PlaySlaveRevolt):
         where = "the Spartan leader's forces" if m.target == "sparta" else _loc(m.target)
         return f"{player} plays Slave Revolt against {where}"

@@ -128,6 +128,15 @@ class AnswerPermission(Move, tag="answer_permission", frozen=True):
     grant: bool
 
 
+class SetPermission(Move, tag="set_permission", frozen=True):
+    """The leader of the city that owns ``location`` grants (``grant``) or revokes ``power``'s standing
+    permission to defend it.  He may do so at any time while he leads that city, whoever is to move."""
+
+    location: str
+    power: str
+    grant: bool
+
+
 class PlaySlaveRevolt(Move, tag="play_slave_revolt", frozen=True):
     """Special tile Slave Revolt: ``target`` is a location key or ``sparta`` (the leader's pool)."""
 
@@ -172,5 +181,8 @@ MOVES: tuple[type[Move], ...] = (
     PlayPerikles, PlayPlague, PlayAlkibiades, AlkibiadesMove,
     RecoverUnit, ChooseFirstCommitter, SendUnit, SpendCube, EndCommit, AnswerPermission, PlaySlaveRevolt,
     PlayBrasidas, PlayPhormio, PlayThessalianAllies, PlayPersianFleet, DeclineSpecial, ChooseCasualty,
-    AskPermission,
+    AskPermission, SetPermission,
 )
+
+ANY_TIME: tuple[type[Move], ...] = (SetPermission,)
+"""Moves a player may make whoever is to move (they are never among the legal moves of the player to move)."""

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from replay.engine import ChanceRequest, IllegalMove, ImpossibleChance, Move, Outcome, Turn
+from replay.engine import (
+    OVER,
+    ChanceRequest,
+    GameOverError,
+    IllegalMove,
+    ImpossibleChance,
+    Move,
+    Outcome,
+    Turn,
+)
 
 from . import decisions, flow, unknowns
 from .board import Board
@@ -12,7 +21,7 @@ from .components import CITY, CITY_KEYS, LOCATION, PERSIA, UNITS
 from .decisions import EXPECTED, RULES, key
 from .describe import describe
 from .flow import PHASES
-from .moves import SendUnit
+from .moves import ANY_TIME, SendUnit
 from .phases import battles
 from .scoring import ranking, score_breakdown
 
@@ -44,6 +53,30 @@ class PeriklesState(Board):
         if not isinstance(player, str):
             return []
         return list(decisions.legal(self, player))
+
+    def apply_move(self, player: str, move: Move) -> None:
+        """A move of :data:`~.moves.ANY_TIME` (a leader's standing permission) may come whoever is to
+        move, even while chance is awaited; every other move goes through the usual checks."""
+        if type(move) in ANY_TIME:
+            if self._turn is OVER:
+                raise GameOverError(f"the game is over; {player} cannot play {move.type}")
+            self._play_any_time(player, move)
+            return
+        super().apply_move(player, move)
+
+    def play(self, player: str, move: Move) -> None:
+        if type(move) in ANY_TIME:
+            self._play_any_time(player, move)
+            return
+        super().play(player, move)
+
+    def _play_any_time(self, player: str, move: Move) -> None:
+        """Checked and applied like any move; whose turn it is does not change."""
+        _, check, apply = RULES[type(move)]
+        why = check(self, player, move)
+        if why is not None:
+            raise IllegalMove(why)
+        apply(self, player, move)
 
     def _play(self, player: str, move: Move) -> None:
         allowed, what = EXPECTED[key(self)]
@@ -137,7 +170,17 @@ class PeriklesState(Board):
                               for c in CITY_KEYS},
             "city_cubes": {c: dict(self.cubes[c]) for c in CITY_KEYS},
             "combat": battles.combat_view(self),
+            "permissions": {loc: sorted(self.permissions.get(loc, ())) for loc in self.locations},
+            "claims": self.claims(),
         }
+
+    def claims(self) -> dict[str, list[str]]:
+        """Every location fought so far -> who claimed it (several shared Persian leaders; none: unclaimed)."""
+        out: dict[str, list[str]] = {loc: [] for loc in self.unclaimed}
+        for p in self.players:
+            for loc in self.claimed[p]:
+                out.setdefault(loc, []).append(p)
+        return {loc: sorted(out[loc]) for loc in sorted(out)}
 
     def snapshot(self) -> dict[str, Any]:
         t = self._turn

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from replay.engine import Move
 
 from . import moves as m
-from .components import ACTION_NAMES, ACTIONS, HEX_TILES, PLAZA_TILES, POSITIONS, ROWS, SEALS, TECHS
+from .components import ACTION_NAMES, ACTIONS, PLAZA_TILES, POSITIONS, ROWS, SEALS, TECHS
 from .rules import actions, bridge, crane, free_actions, grids, plazas, production, technologies, turn_end
 from .rules.effects import describe_atoms, gain
 
@@ -215,7 +215,7 @@ RULES: dict[str, Rule] = {
     "keep_technology": (lambda s, d: [m.KeepTechnology(tech=t) for t in sorted(d["tiles"])],
                         lambda s, d, mv: technologies.keep_technology(s, d["player"], d["tiles"], mv.tech)),
     "upgrade_bonus": (lambda s, d: [m.ChooseUpgradeBonus(tile=t) for t in d["tiles"]],
-                      lambda s, d, mv: gain(s, d["player"], HEX_TILES[mv.tile]["upgrade_bonus"], "upgrades")),
+                      lambda s, d, mv: actions.take_upgrade_bonus(s, d["player"], d["action"], mv.tile)),
     "grid": (lambda s, d: _options(d, m.ChooseGrid, "grid"), _grid_apply),
     "plaza": (lambda s, d: _options(d, m.ChoosePlaza, "plaza"),
               lambda s, d, mv: plazas.both_rewards(s, d["player"], mv.plaza)),

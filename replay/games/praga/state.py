@@ -6,6 +6,7 @@ from typing import Any
 
 import orjson
 
+from replay.departures import load_departures
 from replay.engine import OVER, ChanceRequest, IllegalMove, ImpossibleChance, Move, Outcome, State, Turn
 from replay.hidden import PartlyKnownDeck
 
@@ -25,6 +26,7 @@ class PragaState(State):
     """A game of Praga Caput Regni in progress; the whole position is the plain-JSON dict ``d``."""
 
     game_id = "praga"
+    departure_rules = load_departures("replay.games.praga")
 
     def __init__(self, players: list[str], options: dict[str, Any]) -> None:
         super().__init__(players, options)
@@ -133,6 +135,7 @@ class PragaState(State):
         new.d = orjson.loads(orjson.dumps(self.d))
         new.stacks = {k: v.copy() for k, v in self.stacks.items()}
         new.milestones = list(self.milestones)
+        new.departures = list(self.departures)
         new.players = list(self.players)
         new.options = dict(self.options)
         return new

@@ -114,3 +114,13 @@ def test_bga_supply_does_not_run_short() -> None:
     st = setup(2, "bga", tiles=["t4", "t7", "t13", "t19", "t2", "t3"])
     place(st, "factory_1")
     assert st.decision is None and st.supply[0] == 30
+    assert st.departures == []   # the physical supply (14 yellow) would have filled both carts too
+
+
+def test_bga_supply_fills_carts_the_physical_supply_could_not_a_departure() -> None:
+    st = setup(2, "bga", tiles=["t4", "t7", "t13", "t19", "t2", "t3"])
+    st.supply[0] = 19   # the physical supply would hold 19 - (32 - 14) = 1 yellow cube
+    place(st, "factory_1")   # 2 yellow carts
+    assert st.decision is None and st.supply[0] == 17
+    assert [d["rule"] for d in st.departures] == ["coal_supply"]
+    assert "fills 2" in st.departures[0]["happened"] and "choose a colour for 1" in st.departures[0]["happened"]

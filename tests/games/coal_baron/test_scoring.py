@@ -95,6 +95,27 @@ def test_shift_one_under_bga_gives_no_second_after_a_tie() -> None:
     assert {p: st.score()[p]["shift1"] for p in st.players} == {"p1": 2, "p2": 2, "p3": 0}
 
 
+def test_a_tie_for_first_under_bga_records_the_second_place_departure_where_the_rulebook_awards_it() -> None:
+    st = setup(3, "bga")
+    st.pits["p1"].delivered_colour = [2, 0, 0, 0]
+    st.pits["p2"].delivered_colour = [2, 0, 0, 0]
+    st.pits["p3"].delivered_colour = [1, 3, 0, 0]   # brown: p3 alone first, the rule changes nothing
+    st.seq = 57
+    end_shift(st)
+    assert [(d["seq"], d["rule"]) for d in st.departures] == [(57, "second_place_after_tie")]
+    assert "coal_yellow" in st.departures[0]["happened"] and "p3" in st.departures[0]["happened"]
+
+
+@pytest.mark.parametrize("ruleset, yellow", [("official", [2, 2, 1]), ("bga", [2, 2, 0]), ("bga", [2, 1, 1])])
+def test_no_second_place_departure_where_both_rules_agree(ruleset: str, yellow: list[int]) -> None:
+    """Official rules depart nowhere; a tie with nobody below, or no tie at all, changes nothing."""
+    st = setup(3, ruleset)
+    for p, v in zip(st.players, yellow):
+        st.pits[p].delivered_colour = [v, 0, 0, 0]
+    end_shift(st)
+    assert st.departures == []
+
+
 def test_two_player_rule_only_first_place() -> None:
     st = setup(2)
     st.pits["p1"].delivered_colour = [3, 0, 0, 0]
@@ -198,6 +219,18 @@ def test_pit_balance_bga_totals_the_whole_pit() -> None:
     end_shift(st)
     assert st.score()["p1"]["end_pit_balance"] == 0
     assert st.score()["p2"]["end_pit_balance"] == -4
+    # p1's pit is level overall but not level by level: the rulebook gives -4; p2's -4 agrees
+    assert [(d["rule"], d["happened"].split("'")[0]) for d in st.departures] == [("pit_balance", "p1")]
+
+
+def test_pit_balance_under_the_rulebook_departs_nowhere() -> None:
+    st = setup(2)
+    end_shift(st)
+    end_shift(st)
+    st.pits["p1"].light = [["t25"], [], ["t37"], []]
+    st.pits["p1"].dark = [["t1"], ["t7"], [], []]
+    end_shift(st)
+    assert st.score()["p1"]["end_pit_balance"] == -4 and st.departures == []
 
 
 def test_tiebreak_is_the_francs_left_then_shared() -> None:

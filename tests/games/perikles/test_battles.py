@@ -417,3 +417,35 @@ def test_token_tile_refused_for_a_side_already_holding_one() -> None:
         st.apply_move("p3", PlayThessalianAllies(side="defender"))
     play(st, DeclineSpecial())
     assert request(st).name == "attacker" and not st.special_used["p3"]
+
+
+@pytest.mark.parametrize("ruleset, cubes", [("official", 0), ("bga", 2)])
+def test_a_defence_slave_revolt_emptied_is_absent_by_the_rules_and_uncontested_on_bga(ruleset: str, cubes: int) -> None:
+    """Q12 (seed1117 packets 121 and 175): the only defender's Spartan hoplite is taken by Slave Revolt.
+    By the rules nobody is at Pylos; BGA keeps the main defender and rewards him as an uncontested one."""
+    st = at_battle(ruleset=ruleset, locations=LOCS)
+    give_units(st, "p1", "sparta")
+    before = st.cubes["sparta"]["p1"]
+    uid = commit(st, "p1", "sparta", "hoplite", 1, "pylos", "defender")
+    st.send_home(uid)  # Slave Revolt's pick
+    fight(st, "pylos")
+    assert "pylos" in st.unclaimed
+    assert st.cubes["sparta"]["p1"] - before == cubes
+
+
+@pytest.mark.parametrize("ruleset, claimant", [("official", None), ("bga", "p1")])
+def test_an_attack_slave_revolt_emptied_leaves_the_defender_the_tile_on_bga(ruleset: str, claimant: str | None) -> None:
+    """Q12: the attackers' only unit, a Spartan hoplite, is taken by Slave Revolt.  By the rules only the
+    defenders came (2 cubes, no claim); BGA fights the location and its defender wins the tile."""
+    st = at_battle(ruleset=ruleset, locations=LOCS)
+    give_units(st, "p1", "athens")
+    give_units(st, "p2", "sparta")
+    uid = commit(st, "p2", "sparta", "hoplite", 1, "plataea", "attacker")
+    commit(st, "p1", "athens", "hoplite", 1, "plataea", "defender")
+    st.send_home(uid)
+    before = st.cubes["athens"]["p1"]
+    assert st.main_player["plataea"]["attacker"] == "p2"
+    fight(st, "plataea")
+    claimed = [p for p in st.players if "plataea" in st.claimed[p]]
+    assert claimed == ([claimant] if claimant else [])
+    assert st.cubes["athens"]["p1"] - before == (0 if claimant else 2)

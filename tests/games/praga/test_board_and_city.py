@@ -146,6 +146,22 @@ def test_second_upgrade_in_a_turn_official_top_only_bga_either(ruleset: str) -> 
         assert st.legal_moves() == [m.ChooseUpgradeBonus(tile=old), m.ChooseUpgradeBonus(tile=new)]
         play(st, m.ChooseUpgradeBonus(tile=old))
     assert decision(st)["kind"] == "turn"
+    # the covered tile's bonus differs from the top tile's: BGA's amendment changed the bonus
+    assert [d["rule"] for d in st.departures] == (["upgrade_bonus_this_turn"] if ruleset == "bga" else [])
+
+
+def test_the_top_tiles_bonus_chosen_under_bga_departs_nowhere() -> None:
+    st = new_game(3, "bga")
+    old = "UI-06"
+    new = next(t for t, d in HEX_TILES.items() if d["upgrades"] == "mines" and d["era"] == 2 and not d["special"])
+    me(st)["upgrades"]["mines"] = [[old, 0], [new, 0]]
+    me(st)["wealth"] = ["wealth6", "wealth9_gold"]
+    st.d["turn"]["turn_upgrades"]["mines"] = [old, new]
+    actions.perform(st, "p1", "mines", bonus=True, source="extra")
+    run(st)
+    play(st, m.Manage(mode="produce"))
+    play(st, m.ChooseUpgradeBonus(tile=new))
+    assert st.departures == []
 
 
 def build(st, tile: str, space: str, player: str = "p1") -> None:  # type: ignore[no-untyped-def]

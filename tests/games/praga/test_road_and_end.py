@@ -36,6 +36,19 @@ def test_space_i_bga_either_the_egg_effect_or_the_free_one() -> None:
     play(st, m.RoadEgg(pay=True))
     play(st, m.ChooseReward(option=0))  # gold mine +1, and no 2 gold
     assert me(st)["mines"] == 5 and me(st)["gold"] == 2 and me(st)["eggs"] == 0
+    assert [d["rule"] for d in st.departures] == ["street_space_egg"]
+
+
+@pytest.mark.parametrize("ruleset, pay", [("bga", False), ("official", True), ("official", False)])
+def test_a_street_space_departs_only_when_bga_takes_the_egg_effect_instead(ruleset: str, pay: bool) -> None:
+    """Declining the egg, BGA gives the free effect as the rulebook does; the rulebook departs nowhere."""
+    st = new_game(3, ruleset)
+    me(st)["eggs"] = 1
+    road(st)
+    if ruleset == "official":
+        play(st, m.ChooseReward(option=0))
+    play(st, m.RoadEgg(pay=pay))
+    assert st.departures == []
 
 
 def test_space_iii_scores_three_per_era_one_upgrade() -> None:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from replay.engine import IllegalMove, Move
 
-from ..components import COLOUR_INDEX, COLOURS, SPACES, TILES
+from ..components import COAL_SUPPLY, COLOUR_INDEX, COLOURS, SPACES, TILES
 from ..moves import ChooseCoal
 
 if TYPE_CHECKING:
@@ -41,6 +41,8 @@ def load_new_minecarts(st: CoalBaronState, player: str, level: int, carts: int) 
     """One cube of the level's colour on each new cart; if the supply runs short, the player
     chooses another colour for each cart left (rules 6.1, shortage rule)."""
     filled = min(carts, st.supply[level])
+    if st.ruleset == "bga":
+        note_coal_supply(st, player, level, filled)
     st.supply[level] -= filled
     st.pits[player].coal[level][level] += filled
     short = carts - filled
@@ -48,6 +50,19 @@ def load_new_minecarts(st: CoalBaronState, player: str, level: int, carts: int) 
         st.shortage_level = level
         st.shortage_left = short
         st.decide("choose_coal", player)
+
+
+def note_coal_supply(st: CoalBaronState, player: str, level: int, filled: int) -> None:
+    """Under ``bga``: BGA's larger supply fills carts the physical supply could not.
+
+    Both supplies gain and lose the same cubes, so the physical one always holds a fixed
+    number fewer than BGA's: the difference of the two starting supplies."""
+    fewer = COAL_SUPPLY["bga"] - (COAL_SUPPLY["official"] - len(st.players))
+    physical = max(st.supply[level] - fewer, 0)
+    if filled > physical:
+        st.depart("coal_supply", f"{player}'s new {COLOURS[level]} minecarts: BGA's supply fills {filled}; "
+                                 f"the physical supply holds {physical} {COLOURS[level]} cube{'s' if physical != 1 else ''}, so the "
+                                 f"player would choose a colour for {filled - physical}")
 
 
 def choose_coal_moves(st: CoalBaronState, player: str) -> list[Move]:

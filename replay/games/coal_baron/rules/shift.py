@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from ..components import FACTORY_GROUPS, MAJORITIES, SETUP, SPACES, Majority
 from ..pit import Pit
 from ..scoring import (
+    Placing,
     coal_points,
     francs_points,
     pit_balance_points,
@@ -35,11 +36,25 @@ def score_shift(st: CoalBaronState) -> None:
             continue
         values = {p: category_value(st.pits[p], m) for p in st.players}
         placing = rank_category(values, m.first, m.second, st.ruleset)
+        if st.ruleset == "bga":
+            note_second_place_after_tie(st, m, values, placing)
         for p in st.players:
             rank, points = placing[p]
             st.pits[p].shift_points[st.shift - 1] += points
             st.add_milestone("shift_ranking", shift=st.shift, category=m.category, player_id=p,
                              value=values[p], rank=rank, points=points)
+
+
+def note_second_place_after_tie(st: CoalBaronState, m: Majority, values: dict[str, int],
+                                placing: dict[str, Placing]) -> None:
+    """Under ``bga``: a tie for first left second place unawarded where the rulebook awards it."""
+    official = rank_category(values, m.first, m.second, "official")
+    missed = [p for p in st.players if official[p] != placing[p]]
+    if missed:
+        firsts = [p for p in st.players if placing[p][0] == 1]
+        st.depart("second_place_after_tie",
+                  f"shift {st.shift}, {m.category}: {' and '.join(firsts)} tie for first; BGA awards no "
+                  f"second place, the rulebook gives {m.second} to {' and '.join(missed)}")
 
 
 def factory_workers(st: CoalBaronState, player: str) -> int:
@@ -72,7 +87,10 @@ def workers_back(st: CoalBaronState) -> None:
 
 def final_scoring(st: CoalBaronState) -> None:
     """Francs, coal owned, unfulfilled orders, pit balance."""
-    for pit in st.pits.values():
+    for player, pit in st.pits.items():
         pit.end_points = [francs_points(pit), coal_points(pit), unfulfilled_points(pit),
                           pit_balance_points(pit, st.ruleset)]
+        if st.ruleset == "bga" and (official := pit_balance_points(pit, "official")) != pit.end_points[3]:
+            st.depart("pit_balance", f"{player}'s pit balance: {pit.end_points[3]} VP over the whole pit "
+                                     f"(BGA), {official} VP level by level (the rulebook)")
     st.invalidate_score()

@@ -76,4 +76,7 @@ def refresh_abilities(s: CopenhagenState, pid: str) -> None:
     p = s.seats[pid]
     if not may_refresh(s, p):
         raise IllegalMove(f"{pid} cannot refresh ability tiles: none of {pid}'s tiles is used")
+    if not p.any_used():
+        s.depart("refresh_with_nothing_used", f"{pid} takes the refresh bonus with no ability tile used "
+                                              "(BGA offers it; the rulebook has nothing to refresh)")
     p.abilities = {a: False for a in p.abilities}

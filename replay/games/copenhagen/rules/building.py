@@ -153,6 +153,10 @@ def pay_and_place(s: CopenhagenState, pid: str, m: Build, placement: Placement) 
     if m.construction_discount:
         p.use(CONSTRUCTION_DISCOUNT)
     if m.change_from is not None:
+        if m.change_from == m.color or m.pay.get(m.change_from, 0) == 0:
+            s.depart("change_of_colours_unspent",
+                     f"{pid} spends change of colours on the {m.size}-cell {m.color} tile without paying "
+                     f"a {m.change_from} card with it (BGA spends it; under the rulebook it stays unused)")
         p.use(CHANGE_OF_COLORS)
     s.tiles[f"{m.color}-{m.size}"] -= 1
     p.facade.place(placement, m.color)

@@ -94,6 +94,11 @@ class MoveTask(Task):
         for r in self.tribes_left:
             if s.tribes[r][self.player] == 0:
                 board.overthrow_after_last_tribe(s, self.player, r)
+            elif cards := board.overthrown_cards(s, self.player, r):
+                s.depart("overthrow_after_the_move",
+                         f"{self.player}'s last tribe in {r.title()} left and came back within the Move: BGA "
+                         f"keeps {', '.join(card_name(c) for c in cards)}; the rulebook's Overthrow discards "
+                         "them when the tribe leaves")
 
     def candidates(self, s: PaxState) -> Iterator[Move]:
         p = self.player
@@ -156,6 +161,10 @@ class MoveTask(Task):
             self._settle(s, player, move.region, move.to, tribe=True)
         else:
             assert isinstance(move, MoveSpy)
+            if move.to == move.card:
+                s.depart("well_connected_out_and_back",
+                         f"{player}'s spy on {card_name(move.card)} goes out and back (Well-Connected on BGA); "
+                         "the rulebook's step must end on another card")
             board.take_spy(s, player, move.card)
             board.add_spy(s, player, move.to)
             board.unmark_moved(s, f"spy:{move.to}:{player}")

@@ -88,6 +88,10 @@ class TaxTask(Task):
             s.market_rupees[move.row][move.col] -= 1
         else:
             assert isinstance(move, TaxPlayer)
+            if not s.courts[move.player]:
+                s.depart("ancient_lineage_empty_court",
+                         f"{player} taxes {move.player}, whose court is empty (Claim of Ancient Lineage on BGA); "
+                         "the rulebook's Tax cannot reach a player without court cards")
             s.rupees[move.player] -= 1
         s.rupees[player] += 1
 

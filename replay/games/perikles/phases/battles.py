@@ -54,9 +54,8 @@ def start_location(s: Board) -> None:
     s.combat1_winner = None
     s.brasidas = s.phormio = False
     s.combat_no = 0
-    attackers = s.units_at(loc, ATTACKER)
-    defenders = s.units_at(loc, DEFENDER)
     sides = s.main_player.get(loc, {ATTACKER: None, DEFENDER: None})
+    attackers, defenders = came(s, loc, ATTACKER), came(s, loc, DEFENDER)
     if not attackers and not defenders:
         finish_location(s, None)
     elif not attackers:
@@ -70,6 +69,17 @@ def start_location(s: Board) -> None:
             finish_location(s, None)
     else:
         s.stage = "combat"
+
+
+def came(s: Board, location: str, side: str) -> bool:
+    """Whether ``side`` came to the location: it has units there.
+
+    ``bga``: it has a main player, that is, some unit was sent there, even if Slave Revolt has taken
+    every one of them away since (BGA keeps the main players of a location until it is resolved; Q12).
+    """
+    if s.ruleset == "bga":
+        return s.main_player.get(location, {}).get(side) is not None
+    return bool(s.units_at(location, side))
 
 
 def reward_undefended_attack(s: Board, defender: str | None) -> None:

@@ -11,13 +11,14 @@ from ..components import (
     DEFENDER,
     LOCATION,
     PERSIA,
+    POWERS,
     SIDES,
     TRIREME,
     UNIT,
     UNIT_TYPES,
     UNITS_BY_KIND,
 )
-from ..moves import AnswerPermission, AskPermission, SendUnit, SpendCube
+from ..moves import AnswerPermission, AskPermission, SendUnit, SetPermission, SpendCube
 from .military import MAX_UNITS, MAX_UNITS_WITH_CUBE, a_unit, power_name
 
 if TYPE_CHECKING:
@@ -291,12 +292,13 @@ def ask_permission(s: Board, player: str, move: AskPermission) -> None:
 
 def answer_permission(s: Board, player: str, move: AnswerPermission) -> None:
     """A grant admits that power to defend the location for the round (and sends the waiting unit, if
-    the request came with one); a refusal sends the turn back to the requester."""
+    the request came with one); a refusal sends the turn back to the requester (and, like a revocation,
+    withdraws any permission the leader gave that power there meanwhile)."""
     req = s.permission_request
     assert req is not None
     requester = req["player"]
+    permit(s, req["location"], req["power"], move.grant)
     if move.grant:
-        s.permissions.setdefault(req["location"], []).append(req["power"])
         if not req.get("ask"):
             send(s, requester, req["power"], req["unit_type"], req["strength"], req["location"], DEFENDER)
         s.commit_granted = True
@@ -307,6 +309,70 @@ def answer_permission(s: Board, player: str, move: AnswerPermission) -> None:
     s.permission_request = None
     s.stage = "commit"
     s.cur = requester
+
+
+# ---- standing permission, set at any time --------------------------------------------------
+
+BATTLE_STAGES = frozenset({"location", "reveal", "combat", "window", "battle_special", "roll", "casualty"})
+
+
+def permit(s: Board, location: str, power: str, grant: bool) -> None:
+    """``power`` may (or may no longer) defend ``location`` without asking: one entry per power."""
+    allowed = s.permissions.get(location, [])
+    if grant and power not in allowed:
+        s.permissions[location] = allowed + [power]
+    elif not grant and power in allowed:
+        allowed = [p for p in allowed if p != power]
+        if allowed:
+            s.permissions[location] = allowed
+        else:
+            del s.permissions[location]
+
+
+def on_board(s: Board, location: str) -> bool:
+    """A location of this round whose battle has not been fought yet."""
+    if location not in s.locations:
+        return False
+    return s.stage not in BATTLE_STAGES or s.locations.index(location) >= s.battle_slot
+
+
+def defends(s: Board, location: str, power: str) -> bool:
+    """Whether ``power`` has units on the defending side of ``location`` (face down included)."""
+    return (any(UNIT[u].power == power for u in s.units_at(location, DEFENDER))
+            or any(f["location"] == location and f["side"] == DEFENDER and f["power"] == power for f in s.face_down))
+
+
+def set_permission_options(s: Board, player: str) -> Iterator[SetPermission]:
+    for loc in s.locations:
+        for power in POWERS:
+            for grant in (True, False):
+                yield SetPermission(location=loc, power=power, grant=grant)
+
+
+def set_permission_check(s: Board, player: str, move: SetPermission) -> str | None:
+    """The leader of the owning city, for another power he does not lead; no grant to a power at war with
+    his city, no revocation once that power defends there."""
+    verb = "grant" if move.grant else "revoke"
+    if move.location not in LOCATION or not on_board(s, move.location):
+        return f"{player} cannot {verb} permission to defend {move.location!r}: it is no location still to be fought"
+    tile = LOCATION[move.location]
+    if move.power not in POWERS:
+        return f"{player} cannot {verb} permission to defend {tile.name} to {move.power!r}: not a city or Persia"
+    if s.leader[tile.owner] != player:
+        return f"{player} cannot {verb} permission to defend {tile.name}: he does not lead {power_name(tile.owner)}"
+    if move.power != PERSIA and s.leader[move.power] == player:
+        return f"{player} cannot {verb} permission to defend {tile.name} to {power_name(move.power)}: he leads it"
+    if move.grant and s.relation(tile.owner, move.power) == -1:
+        return (f"{player} cannot grant {power_name(move.power)} permission to defend {tile.name}: it is at war "
+                f"with {power_name(tile.owner)}")
+    if not move.grant and defends(s, move.location, move.power):
+        return (f"{player} cannot revoke {power_name(move.power)}'s permission to defend {tile.name}: its units "
+                f"already defend there")
+    return None
+
+
+def set_permission(s: Board, player: str, move: SetPermission) -> None:
+    permit(s, move.location, move.power, move.grant)
 
 
 # ---- extra units for a cube ---------------------------------------------------------------

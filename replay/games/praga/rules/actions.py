@@ -88,6 +88,15 @@ def bonus_tiles(s: PragaState, player: str, action: str) -> list[str]:
     return [pile[-1][0]]
 
 
+def take_upgrade_bonus(s: PragaState, player: str, action: str, tile: str) -> None:
+    """The chosen tile's bonus (``choose_upgrade_bonus``, BGA ruleset only)."""
+    top = s.d["p"][player]["upgrades"][action][-1][0]
+    if HEX_TILES[tile]["upgrade_bonus"] != HEX_TILES[top]["upgrade_bonus"]:
+        s.depart("upgrade_bonus_this_turn", f"{player} takes the bonus of {tile}, on top of the {action} pile "
+                                            f"earlier this turn; the rulebook gives the top tile {top}'s")
+    gain(s, player, HEX_TILES[tile]["upgrade_bonus"], "upgrades")
+
+
 @handler("upgrade_bonus")
 def upgrade_bonus(s: PragaState, task: Task) -> None:
     tiles = bonus_tiles(s, task["p"], task["action"])

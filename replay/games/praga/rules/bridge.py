@@ -57,6 +57,9 @@ def road_egg(s: PragaState, player: str, space_no: int, paid: bool) -> None:
     if paid:
         s.d["p"][player]["eggs"] -= 1
         gain(s, player, space["egg"], "kings_road")
+        if s.ruleset == "bga":
+            s.depart("street_space_egg", f"{player} pays an egg on street space {space_no}: the egg effect "
+                                         "instead of the free one (BGA); both under the rulebook")
     elif s.ruleset == "bga":
         gain(s, player, space["free"], "kings_road")
 

@@ -1,0 +1,120 @@
+"""The Players and Components pages under AppTest, and Game review's win-chance loss per decision."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+from analytics import queries as q
+from analytics.queries import run
+
+from .conftest import TITLES
+from .test_pages import open_page, texts
+from .test_win_chances import analysed_db  # noqa: F401  (the fixture)
+
+
+def _sql(db: Path, sql: str, *params: object) -> list[tuple[object, ...]]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(sql, list(params)).fetchall()
+    finally:
+        con.close()
+
+
+def test_players_page_without_a_player_shows_the_ladder(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(sample_db, "players", monkeypatch)
+    assert at.title[0].value == "Players"
+    assert "Rating ladder (all titles)" in [s.value for s in at.subheader]
+    ladder = at.dataframe[0].value
+    rated = _sql(sample_db, "SELECT DISTINCT player_id FROM players WHERE rank IS NOT NULL ORDER BY 1")
+    assert sorted(ladder["player_id"]) == [r[0] for r in rated]
+    assert list(ladder["place"]) == list(range(1, len(rated) + 1))
+    assert f"{len(rated)} rated players" in texts(at)
+
+
+def test_players_page_profile(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(sample_db, "players", monkeypatch, player="p2")
+    assert not at.exception
+    (games, wins), = _sql(sample_db, "SELECT count(*), count(*) FILTER (WHERE won) FROM players "
+                                     "WHERE player_id = 'p2' AND won IS NOT NULL")
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Finished games"] == f"{games:,}" and metrics["Wins"] == f"{wins:,}"
+    assert metrics["Rating (all titles)"].count("±") == 1
+    assert f"Based on {games:,} finished games." in texts(at)
+    assert {"Record", "Opponents", "Decision quality"} <= {s.value for s in at.subheader}
+    links = at.dataframe[-1].value["review"]
+    assert len(links) == _sql(sample_db, "SELECT count(*) FROM players WHERE player_id = 'p2'")[0][0]
+    assert all(link.startswith("/review?game=") for link in links)
+    # one title: its own ladder
+    at.selectbox(key="players_title").select("copenhagen").run()
+    assert not at.exception
+    (cg,), = _sql(sample_db, "SELECT count(*) FROM players JOIN games USING (game_id) WHERE player_id = 'p2' "
+                             "AND won IS NOT NULL AND title = 'copenhagen'")
+    assert {m.label: m.value for m in at.metric}["Finished games"] == f"{cg:,}"
+    assert any(m.label == "Rating (Copenhagen)" for m in at.metric)
+
+
+def test_players_page_finds_by_name(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(sample_db, "players", monkeypatch)
+    at.text_input(key="players_search").input("ben").run()
+    assert not at.exception
+    assert at.selectbox(key="players_player").value == "p2"  # simulated seat 2 is Ben
+    at.text_input(key="players_search").input("nobody at all").run()
+    assert "No player's id or name contains 'nobody at all'" in texts(at)
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_components_page(sample_db: Path, title: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(sample_db, "components", monkeypatch)
+    at.selectbox(key="components_title").select(title).run()
+    assert not at.exception, [e.value for e in at.exception]
+    res = run(sample_db, q.component_stats, title=title)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Finished games"] == f"{res.games:,}"
+    assert metrics["Player-games"] == f"{res.player_games:,}"
+    table = at.dataframe[0].value
+    assert len(table) == res.rows.height and list(table["players"]) == res.rows.get_column("players").to_list()
+    assert f"Based on {res.games:,} finished games" in texts(at)
+    counts = run(sample_db, q.component_filters, title=title)["player_count"]
+    at.selectbox(key="components_players").select(counts[0]).run()
+    assert not at.exception
+    only = run(sample_db, q.component_stats, title=title, player_count=counts[0])
+    assert {m.label: m.value for m in at.metric}["Finished games"] == f"{only.games:,}"
+
+
+def test_components_kinds_filter(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(sample_db, "components", monkeypatch)
+    at.selectbox(key="components_title").select("copenhagen").run()
+    at.multiselect(key="components_kinds_copenhagen").set_value(["facade tile"]).run()
+    assert set(at.dataframe[0].value["kind"]) == {"facade tile"}
+
+
+@pytest.mark.parametrize("page", ["players", "components"])
+def test_missing_database_is_explained(tmp_path: Path, page: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(tmp_path / "none.duckdb", page, monkeypatch)
+    assert "No database at" in texts(at)
+
+
+def test_review_shows_each_decisions_win_chance_loss(analysed_db: tuple[Path, str, str],  # noqa: F811
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    db, analysed, _ = analysed_db
+    dec = run(db, q.game_decisions, game_id=analysed)
+    assert dec.height
+    r = dec.row(3, named=True)
+    at = open_page(db, "game_review", monkeypatch, game=analysed, seq=str(r["move_seq"]))
+    page = texts(at)
+    assert f"The decision at event {r['move_seq']}" in page
+    assert f"{abs(r['lost']):.2%} of win chance" in page
+    exp = [e for e in at.expander if e.label.startswith("Every decision's win-chance loss")]
+    assert exp and f"({dec.height} analysed decisions)" in exp[0].label
+    table = next(d.value for d in at.dataframe if "lost" in d.value.columns)
+    assert list(table["event"] if "event" in table.columns else table["move_seq"]) == dec["move_seq"].to_list()
+    assert table["lost"].tolist() == pytest.approx((dec["lost"] * 100).to_list())
+    # the same decisions on the mover's player page
+    pid = r["player_id"]
+    at = open_page(db, "players", monkeypatch, player=pid)
+    n = dec.filter(pl.col("player_id") == pid).height
+    assert {m.label: m.value for m in at.metric}["Analysed decisions"] == f"{n:,}"
