@@ -204,6 +204,10 @@ def discard_from_court(s: PaxState, player: str, card: int, *, to_pile: bool = T
     if c.suit == "political":
         board.overthrow_after_last_political(s, player, c.region)
     if is_leveraged(s, card):
+        if card not in s.leveraged:
+            s.depart("leverage_by_icon",
+                     f"{player} repays {card_name(card)}'s leverage, never taken (its icons were not yet resolved; "
+                     "BGA judges by the icon); the rulebook repays only a leverage taken")
         s.leveraged.discard(card)
         repay_leverage(s, player)
 

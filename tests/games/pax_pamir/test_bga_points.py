@@ -223,9 +223,12 @@ def _discard_the_card_being_played(ruleset: str) -> tuple[object, str]:
 
 def test_a_card_discarded_before_its_leverage_icon_resolves_is_repaid_on_bga() -> None:
     """BGA repays any court card with a leverage icon (fresh seed 7091 packets 91-96, a fixture in
-    tests/ingest/logs/pax_pamir): discarding 80 costs two more discards."""
+    tests/ingest/logs/pax_pamir): discarding 80 costs two more discards, a departure recorded there;
+    Barakzai Sadars' own repayment (its leverage taken) is none."""
     s, me = _discard_the_card_being_played("bga")
     assert s.stack[-1].__class__.__name__ == "DiscardTask" and s.turn() == me
+    assert [d["rule"] for d in s.departures][-1:] == ["leverage_by_icon"]  # type: ignore[attr-defined]
+    assert [d["rule"] for d in s.departures].count("leverage_by_icon") == 1  # type: ignore[attr-defined]
     play(s, Discard(card=21))
     play(s, Discard(card=7))
     assert s.courts[me] == [] and s.loyalty[me] == "british"
@@ -234,3 +237,4 @@ def test_a_card_discarded_before_its_leverage_icon_resolves_is_repaid_on_bga() -
 def test_a_card_discarded_before_its_leverage_icon_resolves_owes_nothing_by_the_rulebook() -> None:
     s, me = _discard_the_card_being_played("official")
     assert s.courts[me] == [21, 7] and s.loyalty[me] == "british" and s.rupees[me] == 0
+    assert s.departures == []  # type: ignore[attr-defined]
