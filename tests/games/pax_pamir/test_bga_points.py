@@ -1,7 +1,8 @@
 """Points where Board Game Arena departs from the rulebook, seen in its logs (issue 24): a failed
 bribe negotiation counted, Well-Connected's out-and-back spy step, Blackmail as BGA's server
 judges it, and an Overthrow with a leveraged card discarded one card at a time.  Each is checked
-both ways: the ``bga`` rule, and the rulebook left as it was."""
+both ways: the ``bga`` rule, and the rulebook left as it was.  Also: leverage judged by the icon,
+and Tax of rupees lying on an empty market cell."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from replay.games.pax_pamir.moves import (
     Play,
     RemoveTribe,
     Skip,
+    Tax,
+    TaxMarket,
 )
 
 # ---------------------------------------------------------------- a failed bribe negotiation
@@ -238,3 +241,37 @@ def test_a_card_discarded_before_its_leverage_icon_resolves_owes_nothing_by_the_
     s, me = _discard_the_card_being_played("official")
     assert s.courts[me] == [21, 7] and s.loyalty[me] == "british" and s.rupees[me] == 0
     assert s.departures == []  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- Tax of an empty cell's rupees
+
+
+def _tax_an_empty_cell(ruleset: str) -> tuple[object, str]:
+    """The top row's first cell has lost its card (the deck is out) but holds 2 rupees; the
+    player taxes with Lapis Lazuli Mine (11, rank 2)."""
+    s = setup(ruleset=ruleset)
+    me = s.current
+    assert isinstance(me, str)
+    to_court(s, me, 11)
+    s.market[0][0] = None
+    s.market_rupees[0][0] = 2
+    s.market_rupees[1][3] = 1
+    play(s, Tax(card=11))
+    return s, me
+
+
+def test_tax_takes_a_rupee_lying_on_an_empty_market_cell_on_bga() -> None:
+    """BGA offers every rupee of the market (fresh seed 7192 packet 325, a fixture)."""
+    s, me = _tax_an_empty_cell("bga")
+    assert {m for m in legal(s) if isinstance(m, TaxMarket)} == {TaxMarket(row=0, col=0), TaxMarket(row=1, col=3)}  # type: ignore[arg-type]
+    play(s, TaxMarket(row=0, col=0))  # type: ignore[arg-type]
+    assert s.market_rupees[0][0] == 1 and s.rupees[me] == 5  # type: ignore[attr-defined]
+    assert [d["rule"] for d in s.departures][-1] == "tax_empty_cell"  # type: ignore[attr-defined]
+    play(s, TaxMarket(row=1, col=3))  # type: ignore[arg-type]
+    assert [d["rule"] for d in s.departures].count("tax_empty_cell") == 1  # type: ignore[attr-defined]
+
+
+def test_tax_by_the_rulebook_takes_rupees_from_market_cards_only() -> None:
+    s, me = _tax_an_empty_cell("official")
+    assert {m for m in legal(s) if isinstance(m, TaxMarket)} == {TaxMarket(row=1, col=3)}  # type: ignore[arg-type]
+    illegal(s, TaxMarket(row=0, col=0), "no market card with rupees there")  # type: ignore[arg-type]

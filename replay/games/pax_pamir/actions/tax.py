@@ -39,8 +39,9 @@ def taxable_players(s: PaxState, player: str) -> list[str]:
 
 
 def taxable_cell(s: PaxState, row: int, col: int) -> bool:
-    """Rupees lying on a market card (not on an empty cell) can be taxed."""
-    return s.market[row][col] is not None and s.market_rupees[row][col] > 0
+    """Rupees lying on a market card (not on an empty cell) can be taxed; under ``bga`` any rupee
+    in the market, on an empty cell too (BGA offers every rupee of the market)."""
+    return s.market_rupees[row][col] > 0 and (s.market[row][col] is not None or s.ruleset == "bga")
 
 
 @dataclass(slots=True)
@@ -66,7 +67,7 @@ class TaxTask(Task):
         if isinstance(move, TaxMarket):
             if not (0 <= move.row <= 1 and 0 <= move.col <= 5) or not taxable_cell(s, move.row, move.col):
                 return (f"{player} cannot tax {cell_name(move.row, move.col)} of the market: there is no "
-                        "market card with rupees there")
+                        + ("rupee there" if s.ruleset == "bga" else "market card with rupees there"))
         elif isinstance(move, TaxPlayer):
             q = move.player
             if q not in s.players or q == player:
@@ -85,6 +86,10 @@ class TaxTask(Task):
             return
         self.left -= 1
         if isinstance(move, TaxMarket):
+            if s.market[move.row][move.col] is None:
+                s.depart("tax_empty_cell",
+                         f"{player} taxes a rupee lying on {cell_name(move.row, move.col)} of the market, a cell with "
+                         "no card (BGA); the rulebook's Tax takes rupees from market cards")
             s.market_rupees[move.row][move.col] -= 1
         else:
             assert isinstance(move, TaxPlayer)
