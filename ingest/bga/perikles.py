@@ -113,7 +113,9 @@ class PeriklesImporter(GameImporter):
         "returnMilitaryPool",   # units go home at the end of a round (engine)
         "endGame",              # the end condition; the result comes from the end-of-game packet
         "tableWindow",          # the final score table: the end-of-game packet's scores are the result
-        "preferenceChanged",    # a player's auto-pass preference (private)
+        "preferenceChanged",    # private, after actChangePref: the auto-pass preference only stops BGA prompting
+                                # that player for his special tile; a player not prompted passes, which the
+                                # record writes as the pass our rules await (nothing depends on it)
     })
 
     def __init__(self, log: BgaLog, players: list[str], names: dict[str, str | None]) -> None:
