@@ -119,6 +119,17 @@ def test_influence_cubes_of_a_tile_is_an_effect() -> None:
     assert events(imp) == []
 
 
+def test_cube_limit_on_the_any_tiles_cube_is_the_placement_without_a_city() -> None:
+    imp = importer()
+    reach(imp, lambda s: key(s) == "influence/any_city")
+    p = imp.turn()
+    imp.pk.cubes["megara"][p] += 30 - imp.pk.cubes_on_board(p)
+    send(imp, "cubeLimit", player_id=p)
+    assert events(imp) == [(p, {"type": "place_any_cube", "city": None})]
+    send(imp, "cubeLimit", player_id=p)  # any other refused addition is an effect
+    assert len(events(imp)) == 1
+
+
 def test_influence_card_taken_takes_the_slot_and_checks_the_tile() -> None:
     imp = importer()
     reach(imp, lambda s: s.stage == "influence" and s.step == "before")
@@ -460,6 +471,15 @@ def test_claims_defeats_statues_start_player_and_final_scoring_are_observed() ->
                                                "statues.athens.p1"}
 
 
+def test_the_pre_combat_window_is_passed_at_its_roll_battle_only() -> None:
+    """seed8018 packet 242: the window of a location whose units are all known opens while the log is
+    still claiming the one before; what the log shows meanwhile passes nobody's special tile there."""
+    imp = importer()
+    reach(imp, lambda s: key(s) == "battle_special", seed=1)
+    imp.settle()
+    assert events(imp) == [] and key(imp.pk) == "battle_special"
+
+
 def test_a_location_decided_without_a_decision_does_not_spoil_the_claim_before_it() -> None:
     """seed8006 packet 220: Megara's location (all its units known to the viewer) is decided by the engine
     before the log claims Potidea; the claim is observed per location, the points at the round's end."""
@@ -479,7 +499,7 @@ def test_new_influence_and_new_locations_are_the_round_deal() -> None:
 
 
 def test_every_handled_type_has_a_test_or_is_ignored_for_a_reason() -> None:
-    tested = {"influenceCubes", "influenceCardTaken", "influenceCardDrawn", "candidateProposed", "cubeRemoved",
+    tested = {"cubeLimit", "influenceCubes", "influenceCardTaken", "influenceCardDrawn", "candidateProposed", "cubeRemoved",
               "candidatePromoted", "playSpecial", "alkibiadesMove", "election", "noElection", "spartanChoice",
               "retrieveDeadpool", "useTile", "noCommits", "sendBattle", "spentInfluence", "defendRequest",
               "givePermission", "requestCanceled", "slaveRevolt", "revealCounters", "rollBattle", "diceRoll",
@@ -562,6 +582,32 @@ def test_a_changed_die_is_caught_at_the_combat() -> None:
     assert first.key.startswith("combat.") and first.notif.type in ("combatWinner", "toDeadpool", "rollBattle")
     r = replay(imported.record)
     assert r.divergences and r.divergences[0].key.startswith("combat.")
+
+
+def _edited_packet(path: Path, packet: str, kind: str, edit: Any) -> Any:
+    raw = json.loads(gzip.decompress(path.read_bytes()))
+    for p in raw["data"]["logs"]:
+        for n in p["data"]:
+            if str(p["packet_id"]) == packet and n["type"] == kind:
+                edit(n["args"])
+                return raw
+    raise AssertionError("nothing edited")
+
+
+@pytest.mark.skipif(not EVERY, reason="the every-action Perikles logs are not here")
+def test_an_edited_standing_permission_is_caught_at_its_packet() -> None:
+    """seed1101 packet 48: Athens' leader (84101011) grants Corinth Potidea on his own.  Given to another
+    player, it is refused there; with another list of permissions, that observation disagrees."""
+    path = EVERY_ACTION / "perikles_3p_seed1101.log.json.gz"
+    raw = _edited_packet(path, "48", "givePermission", lambda a: a.update(player_id="84101013"))
+    with pytest.raises(BgaImportError, match=r"packet 48 \(givePermission\).*84101013 cannot grant permission"):
+        import_log(parse_log(raw, "edited.json"))
+    raw = _edited_packet(path, "48", "givePermission", lambda a: a.update(permissions="corinth,megara"))
+    imported = import_log(parse_log(raw, "edited.json"))
+    [m] = imported.mismatches
+    assert m.notif.packet_id == 48 and m.key == "permissions.potidea" and m.bga == ["corinth", "megara"]
+    r = replay(imported.record)
+    assert r.divergences[0].key == "permissions.potidea"
 
 
 @needs_logs

@@ -157,13 +157,16 @@ class Board(State):
         n += sum(1 for c in CITY_KEYS if self.beta[c] == player)
         return n
 
-    def add_cubes(self, player: str, city: str, n: int) -> int:
-        """Place up to ``n`` cubes of ``player`` in ``city`` under the 30-cube limit; returns how many."""
+    def placeable(self, player: str, n: int) -> int:
+        """How many of ``n`` cubes ``player`` may add under the 30-cube limit (``bga``: all or none, Q4)."""
         on_board = self.cubes_on_board(player)
         if self.ruleset == "bga":
-            placed = 0 if on_board >= CUBE_LIMIT else n
-        else:
-            placed = max(0, min(n, CUBE_LIMIT - on_board))
+            return 0 if on_board >= CUBE_LIMIT else n
+        return max(0, min(n, CUBE_LIMIT - on_board))
+
+    def add_cubes(self, player: str, city: str, n: int) -> int:
+        """Place up to ``n`` cubes of ``player`` in ``city`` under the 30-cube limit; returns how many."""
+        placed = self.placeable(player, n)
         self.cubes[city][player] += placed
         self.score_changed()
         return placed
