@@ -16,7 +16,7 @@ if not LOGS.is_dir():
 needs_logs = pytest.mark.skipif(not LOGS.is_dir(), reason="../shared/bga-logs/pax_pamir is not here")
 EVERY_ACTION = LOGS.parent.parent / "bga-logs-every-action" / "pax_pamir"
 """Logs whose players take every action the client offers (bribes, spy moves, Safe House...)."""
-FIXTURES = Path(__file__).parent / "logs" / "pax_pamir"
+FIXTURES = Path(__file__).parent / "bga_logs" / "pax_pamir"
 """Harness logs committed to pin a rule down (see each test that names one)."""
 
 

@@ -226,7 +226,7 @@ def _discard_the_card_being_played(ruleset: str) -> tuple[object, str]:
 
 def test_a_card_discarded_before_its_leverage_icon_resolves_is_repaid_on_bga() -> None:
     """BGA repays any court card with a leverage icon (fresh seed 7091 packets 91-96, a fixture in
-    tests/ingest/logs/pax_pamir): discarding 80 costs two more discards, a departure recorded there;
+    tests/ingest/bga_logs/pax_pamir): discarding 80 costs two more discards, a departure recorded there;
     Barakzai Sadars' own repayment (its leverage taken) is none."""
     s, me = _discard_the_card_being_played("bga")
     assert s.stack[-1].__class__.__name__ == "DiscardTask" and s.turn() == me
