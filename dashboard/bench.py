@@ -45,6 +45,7 @@ PAGES: list[tuple[str, str | None, dict[str, str]]] = [
     ("players (p1's profile)", "views/players.py", {"player": "p1"}),
     ("components", "views/components.py", {}),
     ("divergences", "views/divergences.py", {}),
+    ("departures", "views/departures.py", {}),
 ]
 SKIP_WHEN_COPYING: set[str] = set()
 
