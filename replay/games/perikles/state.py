@@ -70,6 +70,16 @@ class PeriklesState(Board):
             return
         super().play(player, move)
 
+    def apply_chance(self, outcome: Outcome) -> None:
+        """Slave Revolt's pick may name a counter the state holds under another id of the same kind (the
+        record's ``send_unit`` names units by kind, the engine moved the lowest-numbered one): the two ids
+        are swapped first, as a reveal does, so the state's ids follow the record's."""
+        t = self._turn
+        if isinstance(t, ChanceRequest) and t.name == "slave_revolt" and "choose" in outcome:
+            if unknowns.follow_twin(self, t.options, outcome.get("value")):
+                self._advance()  # the request names the counters there now
+        super().apply_chance(outcome)
+
     def _play_any_time(self, player: str, move: Move) -> None:
         """Checked and applied like any move; whose turn it is does not change."""
         _, check, apply = RULES[type(move)]

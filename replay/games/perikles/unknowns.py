@@ -209,6 +209,18 @@ def still_hidden(s: Board) -> str | None:
     return None
 
 
+def follow_twin(s: Board, options: tuple[Any, ...], named: Any) -> bool:
+    """``named`` is not among ``options`` but a counter of the same kind is: the two swap ids (True)."""
+    if named in options or named not in UNIT:
+        return False
+    kind = (UNIT[named].power, UNIT[named].type, UNIT[named].strength)
+    twin = next((o for o in options if o in UNIT and (UNIT[o].power, UNIT[o].type, UNIT[o].strength) == kind), None)
+    if twin is None:
+        return False
+    s.swap_units(named, twin)
+    return True
+
+
 def revolt_strikes(s: Board, target: str, uid: str) -> None:
     """Slave Revolt's pick ``uid`` goes home: at a location it may be a face-down unit, in the leader's
     forces it must not be one he sent face down."""

@@ -262,6 +262,26 @@ def test_slave_revolt_pick_must_be_a_spartan_hoplite_there() -> None:
         st.apply_chance({"choose": "slave_revolt", "value": "u1"})
 
 
+def test_slave_revolt_pick_may_name_a_twin_of_the_counter_there() -> None:
+    """seed8034 packet 64: the record sent 'a Spartan 3-hoplite' (the engine moved u20); BGA's pick names
+    u22, the same kind: the two ids swap, u22 goes home and u20 stays with the leader."""
+    st = _military(specials=["slaverevolt", "brasidas", "phormio"])
+    play(st, ChooseFirstCommitter(player="p1"))
+    play(st, _send("sparta", "hoplite", 3, "cephallenia", "defender"))
+    assert st.unit_location["u20"] == "cephallenia"
+    play(st, PlaySlaveRevolt(target="cephallenia"))
+    assert request(st).options == ("u20",)
+    st.apply_chance({"choose": "slave_revolt", "value": "u22"})
+    assert st.unit_at["u22"] == "stack" and st.unit_at["u20"] == "held" and not st.units_at("cephallenia")
+    st2 = _military(specials=["slaverevolt", "brasidas", "phormio"])
+    play(st2, ChooseFirstCommitter(player="p1"))
+    play(st2, _send("sparta", "hoplite", 3, "cephallenia", "defender"))
+    play(st2, PlaySlaveRevolt(target="cephallenia"))
+    from replay.engine import ImpossibleChance
+    with pytest.raises(ImpossibleChance):  # a Spartan 4-hoplite is no twin of the one there
+        st2.apply_chance({"choose": "slave_revolt", "value": "u23"})
+
+
 def test_player_without_units_is_skipped() -> None:
     st = _military()
     st.unit_at = {u: ("stack" if st.unit_holder[u] == "p1" else a) for u, a in st.unit_at.items()}
