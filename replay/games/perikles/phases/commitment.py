@@ -19,6 +19,7 @@ from ..components import (
     UNITS_BY_KIND,
 )
 from ..moves import AnswerPermission, AskPermission, SendUnit, SetPermission, SpendCube
+from ..rulebook import by_the_rulebook
 from .military import MAX_UNITS, MAX_UNITS_WITH_CUBE, a_unit, power_name
 
 if TYPE_CHECKING:
@@ -109,6 +110,35 @@ def extra_power(s: Board, player: str) -> str | None:
     return PERSIA if player in s.persian_leaders else s.commit_cube_city
 
 
+def cube_power(s: Board, player: str) -> str | None:
+    """The power the rulebook allows after a spent cube (the cube's city; a Persian leader's: Persia),
+    whatever the ruleset; None before a cube."""
+    if s.commit_cube_city is None:
+        return None
+    return PERSIA if player in s.persian_leaders else s.commit_cube_city
+
+
+def _extra_unit_departure(s: Board, player: str, what: str, power: str) -> None:
+    """``bga``: ``what`` (a unit sent, a permission asked) is of another power than the spent cube's."""
+    own = cube_power(s, player)
+    if own is not None and power != own:
+        assert s.commit_cube_city is not None
+        s.depart("extra_units_of_any_power",
+                 f"{player} spent a cube in {s.commit_cube_city.capitalize()} and {what}; by the rulebook the "
+                 f"extra units must be {power_name(own)} units")
+
+
+def _side_departure(s: Board, player: str, what: str, power: str, unit_types: list[str], location: str,
+                    side: str) -> None:
+    """``bga``: ``what`` is allowed against the units of earlier commit turns; a departure where the
+    units sent this turn forbid it by the rulebook (for every one of ``unit_types``)."""
+    with by_the_rulebook(s):
+        why = [side_problem(s, player, power, t, location, side) for t in unit_types]
+    if why and all(why):
+        s.depart("commit_checked_as_a_whole", f"BGA lets {what}, checked against earlier commits only; "
+                                              f"by the rulebook {why[0]}")
+
+
 def find_unit(s: Board, player: str, power: str, unit_type: str, strength: int) -> str | None:
     """The first unit of that kind among the units ``player`` controls (and has not sent face down)."""
     if s.away and s.available(player, power, unit_type) < 1:
@@ -186,19 +216,50 @@ def take_position(s: Board, player: str, power: str, location: str, side: str) -
         sides[side] = player
     main = sides[side]
     is_main = main == player or (power == PERSIA and main in s.persian_leaders and player in s.persian_leaders)
+    changes = relation_changes(s, power, location, side)
+    if s.ruleset == "bga" and s.stage in ("commit", "permission"):
+        with by_the_rulebook(s):
+            official = relation_changes(s, power, location, side)
+        _relations_departure(s, power, location, changes, official)
+    for a, b, value in changes:
+        s.set_relation(a, b, value)
+    return is_main
+
+
+def relation_changes(s: Board, power: str, location: str, side: str) -> list[tuple[str, str, int]]:
+    """The relationships a unit of ``power`` joining ``side`` at ``location`` sets: at war with the
+    other side's powers, allied with its own side's."""
     attackers = s.powers_at(location, ATTACKER)
     defenders = _defending_powers(s, location)
-    if side == ATTACKER:
-        for d in defenders:
-            s.set_relation(power, d, -1)
-        for a in attackers:
-            s.set_relation(power, a, 1)
-    else:
-        for a in attackers:
-            s.set_relation(power, a, -1)
-        for d in defenders:
-            s.set_relation(power, d, 1)
-    return is_main
+    enemies, friends = (defenders, attackers) if side == ATTACKER else (attackers, defenders)
+    return [(power, p, -1) for p in enemies] + [(power, p, 1) for p in friends]
+
+
+RELATION = {-1: "at war", 0: "neutral", 1: "allied"}
+
+
+def _relations_departure(s: Board, power: str, location: str, changes: list[tuple[str, str, int]],
+                         official: list[tuple[str, str, int]]) -> None:
+    """``bga``: the units sent earlier this turn set no relationship with this one; a departure where
+    the round's relationships then differ from the rulebook's (once a step: a refused unit is noted)."""
+    def after(sets: list[tuple[str, str, int]]) -> dict[str, int]:
+        out = dict(s.relations)
+        for a, b, value in sets:
+            if a != b:
+                out[s._pair(a, b)] = value
+        return out
+
+    mine, theirs = after(changes), after(official)
+    if mine == theirs:
+        return
+    if s.departures and s.departures[-1]["seq"] == s.seq and s.departures[-1]["rule"] == "commit_checked_as_a_whole":
+        return
+    pairs = sorted(k for k in set(mine) | set(theirs) if mine.get(k, 0) != theirs.get(k, 0))
+    said = "; ".join(f"{' and '.join(power_name(p) for p in k.split('|'))} {RELATION[mine.get(k, 0)]} "
+                     f"(by the rulebook {RELATION[theirs.get(k, 0)]})" for k in pairs)
+    s.depart("commit_checked_as_a_whole",
+             f"{power_name(power)} joins {LOCATION[location].name} unrelated to the units sent with it this turn: "
+             f"{said}")
 
 
 def commit(s: Board, player: str, uid: str, location: str, side: str) -> None:
@@ -228,6 +289,11 @@ def send(s: Board, player: str, power: str, unit_type: str, strength: int | None
 
 
 def send_unit(s: Board, player: str, move: SendUnit) -> None:
+    if s.ruleset == "bga":
+        what = f"{player} send {a_unit(move.power, move.unit_type)} to {'attack' if move.side == ATTACKER else 'defend'} " \
+               f"{LOCATION[move.location].name}"
+        _extra_unit_departure(s, player, what.replace(" send ", " sends ", 1), move.power)
+        _side_departure(s, player, what, move.power, [move.unit_type], move.location, move.side)
     if move.side == DEFENDER and needs_permission(s, player, move.power, move.location):
         owner_leader = s.leader[LOCATION[move.location].owner]
         s.permission_request = {"player": player, "power": move.power, "unit_type": move.unit_type,
@@ -284,10 +350,27 @@ def ask_permission_check(s: Board, player: str, move: AskPermission) -> str | No
 
 def ask_permission(s: Board, player: str, move: AskPermission) -> None:
     """The request goes to the owning city's leader; no unit moves until he answers."""
+    if s.ruleset == "bga":
+        _ask_departures(s, player, move)
     s.permission_request = {"player": player, "power": move.power, "unit_type": None, "strength": None,
                             "location": move.location, "ask": True}
     s.stage = "permission"
     s.cur = s.leader[LOCATION[move.location].owner]
+
+
+def _ask_departures(s: Board, player: str, move: AskPermission) -> None:
+    """``bga``: a request the rulebook would not allow: asked again after a refusal this turn, for
+    another power than the spent cube's, or for units only earlier commit turns let defend there."""
+    tile = LOCATION[move.location]
+    what = f"{player} ask to defend {tile.name} with {power_name(move.power)} units"
+    if [move.location, move.power] in s.commit_denied:
+        s.depart("asking_again_after_refusal",
+                 f"{what.replace(' ask ', ' asks ', 1)} again after {s.leader[tile.owner]} refused this turn; by "
+                 f"the rulebook the refusal stands for the turn")
+    _extra_unit_departure(s, player, what.replace(" ask ", " asks ", 1), move.power)
+    usable = [t for t in UNIT_TYPES if s.available(player, move.power, t) > 0
+              and side_problem(s, player, move.power, t, move.location, DEFENDER) is None]
+    _side_departure(s, player, what, move.power, usable, move.location, DEFENDER)
 
 
 def answer_permission(s: Board, player: str, move: AnswerPermission) -> None:
@@ -414,5 +497,12 @@ def spend_cube(s: Board, player: str, move: SpendCube) -> None:
     s.cubes[move.city][player] -= 1
     s.score_changed()
     s.commit_cube_city = move.city
+    if s.ruleset == "bga":
+        own = cube_power(s, player)
+        if not any(send_unit_check(s, player, m) is None for m in send_unit_options(s, player) if m.power == own):
+            assert own is not None
+            s.depart("extra_units_of_any_power",
+                     f"{player} spends a cube in {move.city.capitalize()} with no {power_name(own)} unit left to "
+                     f"send; by the rulebook the cube allows only {power_name(own)} units, so he could not spend it")
 
 
