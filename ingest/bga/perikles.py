@@ -96,7 +96,6 @@ class PeriklesImporter(GameImporter):
         "revealCounters", "rollBattle", "scoreStatues", "scoreCubes", "useTile", "takeMilitary",
     })
     ignored = frozenset({
-        "cubeLimit",            # BGA's 30-cube refusal: the bga ruleset's add_cubes refuses the same (Q4)
         "plagueReduce",         # the Plague's effect, applied by play_plague
         "takeMilitary",         # units taken at an election: public, the engine takes the same
         "persianLeader",        # who leads Persia follows from the elections
@@ -114,7 +113,9 @@ class PeriklesImporter(GameImporter):
         "returnMilitaryPool",   # units go home at the end of a round (engine)
         "endGame",              # the end condition; the result comes from the end-of-game packet
         "tableWindow",          # the final score table: the end-of-game packet's scores are the result
-        "preferenceChanged",    # a player's auto-pass preference (private)
+        "preferenceChanged",    # private, after actChangePref: the auto-pass preference only stops BGA prompting
+                                # that player for his special tile; a player not prompted passes, which the
+                                # record writes as the pass our rules await (nothing depends on it)
     })
 
     def __init__(self, log: BgaLog, players: list[str], names: dict[str, str | None]) -> None:
@@ -337,6 +338,15 @@ def influence_cubes(imp: PeriklesImporter, n: Notif) -> None:
         imp.move(p, "place_cube", city=city)
     elif at == "influence/any_city" and imp.turn() == p:
         imp.move(p, "place_any_cube", city=city)
+
+
+def cube_limit(imp: PeriklesImporter, n: Notif) -> None:
+    """`cubeLimit`: BGA refuses an addition at 30 cubes on the board (the bga ruleset's ``add_cubes`` does
+    the same, Q4).  For the Any tile's cube it is the player's decision, whose city the log does not give:
+    ``place_any_cube`` without a city, which the rules accept only when the cube cannot be placed."""
+    p = _pid(n.args["player_id"])
+    if imp.point() == "influence/any_city" and imp.turn() == p:
+        imp.move(p, "place_any_cube", city=None)
 
 
 def influence_card_taken(imp: PeriklesImporter, n: Notif) -> None:
@@ -815,6 +825,7 @@ def score_cubes(imp: PeriklesImporter, n: Notif) -> None:
 HANDLERS: dict[str, Handler] = {
     # setup and influence phase
     "influenceCubes": influence_cubes,
+    "cubeLimit": cube_limit,
     "influenceCardTaken": influence_card_taken,
     "influenceCardDrawn": influence_card_drawn,
     "candidateProposed": candidate_proposed,

@@ -44,6 +44,12 @@ if PAX_EVERY_ACTION.is_dir():
 ODD_VALUES = (None, -1, 0, 1, 999, "x", "card_999", "market_9_9", [], {}, True, 2.5)
 """What an argument is replaced by: other types, and ids of things no game has."""
 
+PERIKLES_EVERY_ACTION = LOGS.parent / "bga-logs-every-action" / "perikles"
+"""Perikles logs whose players take every action (standing permissions, withdrawn requests, the auto-pass
+preference): damaged too."""
+if PERIKLES_EVERY_ACTION.is_dir():
+    ALL_LOGS += sorted(str(p) for p in log_files([str(PERIKLES_EVERY_ACTION)]))
+
 
 @cache
 def _saved(path: str) -> Any:

@@ -119,6 +119,17 @@ def test_influence_cubes_of_a_tile_is_an_effect() -> None:
     assert events(imp) == []
 
 
+def test_cube_limit_on_the_any_tiles_cube_is_the_placement_without_a_city() -> None:
+    imp = importer()
+    reach(imp, lambda s: key(s) == "influence/any_city")
+    p = imp.turn()
+    imp.pk.cubes["megara"][p] += 30 - imp.pk.cubes_on_board(p)
+    send(imp, "cubeLimit", player_id=p)
+    assert events(imp) == [(p, {"type": "place_any_cube", "city": None})]
+    send(imp, "cubeLimit", player_id=p)  # any other refused addition is an effect
+    assert len(events(imp)) == 1
+
+
 def test_influence_card_taken_takes_the_slot_and_checks_the_tile() -> None:
     imp = importer()
     reach(imp, lambda s: s.stage == "influence" and s.step == "before")
@@ -479,7 +490,7 @@ def test_new_influence_and_new_locations_are_the_round_deal() -> None:
 
 
 def test_every_handled_type_has_a_test_or_is_ignored_for_a_reason() -> None:
-    tested = {"influenceCubes", "influenceCardTaken", "influenceCardDrawn", "candidateProposed", "cubeRemoved",
+    tested = {"cubeLimit", "influenceCubes", "influenceCardTaken", "influenceCardDrawn", "candidateProposed", "cubeRemoved",
               "candidatePromoted", "playSpecial", "alkibiadesMove", "election", "noElection", "spartanChoice",
               "retrieveDeadpool", "useTile", "noCommits", "sendBattle", "spentInfluence", "defendRequest",
               "givePermission", "requestCanceled", "slaveRevolt", "revealCounters", "rollBattle", "diceRoll",

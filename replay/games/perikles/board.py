@@ -157,19 +157,24 @@ class Board(State):
         n += sum(1 for c in CITY_KEYS if self.beta[c] == player)
         return n
 
+    def placeable(self, player: str, n: int) -> int:
+        """How many of ``n`` cubes ``player`` may add under the 30-cube limit (``bga``: all or none, Q4)."""
+        on_board = self.cubes_on_board(player)
+        if self.ruleset == "bga":
+            return 0 if on_board >= CUBE_LIMIT else n
+        return max(0, min(n, CUBE_LIMIT - on_board))
+
     def add_cubes(self, player: str, city: str, n: int) -> int:
         """Place up to ``n`` cubes of ``player`` in ``city`` under the 30-cube limit; returns how many."""
-        on_board = self.cubes_on_board(player)
-        by_the_rulebook = max(0, min(n, CUBE_LIMIT - on_board))
+        placed = self.placeable(player, n)
         if self.ruleset == "bga":
-            placed = 0 if on_board >= CUBE_LIMIT else n
+            on_board = self.cubes_on_board(player)
+            by_the_rulebook = max(0, min(n, CUBE_LIMIT - on_board))
             if placed != by_the_rulebook:
                 self.depart("cube_limit_checked_before_adding",
                             f"{player} has {on_board} cubes on the board and places all {n} in "
                             f"{city.capitalize()} ({on_board + placed} on the board); by the rulebook "
                             f"{by_the_rulebook} (the 30-cube limit)")
-        else:
-            placed = by_the_rulebook
         self.cubes[city][player] += placed
         self.score_changed()
         return placed

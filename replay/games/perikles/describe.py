@@ -38,6 +38,8 @@ def describe(s: Board, player: str, move: Move) -> str:
         what = f" ({_influence(INFLUENCE[tile])})" if tile in INFLUENCE else ""
         return f"{player} takes the influence tile in slot {m.slot}{what}"
     if isinstance(m, mv.PlaceAnyCube):
+        if m.city is None:
+            return f"{player} cannot place the Any tile's cube: he has 30 cubes on the board"
         return f"{player} puts the Any tile's cube in {_city(m.city)}"
     if isinstance(m, mv.Nominate):
         return f"{player} nominates {m.nominee} in {_city(m.city)}"

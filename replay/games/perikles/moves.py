@@ -23,9 +23,10 @@ class TakeTile(Move, tag="take_tile", frozen=True):
 
 
 class PlaceAnyCube(Move, tag="place_any_cube", frozen=True):
-    """After taking an "Any" tile: the city its cube goes to."""
+    """After taking an "Any" tile: the city its cube goes to (``null``: the record does not say, which it
+    may only when the 30-cube limit leaves the cube unplaced anyway)."""
 
-    city: str
+    city: str | None
 
 
 class Nominate(Move, tag="nominate", frozen=True):

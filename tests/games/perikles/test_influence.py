@@ -107,6 +107,19 @@ def test_any_tile_lets_the_player_choose_the_city() -> None:
     assert st.cubes["corinth"]["p1"] == 3
 
 
+@pytest.mark.parametrize("ruleset", ["official", "bga"])
+def test_any_tile_cube_without_a_city_only_when_the_limit_leaves_it_unplaced(ruleset: str) -> None:
+    """seed8036 packet 253: BGA refuses the Any tile's cube (cubeLimit) and never says which city was
+    chosen; a record may leave the city out, but only when no cube could be placed."""
+    st = placed(3, display=DISPLAY, ruleset=ruleset)
+    play(st, TakeTile(slot=5))
+    with pytest.raises(IllegalMove, match="must name the city"):
+        st.apply_move("p1", PlaceAnyCube(city=None))
+    st.cubes["megara"]["p1"] += 30 - st.cubes_on_board("p1")
+    play(st, PlaceAnyCube(city=None))
+    assert st.cubes_on_board("p1") == 30 and st.turn() != "p1"
+
+
 def test_candidate_symbol_makes_a_nomination_anywhere() -> None:
     st = placed(3, display=DISPLAY)
     play(st, TakeTile(slot=2))

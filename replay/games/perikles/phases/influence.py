@@ -122,11 +122,16 @@ def place_any_cube_options(s: Board, player: str) -> Iterator[PlaceAnyCube]:
 
 
 def place_any_cube_check(s: Board, player: str, move: PlaceAnyCube) -> str | None:
+    if move.city is None:
+        if s.placeable(player, 1):
+            return f"{player} must name the city for the Any tile's cube: he has a cube to place"
+        return None  # the 30-cube limit leaves it unplaced, wherever it was meant to go
     return bad_city(player, "put the Any tile's cube in", move.city)
 
 
 def place_any_cube(s: Board, player: str, move: PlaceAnyCube) -> None:
-    s.add_cubes(player, move.city, 1)
+    if move.city is not None:
+        s.add_cubes(player, move.city, 1)
     after_tile(s, player)
 
 
