@@ -118,27 +118,6 @@ def cube_power(s: Board, player: str) -> str | None:
     return PERSIA if player in s.persian_leaders else s.commit_cube_city
 
 
-def _extra_unit_departure(s: Board, player: str, what: str, power: str) -> None:
-    """``bga``: ``what`` (a unit sent, a permission asked) is of another power than the spent cube's."""
-    own = cube_power(s, player)
-    if own is not None and power != own:
-        assert s.commit_cube_city is not None
-        s.depart("extra_units_of_any_power",
-                 f"{player} spent a cube in {s.commit_cube_city.capitalize()} and {what}; by the rulebook the "
-                 f"extra units must be {power_name(own)} units")
-
-
-def _side_departure(s: Board, player: str, what: str, power: str, unit_types: list[str], location: str,
-                    side: str) -> None:
-    """``bga``: ``what`` is allowed against the units of earlier commit turns; a departure where the
-    units sent this turn forbid it by the rulebook (for every one of ``unit_types``)."""
-    with by_the_rulebook(s):
-        why = [side_problem(s, player, power, t, location, side) for t in unit_types]
-    if why and all(why):
-        s.depart("commit_checked_as_a_whole", f"BGA lets {what}, checked against earlier commits only; "
-                                              f"by the rulebook {why[0]}")
-
-
 def find_unit(s: Board, player: str, power: str, unit_type: str, strength: int) -> str | None:
     """The first unit of that kind among the units ``player`` controls (and has not sent face down)."""
     if s.away and s.available(player, power, unit_type) < 1:
@@ -216,12 +195,7 @@ def take_position(s: Board, player: str, power: str, location: str, side: str) -
         sides[side] = player
     main = sides[side]
     is_main = main == player or (power == PERSIA and main in s.persian_leaders and player in s.persian_leaders)
-    changes = relation_changes(s, power, location, side)
-    if s.ruleset == "bga" and s.stage in ("commit", "permission"):
-        with by_the_rulebook(s):
-            official = relation_changes(s, power, location, side)
-        _relations_departure(s, power, location, changes, official)
-    for a, b, value in changes:
+    for a, b, value in relation_changes(s, power, location, side):
         s.set_relation(a, b, value)
     return is_main
 
@@ -233,33 +207,6 @@ def relation_changes(s: Board, power: str, location: str, side: str) -> list[tup
     defenders = _defending_powers(s, location)
     enemies, friends = (defenders, attackers) if side == ATTACKER else (attackers, defenders)
     return [(power, p, -1) for p in enemies] + [(power, p, 1) for p in friends]
-
-
-RELATION = {-1: "at war", 0: "neutral", 1: "allied"}
-
-
-def _relations_departure(s: Board, power: str, location: str, changes: list[tuple[str, str, int]],
-                         official: list[tuple[str, str, int]]) -> None:
-    """``bga``: the units sent earlier this turn set no relationship with this one; a departure where
-    the round's relationships then differ from the rulebook's (once a step: a refused unit is noted)."""
-    def after(sets: list[tuple[str, str, int]]) -> dict[str, int]:
-        out = dict(s.relations)
-        for a, b, value in sets:
-            if a != b:
-                out[s._pair(a, b)] = value
-        return out
-
-    mine, theirs = after(changes), after(official)
-    if mine == theirs:
-        return
-    if s.departures and s.departures[-1]["seq"] == s.seq and s.departures[-1]["rule"] == "commit_checked_as_a_whole":
-        return
-    pairs = sorted(k for k in set(mine) | set(theirs) if mine.get(k, 0) != theirs.get(k, 0))
-    said = "; ".join(f"{' and '.join(power_name(p) for p in k.split('|'))} {RELATION[mine.get(k, 0)]} "
-                     f"(by the rulebook {RELATION[theirs.get(k, 0)]})" for k in pairs)
-    s.depart("commit_checked_as_a_whole",
-             f"{power_name(power)} joins {LOCATION[location].name} unrelated to the units sent with it this turn: "
-             f"{said}")
 
 
 def commit(s: Board, player: str, uid: str, location: str, side: str) -> None:
@@ -280,6 +227,8 @@ def commit_face_down(s: Board, player: str, power: str, unit_type: str, location
 
 
 def send(s: Board, player: str, power: str, unit_type: str, strength: int | None, location: str, side: str) -> None:
+    if s.ruleset == "bga":
+        placement_departures(s, player, power, unit_type, location, side)
     if strength is None:
         commit_face_down(s, player, power, unit_type, location, side)
         return
@@ -288,12 +237,44 @@ def send(s: Board, player: str, power: str, unit_type: str, strength: int | None
     commit(s, player, uid, location, side)
 
 
+RELATION = {-1: "at war", 0: "neutral", 1: "allied"}
+
+
+def placement_departures(s: Board, player: str, power: str, unit_type: str, location: str, side: str) -> None:
+    """``bga``, a unit about to be placed by a commit turn (right away, or once permission is granted):
+    the rulebook's branch would refuse it, or set other relationships.  One record per unit and rule;
+    a request or a spent cube records nothing of itself, the units that follow it do."""
+    tile = LOCATION[location]
+    what = f"{player} sends {a_unit(power, unit_type)} to {'attack' if side == ATTACKER else 'defend'} {tile.name}"
+    own = cube_power(s, player)
+    if own is not None and power != own:
+        assert s.commit_cube_city is not None
+        s.depart("extra_units_of_any_power",
+                 f"{what} after spending a cube in {s.commit_cube_city.capitalize()}; by the rulebook the extra "
+                 f"units must be {power_name(own)} units")
+    with by_the_rulebook(s):
+        why = side_problem(s, player, power, unit_type, location, side)
+        official = relation_changes(s, power, location, side)
+    if why is not None:
+        s.depart("commit_checked_as_a_whole", f"{what}, checked against earlier commit turns only; by the rulebook "
+                                              f"the units sent this turn forbid it: {why}")
+        return
+
+    def after(sets: list[tuple[str, str, int]]) -> dict[str, int]:
+        out = dict(s.relations)
+        out.update({s._pair(a, b): value for a, b, value in sets if a != b})
+        return out
+
+    mine, theirs = after(relation_changes(s, power, location, side)), after(official)
+    pairs = sorted(k for k in set(mine) | set(theirs) if mine.get(k, 0) != theirs.get(k, 0))
+    if pairs:
+        said = "; ".join(f"{' and '.join(power_name(p) for p in k.split('|'))} stay {RELATION[mine.get(k, 0)]} "
+                         f"(by the rulebook {RELATION[theirs.get(k, 0)]})" for k in pairs)
+        s.depart("commit_checked_as_a_whole",
+                 f"{what}, unrelated to the units sent with it this turn: {said}")
+
+
 def send_unit(s: Board, player: str, move: SendUnit) -> None:
-    if s.ruleset == "bga":
-        what = f"{player} send {a_unit(move.power, move.unit_type)} to {'attack' if move.side == ATTACKER else 'defend'} " \
-               f"{LOCATION[move.location].name}"
-        _extra_unit_departure(s, player, what.replace(" send ", " sends ", 1), move.power)
-        _side_departure(s, player, what, move.power, [move.unit_type], move.location, move.side)
     if move.side == DEFENDER and needs_permission(s, player, move.power, move.location):
         owner_leader = s.leader[LOCATION[move.location].owner]
         s.permission_request = {"player": player, "power": move.power, "unit_type": move.unit_type,
@@ -359,18 +340,12 @@ def ask_permission(s: Board, player: str, move: AskPermission) -> None:
 
 
 def _ask_departures(s: Board, player: str, move: AskPermission) -> None:
-    """``bga``: a request the rulebook would not allow: asked again after a refusal this turn, for
-    another power than the spent cube's, or for units only earlier commit turns let defend there."""
+    """``bga``: asked again after a refusal this turn, which the rulebook does not allow."""
     tile = LOCATION[move.location]
-    what = f"{player} ask to defend {tile.name} with {power_name(move.power)} units"
     if [move.location, move.power] in s.commit_denied:
         s.depart("asking_again_after_refusal",
-                 f"{what.replace(' ask ', ' asks ', 1)} again after {s.leader[tile.owner]} refused this turn; by "
-                 f"the rulebook the refusal stands for the turn")
-    _extra_unit_departure(s, player, what.replace(" ask ", " asks ", 1), move.power)
-    usable = [t for t in UNIT_TYPES if s.available(player, move.power, t) > 0
-              and side_problem(s, player, move.power, t, move.location, DEFENDER) is None]
-    _side_departure(s, player, what, move.power, usable, move.location, DEFENDER)
+                 f"{player} asks again to defend {tile.name} with {power_name(move.power)} units after "
+                 f"{s.leader[tile.owner]} refused this turn; by the rulebook the refusal stands for the turn")
 
 
 def answer_permission(s: Board, player: str, move: AnswerPermission) -> None:
@@ -497,12 +472,5 @@ def spend_cube(s: Board, player: str, move: SpendCube) -> None:
     s.cubes[move.city][player] -= 1
     s.score_changed()
     s.commit_cube_city = move.city
-    if s.ruleset == "bga":
-        own = cube_power(s, player)
-        if not any(send_unit_check(s, player, m) is None for m in send_unit_options(s, player) if m.power == own):
-            assert own is not None
-            s.depart("extra_units_of_any_power",
-                     f"{player} spends a cube in {move.city.capitalize()} with no {power_name(own)} unit left to "
-                     f"send; by the rulebook the cube allows only {power_name(own)} units, so he could not spend it")
 
 
