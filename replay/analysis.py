@@ -338,8 +338,9 @@ def positions(record: Record, at: str = TURNS, hidden: str = RESAMPLE) -> tuple[
 
     ``at="turns"``: before the first move of every turn (a move by a player
     other than the previous mover); ``"decisions"``: before every move.  The
-    final position (game over) comes last when the record reaches it.
-    ``hidden`` as in :func:`_walk` (the viewer is the public, a spectator who
+    final position (game over) comes last when the record reaches it.  A move
+    by someone other than the player to move (one a game lets any player make
+    at any time) is no position of its own.  ``hidden`` as in :func:`_walk` (the viewer is the public, a spectator who
     sees what every player sees).  Nothing after a position is used for it.
     An event the rules refuse ends the positions there.
     """
@@ -356,10 +357,11 @@ def positions(record: Record, at: str = TURNS, hidden: str = RESAMPLE) -> tuple[
             break
         ev = record.events[seq]
         if isinstance(ev, MoveEvent):
+            turn = state.turn()
+            if ev.player != turn:
+                continue  # a move a player may make whoever is to move (a Perikles standing permission)
             if at == DECISIONS or ev.player != previous:
-                turn = state.turn()
-                if isinstance(turn, str):
-                    out.append(Position(seq - 1, seq, turn, state.copy()))
+                out.append(Position(seq - 1, seq, turn, state.copy()))
             previous = ev.player
     if final is not None and final.is_over():
         out.append(Position(_end_seq(record), None, None, final.copy()))

@@ -232,6 +232,34 @@ def test_a_perikles_bga_log_is_analysed_with_its_hidden_commitments_dealt() -> N
     assert alts[0].played and len(alts) == 2
 
 
+EVERY_PERIKLES = Path("/work/shared/bga-logs-every-action/perikles")
+
+
+@pytest.mark.skipif(not EVERY_PERIKLES.exists(), reason=f"the every-action BGA logs are not at {EVERY_PERIKLES}")
+def test_a_perikles_log_with_standing_permissions_is_analysed() -> None:
+    """Leaders grant and revoke permissions at any time (``set_permission``, whoever is to move): the win
+    chances go on past them, and such a move by a player not to move is no position of its own."""
+    from ingest.analysis import plan
+
+    log = EVERY_PERIKLES / "perikles_3p_seed1101.log.json.gz"
+    settings = Settings(rollouts=1, agent="random", explain=1, alternatives=2)
+    records, errors, _ = plan([str(log)], settings)
+    assert errors == [] and len(records) == 1
+    rec = records[0]
+    first_reveal = next(i for i, ev in enumerate(rec.events) if isinstance(ev, ChanceEvent) and "reveal" in ev.outcome)
+    commits = _with(rec, list(rec.events[:first_reveal]))
+    standing = [i for i, ev in enumerate(commits.events) if isinstance(ev, MoveEvent) and ev.move.type == "set_permission"]
+    assert standing
+    chart, stop = positions(commits, "decisions", settings.hidden)
+    assert stop is None
+    for p in chart:
+        ev = commits.events[p.move_seq] if p.move_seq is not None else None
+        assert not isinstance(ev, MoveEvent) or ev.player == p.mover
+    after = next(p for p in chart if p.seq > standing[0])
+    got = estimate(after.state, rec.id, after.seq, Settings(rollouts=2, agent="random"))
+    assert sum(e.chance for e in got.values()) == pytest.approx(1.0)
+
+
 # ---- Pax Pamir --------------------------------------------------------------------------------------
 
 
