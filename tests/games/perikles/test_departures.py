@@ -5,9 +5,14 @@ BGA's branch gives what the rulebook's would (nothing recorded), and the officia
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
+from click.testing import CliRunner
 from perikles_helpers import at_battle, commit, fight, give_units, placed, play, roll
 
+from gamerec_cli.main import main
 from replay.engine import IllegalMove
 from replay.games.perikles.components import CITY_KEYS
 from replay.games.perikles.moves import (
@@ -23,6 +28,7 @@ from replay.games.perikles.moves import (
 )
 from replay.games.perikles.state import PeriklesState
 
+LOG = Path(__file__).resolve().parents[2] / "ingest" / "bga_logs" / "perikles" / "perikles_3p_seed8036.log.json.gz"
 LOCS = ["pylos", "plataea", "amphipolis", "cephallenia", "mantinea", "lesbos", "sicily"]
 
 
@@ -295,3 +301,23 @@ def test_asking_again_after_a_refusal(ruleset: str, again: str, departs: bool) -
     st.seq = 130
     play(st, AskPermission(power="argos", location=again))
     assert departed(st, "asking_again_after_refusal") == ([130] if departs else [])
+
+
+# ---- a whole BGA game ------------------------------------------------------------------------------
+
+
+def test_a_bga_log_departs_and_the_rulebook_stops_where_it_first_does() -> None:
+    """A fresh BGA log (kept with the importer's tests): replayed under ``bga`` it departs at its first
+    asking again, its free commit turns, an equal-total hit, the cube limit and extra units of another
+    power; replayed under the rulebook it departs nowhere and stops at the first of those events."""
+    out = CliRunner().invoke(main, ["departures", "--json", str(LOG)])
+    assert out.exit_code == 0, out.output
+    obj = json.loads(out.output)
+    assert {s["rule"] for s in obj["summary"]} >= {"asking_again_after_refusal", "free_commit_turn_after_grant",
+                                                   "hit_on_equal_total", "cube_limit_checked_before_adding",
+                                                   "extra_units_of_any_power"}
+    first = obj["departures"][0]["seq"]
+    out = CliRunner().invoke(main, ["replay", "--json", "--ruleset", "official", str(LOG)])
+    official = json.loads(out.output.splitlines()[0])
+    assert official["departures"] == [] and official["status"] == "diverged"
+    assert official["divergences"][0]["seq"] == first
