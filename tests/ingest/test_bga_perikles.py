@@ -575,6 +575,32 @@ def test_a_changed_die_is_caught_at_the_combat() -> None:
     assert r.divergences and r.divergences[0].key.startswith("combat.")
 
 
+def _edited_packet(path: Path, packet: str, kind: str, edit: Any) -> Any:
+    raw = json.loads(gzip.decompress(path.read_bytes()))
+    for p in raw["data"]["logs"]:
+        for n in p["data"]:
+            if str(p["packet_id"]) == packet and n["type"] == kind:
+                edit(n["args"])
+                return raw
+    raise AssertionError("nothing edited")
+
+
+@pytest.mark.skipif(not EVERY, reason="the every-action Perikles logs are not here")
+def test_an_edited_standing_permission_is_caught_at_its_packet() -> None:
+    """seed1101 packet 48: Athens' leader (84101011) grants Corinth Potidea on his own.  Given to another
+    player, it is refused there; with another list of permissions, that observation disagrees."""
+    path = EVERY_ACTION / "perikles_3p_seed1101.log.json.gz"
+    raw = _edited_packet(path, "48", "givePermission", lambda a: a.update(player_id="84101013"))
+    with pytest.raises(BgaImportError, match=r"packet 48 \(givePermission\).*84101013 cannot grant permission"):
+        import_log(parse_log(raw, "edited.json"))
+    raw = _edited_packet(path, "48", "givePermission", lambda a: a.update(permissions="corinth,megara"))
+    imported = import_log(parse_log(raw, "edited.json"))
+    [m] = imported.mismatches
+    assert m.notif.packet_id == 48 and m.key == "permissions.potidea" and m.bga == ["corinth", "megara"]
+    r = replay(imported.record)
+    assert r.divergences[0].key == "permissions.potidea"
+
+
 @needs_logs
 def test_a_score_cubes_off_by_one_is_caught_at_that_event() -> None:
     path = FILES[0]
