@@ -105,9 +105,7 @@ def extra_power(s: Board, player: str) -> str | None:
     ``bga``: any power the player controls (BGA checks only the cube), so None as before a cube;
     the cube is still the condition for the third and fourth unit (:func:`unit_limit`).
     """
-    if s.commit_cube_city is None or s.ruleset == "bga":
-        return None
-    return PERSIA if player in s.persian_leaders else s.commit_cube_city
+    return None if s.ruleset == "bga" else cube_power(s, player)
 
 
 def cube_power(s: Board, player: str) -> str | None:

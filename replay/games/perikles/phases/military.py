@@ -145,10 +145,11 @@ def end_commit(s: Board, player: str, move: EndCommit) -> None:
 def finish_commit_turn(s: Board, player: str) -> None:
     if s.ruleset == "bga" and s.commit_granted:
         s.free_turn_for = s.next_player(player)
-        # the rulebook's next turn spends a tile; the free one never does
-        official, shards = _tile_holder(s, s.commit_next or s.next_player(player), s.commit_shards), s.commit_shards
+        # the rulebook's next turn (as next_commit_turn finds it) spends a tile; the free one never does
+        start, shards = s.commit_next or s.next_player(player), s.commit_shards
+        official = _tile_holder(s, start, shards)
         if official is None and shards == 2:
-            official, shards = _tile_holder(s, s.commit_next or s.next_player(player), 1), 1
+            official, shards = _tile_holder(s, start, 1), 1
         rulebook = ("the commit turns would be over" if official is None
                     else f"{official} would commit next, spending a {shards}-shard tile")
         s.depart("free_commit_turn_after_grant",
