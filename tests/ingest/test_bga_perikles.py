@@ -471,6 +471,15 @@ def test_claims_defeats_statues_start_player_and_final_scoring_are_observed() ->
                                                "statues.athens.p1"}
 
 
+def test_the_pre_combat_window_is_passed_at_its_roll_battle_only() -> None:
+    """seed8018 packet 242: the window of a location whose units are all known opens while the log is
+    still claiming the one before; what the log shows meanwhile passes nobody's special tile there."""
+    imp = importer()
+    reach(imp, lambda s: key(s) == "battle_special", seed=1)
+    imp.settle()
+    assert events(imp) == [] and key(imp.pk) == "battle_special"
+
+
 def test_a_location_decided_without_a_decision_does_not_spoil_the_claim_before_it() -> None:
     """seed8006 packet 220: Megara's location (all its units known to the viewer) is decided by the engine
     before the log claims Potidea; the claim is observed per location, the points at the round's end."""
