@@ -14,6 +14,7 @@ from replay.games.perikles.moves import (
     PlaySlaveRevolt,
     RecoverUnit,
     SendUnit,
+    SetPermission,
     SpendCube,
 )
 from replay.games.perikles.phases import commitment
@@ -195,6 +196,45 @@ def test_defence_needs_permission_from_the_owners_leader() -> None:
     assert st.turn() == "p2" and st.commit_sent == 1 and st.permissions["sicily"] == ["argos"]
     play(st, _send("argos", "hoplite", 3, "sicily", "defender"))  # already permitted: no question
     assert st.turn() == "p2" and st.commit_sent == 2
+
+
+@pytest.mark.parametrize("ruleset", ["official", "bga"])
+def test_a_leader_sets_a_standing_permission_whoever_is_to_move(ruleset: str) -> None:
+    """P1: p1 (Sparta) lets Argos defend Cephallenia on his own, during p2's commit turn; p2 then defends
+    without asking.  No revocation once Argos defends there; no grant by anyone but the leader, none to a
+    city at war with Sparta."""
+    st = _military(ruleset)
+    play(st, ChooseFirstCommitter(player="p2"))
+    assert st.turn() == "p2" and SetPermission(location="cephallenia", power="argos", grant=True) not in st.legal_moves()
+    st.apply_move("p1", SetPermission(location="cephallenia", power="argos", grant=True))
+    assert st.turn() == "p2" and st.permissions["cephallenia"] == ["argos"]
+    assert st.observe(["permissions"])["permissions"]["cephallenia"] == ["argos"]
+    with pytest.raises(IllegalMove, match="p2 cannot grant permission to defend Cephallenia: he does not lead Sparta"):
+        st.apply_move("p2", SetPermission(location="cephallenia", power="athens", grant=True))
+    with pytest.raises(IllegalMove, match="he leads it"):
+        st.apply_move("p1", SetPermission(location="cephallenia", power="sparta", grant=True))
+    play(st, _send("argos", "hoplite", 1, "cephallenia", "defender"))  # no question asked
+    assert st.turn() == "p2" and st.commit_sent == 1
+    with pytest.raises(IllegalMove, match="already defend there"):
+        st.apply_move("p1", SetPermission(location="cephallenia", power="argos", grant=False))
+    play(st, _send("athens", "hoplite", 1, "pylos", "attacker"))  # Athens at war with Sparta now
+    with pytest.raises(IllegalMove, match="at war with Sparta"):
+        st.apply_move("p1", SetPermission(location="pylos", power="athens", grant=True))
+    st.apply_move("p1", SetPermission(location="pylos", power="persia", grant=True))
+    st.apply_move("p1", SetPermission(location="pylos", power="persia", grant=False))
+    assert "pylos" not in st.permissions
+
+
+def test_a_refusal_withdraws_a_permission_given_while_the_request_waited() -> None:
+    st = _military("bga")
+    st.seat_view = True
+    play(st, ChooseFirstCommitter(player="p2"))
+    from replay.games.perikles.moves import AskPermission
+    play(st, AskPermission(power="argos", location="cephallenia"))
+    assert st.turn() == "p1"
+    st.apply_move("p1", SetPermission(location="cephallenia", power="argos", grant=True))
+    play(st, AnswerPermission(grant=False))
+    assert "cephallenia" not in st.permissions and st.turn() == "p2"
 
 
 def test_defence_of_a_leaderless_city_is_impossible() -> None:
