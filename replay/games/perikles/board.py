@@ -167,6 +167,14 @@ class Board(State):
     def add_cubes(self, player: str, city: str, n: int) -> int:
         """Place up to ``n`` cubes of ``player`` in ``city`` under the 30-cube limit; returns how many."""
         placed = self.placeable(player, n)
+        if self.ruleset == "bga":
+            on_board = self.cubes_on_board(player)
+            by_the_rulebook = max(0, min(n, CUBE_LIMIT - on_board))
+            if placed != by_the_rulebook:
+                self.depart("cube_limit_checked_before_adding",
+                            f"{player} has {on_board} cubes on the board and places all {n} in "
+                            f"{city.capitalize()} ({on_board + placed} on the board); by the rulebook "
+                            f"{by_the_rulebook} (the 30-cube limit)")
         self.cubes[city][player] += placed
         self.score_changed()
         return placed

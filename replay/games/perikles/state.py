@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from replay.departures import load_departures
 from replay.engine import (
     OVER,
     ChanceRequest,
@@ -38,6 +39,7 @@ class PeriklesState(Board):
     """A game of Perikles in progress."""
 
     game_id = "perikles"
+    departure_rules = load_departures("replay.games.perikles")
 
     def __init__(self, players: list[str], options: dict[str, Any]) -> None:
         super().__init__(players, options)
@@ -161,7 +163,7 @@ class PeriklesState(Board):
 
     def copy(self) -> PeriklesState:
         new = object.__new__(type(self))
-        d = {k: (list(v) if k == "milestones" else _clone(v)) for k, v in self.__dict__.items()}
+        d = {k: (list(v) if k in ("milestones", "departures") else _clone(v)) for k, v in self.__dict__.items()}
         new.__dict__.update(d)
         return new
 

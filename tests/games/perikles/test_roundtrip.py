@@ -115,8 +115,10 @@ def test_bga_record_under_official_rules_shows_the_departures() -> None:
         equal_hit = [m["seq"] for m in clean.milestones if m["type"] == "combat"
                      and any(a == m["attacker_target"] or d == m["defender_target"] for a, d in m["rolls"])]
         r = replay(dataclasses.replace(rec, options={"ruleset": "official"}))
+        assert r.departures == []  # the rulebook departs from nothing
         if equal_hit:
             assert r.status == "diverged" and r.divergences[0].seq > 3  # the deals agree
+            assert "hit_on_equal_total" in {d["rule"] for d in clean.departures}
         if r.status == "diverged":
             diverged += 1
     assert diverged >= 2

@@ -14,6 +14,7 @@ from ..components import (
     PERSIA,
     TRIREME,
     UNIT,
+    LocationTile,
     crt_column,
 )
 from ..moves import (
@@ -56,6 +57,8 @@ def start_location(s: Board) -> None:
     s.combat_no = 0
     sides = s.main_player.get(loc, {ATTACKER: None, DEFENDER: None})
     attackers, defenders = came(s, loc, ATTACKER), came(s, loc, DEFENDER)
+    if s.ruleset == "bga":
+        _came_departure(s, tile, attackers, defenders)
     if not attackers and not defenders:
         finish_location(s, None)
     elif not attackers:
@@ -80,6 +83,55 @@ def came(s: Board, location: str, side: str) -> bool:
     if s.ruleset == "bga":
         return s.main_player.get(location, {}).get(side) is not None
     return bool(s.units_at(location, side))
+
+
+def _came_departure(s: Board, tile: LocationTile, attackers: bool, defenders: bool) -> None:
+    """``bga``: a side counted as come though Slave Revolt emptied it; a departure where the location
+    then settles otherwise than by the units there (the rulebook's reading)."""
+    by_units = bool(s.units_at(tile.key, ATTACKER)), bool(s.units_at(tile.key, DEFENDER))
+    if by_units == (attackers, defenders):
+        return
+    happened, rulebook = settles(s, tile, attackers, defenders), settles(s, tile, *by_units)
+    if happened[1] != rulebook[1]:
+        emptied = " and ".join(side for side, bga, units in zip((ATTACKER, DEFENDER), (attackers, defenders), by_units)
+                               if bga and not units)
+        s.depart("revolted_side_still_came",
+                 f"{tile.name}: Slave Revolt left the {emptied} side without units, BGA still counts it: "
+                 f"{': '.join(happened)}; by the rulebook {': '.join(rulebook)}")
+
+
+def settles(s: Board, tile: LocationTile, attackers: bool, defenders: bool) -> tuple[str, str]:
+    """How the location settles when the given sides came, in words: which case of
+    :func:`start_location` applies, and its result with the units there (a claim, the reward for an
+    unattacked defence, an unclaimed tile, or dice)."""
+    sides = s.main_player.get(tile.key, {ATTACKER: None, DEFENDER: None})
+
+    def won_by(winner: str | None) -> str:
+        claimant = None if winner is None else sides[winner]
+        if claimant is None:
+            return "the tile stays unclaimed"
+        return f"{claimant} claims it" + (f", a defeat for {tile.owner.capitalize()}" if winner == ATTACKER else "")
+
+    if not attackers and not defenders:
+        return "nobody came", "the tile stays unclaimed"
+    if not attackers:
+        d = sides[DEFENDER]
+        rewarded = [] if d is None else list(s.persian_leaders) if d in s.persian_leaders else [d]
+        reward = "".join(f"{p} places {UNDEFENDED_REWARD} cubes in {tile.owner.capitalize()} and " for p in rewarded)
+        return "only the defence came", f"{reward}the tile stays unclaimed"
+    last = tile.combats[-1]
+    att, dfn = s.units_at(tile.key, ATTACKER, last), s.units_at(tile.key, DEFENDER, last)
+    if not defenders and tile.intrinsic_side != DEFENDER:
+        return "only the attack came", won_by(ATTACKER if att else None)
+    # the combats are fought; the last one alone decides who claims, and it needs no dice when a side
+    # has no units in it (as start_combat settles it)
+    if not att and not dfn:
+        return "the combats are fought", won_by(None)
+    if not att:
+        return "the combats are fought", won_by(DEFENDER)
+    if not dfn and not tile.intrinsic(DEFENDER, last):
+        return "the combats are fought", won_by(ATTACKER)
+    return "the combats are fought", "the dice decide"
 
 
 def reward_undefended_attack(s: Board, defender: str | None) -> None:
@@ -127,13 +179,15 @@ def start_combat(s: Board) -> None:
 # ---- strengths, the table, the dice --------------------------------------------------------
 
 
-def doubled(s: Board, power: str, unit_type: str) -> bool:
+def doubled(s: Board, power: str, unit_type: str, rulebook: bool = False) -> bool:
     """Brasidas doubles Spartan hoplites, Phormio Athenian triremes, in the combat played for.
 
     ``bga``: either flag lasts the whole location and doubles Spartan hoplites in a hoplite
-    combat and Athenian triremes in a trireme combat.
+    combat and Athenian triremes in a trireme combat.  ``rulebook``: the official answer under
+    ``bga`` too: a location never has two combats of one type, so the flag of the current
+    combat's type can only have been played for this combat.
     """
-    if s.ruleset == "bga":
+    if s.ruleset == "bga" and not rulebook:
         active = s.brasidas or s.phormio
         return active and ((power, unit_type) in (("sparta", HOPLITE), ("athens", TRIREME)))
     if unit_type == HOPLITE:
@@ -141,13 +195,13 @@ def doubled(s: Board, power: str, unit_type: str) -> bool:
     return s.phormio and power == "athens"
 
 
-def side_strength(s: Board, side: str) -> int:
+def side_strength(s: Board, side: str, rulebook: bool = False) -> int:
     tile = s.current_location()
     kind = combat_type(s)
     total = 0
     for uid in s.units_at(tile.key, side, kind):
         u = UNIT[uid]
-        total += u.strength * (2 if doubled(s, u.power, u.type) else 1)
+        total += u.strength * (2 if doubled(s, u.power, u.type, rulebook) else 1)
     if tile.intrinsic(side, kind):
         total += 1
     return total
@@ -158,6 +212,8 @@ def begin_rolling(s: Board) -> None:
     attack = side_strength(s, ATTACKER)
     defence = side_strength(s, DEFENDER)
     col = crt_column(attack, defence)
+    if s.ruleset == "bga":
+        _doubling_departure(s, attack, defence, col.label)
     sides = s.main_player.get(tile.key, {ATTACKER: None, DEFENDER: None})
     assert s.combat is not None
     s.combat.update({
@@ -172,6 +228,44 @@ def begin_rolling(s: Board) -> None:
     s.stage = "roll"
 
 
+def _doubling_departure(s: Board, attack: int, defence: int, label: str) -> None:
+    """``bga``: a Brasidas or Phormio played for the location's other combat still doubles here."""
+    official = side_strength(s, ATTACKER, rulebook=True), side_strength(s, DEFENDER, rulebook=True)
+    if official == (attack, defence):
+        return
+    kind = combat_type(s)
+    carried = "Phormio" if kind == HOPLITE else "Brasidas"  # the flag of this combat's type agrees
+    s.depart("doubling_lasts_the_location",
+             f"{s.current_location().name}, {kind} combat: {carried}, played for the location's "
+             f"{'trireme' if kind == HOPLITE else 'hoplite'} combat, still doubles "
+             f"{'Spartan hoplites' if kind == HOPLITE else 'Athenian triremes'}: attack {attack} against "
+             f"defence {defence} ({label}); by the rulebook the doubling ended with that combat: "
+             f"{official[0]} against {official[1]} ({crt_column(*official).label})")
+
+
+def _hit_departure(s: Board, c: dict[str, Any], totals: tuple[int, int], bga: tuple[bool, bool]) -> None:
+    """``bga``: a total equal to its target hit; a departure where the rulebook's misses give other tokens
+    (a roll-off: another winner)."""
+    targets = c["attacker_target"], c["defender_target"]
+    official = (totals[0] > targets[0], totals[1] > targets[1])
+    if official == bga:
+        return
+    if c["rolloff"]:
+        def result(hit: tuple[bool, bool]) -> str:
+            return "nobody wins yet" if hit[0] == hit[1] else f"the {ATTACKER if hit[0] else DEFENDER} wins"
+        if result(bga) == result(official):
+            return
+        outcome = f"in the roll-off {result(bga)}; by the rulebook {result(official)}"
+    else:
+        def tokens(hit: tuple[bool, bool]) -> str:
+            return f"{s.tokens[ATTACKER] + hit[0]}-{s.tokens[DEFENDER] + hit[1]}"
+        outcome = f"tokens {tokens(bga)} (attacker-defender); by the rulebook {tokens(official)}"
+    equal = " and ".join(f"the {side}'s {total}" for side, total, target in zip((ATTACKER, DEFENDER), totals, targets)
+                         if total == target)
+    s.depart("hit_on_equal_total",
+             f"{s.current_location().name}, {c['combat_type']} combat: {equal}, equal to its target, hits: {outcome}")
+
+
 def roll(s: Board, attacker_total: int, defender_total: int) -> None:
     """Both sides rolled: hits take tokens; two tokens win; both at two means a roll-off."""
     c = s.combat
@@ -179,6 +273,8 @@ def roll(s: Board, attacker_total: int, defender_total: int) -> None:
     c["rolls"].append([attacker_total, defender_total])
     hit_a = hits(s, attacker_total, c["attacker_target"])
     hit_d = hits(s, defender_total, c["defender_target"])
+    if s.ruleset == "bga":
+        _hit_departure(s, c, (attacker_total, defender_total), (hit_a, hit_d))
     winner: str | None = None
     if c["rolloff"]:
         if hit_a != hit_d:

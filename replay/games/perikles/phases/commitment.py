@@ -19,6 +19,7 @@ from ..components import (
     UNITS_BY_KIND,
 )
 from ..moves import AnswerPermission, AskPermission, SendUnit, SetPermission, SpendCube
+from ..rulebook import by_the_rulebook
 from .military import MAX_UNITS, MAX_UNITS_WITH_CUBE, a_unit, power_name
 
 if TYPE_CHECKING:
@@ -104,7 +105,13 @@ def extra_power(s: Board, player: str) -> str | None:
     ``bga``: any power the player controls (BGA checks only the cube), so None as before a cube;
     the cube is still the condition for the third and fourth unit (:func:`unit_limit`).
     """
-    if s.commit_cube_city is None or s.ruleset == "bga":
+    return None if s.ruleset == "bga" else cube_power(s, player)
+
+
+def cube_power(s: Board, player: str) -> str | None:
+    """The power the rulebook allows after a spent cube (the cube's city; a Persian leader's: Persia),
+    whatever the ruleset; None before a cube."""
+    if s.commit_cube_city is None:
         return None
     return PERSIA if player in s.persian_leaders else s.commit_cube_city
 
@@ -186,19 +193,18 @@ def take_position(s: Board, player: str, power: str, location: str, side: str) -
         sides[side] = player
     main = sides[side]
     is_main = main == player or (power == PERSIA and main in s.persian_leaders and player in s.persian_leaders)
+    for a, b, value in relation_changes(s, power, location, side):
+        s.set_relation(a, b, value)
+    return is_main
+
+
+def relation_changes(s: Board, power: str, location: str, side: str) -> list[tuple[str, str, int]]:
+    """The relationships a unit of ``power`` joining ``side`` at ``location`` sets: at war with the
+    other side's powers, allied with its own side's."""
     attackers = s.powers_at(location, ATTACKER)
     defenders = _defending_powers(s, location)
-    if side == ATTACKER:
-        for d in defenders:
-            s.set_relation(power, d, -1)
-        for a in attackers:
-            s.set_relation(power, a, 1)
-    else:
-        for a in attackers:
-            s.set_relation(power, a, -1)
-        for d in defenders:
-            s.set_relation(power, d, 1)
-    return is_main
+    enemies, friends = (defenders, attackers) if side == ATTACKER else (attackers, defenders)
+    return [(power, p, -1) for p in enemies] + [(power, p, 1) for p in friends]
 
 
 def commit(s: Board, player: str, uid: str, location: str, side: str) -> None:
@@ -219,12 +225,51 @@ def commit_face_down(s: Board, player: str, power: str, unit_type: str, location
 
 
 def send(s: Board, player: str, power: str, unit_type: str, strength: int | None, location: str, side: str) -> None:
+    if s.ruleset == "bga":
+        placement_departures(s, player, power, unit_type, location, side)
     if strength is None:
         commit_face_down(s, player, power, unit_type, location, side)
         return
     uid = find_unit(s, player, power, unit_type, strength)
     assert uid is not None
     commit(s, player, uid, location, side)
+
+
+RELATION = {-1: "at war", 0: "neutral", 1: "allied"}
+
+
+def placement_departures(s: Board, player: str, power: str, unit_type: str, location: str, side: str) -> None:
+    """``bga``, a unit about to be placed by a commit turn (right away, or once permission is granted):
+    the rulebook's branch would refuse it, or set other relationships.  One record per unit and rule;
+    a request or a spent cube records nothing of itself, the units that follow it do."""
+    tile = LOCATION[location]
+    what = f"{player} sends {a_unit(power, unit_type)} to {'attack' if side == ATTACKER else 'defend'} {tile.name}"
+    own = cube_power(s, player)
+    if own is not None and power != own:
+        assert s.commit_cube_city is not None
+        s.depart("extra_units_of_any_power",
+                 f"{what} after spending a cube in {s.commit_cube_city.capitalize()}; by the rulebook the extra "
+                 f"units must be {power_name(own)} units")
+    with by_the_rulebook(s):
+        why = side_problem(s, player, power, unit_type, location, side)
+        official = relation_changes(s, power, location, side)
+    if why is not None:
+        s.depart("commit_checked_as_a_whole", f"{what}, checked against earlier commit turns only; by the rulebook "
+                                              f"the units sent this turn forbid it: {why}")
+        return
+
+    def after(sets: list[tuple[str, str, int]]) -> dict[str, int]:
+        out = dict(s.relations)
+        out.update({s._pair(a, b): value for a, b, value in sets if a != b})
+        return out
+
+    mine, theirs = after(relation_changes(s, power, location, side)), after(official)
+    pairs = sorted(k for k in set(mine) | set(theirs) if mine.get(k, 0) != theirs.get(k, 0))
+    if pairs:
+        said = "; ".join(f"{' and '.join(power_name(p) for p in k.split('|'))} stay {RELATION[mine.get(k, 0)]} "
+                         f"(by the rulebook {RELATION[theirs.get(k, 0)]})" for k in pairs)
+        s.depart("commit_checked_as_a_whole",
+                 f"{what}, unrelated to the units sent with it this turn: {said}")
 
 
 def send_unit(s: Board, player: str, move: SendUnit) -> None:
@@ -284,10 +329,21 @@ def ask_permission_check(s: Board, player: str, move: AskPermission) -> str | No
 
 def ask_permission(s: Board, player: str, move: AskPermission) -> None:
     """The request goes to the owning city's leader; no unit moves until he answers."""
+    if s.ruleset == "bga":
+        _ask_departures(s, player, move)
     s.permission_request = {"player": player, "power": move.power, "unit_type": None, "strength": None,
                             "location": move.location, "ask": True}
     s.stage = "permission"
     s.cur = s.leader[LOCATION[move.location].owner]
+
+
+def _ask_departures(s: Board, player: str, move: AskPermission) -> None:
+    """``bga``: asked again after a refusal this turn, which the rulebook does not allow."""
+    tile = LOCATION[move.location]
+    if [move.location, move.power] in s.commit_denied:
+        s.depart("asking_again_after_refusal",
+                 f"{player} asks again to defend {tile.name} with {power_name(move.power)} units after "
+                 f"{s.leader[tile.owner]} refused this turn; by the rulebook the refusal stands for the turn")
 
 
 def answer_permission(s: Board, player: str, move: AnswerPermission) -> None:

@@ -145,6 +145,16 @@ def end_commit(s: Board, player: str, move: EndCommit) -> None:
 def finish_commit_turn(s: Board, player: str) -> None:
     if s.ruleset == "bga" and s.commit_granted:
         s.free_turn_for = s.next_player(player)
+        # the rulebook's next turn (as next_commit_turn finds it) spends a tile; the free one never does
+        start, shards = s.commit_next or s.next_player(player), s.commit_shards
+        official = _tile_holder(s, start, shards)
+        if official is None and shards == 2:
+            official, shards = _tile_holder(s, start, 1), 1
+        rulebook = ("the commit turns would be over" if official is None
+                    else f"{official} would commit next, spending a {shards}-shard tile")
+        s.depart("free_commit_turn_after_grant",
+                 f"{player} was granted a permission this turn: {s.free_turn_for} commits next without "
+                 f"spending a tile; by the rulebook {rulebook}")
     s.stage = "next_commit"
     s.cur = None
 

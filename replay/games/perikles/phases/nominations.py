@@ -75,5 +75,12 @@ def next_nominator(s: Board, last: str) -> str | None:
     """
     after = s.next_player(last)
     if s.ruleset == "bga" and not can_nominate(s, after):
-        return first_nominator(s, s.next_player(s.next_player(after)))
+        skipped = s.next_player(after)
+        nxt = first_nominator(s, s.next_player(skipped))
+        official = first_nominator(s, after)
+        if nxt != official:  # both search every seat, so neither is None here
+            s.depart("nomination_skips_two",
+                     f"{after} cannot nominate, so BGA passes over {skipped} too: {nxt} nominates next; "
+                     f"by the rulebook {official} would")
+        return nxt
     return first_nominator(s, after)
