@@ -209,10 +209,16 @@ def _print_summary(s: Any) -> None:
     ]
     if c.conflicts:
         rows.insert(7, ("  of which: id already used in this run by other content", f"{c.conflicts:,}"))
+    if c.richer_kept:
+        rows.insert(5, ("  of which: the stored record says more (kept)", f"{c.richer_kept:,}"))
     rows[6:6] = [(f"  status {status}", f"{n:,}") for status, n in sorted(c.statuses.items())]
     for k, v in rows:
         t.add_row(k, v)
     con.print(t)
+    if c.stale_analyses:
+        shown = ", ".join(c.stale_analyses[:10]) + (", ..." if len(c.stale_analyses) > 10 else "")
+        click.echo(f"{len(c.stale_analyses)} game(s) replaced by a record that replays differently keep their "
+                   f"win-chance analysis, now stale: {shown}; run gamerec analyse on them again", err=True)
     rt = Table(title="rows per table", title_justify="left")
     rt.add_column("table")
     rt.add_column("added this run", justify="right")

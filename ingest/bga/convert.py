@@ -188,8 +188,11 @@ def _record(imp: GameImporter, seats: list[str], names: dict[str, str | None]) -
     log = imp.log
     table_id = log.table_id
     viewer = log.viewer
-    if table_id is not None:
-        rid = f"bga-{table_id}" + (f"-{viewer}" if viewer else "")
+    # the id comes from the log alone, so that the same download is the same game with or
+    # without its table file (which only adds to ``source``)
+    own_table, own_viewer = log.own_ids if log.own_ids is not None else (table_id, viewer)
+    if own_table is not None:
+        rid = f"bga-{own_table}" + (f"-{own_viewer}" if own_viewer else "")
     else:
         blob = orjson.dumps([[n.uid, n.type] for n in log.notifs])
         rid = "bga-" + hashlib.sha256(blob).hexdigest()[:16]

@@ -244,6 +244,9 @@ class BgaLog:
     viewer: str | None = None
     table_id: int | None = None
     table: TableInfo | None = None
+    own_ids: tuple[int | None, str | None] | None = None
+    """The table id and viewer the log itself gives, before a table file adds its own
+    (``None``: no table file was attached, :attr:`table_id` and :attr:`viewer` are the log's)."""
     _notifs: list[Notif] | None = None
     _by_type: dict[str, list[Notif]] | None = None
     _linked: list[Packet] = field(default_factory=list)
@@ -479,6 +482,8 @@ def attach_table(log: BgaLog, table: TableInfo) -> None:
         raise BgaImportError(f"the table file is for table {table.table_id}, the log for table {log.table_id}",
                              file=log.source)
     log.table = table
+    if log.own_ids is None:
+        log.own_ids = (log.table_id, log.viewer)
     if log.table_id is None:
         log.table_id = table.table_id
     if table.viewer is not None:

@@ -359,7 +359,7 @@ def test_cli_import_bga_converts_the_good_and_names_the_bad(tmp_path: Path) -> N
     assert code == 1
     assert "refused: " in out and "bad.json: packet 2 (mysteryBonus): unknown notification type" in out
     assert "imported 1 of 2 logs" in out
-    rec = loads((tmp_path / "out" / f"bga-{TABLE}-{A}.json").read_bytes())
+    rec = loads((tmp_path / "out" / f"bga-{TABLE}.json").read_bytes())  # viewer only in the table file: not in the id
     assert rec.source["version"] == "v9"
     code, out = run("verify", str(tmp_path / "out"))
     assert code == 0 and "1 records: 1 complete" in out
@@ -385,7 +385,7 @@ def test_ingest_takes_logs_and_quarantines_the_unimportable(tmp_path: Path) -> N
     assert s.counts.new == 1 and s.counts.quarantined == 1
     con = duckdb.connect(str(db), read_only=True)
     assert con.execute("SELECT game_id, source_kind, status FROM games").fetchall() == [
-        (f"bga-{TABLE}-{A}", "bga", "complete")]
+        (f"bga-{TABLE}", "bga", "complete")]
     (err,) = con.execute("SELECT error FROM quarantine").fetchone()  # type: ignore[misc]
     assert "packet 2 (mysteryBonus)" in err
     con.close()
