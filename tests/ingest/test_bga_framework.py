@@ -470,3 +470,36 @@ def test_state_changes_picked_are_those_whose_id_is_named_however_it_is_written(
     assert picked(b'{"name":"x","id":"10"}', s) and not picked(b'{"name":"x","id":"11"}', s)  # not first
     assert picked({"id": 3}, s) and not picked({"id": 4}, s)  # built by hand
     assert _state_pattern(s) is _state_pattern(frozenset({10, 3}))  # made once per set
+
+
+def test_import_never_replaces_a_different_record_and_names_the_same_table(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for name, obj in envelopes().items():  # five envelopes of one table's log
+        (logs / f"{name}.json").write_bytes(orjson.dumps(obj))
+    out = tmp_path / "out"
+    code, text = run("import", "bga", str(logs), "--out", str(out))
+    written = sorted(p.name for p in out.iterdir())
+    assert "imported 5 of 5 logs" in text and "the same table as" in text
+    assert f"{text.count(' -> ')} written" in text  # never "5 written" for fewer files
+    assert len(written) == 2  # the viewer's envelope names the viewer: bga-T-A; the others bga-T
+    for w in written:  # what is there is what the first log of its id gave: nothing silently replaced
+        assert loads((out / w).read_bytes()).source["table_id"] == TABLE
+
+    # an edited log of the same table: refused, the record kept, unless --force
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    ps = game_packets()
+    ps[4]["data"][0] = end_state({A: 11, B: 9})  # B's final score edited from 3 to 9
+    edited = tmp_path / "edited"
+    edited.mkdir()
+    (edited / "packets.json").write_bytes(orjson.dumps(ps))
+    code, text = run("import", "bga", str(edited), "--out", str(out))
+    assert code == 1 and "already holds a different record of id" in text and "--force" in text
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    code, text = run("import", "bga", str(edited), "--out", str(out), "--force")
+    assert "(replaced)" in text
+    assert loads((out / f"bga-{TABLE}.json").read_bytes()).result["score"][str(B)] == 9  # type: ignore[index]
+
+    # the same log again: unchanged, exit 0
+    code, text = run("import", "bga", str(edited), "--out", str(out))
+    assert code == 0 and "(unchanged)" in text
