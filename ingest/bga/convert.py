@@ -208,7 +208,32 @@ def _record(imp: GameImporter, seats: list[str], names: dict[str, str | None]) -
                  if first_time is not None else None)
     players = [{"id": p, "name": names.get(p)} for p in seats]
     return Record(game=imp.game_id, id=rid, players=players, events=imp.events, options=imp.options(),
-                  source=source, played_at=played_at, result=imp.result())
+                  source=source, played_at=played_at, result=_result(imp))
+
+
+def _result(imp: GameImporter) -> dict[str, Any] | None:
+    """The end-of-game packet's result, where a table file claims another final score taking the
+    table file's: the replay then checks that claim too, and a disagreement is a ``result_mismatch``
+    (never a ``complete`` game whose two sources disagree)."""
+    result = imp.result()
+    table = imp.log.table
+    if result is None or table is None or not isinstance(result.get("score"), dict):
+        return result
+    for p in table.players:
+        claimed = _table_score(p.get("score"))
+        pid = str(p.get("id"))
+        if claimed is not None and pid in result["score"] and claimed != result["score"][pid]:
+            result["score"][pid] = claimed
+    return result
+
+
+def _table_score(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
 
 
 def _warnings(imp: GameImporter) -> list[str]:
@@ -223,10 +248,11 @@ def _warnings(imp: GameImporter) -> list[str]:
     res = imp.result() or {}
     if table is not None and table.players and "score" in res:
         for p in table.players:
-            s = p.get("score")
-            if s is not None and str(p["id"]) in res["score"] and int(s) != res["score"][str(p["id"])]:
+            s = _table_score(p.get("score"))
+            if s is not None and str(p["id"]) in res["score"] and s != res["score"][str(p["id"])]:
                 out.append(f"the table file gives player {p['id']} a score of {s}, the end-of-game packet "
-                           f"{res['score'][str(p['id'])]}")
+                           f"{res['score'][str(p['id'])]}: the record's result takes the table file's, "
+                           "and its replay checks it (a result_mismatch where our rules disagree)")
     return out
 
 

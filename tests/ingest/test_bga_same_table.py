@@ -73,3 +73,28 @@ def test_a_table_file_saved_later_adds_to_the_same_game(tmp_path: Path) -> None:
     versions = con.execute("SELECT raw->>'$.source.version' FROM records").fetchall()
     con.close()
     assert all(v[0] for v in versions)
+
+
+@needs_logs
+def test_a_table_file_whose_final_score_disagrees_with_its_log_is_a_result_mismatch(tmp_path: Path) -> None:
+    import orjson
+    from click.testing import CliRunner
+
+    from gamerec_cli.main import main
+
+    name = NAMES[0]
+    log = LOGS / f"{name}.log.json.gz"
+    shutil.copy(log, tmp_path / log.name)
+    table = orjson.loads((LOGS / f"{name}.table.json").read_bytes())
+    table["players"][0]["score"] = int(table["players"][0]["score"]) + 5
+    (tmp_path / log.name.replace(".log.json.gz", ".table.json")).write_bytes(orjson.dumps(table))
+
+    res = CliRunner().invoke(main, ["verify", str(tmp_path), "--json"])
+    assert res.exit_code == 1, res.output
+    out = orjson.loads(res.output.splitlines()[0])
+    assert out["status"] == "diverged"
+    assert [d["kind"] for d in out["divergences"]] == ["result_mismatch"]
+    res = CliRunner().invoke(main, ["replay", str(tmp_path), "--json"])
+    assert orjson.loads(res.output.splitlines()[0])["status"] == "diverged"
+    s = ingest([str(tmp_path)], tmp_path / "g.duckdb", workers=0, publish_every=-1)
+    assert s.counts.diverged == 1
