@@ -109,6 +109,9 @@ def calibrate_cmd(game_id: str, games: int, players: int | None, seed: int, roll
         settings = Settings(rollouts=rollouts, agent=agent)
     except (UnknownGame, AnalysisError) as exc:
         _fail(str(exc))
+    if players is not None and not game.min_players <= players <= game.max_players:
+        _fail(f"--players {players}: {game.title} is played by {game.min_players} to {game.max_players} players "
+              "(leave --players out to cycle through them)")
     conv = [n for n in (4, 8, 16, 32, 64, 128) if n < rollouts]
     try:
         cal = calibrate(game_id, games, seed, settings, players=players, players_agent=players_agent, every=every,

@@ -256,3 +256,14 @@ def test_a_database_that_cannot_hold_analyses_is_one_line(tmp_path: Path) -> Non
     path = _write(tmp_path / "one.jsonl.gz", [dumps(simulate_one(cardtoy.GAME, 2, 4, 0))])
     res = CliRunner().invoke(main, ["analyse", str(path), "--db", str(db), *ARGS])
     assert res.exit_code == 2 and "cannot store win chances in" in res.output and "Traceback" not in res.output
+
+
+@pytest.mark.parametrize("players", ["2", "-3", "0", "9"])
+def test_calibrate_names_a_player_count_the_game_does_not_allow(players: str) -> None:
+    game = "perikles" if players == "2" else "coal_baron"
+    res = CliRunner().invoke(main, ["calibrate", "--game", game, "--players", players, "--games", "1",
+                                    "--rollouts", "2", "--strength-games", "0"])
+    assert res.exit_code == 2, res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit)
+    assert f"--players {players}:" in res.output and "players" in res.output
+    assert len(res.output.strip().splitlines()) == 1
