@@ -340,15 +340,52 @@ def _read(raw: bytes, source: str) -> BgaLog | str:
     """The log in ``raw``, or what it is instead: ``"table"`` (a table file) or ``"other"`` (not a
     BGA log: left to the record reader, which says what is wrong with it).  Raises
     :class:`BgaImportError` for a log that cannot be read."""
+    data = gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
+    _not_a_list_of_records(data, source)
     try:
-        return parse_bytes(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw, source)
-    except BgaImportError:
-        kind, obj = sniff(raw)
-        if kind == "table":
-            return "table"
-        if kind != "bga":
-            return "other"
-    return parse_log(obj, source)
+        return parse_bytes(data, source)
+    except BgaImportError as exc:
+        first = exc
+    kind, obj = sniff(raw)
+    if kind == "table":
+        return "table"
+    if kind == "bga":
+        return parse_log(obj, source)
+    if _bga_shaped(data):
+        raise first  # a BGA log the reader refuses: its own reason, not the record reader's
+    return "other"
+
+
+_BGA_KEYS = frozenset({"status", "logs", "packets", "currentPlayerId", "g_gamelogs"})
+_PACKET_KEYS = frozenset({"packet_id", "packet_type", "channel", "move_id"})
+
+
+def _bga_shaped(data: bytes) -> bool:
+    """Whether decoded ``data`` has the shape of a BGA log (an envelope's keys, or packets), whatever
+    is wrong inside it."""
+    try:
+        obj = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return False
+    if isinstance(obj, dict):
+        return "format" not in obj and bool(_BGA_KEYS & obj.keys())
+    if isinstance(obj, list) and obj and isinstance(obj[0], dict):
+        return bool(_PACKET_KEYS & obj[0].keys())
+    return False
+
+
+def _not_a_list_of_records(data: bytes, source: str) -> None:
+    """Refuse a JSON list of gamerec records (which the packet reader would take for packets)."""
+    head = data[:200].lstrip()
+    if not (head.startswith(b"[") and b'"format"' in head):
+        return
+    try:
+        obj = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return
+    if isinstance(obj, list) and obj and all(isinstance(o, dict) and "format" in o for o in obj):
+        raise BgaImportError(f"a JSON list of {len(obj)} records, not a BGA log: a record file holds one record "
+                             "(.json) or one record per line (.jsonl)", file=source)
 
 
 def _table_of(source: str) -> str | None:

@@ -557,6 +557,13 @@ def _parse_bytes(data: bytes, source: str) -> BgaLog:
 # --------------------------------------------------------------------------
 
 
+def _kind(value: Any) -> str:
+    """A JSON value's kind, in words."""
+    kinds = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number",
+             float: "a number", type(None): "null"}
+    return kinds.get(type(value), type(value).__name__)
+
+
 def _looks_like_packets(value: Any) -> bool:
     return (isinstance(value, list) and (not value or (isinstance(value[0], dict) and "data" in value[0]
                                                         and isinstance(value[0]["data"], list))))
@@ -578,6 +585,9 @@ def parse_log(obj: Any, source: str) -> BgaLog:
             envelope, packets, players = "archive-2020", data["data"]["data"], data.get("players")
         elif _looks_like_packets(data):
             envelope, packets = "archive", data
+        elif isinstance(data, dict) and "logs" in data:
+            raise BgaImportError(f"an archive log whose data.logs is {_kind(data['logs'])}, not a list of packets",
+                                 file=source)
         else:
             raise BgaImportError("an archive envelope without packets (expected data.logs or data.data.data)",
                                  file=source)

@@ -503,3 +503,25 @@ def test_import_never_replaces_a_different_record_and_names_the_same_table(tmp_p
     # the same log again: unchanged, exit 0
     code, text = run("import", "bga", str(edited), "--out", str(out))
     assert code == 0 and "(unchanged)" in text
+
+
+def test_misshapen_logs_and_record_lists_get_their_own_refusal(tmp_path: Path) -> None:
+    archive = envelopes()["archive-2026"]
+    archive["data"]["logs"] = {str(i): p for i, p in enumerate(archive["data"]["logs"])}
+    (tmp_path / "object.json").write_bytes(orjson.dumps(archive))
+    ps = game_packets()
+    twin = json.loads(json.dumps(ps[1]))
+    twin["data"][0]["args"]["value"] = 1  # packet 2 again, with other contents
+    ps.insert(2, twin)
+    (tmp_path / "twice.json").write_bytes(orjson.dumps({"status": 1, "data": {"players": players(), "logs": ps}}))
+    from replay.record import dumps
+    from replay.simulate import simulate
+
+    (tmp_path / "records.json").write_bytes(b"[" + b",".join(dumps(r) for r in simulate("toy", 2, 1)) + b"]")
+    code, out = run("verify", str(tmp_path))
+    assert code == 1
+    lines = {line.split(": ", 2)[1].rsplit("/", 1)[-1]: line for line in out.splitlines() if line.startswith("invalid")}
+    assert "data.logs is an object, not a list of packets" in lines["object.json"]
+    assert "packet 2 appears twice" in lines["twice.json"] and "different contents" in lines["twice.json"]
+    assert "a JSON list of 2 records, not a BGA log" in lines["records.json"]
+    assert "unsupported format" not in out and "no game notifications" not in out
