@@ -80,8 +80,11 @@ def ingest(paths: tuple[str, ...], db: str, workers: int | None, batch_size: int
     except MissingPath as exc:
         _fail(str(exc))
     if not files:  # nothing to read: no database is created or touched
-        _fail("no records found in " + ", ".join(paths) + " (record files end in "
-              ".json, .jsonl, .json.gz or .jsonl.gz)")
+        from replay.record import skipped_files
+
+        skipped = skipped_files(paths)
+        _fail("no records found in " + ", ".join(paths) + (f"; {skipped}" if skipped else " (record files end in "
+              ".json, .jsonl, .json.gz or .jsonl.gz)"))
     total = total_bytes(files)
     err = Console(stderr=True)
     with Progress(

@@ -21,6 +21,14 @@ from replay.replayer import COMPLETE, DIVERGED, INVALID, Replay, replay_item
 RECORDS_PER_FILE = 500
 
 
+def _no_records(paths: tuple[str, ...]) -> str:
+    """"No records found", naming what was skipped."""
+    from replay.record import skipped_files
+
+    skipped = skipped_files(paths)
+    return "no records found in " + ", ".join(paths or ("-",)) + (f"; {skipped}" if skipped else "")
+
+
 def _fail(message: str, code: int = 2) -> None:
     click.echo(f"error: {message}", err=True)
     sys.exit(code)
@@ -169,7 +177,7 @@ def replay_cmd(paths: tuple[str, ...], as_json: bool, at: int | None, snapshot: 
         else:
             _print_replay(r, at)
     if total == 0:
-        _fail("no records found in " + ", ".join(paths or ("-",)))
+        _fail(_no_records(paths))
     sys.exit(2 if out_of_range else 1 if bad else 0)
 
 
@@ -230,7 +238,7 @@ def verify(paths: tuple[str, ...], as_json: bool, quiet: bool, ruleset: str | No
         summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
         click.echo(f"{total} records: {summary or 'none found'}", err=as_json)
     if total == 0:
-        _fail("no records found in " + ", ".join(paths or ("-",)))
+        _fail(_no_records(paths))
     sys.exit(1 if counts.get(INVALID) or counts.get(DIVERGED) else 0)
 
 
