@@ -6,6 +6,7 @@ into a one-line message naming file, line and event, and a non-zero exit.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -159,6 +160,8 @@ def replay_cmd(paths: tuple[str, ...], as_json: bool, at: int | None, snapshot: 
     Exit 0 if every record replayed clean, 1 if any diverged or is invalid,
     2 if there was no record or --at lies past a record's last event.
     """
+    if snapshot and not as_json:
+        raise click.UsageError("--snapshot adds the state to the --json output; give --json too")
     bad = out_of_range = total = 0
     for r in _replays(paths, ruleset=ruleset) if at is None else _replays_until(paths, at, ruleset):
         total += 1
@@ -194,20 +197,58 @@ def _replays_until(paths: tuple[str, ...], at: int, ruleset: str | None) -> Iter
         yield replay_item(item, until=at, ruleset=ruleset)
 
 
+def _names(rec: Any) -> dict[str, str]:
+    """Player id -> how the text output names the player: "Name (id)", or the id without a name."""
+    out = {}
+    for p in rec.players:
+        pid = str(p.get("id"))
+        name = p.get("name")
+        out[pid] = f"{name} ({pid})" if name and str(name) != pid else pid
+    return out
+
+
+def _with_names(text: str, rec: Any) -> str:
+    """``text`` (an engine's message) with each player id that stands alone given its name."""
+    named = {str(p.get("id")): str(p["name"]) for p in rec.players if p.get("name") and str(p["name"]) != str(p.get("id"))}
+    if not named:
+        return text
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(i) for i in sorted(named, key=len, reverse=True)) + r")(?![\w-])")
+    return pattern.sub(lambda m: named[m.group(1)], text)
+
+
+def _title(game_id: str) -> str:
+    try:
+        return get_game(game_id).title
+    except UnknownGame:
+        return game_id
+
+
 def _print_replay(r: Replay, at: int | None) -> None:
     if r.record is None:
         click.echo(f"{r.source}:{r.line or ''} invalid: {r.error}")
         return
     rec = r.record
-    where = f" at event {at}" if at is not None else ""
-    click.echo(f"{rec.id} ({rec.game}, {len(rec.players)} players): {r.status}{where}")
+    head = f"{rec.id} ({_title(rec.game)}, {len(rec.players)} players): {r.status}"
+    first = r.first_divergence
+    if first is not None:
+        head += f", first divergence at event {first.seq}"
+    if at is not None:
+        shown = min(at, r.replayed - 1)
+        if shown < at:
+            head += (f"; the replay stops at event {first.seq if first is not None else shown + 1}, so the state "
+                     f"shown is after event {shown}, not {at}" if shown >= 0 else
+                     f"; the replay stops before event 0, so no event of --at {at} is shown")
+        else:
+            head += f"; state after event {at}"
+    click.echo(head)
+    names = _names(rec)
     for pid, cats in r.score.items():
         total = sum(cats.values())
         parts = ", ".join(f"{k} {v}" for k, v in cats.items() if v)
         rank = f" rank {r.ranking[pid]}" if pid in r.ranking else ""
-        click.echo(f"  {pid}: {total}{rank}" + (f"  ({parts})" if parts else ""))
+        click.echo(f"  {names.get(pid, pid)}: {total}{rank}" + (f"  ({parts})" if parts else ""))
     for d in r.divergences:
-        click.echo(f"  event {d.seq}: {d.kind}: {d.message}")
+        click.echo(f"  event {d.seq}: {d.kind}: {_with_names(d.message, rec)}")
 
 
 @main.command()
@@ -229,7 +270,8 @@ def verify(paths: tuple[str, ...], as_json: bool, quiet: bool, ruleset: str | No
             assert r.record is not None
             d = r.divergences[0]
             more = f" (+{len(r.divergences) - 1} more)" if len(r.divergences) > 1 else ""
-            click.echo(f"diverged: {r.source}:{r.line}: {r.record.id}: event {d.seq}: {d.kind}: {d.message}{more}")
+            click.echo(f"diverged: {r.source}:{r.line}: {r.record.id}: event {d.seq}: {d.kind}: "
+                       f"{_with_names(d.message, r.record)}{more}")
         elif not quiet and r.status != COMPLETE:
             assert r.record is not None
             click.echo(f"{r.status}: {r.source}:{r.line}: {r.record.id}")
