@@ -113,9 +113,10 @@ def ingest(paths: tuple[str, ...], db: str, workers: int | None, batch_size: int
         click.echo(
             f"{c.quarantined} record(s) could not be read and went to quarantine; see them with\n"
             f"  gamerec stats --db {summary.db}\n"
-            f"or with SQL (run_id {summary.run_id} is this run):\n"
-            f"  duckdb {summary.snapshot} \"SELECT source, line, error FROM quarantine "
-            f"WHERE run_id = {summary.run_id} ORDER BY source, line\"",
+            f"or with SQL through DuckDB's Python package, which gamerec installs (run_id {summary.run_id} is "
+            "this run):\n"
+            f"  python -c \"import duckdb; duckdb.connect('{summary.snapshot}', read_only=True).sql('SELECT source, "
+            f"line, error FROM quarantine WHERE run_id = {summary.run_id} ORDER BY source, line').show()\"",
             err=True,
         )
         sys.exit(1)
