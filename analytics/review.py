@@ -340,7 +340,10 @@ class Stepper:
             self._apply(state, seq)
         rnd, phase = state.phase()
         turn = state.turn()
-        if isinstance(turn, str):
+        if stopped:
+            # the board stays as it was before the refused event: nobody moves on from it
+            turn_text = f"nothing: the rules stopped the replay at event {self.stopped_at}"
+        elif isinstance(turn, str):
             turn_text = f"{self.names.get(turn, turn)} ({turn}) to move"
         elif state.is_over():
             turn_text = "game over"

@@ -79,6 +79,8 @@ def test_illegal_move_stops_the_board_there() -> None:
     at_bad = stepper.step(bad + 3)
     assert at_bad.stopped_at == bad
     assert at_bad.snapshot == state_at(record, bad - 1).snapshot()
+    assert "to move" not in at_bad.turn and f"stopped the replay at event {bad}" in at_bad.turn
+    assert "to move" in stepper.step(bad - 1).turn
 
 
 def test_describe_chance_and_observe_events() -> None:
