@@ -183,6 +183,13 @@ def test_pax_pamir_page(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> Non
         at.selectbox(key="dominance_game").select(games[1]).run()
         assert not at.exception
     assert "blocks afghan" in texts(at)
+    # checks are numbered one way on the whole page; players by name, not by id
+    outcome = run(sample_db, q.dominance_points_by_outcome)
+    assert set(outcome["check"]) <= set(checks["check"])
+    game = at.selectbox(key="dominance_game").value
+    names = set(run(sample_db, q.game_players, game_id=game)["name"])
+    shown = [df.value for df in at.dataframe if "player" in df.value.columns]
+    assert shown and all(set(df["player"]) <= names for df in shown)
     # an unsuccessful check ranks players by cylinders in play (rules §15), never by influence
     assert "scored by influence" not in texts(at)
     shown = run(sample_db, q.dominance_checks_of_game, game_id=at.selectbox(key="dominance_game").value)
