@@ -234,6 +234,7 @@ def test_divergences_page(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert table["open"][0].startswith(f"review?game={DIVERGED_ID}&seq=")
     assert int(table["recorded"][0]) == int(table["replayed"][0]) + 1
     assert "first diverges at event" in texts(at)
+    assert "observation_mismatch" not in texts(at) and list(table["kind"]) == ["observation mismatch"]  # words
     at.selectbox(key="div_kind").select("observation_mismatch").run()
     assert list(at.dataframe[1].value["game_id"]) == [DIVERGED_ID]
     assert len(at.dataframe) == 3  # and the quarantine below it
