@@ -6,7 +6,6 @@ into a one-line message naming file, line and event, and a non-zero exit.
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -209,11 +208,9 @@ def _names(rec: Any) -> dict[str, str]:
 
 def _with_names(text: str, rec: Any) -> str:
     """``text`` (an engine's message) with each player id that stands alone given its name."""
-    named = {str(p.get("id")): str(p["name"]) for p in rec.players if p.get("name") and str(p["name"]) != str(p.get("id"))}
-    if not named:
-        return text
-    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(i) for i in sorted(named, key=len, reverse=True)) + r")(?![\w-])")
-    return pattern.sub(lambda m: named[m.group(1)], text)
+    from analytics.review import with_names
+
+    return with_names(text, {str(p.get("id")): str(p["name"]) for p in rec.players if p.get("name")})
 
 
 def _title(game_id: str) -> str:
