@@ -50,6 +50,7 @@ def bga(paths: tuple[str, ...], out: str, game: str | None, table: str | None, f
     outdir = Path(out)
     done = refused = disagreeing = same = 0
     written: dict[Path, Path] = {}  # record file -> the input of this run that wrote it
+    tables: set[Path] = set()  # every record file this run's logs map to
     for f in files:
         try:
             imp = import_file(f, game=game, table=table)
@@ -69,11 +70,13 @@ def bga(paths: tuple[str, ...], out: str, game: str | None, table: str | None, f
         first = written.get(target)
         if first is not None and old == new:
             same += 1
+            tables.add(target)
             click.echo(f"{f}: the same table as {first}: {target} holds it already")
             continue
         if old is not None and old != new and not force:
             if isinstance(old, (dict, list)) and adds_nothing(new, old):
                 same += 1
+                tables.add(target)
                 whose = f" (from {first})" if first is not None else ""
                 click.echo(f"{f}: the same table as {target}{whose}, which says more: kept")
                 continue
@@ -85,6 +88,7 @@ def bga(paths: tuple[str, ...], out: str, game: str | None, table: str | None, f
                 continue
         write_records([rec], target)
         written[target] = f
+        tables.add(target)
         done += 1
         status = "finished" if rec.result is not None else "unfinished"
         verb = ("unchanged" if old == new else "replaced" if force and not (
@@ -99,8 +103,10 @@ def bga(paths: tuple[str, ...], out: str, game: str | None, table: str | None, f
             for m in imp.mismatches:
                 click.echo(f"  mismatch: {m}")
     summary = f"imported {done + same} of {len(files)} logs into {outdir}"
-    if same:
-        summary += f" ({done} written; {same} the same table as a record there, which says as much or more)"
+    if len(tables) != done + same:
+        summary += f" as {len(tables)} record file(s)"
+        if same:
+            summary += f" ({same} the same table as a record there, which says as much or more)"
     if refused:
         summary += f"; {refused} refused"
     if disagreeing:
