@@ -213,6 +213,8 @@ def _print_summary(s: Any) -> None:
     ]
     if c.conflicts:
         rows.insert(7, ("  of which: id already used in this run by other content", f"{c.conflicts:,}"))
+    if c.same_table:
+        rows.insert(5, ("  of which: the same BGA game, stored under another id", f"{c.same_table:,}"))
     if c.richer_kept:
         rows.insert(5, ("  of which: the stored record says more (kept)", f"{c.richer_kept:,}"))
     rows[6:6] = [(f"  status {status}", f"{n:,}") for status, n in sorted(c.statuses.items())]

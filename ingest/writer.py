@@ -78,6 +78,9 @@ class Counts:
     richer_kept: int = 0
     """Skipped records that only lacked what the stored record of their id already says (e.g. a BGA
     log saved without the table file it was first ingested with); counted in :attr:`skipped`."""
+    same_table: int = 0
+    """Skipped BGA records whose table is stored under another id with the same replay (the same game);
+    counted in :attr:`skipped`."""
     stale_analyses: list[str] = field(default_factory=list)
     """Games replaced by a record that replays differently, whose stored analysis is now stale."""
 
@@ -295,7 +298,7 @@ class Database:
             replace: list[str] = []
             changed = {gid: o for gid, o in chosen.items() if existing.get(gid) not in (None, o.raw_sha256)}
             stored = self._stored_records(list(changed)) if changed else {}
-            richer_kept = 0
+            richer_kept = same_table = 0
             carried: list[tuple[str, str]] = []  # (game id, new hash): analyses still valid
             stale: list[str] = []
             for gid, o in chosen.items():
@@ -315,6 +318,10 @@ class Database:
                         carried.append((gid, o.raw_sha256))
                     else:
                         stale.append(gid)
+                elif gid.startswith("bga-") and self._same_table_stored(batch, o):
+                    skipped += 1  # this very game, stored under another id of its table (an older id scheme)
+                    same_table += 1
+                    continue
                 keep.append(o)
             keep.sort(key=lambda o: o.ordinal)
             if replace:
@@ -347,6 +354,7 @@ class Database:
                     c.ok += 1
             c.conflicts += len(conflicts)
             c.richer_kept += richer_kept
+            c.same_table += same_table
             c.stale_analyses += stale
             c.quarantined += len(bad)
             c.quarantined_new += q_new
@@ -399,6 +407,27 @@ class Database:
             return orjson.loads(str(table.column("raw")[span[0]].as_py()))
         except orjson.JSONDecodeError:
             return None
+
+    def _same_table_stored(self, batch: Batch, o: Outcome) -> bool:
+        """Whether the BGA game of ``o`` (an id not stored) is stored under another id of its table with
+        the same replay input: one game, whichever id an earlier gamerec gave it."""
+        rec = self._batch_record(batch, o)
+        source = rec.get("source") if isinstance(rec, dict) else None
+        table = source.get("table_id") if isinstance(source, dict) else None
+        if isinstance(table, bool) or not isinstance(table, (int, str)) or not str(table).isdigit():
+            return False
+        base = f"bga-{table}"
+        rows = self.con.execute(
+            "SELECT r.raw FROM records r JOIN games g USING (game_id) WHERE g.source_kind = 'bga' "
+            "AND (r.game_id = ? OR starts_with(r.game_id, ?))", [base, base + "-"]).fetchall()
+        mine = replay_input(rec)
+        for (raw,) in rows:
+            try:
+                if replay_input(orjson.loads(raw)) == mine:
+                    return True
+            except orjson.JSONDecodeError:
+                continue
+        return False
 
     def _has_analysis(self, game_id: str) -> bool:
         return self.con.execute("SELECT 1 FROM analyses WHERE game_id = ? LIMIT 1", [game_id]).fetchone() is not None

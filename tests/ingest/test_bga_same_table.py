@@ -98,3 +98,21 @@ def test_a_table_file_whose_final_score_disagrees_with_its_log_is_a_result_misma
     assert orjson.loads(res.output.splitlines()[0])["status"] == "diverged"
     s = ingest([str(tmp_path)], tmp_path / "g.duckdb", workers=0, publish_every=-1)
     assert s.counts.diverged == 1
+
+
+@needs_logs
+def test_a_game_stored_under_an_older_id_of_its_table_is_not_ingested_twice(tmp_path: Path) -> None:
+    from replay.record import dumps
+
+    name = NAMES[1]  # Pax Pamir: no private channel, the id names no viewer
+    log = LOGS / f"{name}.log.json.gz"
+    rec = import_file(log).record
+    viewer = rec.source["viewer"]
+    rec.id = f"{rec.id}-{viewer}"  # as gamerec gave it before the id came from the log alone
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "r.json").write_bytes(dumps(rec))
+    db = tmp_path / "g.duckdb"
+    ingest([str(tmp_path / "old")], db, workers=0, publish_every=-1)
+    s = ingest([str(_copy(tmp_path / "logs", True))], db, workers=0, publish_every=-1)
+    assert s.counts.same_table == 1 and s.counts.new == 1  # the Coal Baron log is new, the Pax Pamir one is not
+    assert [g for g, _ in _games(db) if g.startswith("bga-900000401")] == [rec.id]
