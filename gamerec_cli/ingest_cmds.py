@@ -216,7 +216,7 @@ def _print_summary(s: Any) -> None:
     if c.same_table:
         rows.insert(5, ("  of which: the same BGA game, stored under another id", f"{c.same_table:,}"))
     if c.richer_kept:
-        rows.insert(5, ("  of which: the stored record says as much or more (kept)", f"{c.richer_kept:,}"))
+        rows.insert(5, ("  of which: the stored record says more (kept)", f"{c.richer_kept:,}"))
     rows[6:6] = [(f"  status {status}", f"{n:,}") for status, n in sorted(c.statuses.items())]
     for k, v in rows:
         t.add_row(k, v)

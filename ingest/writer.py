@@ -264,7 +264,7 @@ class Database:
         good = [o for o in batch.outcomes if o.status != INVALID]
         bad = [o for o in batch.outcomes if o.status == INVALID]
         chosen: dict[str, Outcome] = {}
-        skipped = richer_kept = 0
+        skipped = 0
         conflicts: list[Outcome] = []
         run_ids = dict(self.run_ids)  # kept only if the commit succeeds
         for o in good:
@@ -275,21 +275,8 @@ class Database:
                 continue
             why = self._conflict(o) if prev is None else self._conflict_in_batch(o, prev)
             if why is not None:
-                # the id's first record of this run, and this one: if one only adds to the other (the same
-                # BGA log with and without its table file), they are one game, kept with the more said
-                first = (self._batch_record(batch, prev) if prev is not None
-                         else self._stored_records([o.game_id]).get(o.game_id))
-                mine = self._batch_record(batch, o)
-                if first is not None and mine is not None and adds_nothing(mine, first):
-                    skipped += 1
-                    richer_kept += 1
-                    continue
-                if not (first is not None and mine is not None and adds_nothing(first, mine)):
-                    conflicts.append(_as_conflict(o, why, batch))
-                    continue
-                if prev is not None:  # the first one, saying less, gives way within this batch
-                    skipped += 1
-                    richer_kept += 1
+                conflicts.append(_as_conflict(o, why, batch))
+                continue
             chosen[o.game_id] = o
             run_ids[o.game_id] = (o.raw_sha256, o.source, o.line)
         bad = sorted(bad + conflicts, key=lambda o: o.ordinal)
@@ -311,7 +298,7 @@ class Database:
             replace: list[str] = []
             changed = {gid: o for gid, o in chosen.items() if existing.get(gid) not in (None, o.raw_sha256)}
             stored = self._stored_records(list(changed)) if changed else {}
-            same_table = 0
+            richer_kept = same_table = 0
             carried: list[tuple[str, str]] = []  # (game id, new hash): analyses still valid
             stale: list[str] = []
             for gid, o in chosen.items():
