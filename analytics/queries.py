@@ -599,13 +599,14 @@ def dominance_coalitions(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
 
 
 def dominance_points_by_outcome(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
-    """Average points a player takes from a check, by check number and success."""
+    """Average points a player takes from a check, by check (numbered as
+    :func:`dominance_success_by_check` numbers them: the final check is one row) and success."""
     if _DOM not in _tables(con):
-        return _empty(check_no=pl.Int64, successful=pl.Boolean, avg_points=pl.Float64, players=pl.Int64)
+        return _empty(check=pl.String, successful=pl.Boolean, avg_points=pl.Float64, players=pl.Int64)
     return _df(con, f"""
-        SELECT check_no::BIGINT AS check_no, successful, avg(points) AS avg_points,
-               count(*)::BIGINT AS players
-        FROM {_DOM} GROUP BY ALL ORDER BY check_no, successful
+        SELECT CASE WHEN is_final THEN 'final check' ELSE 'check ' || check_no END AS "check", successful,
+               avg(points) AS avg_points, count(*)::BIGINT AS players
+        FROM {_DOM} GROUP BY ALL ORDER BY bool_or(is_final), min(check_no), successful
     """)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -211,6 +212,17 @@ def jump_targets(div_seqs: list[int], div_kinds: list[str], milestones: list[dic
     return out
 
 
+def with_names(text: str, names: dict[str, str]) -> str:
+    """``text`` (an engine's words) with every player id that stands alone replaced by the player's
+    name (``names``: id -> name; ids without a name of their own are left as they are)."""
+    named = {i: n for i, n in names.items() if n and n != i}
+    if not named:
+        return text
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(i) for i in sorted(named, key=len, reverse=True))
+                         + r")(?![\w-])")
+    return pattern.sub(lambda m: named[m.group(1)], text)
+
+
 def describe_event(state: State, event: Event, names: dict[str, str] | None = None) -> str:
     """One event in words; ``state`` is the state just before it."""
     names = names or {}
@@ -219,13 +231,15 @@ def describe_event(state: State, event: Event, names: dict[str, str] | None = No
             text = state.describe_move(event.player, event.move)
         except Exception:  # a describer bug must not hide the step
             text = _plain_move_text(event)
+        text = with_names(text, names)
         who = names.get(event.player)
-        return f"{who} ({event.player}) — {text}" if who and who not in text else text
+        return f"{who} — {text}" if who and who not in text else text
     if isinstance(event, ChanceEvent):
         o = event.outcome
         if "draw" in o:
             items = ", ".join(map(str, o.get("items") or [])) or "nothing"
-            return f"Chance: drawn from the {o['draw']} deck: {items}"
+            deck = str(o["draw"]).replace("_", " ")
+            return f"Chance: drawn from the {deck if deck.endswith('deck') else deck + ' deck'}: {items}"
         if "roll" in o:
             return "Chance: dice rolled " + ", ".join(map(str, o["roll"]))
         if "choose" in o:
@@ -340,7 +354,10 @@ class Stepper:
             self._apply(state, seq)
         rnd, phase = state.phase()
         turn = state.turn()
-        if isinstance(turn, str):
+        if stopped:
+            # the board stays as it was before the refused event: nobody moves on from it
+            turn_text = f"nothing: the rules stopped the replay at event {self.stopped_at}"
+        elif isinstance(turn, str):
             turn_text = f"{self.names.get(turn, turn)} ({turn}) to move"
         elif state.is_over():
             turn_text = "game over"

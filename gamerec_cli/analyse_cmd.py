@@ -41,6 +41,7 @@ def analyse(paths: tuple[str, ...], rollouts: int, at: str, agent: str, explain:
     from ingest.analysis import Done, plan, run
     from ingest.writer import IngestError
     from replay.analysis import AnalysisError, Settings
+    from replay.simulate import MAX_EVENTS
 
     try:
         settings = Settings(rollouts=rollouts, at=at, agent=agent, explain=explain, alternatives=alternatives,
@@ -59,7 +60,9 @@ def analyse(paths: tuple[str, ...], rollouts: int, at: str, agent: str, explain:
         out.print(f"{d.record_id} ({d.game}): {d.positions} positions in {d.seconds:.1f}s"
                   + (f" ({d.cpu_seconds:.1f}s of CPU)" if d.cpu_seconds is not None else "")
                   + ("" if d.ingested else " — not in the database yet: `gamerec ingest` it to see it in Game review")
-                  + (f" — the rules stop it at {d.stopped}" if d.stopped else ""))
+                  + (f" — the rules stop it at {d.stopped}" if d.stopped else "")
+                  + (f" — {d.capped} rollout(s) did not end within {MAX_EVENTS:,} events and are left out of "
+                     "their estimates" if d.capped else ""))
         for v in d.verdicts:
             out.print(f"  {v}")
 
@@ -106,6 +109,9 @@ def calibrate_cmd(game_id: str, games: int, players: int | None, seed: int, roll
         settings = Settings(rollouts=rollouts, agent=agent)
     except (UnknownGame, AnalysisError) as exc:
         _fail(str(exc))
+    if players is not None and not game.min_players <= players <= game.max_players:
+        _fail(f"--players {players}: {game.title} is played by {game.min_players} to {game.max_players} players "
+              "(leave --players out to cycle through them)")
     conv = [n for n in (4, 8, 16, 32, 64, 128) if n < rollouts]
     try:
         cal = calibrate(game_id, games, seed, settings, players=players, players_agent=players_agent, every=every,

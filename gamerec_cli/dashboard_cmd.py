@@ -37,6 +37,18 @@ def streamlit_argv(port: int) -> list[str]:
     ]
 
 
+def port_in_use(port: int) -> str | None:
+    """Why Streamlit could not listen on ``port`` of 127.0.0.1 (``None``: it can), checked before the
+    banner names the address."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as Tornado binds it
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return None
+
+
 def open_when_ready(url: str, port: int, timeout: float = 60.0) -> bool:
     """Wait until something listens on ``port`` of 127.0.0.1, then open ``url`` in a browser."""
     deadline = time.monotonic() + timeout
@@ -62,6 +74,11 @@ def dashboard(db: str, port: int, open_browser: bool) -> None:
     if not db_path.exists() and not snapshot.exists():
         click.echo(f"note: no database at {db} yet; the dashboard will say so until "
                    f"`gamerec ingest PATH --db {db}` has run", err=True)
+    busy = port_in_use(port)
+    if busy is not None:
+        click.echo(f"error: port {port} on 127.0.0.1 is not available ({busy}); another dashboard may be running "
+                   f"there: choose another with --port", err=True)
+        sys.exit(2)
     click.echo(f"gamerec dashboard: http://127.0.0.1:{port}  (database {db}; Ctrl+C to stop)", err=True)
     env = dict(os.environ, GAMEREC_DB=str(db_path), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
     argv = streamlit_argv(port)

@@ -19,15 +19,22 @@ def import_group() -> None:
 @click.option("--game", "game", default=None, help="Force the title (a game id, e.g. pax_pamir) instead of recognising it.")
 @click.option("--table", "table", type=click.Path(dir_okay=False), default=None,
               help="The table file for a single log (default: <name>.table.json beside each log, if present).")
-def bga(paths: tuple[str, ...], out: str, game: str | None, table: str | None) -> None:
+@click.option("--force", is_flag=True, help="Replace a record in OUT that holds a different record of the same id.")
+def bga(paths: tuple[str, ...], out: str, game: str | None, table: str | None, force: bool) -> None:
     """Turn saved BGA logs (files or folders; .json, .json.gz, saved replay pages) into records.
 
     Each log becomes OUT/<record id>.json.  A log that cannot be imported is
     named with the packet, notification and reason; the others still
-    convert; the exit status is then 1.  See docs/bga-import.md.
+    convert; the exit status is then 1.  A record already in OUT is never
+    replaced by a different one (an edited log of the same table, another
+    player's table file) unless --force; inputs that are the same table are
+    named.  See docs/bga-import.md.
     """
+    import orjson
+
     from ingest.bga import BgaImportError, import_file, log_files
-    from replay.record import write_records
+    from ingest.writer import adds_nothing
+    from replay.record import dumps, write_records
 
     try:
         files = list(log_files(paths))
@@ -41,7 +48,9 @@ def bga(paths: tuple[str, ...], out: str, game: str | None, table: str | None) -
         click.echo("error: no saved logs found in " + ", ".join(paths) + " (.json, .json.gz, .html)", err=True)
         sys.exit(2)
     outdir = Path(out)
-    done = refused = disagreeing = 0
+    done = refused = disagreeing = same = 0
+    written: dict[Path, Path] = {}  # record file -> the input of this run that wrote it
+    tables: set[Path] = set()  # every record file this run's logs map to
     for f in files:
         try:
             imp = import_file(f, game=game, table=table)
@@ -51,18 +60,53 @@ def bga(paths: tuple[str, ...], out: str, game: str | None, table: str | None) -
             continue
         rec = imp.record
         target = outdir / f"{rec.id}.json"
+        new = orjson.loads(dumps(rec))
+        old: object = None
+        if target.exists():
+            try:
+                old = orjson.loads(target.read_bytes())
+            except (OSError, orjson.JSONDecodeError):
+                old = target  # not a record we can read: never replaced silently
+        first = written.get(target)
+        if first is not None and old == new:
+            same += 1
+            tables.add(target)
+            click.echo(f"{f}: the same table as {first}: {target} holds it already")
+            continue
+        if old is not None and old != new and not force:
+            if isinstance(old, (dict, list)) and adds_nothing(new, old):
+                same += 1
+                tables.add(target)
+                whose = f" (from {first})" if first is not None else ""
+                click.echo(f"{f}: the same table as {target}{whose}, which says more: kept")
+                continue
+            if not (isinstance(old, (dict, list)) and adds_nothing(old, new)):
+                refused += 1
+                whose = f"from {first}" if first is not None else "from an earlier import"
+                click.echo(f"refused: {f}: {target} already holds a different record of id {rec.id} ({whose}); "
+                           "--force replaces it", err=True)
+                continue
         write_records([rec], target)
+        written[target] = f
+        tables.add(target)
         done += 1
         status = "finished" if rec.result is not None else "unfinished"
-        click.echo(f"{f} -> {target}: {rec.game}, {len(rec.players)} players, {len(rec.events)} events "
-                   f"from {imp.packets} packets ({status})")
+        verb = ("unchanged" if old == new else "replaced" if force and not (
+            isinstance(old, (dict, list)) and adds_nothing(old, new)) else "more of the same table"
+            if old is not None else "")
+        click.echo(f"{f} -> {target}{' (' + verb + ')' if verb else ''}: {rec.game}, {len(rec.players)} players, "
+                   f"{len(rec.events)} events from {imp.packets} packets ({status})")
         for w in imp.warnings:
             click.echo(f"  note: {w}")
         if imp.mismatches:
             disagreeing += 1
             for m in imp.mismatches:
                 click.echo(f"  mismatch: {m}")
-    summary = f"imported {done} of {len(files)} logs into {outdir}"
+    summary = f"imported {done + same} of {len(files)} logs into {outdir}"
+    if len(tables) != done + same:
+        summary += f" as {len(tables)} record file(s)"
+        if same:
+            summary += f" ({same} the same table as a record there, which says as much or more)"
     if refused:
         summary += f"; {refused} refused"
     if disagreeing:

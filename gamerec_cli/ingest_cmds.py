@@ -80,8 +80,11 @@ def ingest(paths: tuple[str, ...], db: str, workers: int | None, batch_size: int
     except MissingPath as exc:
         _fail(str(exc))
     if not files:  # nothing to read: no database is created or touched
-        _fail("no records found in " + ", ".join(paths) + " (record files end in "
-              ".json, .jsonl, .json.gz or .jsonl.gz)")
+        from replay.record import skipped_files
+
+        skipped = skipped_files(paths)
+        _fail("no records found in " + ", ".join(paths) + (f"; {skipped}" if skipped else " (record files end in "
+              ".json, .jsonl, .json.gz or .jsonl.gz)"))
     total = total_bytes(files)
     err = Console(stderr=True)
     with Progress(
@@ -110,9 +113,10 @@ def ingest(paths: tuple[str, ...], db: str, workers: int | None, batch_size: int
         click.echo(
             f"{c.quarantined} record(s) could not be read and went to quarantine; see them with\n"
             f"  gamerec stats --db {summary.db}\n"
-            f"or with SQL (run_id {summary.run_id} is this run):\n"
-            f"  duckdb {summary.snapshot} \"SELECT source, line, error FROM quarantine "
-            f"WHERE run_id = {summary.run_id} ORDER BY source, line\"",
+            f"or with SQL through DuckDB's Python package, which gamerec installs (run_id {summary.run_id} is "
+            "this run):\n"
+            f"  python -c \"import duckdb; duckdb.connect('{summary.snapshot}', read_only=True).sql('SELECT source, "
+            f"line, error FROM quarantine WHERE run_id = {summary.run_id} ORDER BY source, line').show()\"",
             err=True,
         )
         sys.exit(1)
@@ -209,10 +213,18 @@ def _print_summary(s: Any) -> None:
     ]
     if c.conflicts:
         rows.insert(7, ("  of which: id already used in this run by other content", f"{c.conflicts:,}"))
+    if c.same_table:
+        rows.insert(5, ("  of which: the same BGA game, stored under another id", f"{c.same_table:,}"))
+    if c.richer_kept:
+        rows.insert(5, ("  of which: the stored record says more (kept)", f"{c.richer_kept:,}"))
     rows[6:6] = [(f"  status {status}", f"{n:,}") for status, n in sorted(c.statuses.items())]
     for k, v in rows:
         t.add_row(k, v)
     con.print(t)
+    if c.stale_analyses:
+        shown = ", ".join(c.stale_analyses[:10]) + (", ..." if len(c.stale_analyses) > 10 else "")
+        click.echo(f"{len(c.stale_analyses)} game(s) replaced by a record that replays differently keep their "
+                   f"win-chance analysis, now stale: {shown}; run gamerec analyse on them again", err=True)
     rt = Table(title="rows per table", title_justify="left")
     rt.add_column("table")
     rt.add_column("added this run", justify="right")

@@ -21,6 +21,14 @@ from replay.replayer import COMPLETE, DIVERGED, INVALID, Replay, replay_item
 RECORDS_PER_FILE = 500
 
 
+def _no_records(paths: tuple[str, ...]) -> str:
+    """"No records found", naming what was skipped."""
+    from replay.record import skipped_files
+
+    skipped = skipped_files(paths)
+    return "no records found in " + ", ".join(paths or ("-",)) + (f"; {skipped}" if skipped else "")
+
+
 def _fail(message: str, code: int = 2) -> None:
     click.echo(f"error: {message}", err=True)
     sys.exit(code)
@@ -151,6 +159,8 @@ def replay_cmd(paths: tuple[str, ...], as_json: bool, at: int | None, snapshot: 
     Exit 0 if every record replayed clean, 1 if any diverged or is invalid,
     2 if there was no record or --at lies past a record's last event.
     """
+    if snapshot and not as_json:
+        raise click.UsageError("--snapshot adds the state to the --json output; give --json too")
     bad = out_of_range = total = 0
     for r in _replays(paths, ruleset=ruleset) if at is None else _replays_until(paths, at, ruleset):
         total += 1
@@ -169,7 +179,7 @@ def replay_cmd(paths: tuple[str, ...], as_json: bool, at: int | None, snapshot: 
         else:
             _print_replay(r, at)
     if total == 0:
-        _fail("no records found in " + ", ".join(paths or ("-",)))
+        _fail(_no_records(paths))
     sys.exit(2 if out_of_range else 1 if bad else 0)
 
 
@@ -186,20 +196,56 @@ def _replays_until(paths: tuple[str, ...], at: int, ruleset: str | None) -> Iter
         yield replay_item(item, until=at, ruleset=ruleset)
 
 
+def _names(rec: Any) -> dict[str, str]:
+    """Player id -> how the text output names the player: "Name (id)", or the id without a name."""
+    out = {}
+    for p in rec.players:
+        pid = str(p.get("id"))
+        name = p.get("name")
+        out[pid] = f"{name} ({pid})" if name and str(name) != pid else pid
+    return out
+
+
+def _with_names(text: str, rec: Any) -> str:
+    """``text`` (an engine's message) with each player id that stands alone given its name."""
+    from analytics.review import with_names
+
+    return with_names(text, {str(p.get("id")): str(p["name"]) for p in rec.players if p.get("name")})
+
+
+def _title(game_id: str) -> str:
+    try:
+        return get_game(game_id).title
+    except UnknownGame:
+        return game_id
+
+
 def _print_replay(r: Replay, at: int | None) -> None:
     if r.record is None:
         click.echo(f"{r.source}:{r.line or ''} invalid: {r.error}")
         return
     rec = r.record
-    where = f" at event {at}" if at is not None else ""
-    click.echo(f"{rec.id} ({rec.game}, {len(rec.players)} players): {r.status}{where}")
+    head = f"{rec.id} ({_title(rec.game)}, {len(rec.players)} players): {r.status}"
+    first = r.first_divergence
+    if first is not None:
+        head += f", first divergence at event {first.seq}"
+    if at is not None:
+        shown = min(at, r.replayed - 1)
+        if shown < at:
+            head += (f"; the replay stops at event {first.seq if first is not None else shown + 1}, so the state "
+                     f"shown is after event {shown}, not {at}" if shown >= 0 else
+                     f"; the replay stops before event 0, so no event of --at {at} is shown")
+        else:
+            head += f"; state after event {at}"
+    click.echo(head)
+    names = _names(rec)
     for pid, cats in r.score.items():
         total = sum(cats.values())
         parts = ", ".join(f"{k} {v}" for k, v in cats.items() if v)
         rank = f" rank {r.ranking[pid]}" if pid in r.ranking else ""
-        click.echo(f"  {pid}: {total}{rank}" + (f"  ({parts})" if parts else ""))
+        click.echo(f"  {names.get(pid, pid)}: {total}{rank}" + (f"  ({parts})" if parts else ""))
     for d in r.divergences:
-        click.echo(f"  event {d.seq}: {d.kind}: {d.message}")
+        click.echo(f"  event {d.seq}: {d.kind}: {_with_names(d.message, rec)}")
 
 
 @main.command()
@@ -221,7 +267,8 @@ def verify(paths: tuple[str, ...], as_json: bool, quiet: bool, ruleset: str | No
             assert r.record is not None
             d = r.divergences[0]
             more = f" (+{len(r.divergences) - 1} more)" if len(r.divergences) > 1 else ""
-            click.echo(f"diverged: {r.source}:{r.line}: {r.record.id}: event {d.seq}: {d.kind}: {d.message}{more}")
+            click.echo(f"diverged: {r.source}:{r.line}: {r.record.id}: event {d.seq}: {d.kind}: "
+                       f"{_with_names(d.message, r.record)}{more}")
         elif not quiet and r.status != COMPLETE:
             assert r.record is not None
             click.echo(f"{r.status}: {r.source}:{r.line}: {r.record.id}")
@@ -230,7 +277,7 @@ def verify(paths: tuple[str, ...], as_json: bool, quiet: bool, ruleset: str | No
         summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
         click.echo(f"{total} records: {summary or 'none found'}", err=as_json)
     if total == 0:
-        _fail("no records found in " + ", ".join(paths or ("-",)))
+        _fail(_no_records(paths))
     sys.exit(1 if counts.get(INVALID) or counts.get(DIVERGED) else 0)
 
 

@@ -47,7 +47,8 @@ def analysis_tables(a: Analysis, record_sha256: str, seconds: float, at: datetim
 
     add("analyses", game_id=a.record_id, record_sha256=record_sha256, title=a.game, at=s.at, agent=s.agent,
         rollouts=s.rollouts, positions=len(a.positions), turning_points=len(a.turning_points),
-        stopped=a.stopped, engine_version=a.engine_version, seconds=seconds, analysed_at=at)
+        stopped=a.stopped, engine_version=a.engine_version, seconds=seconds, analysed_at=at,
+        capped_rollouts=a.capped)
     for pos in a.positions:
         for p, e in pos.chances.items():
             lo, hi = e.interval()
@@ -127,6 +128,8 @@ class Done:
     stopped: str | None
     ingested: bool
     cpu_seconds: float | None = None
+    capped: int = 0
+    """Rollouts that did not end within the simulator's event limit (left out of their estimates)."""
     """CPU time of this process for the record, when the work ran in it (``--workers`` 0 or 1): the
     figure to compare across runs on a shared machine."""
 
@@ -218,7 +221,7 @@ def run(records: Sequence[Record], db: str | Path, settings: Settings, *, worker
                     database.write_analyses(analysis_tables(a, rec.sha256, seconds, _utcnow()), [rec.id])
                 done = Done(rec.id, rec.game, len(a.positions), seconds,
                             [t.verdict(a.names) for t in a.turning_points if t.delta < 0][: settings.explain],
-                            a.stopped, rec.id in known, cpu)
+                            a.stopped, rec.id in known, cpu, a.capped)
                 summary.done.append(done)
                 if on_done:
                     on_done(done)

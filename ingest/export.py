@@ -10,6 +10,13 @@ its row count, columns and partitioning.  Rows are written in key order, and
 each table folder is written under a temporary name and then swapped in, so
 an interrupted export never leaves a half-written table.
 
+An export replaces only what an earlier export wrote.  It marks the folder
+with ``DIR/.gamerec-export.json``, listing every file it wrote; before
+writing, it checks that each name it is about to replace (a table folder,
+``manifest.json``) is absent or holds exactly files of that list, and
+otherwise refuses without touching anything, naming the first file that is
+not its own.  Other files in ``DIR`` are left alone.
+
 :func:`read_table` reads a table back with exactly its database columns (the
 round trip the tests check).  JSON columns are written as UTF-8 strings
 (Parquet ``STRING``), so every reader (Polars, pandas, DuckDB) gets text.
@@ -55,25 +62,108 @@ def _lit(path: Path) -> str:
     return "'" + str(path).replace("'", "''") + "'"
 
 
+MARK = ".gamerec-export.json"
+MARK_FORMAT = "gamerec-export/1"
+_TMP_PREFIX = ".gamerec-export-tmp-"
+
+
+def _files_under(folder: Path) -> list[str]:
+    """Every entry under ``folder`` (files, links and empty folders), relative, sorted."""
+    found: list[str] = []
+    for p in sorted(folder.rglob("*")):
+        if p.is_dir() and not p.is_symlink():
+            if not any(p.iterdir()):
+                found.append(p.relative_to(folder).as_posix() + "/")
+            continue
+        found.append(p.relative_to(folder).as_posix())
+    return found
+
+
+def _earlier_export(out: Path) -> dict[str, list[str]]:
+    """Files an earlier export wrote in ``out``, per top-level name (``{}`` if none)."""
+    mark = out / MARK
+    if not mark.exists():
+        return {}
+    try:
+        data = orjson.loads(mark.read_bytes())
+        if not isinstance(data, dict) or data.get("format") != MARK_FORMAT:
+            raise ValueError
+        files = data["files"]
+        if not isinstance(files, dict) or not all(
+            isinstance(k, str) and isinstance(v, list) and all(isinstance(x, str) for x in v)
+            for k, v in files.items()
+        ):
+            raise ValueError
+    except (OSError, ValueError, KeyError, orjson.JSONDecodeError):
+        raise ExportError(f"cannot export to {out}: {mark} is not a gamerec export mark; "
+                          "choose another folder") from None
+    return files
+
+
+def _check_replaceable(out: Path, name: str, earlier: dict[str, list[str]]) -> None:
+    """Refuse unless ``out/name`` is absent or exactly what an earlier export wrote there."""
+    target = out / name
+    if not target.exists() and not target.is_symlink():
+        return
+    ours = earlier.get(name)
+    if ours is None:
+        raise ExportError(f"cannot export to {out}: {target} exists and was not written by "
+                          "gamerec export; move it away or choose another folder")
+    if target.is_dir() and not target.is_symlink():
+        unknown = sorted(set(_files_under(target)) - set(ours))
+        if unknown:
+            raise ExportError(f"cannot export to {out}: {target / unknown[0]} was not written by "
+                              "gamerec export; move it away or choose another folder")
+    elif ours != [""]:
+        raise ExportError(f"cannot export to {out}: {target} was not written by gamerec export; "
+                          "move it away or choose another folder")
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    elif path.exists() or path.is_symlink():
+        path.unlink()
+
+
 def export_parquet(con: duckdb.DuckDBPyConnection, out_dir: str | Path) -> dict[str, int]:
-    """Write every table of the database behind ``con`` under ``out_dir``; returns rows per table."""
+    """Write every table of the database behind ``con`` under ``out_dir``; returns rows per table.
+
+    Raises :class:`ExportError`, before writing anything, if the export would replace a file
+    that an earlier export did not write.
+    """
     out = Path(out_dir)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ExportError(f"cannot create {out}: {exc.strerror}") from None
+    earlier = _earlier_export(out)
     present = {r[0] for r in con.execute(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'"
     ).fetchall()}
+    todo = [t for t in schema.tables() if t.name in present]
+    # every name this export replaces: its tables, the manifest, and tables an earlier export
+    # wrote that this database no longer has (they would be stale)
+    stale = sorted(set(earlier) - {t.name for t in todo} - {"manifest.json"})
+    for name in [t.name for t in todo] + ["manifest.json"] + stale:
+        _check_replaceable(out, name, earlier)
+    for left in out.glob(_TMP_PREFIX + "*"):  # left by an export that was killed
+        _remove(left)
+
+    written: dict[str, list[str]] = {k: v for k, v in earlier.items() if (out / k).exists()}
+
+    def mark() -> None:
+        data = {"format": MARK_FORMAT, "files": dict(sorted(written.items()))}
+        tmp = out / (_TMP_PREFIX + MARK)
+        tmp.write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
+        tmp.replace(out / MARK)
+
     manifest: dict[str, dict[str, object]] = {}
     rows: dict[str, int] = {}
-    for t in schema.tables():
-        if t.name not in present:
-            continue
+    for t in todo:
         n = int(con.execute(f"SELECT count(*) FROM {t.name}").fetchone()[0])  # type: ignore[index]
-        tmp = out / f".{t.name}.tmp"
+        tmp = out / f"{_TMP_PREFIX}{t.name}"
         final = out / t.name
-        shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir()
         partition = _partitioned(t) and n > 0
         try:
@@ -86,8 +176,15 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out_dir: str | Path) -> dict[
         except (duckdb.Error, OSError) as exc:
             shutil.rmtree(tmp, ignore_errors=True)
             raise ExportError(f"cannot write {final}: {exc}") from None
-        shutil.rmtree(final, ignore_errors=True)
+        # the mark lists the new files before they take the old ones' place
+        written[t.name] = sorted(set(written.get(t.name, [])) | set(_files_under(tmp)))
+        mark()
+        old = out / f"{_TMP_PREFIX}{t.name}.old"
+        if final.exists():
+            final.rename(old)
         tmp.rename(final)
+        _remove(old)
+        written[t.name] = _files_under(final)
         rows[t.name] = n
         manifest[t.name] = {
             "rows": n,
@@ -95,7 +192,15 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out_dir: str | Path) -> dict[
             "partitioned_by": ["title"] if partition else [],
             "key": list(t.order_by),
         }
-    (out / "manifest.json").write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2) + b"\n")
+    for name in stale:
+        _remove(out / name)
+        written.pop(name, None)
+    written["manifest.json"] = [""]
+    mark()
+    tmp_manifest = out / (_TMP_PREFIX + "manifest.json")
+    tmp_manifest.write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2) + b"\n")
+    tmp_manifest.replace(out / "manifest.json")
+    mark()
     return rows
 
 

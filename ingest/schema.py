@@ -108,6 +108,7 @@ ANALYSES = Table("analyses", (
     ("game_id", "VARCHAR"), ("record_sha256", "VARCHAR"), ("title", "VARCHAR"), ("at", "VARCHAR"),
     ("agent", "VARCHAR"), ("rollouts", "INTEGER"), ("positions", "INTEGER"), ("turning_points", "INTEGER"),
     ("stopped", "VARCHAR"), ("engine_version", "VARCHAR"), ("seconds", "DOUBLE"), ("analysed_at", "TIMESTAMP"),
+    ("capped_rollouts", "INTEGER"),
 ), ("game_id",))
 
 WIN_CHANCES = Table("win_chances", (
@@ -129,8 +130,8 @@ TURNING_POINT_ALTERNATIVES = Table("turning_point_alternatives", (
 ), ("game_id", "seq", "alt_no"))
 
 ANALYSIS_TABLES = (ANALYSES, WIN_CHANCES, TURNING_POINTS, TURNING_POINT_ALTERNATIVES)
-"""Written by ``gamerec analyse``, never by an ingest; a game replaced by an ingest loses its analysis
-(it was made from the old record)."""
+"""Written by ``gamerec analyse``, never by an ingest, and never deleted by one: a game an ingest replaces
+keeps its analysis (carried over when the replay is unchanged, stale otherwise: see ``ingest.writer``)."""
 
 CORE_GAME_TABLES = (GAMES, PLAYERS, EVENTS, SCORE_TIMELINE, SCORE_BREAKDOWN, DIVERGENCES, MILESTONES, DEPARTURES,
                     RECORDS)

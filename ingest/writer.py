@@ -75,6 +75,37 @@ class Counts:
     """Records quarantined because their id was already used in this run by different content."""
     statuses: dict[str, int] = field(default_factory=dict)
     rows: dict[str, int] = field(default_factory=dict)
+    richer_kept: int = 0
+    """Skipped records that only lacked what the stored record of their id already says (e.g. a BGA
+    log saved without the table file it was first ingested with); counted in :attr:`skipped`."""
+    same_table: int = 0
+    """Skipped BGA records whose table is stored under another id with the same replay (the same game);
+    counted in :attr:`skipped`."""
+    stale_analyses: list[str] = field(default_factory=list)
+    """Games replaced by a record that replays differently, whose stored analysis is now stale."""
+
+
+def adds_nothing(new: object, old: object) -> bool:
+    """Whether ``new`` says nothing ``old`` does not: equal, except where ``new`` is null or lacks a
+    key that ``old`` fills in (a record read without its companion file, say)."""
+    if new is None or new == old:
+        return True
+    if isinstance(new, dict) and isinstance(old, dict):
+        return all(k in old and adds_nothing(v, old[k]) for k, v in new.items() if v is not None)
+    if isinstance(new, list) and isinstance(old, list):
+        return len(new) == len(old) and all(adds_nothing(a, b) for a, b in zip(new, old))
+    return False
+
+
+def replay_input(record: object) -> object:
+    """What a record's replay (and an analysis of it) depends on: the game, the players' ids in seat
+    order, the options and the events.  Names, ``source``, ``played_at`` and ``result`` may change
+    without changing a move's position or anyone's chances."""
+    if not isinstance(record, dict):
+        return record
+    players = record.get("players")
+    ids = [p.get("id") if isinstance(p, dict) else p for p in players] if isinstance(players, list) else players
+    return [record.get("game"), ids, record.get("options"), record.get("events")]
 
 
 DUPLICATE_ID = "duplicate_id"
@@ -265,22 +296,48 @@ class Database:
                     con.unregister("gamerec_ids")
             keep: list[Outcome] = []
             replace: list[str] = []
+            changed = {gid: o for gid, o in chosen.items() if existing.get(gid) not in (None, o.raw_sha256)}
+            stored = self._stored_records(list(changed)) if changed else {}
+            richer_kept = same_table = 0
+            carried: list[tuple[str, str]] = []  # (game id, new hash): analyses still valid
+            stale: list[str] = []
             for gid, o in chosen.items():
                 old = existing.get(gid)
                 if old == o.raw_sha256:
                     skipped += 1
                     continue
                 if old is not None:
+                    before = stored.get(gid)
+                    after = self._batch_record(batch, o)
+                    if before is not None and after is not None and adds_nothing(after, before):
+                        skipped += 1  # the stored record already says all this one says, and more
+                        richer_kept += 1
+                        continue
                     replace.append(gid)
+                    if before is not None and after is not None and replay_input(before) == replay_input(after):
+                        carried.append((gid, o.raw_sha256))
+                    else:
+                        stale.append(gid)
+                elif gid.startswith("bga-") and self._same_table_stored(batch, o):
+                    skipped += 1  # this very game, stored under another id of its table (an older id scheme)
+                    same_table += 1
+                    continue
                 keep.append(o)
             keep.sort(key=lambda o: o.ordinal)
             if replace:
                 con.register("gamerec_replace", pa.table({"game_id": pa.array(replace, pa.string())}))
                 try:
                     for t in self.game_tables:
+                        if t in schema.ANALYSIS_TABLES:
+                            continue  # an analysis is never deleted by an ingest (see below)
                         con.execute(f"DELETE FROM {t.name} WHERE game_id IN (SELECT game_id FROM gamerec_replace)")
                 finally:
                     con.unregister("gamerec_replace")
+            # an analysis of a game whose replay is unchanged stays valid for the new record; any other
+            # keeps the old record's hash, which no longer matches the game's: stale, and reported
+            stale = [gid for gid in stale if self._has_analysis(gid)]
+            for gid, sha in carried:
+                con.execute("UPDATE analyses SET record_sha256 = ? WHERE game_id = ?", [sha, gid])
             rows = self._insert_games(batch, keep, len(keep) == len(good))
             q_new = self._quarantine(bad, at)
             # new counters, kept only if the commit succeeds
@@ -296,6 +353,9 @@ class Database:
                 else:
                     c.ok += 1
             c.conflicts += len(conflicts)
+            c.richer_kept += richer_kept
+            c.same_table += same_table
+            c.stale_analyses += stale
             c.quarantined += len(bad)
             c.quarantined_new += q_new
             for name, n in rows.items():
@@ -319,6 +379,58 @@ class Database:
                 self.counts = c
                 self.run_ids = run_ids
             raise
+
+    def _stored_records(self, ids: list[str]) -> dict[str, object]:
+        """The stored records of ``ids``, parsed (unparsable ones left out)."""
+        self.con.register("gamerec_stored", pa.table({"game_id": pa.array(ids, pa.string())}))
+        try:
+            rows = self.con.execute(
+                "SELECT r.game_id, r.raw FROM records r JOIN gamerec_stored i USING (game_id)").fetchall()
+        finally:
+            self.con.unregister("gamerec_stored")
+        out: dict[str, object] = {}
+        for gid, raw in rows:
+            try:
+                out[gid] = orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                pass
+        return out
+
+    @staticmethod
+    def _batch_record(batch: Batch, o: Outcome) -> object | None:
+        """The record of ``o`` as the batch holds it, parsed."""
+        span = (o.spans or {}).get("records")
+        table = batch.tables.get("records")
+        if not span or table is None:
+            return None
+        try:
+            return orjson.loads(str(table.column("raw")[span[0]].as_py()))
+        except orjson.JSONDecodeError:
+            return None
+
+    def _same_table_stored(self, batch: Batch, o: Outcome) -> bool:
+        """Whether the BGA game of ``o`` (an id not stored) is stored under another id of its table with
+        the same replay input: one game, whichever id an earlier gamerec gave it."""
+        rec = self._batch_record(batch, o)
+        source = rec.get("source") if isinstance(rec, dict) else None
+        table = source.get("table_id") if isinstance(source, dict) else None
+        if isinstance(table, bool) or not isinstance(table, (int, str)) or not str(table).isdigit():
+            return False
+        base = f"bga-{table}"
+        rows = self.con.execute(
+            "SELECT r.raw FROM records r JOIN games g USING (game_id) WHERE g.source_kind = 'bga' "
+            "AND (r.game_id = ? OR starts_with(r.game_id, ?))", [base, base + "-"]).fetchall()
+        mine = replay_input(rec)
+        for (raw,) in rows:
+            try:
+                if replay_input(orjson.loads(raw)) == mine:
+                    return True
+            except orjson.JSONDecodeError:
+                continue
+        return False
+
+    def _has_analysis(self, game_id: str) -> bool:
+        return self.con.execute("SELECT 1 FROM analyses WHERE game_id = ? LIMIT 1", [game_id]).fetchone() is not None
 
     @staticmethod
     def _conflict_in_batch(o: Outcome, prev: Outcome) -> str:

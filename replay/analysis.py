@@ -177,7 +177,11 @@ def play_out(state: State, rng: random.Random, agent: str) -> State:
         else:
             assert isinstance(t, str)
             state.play(t, player_agent.choose(state, t))
-    raise SimulationError(f"a rollout did not end within {MAX_EVENTS} events")
+    raise RolloutCapped(f"a rollout did not end within {MAX_EVENTS} events")
+
+
+class RolloutCapped(SimulationError):
+    """A rollout did not end within the simulator's event limit (:data:`MAX_EVENTS`)."""
 
 
 def determinise(state: State, rng: random.Random) -> None:
@@ -215,12 +219,17 @@ def determinise(state: State, rng: random.Random) -> None:
         dealt.add(zone)
 
 
-def rollouts(state: State, seeds: Iterable[str], agent: str, first: tuple[str, Move] | None = None) -> dict[str, float]:
-    """Total win shares over one rollout per seed from ``state`` (left untouched).
+def rollouts(state: State, seeds: Iterable[str], agent: str,
+             first: tuple[str, Move] | None = None) -> tuple[dict[str, float], int]:
+    """Total win shares over one rollout per seed from ``state`` (left untouched), and how many
+    rollouts ended.
 
-    ``first`` is a move played before the agents take over (an alternative).
+    ``first`` is a move played before the agents take over (an alternative).  A rollout that does
+    not end within the simulator's event limit has no winner: it is left out of the shares and
+    of the count (so the estimate rests on the rollouts that ended, and says how many).
     """
     wins = dict.fromkeys(state.players, 0.0)
+    ended = 0
     for seed in seeds:
         rng = random.Random(seed)
         trial = state.copy()
@@ -229,13 +238,16 @@ def rollouts(state: State, seeds: Iterable[str], agent: str, first: tuple[str, M
                 trial.play(*first)
             determinise(trial, rng)
             play_out(trial, rng, agent)
+        except RolloutCapped:
+            continue
         except AnalysisError as exc:
             raise AnalysisError(f"rollout {seed} cannot go on: {exc}") from None
         except Exception as exc:  # the engine refused (or broke on) its own play: an engine bug, in one line
             raise AnalysisError(f"rollout {seed} cannot go on: {type(exc).__name__}: {exc}") from None
         for p, w in win_shares(trial).items():
             wins[p] += w
-    return wins
+        ended += 1
+    return wins, ended
 
 
 def estimate(state: State, record_id: str, seq: int, settings: Settings) -> dict[str, Estimate]:
@@ -244,7 +256,8 @@ def estimate(state: State, record_id: str, seq: int, settings: Settings) -> dict
     if state.is_over():
         return {p: Estimate(w * n, n) for p, w in win_shares(state).items()}
     seeds = (rollout_seed(record_id, seq, i, settings.agent) for i in range(n))
-    return {p: Estimate(w, n) for p, w in rollouts(state, seeds, settings.agent).items()}
+    wins, ended = rollouts(state, seeds, settings.agent)
+    return {p: Estimate(w, ended) for p, w in wins.items()}
 
 
 # --------------------------------------------------------------------------
@@ -521,9 +534,8 @@ def alternatives(state: State, player: str, played: Move, record: Record, seq: i
     out = []
     for m in candidates(state, player, played, settings.alternatives):
         seeds = [rollout_seed(record.id, seq, i, settings.agent, "alternative") for i in range(settings.rollouts)]
-        wins = rollouts(state, seeds, settings.agent, first=(player, m))
-        out.append(Alternative(m, _words(state, player, m, names), Estimate(wins[player], settings.rollouts),
-                               m == played))
+        wins, ended = rollouts(state, seeds, settings.agent, first=(player, m))
+        out.append(Alternative(m, _words(state, player, m, names), Estimate(wins[player], ended), m == played))
     return out
 
 
@@ -545,6 +557,19 @@ class Analysis:
     """Player id -> display name (for the verdicts)."""
     stopped: str | None = None
     engine_version: str = ENGINE_VERSION
+
+    @property
+    def capped(self) -> int:
+        """Rollouts that did not end within the simulator's event limit (left out of their estimates)."""
+        n = self.settings.rollouts
+        out = 0
+        for pos in self.positions:
+            e = next(iter(pos.chances.values()), None)
+            if e is not None:
+                out += max(0, n - e.rollouts)
+        for t in self.turning_points:
+            out += sum(max(0, n - alt.estimate.rollouts) for alt in t.alternatives)
+        return out
 
     def chart(self) -> Iterator[tuple[int, str, Estimate]]:
         """``(seq, player, estimate)`` for every position and player, in order."""
@@ -668,6 +693,8 @@ def calibrate(game_id: str, games: int, seed: int, settings: Settings, *, player
                 continue
             results = per_rollout(pos.state, record.id, pos.seq, settings)
             mine = [r[pos.mover] for r in results]
+            if not mine:
+                continue
             p = sum(mine) / len(mine)
             cal.pairs.append((p, 1.0 / len(first) if pos.mover in first else 0.0))
             for n in diffs:
@@ -680,7 +707,9 @@ def per_rollout(state: State, record_id: str, seq: int, settings: Settings) -> l
     """The win shares of each rollout from ``state``, in seed order (the same seeds as :func:`estimate`)."""
     out = []
     for i in range(settings.rollouts):
-        out.append(rollouts(state, [rollout_seed(record_id, seq, i, settings.agent)], settings.agent))
+        wins, ended = rollouts(state, [rollout_seed(record_id, seq, i, settings.agent)], settings.agent)
+        if ended:  # a rollout that did not end has no winner to calibrate against
+            out.append(wins)
     return out
 
 

@@ -125,7 +125,8 @@ class ChanceRequest:
 
     def describe(self) -> str:
         if self.kind == "draw":
-            what = f"{self.count} card{'s' if self.count != 1 else ''} from the {self.name} deck"
+            deck = self.name if self.name.endswith("deck") else f"{self.name} deck"  # "deck", "order deck"
+            what = f"{self.count} card{'s' if self.count != 1 else ''} from the {deck.replace('_', ' ')}"
         elif self.kind == "roll":
             what = f"a roll of {self.count}d{self.sides}"
         else:

@@ -26,6 +26,7 @@ import sys
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import IO, Any, ClassVar, Union
 
@@ -41,6 +42,22 @@ EVENT_EXTRA_ORDER = ("at", "note", "src")
 """The keys an event may carry besides its own, in the order a record read is given them (and
 written): one order whatever the file's, so that the same events always write the same bytes."""
 EVENT_EXTRAS = frozenset(EVENT_EXTRA_ORDER)
+MAX_ID_LENGTH = 256
+"""The longest record id accepted (ids name files and database keys)."""
+
+
+def _iso_time(text: str) -> bool:
+    """Whether ``text`` is an ISO 8601 date or date-time (``Z`` for UTC allowed)."""
+    t = text.strip()
+    if t.endswith(("Z", "z")):
+        t = t[:-1] + "+00:00"
+    try:
+        datetime.fromisoformat(t)
+    except ValueError:
+        return False
+    return True
+
+
 TOP_LEVEL_KNOWN = ("format", "game", "id", "source", "played_at", "players", "options", "events", "result")
 
 
@@ -315,6 +332,10 @@ def parse_record(obj: Any, read_events: Callable[[Any, Game, set[str]], list[Eve
     _expect(rid, str, "$.id", "id")
     if not rid:
         raise _err("id must not be empty", "$.id")
+    if len(rid) > MAX_ID_LENGTH:
+        raise _err(f"id is {len(rid):,} characters long; at most {MAX_ID_LENGTH} are allowed", "$.id")
+    if not rid.isprintable():
+        raise _err("id holds a control character (a line break, a tab...)", "$.id")
     players = _parse_players(obj.get("players"), game)
     ids = {p["id"] for p in players}
     options = obj.get("options", {})
@@ -326,6 +347,9 @@ def parse_record(obj: Any, read_events: Callable[[Any, Game, set[str]], list[Eve
     played_at = obj.get("played_at")
     if played_at is not None:
         _expect(played_at, str, "$.played_at", "played_at")
+        if not _iso_time(played_at):
+            raise _err(f"played_at {played_at[:40]!r} is not an ISO 8601 date or time "
+                       "(e.g. 2026-11-21T10:00:00Z)", "$.played_at")
     raw_events = obj.get("events")
     if read_events is None:
         if raw_events is None:
@@ -807,6 +831,29 @@ def record_files(path: Path) -> Iterator[Path]:
                     yield Path(root) / name
     else:
         yield path
+
+
+def skipped_files(paths: Iterable[str | Path], limit: int = 5) -> str:
+    """The files under the directories among ``paths`` that are not read as records, in words
+    (``""`` if none): for a message that found no records."""
+    names: list[str] = []
+    count = 0
+    for p in paths:
+        path = Path(p)
+        if str(p) == "-" or not path.is_dir():
+            continue
+        for root, dirs, files in os.walk(path):
+            dirs.sort()
+            for name in sorted(files):
+                if not name.endswith(RECORD_SUFFIXES):
+                    count += 1
+                    if len(names) < limit:
+                        names.append(str(Path(root) / name))
+    if not count:
+        return ""
+    more = f" and {count - len(names)} more" if count > len(names) else ""
+    return (f"skipped {count} file(s) whose names do not end in .json, .jsonl, .json.gz or .jsonl.gz "
+            f"(suffixes are case-sensitive): {', '.join(names)}{more}")
 
 
 def iter_raw(paths: Iterable[str | Path], stdin: IO[bytes] | None = None) -> Iterator[RawItem]:

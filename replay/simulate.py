@@ -77,10 +77,16 @@ class GreedyAgent:
     LOOP = 25
     """A choice that closes this many rounds of a cycle of one or two moves is left out."""
 
+    UNDO = 4
+    """Choices that alternate with one same move this many rounds make the agent watch for states
+    it has been in before (see :meth:`choose`)."""
+
     def __init__(self, rng: random.Random, breadth: int = 12) -> None:
         self.rng = rng
         self.breadth = breadth
         self.recent: list[Move] = []
+        self.trail: dict[str, set[Move]] = {}
+        """While :meth:`_undoing`: state hash -> the moves chosen there since."""
 
     def choose(self, state: State, player: str) -> Move:
         moves = list(state.legal_moves())
@@ -91,6 +97,17 @@ class GreedyAgent:
             # one step ahead, a move and its undoing can each look best forever (in Pax Pamir,
             # an action whose bribe step is best withdrawn): break the cycle
             moves = [m for m in moves if m != looping] or moves
+        key: str | None = None
+        if self._undoing():
+            # the same undoing move every other choice, after varying ones (Pax Pamir: a battle in
+            # one region, withdrawn at its bribe step, then in another...): a move chosen before at
+            # this very state led back to it, so it is left out
+            key = state.state_hash()
+            tried = self.trail.get(key)
+            if tried:
+                moves = [m for m in moves if m not in tried] or moves
+        elif self.trail:
+            self.trail.clear()
         if len(moves) > self.breadth:
             moves = self.rng.sample(moves, self.breadth)
         best: list[Move] = []
@@ -106,7 +123,18 @@ class GreedyAgent:
         chosen = best[self.rng.randrange(len(best))]
         self.recent.append(chosen)
         del self.recent[:-2 * self.LOOP]
+        if key is not None:
+            self.trail.setdefault(key, set()).add(chosen)
         return chosen
+
+    def _undoing(self) -> bool:
+        """Whether every other one of this agent's last :attr:`UNDO` x 2 choices was one same move
+        (the choices between them may vary): the pattern of starting things and undoing them."""
+        r = self.recent
+        n = 2 * self.UNDO
+        if len(r) < n:
+            return False
+        return any(all(r[-i] == r[-start] for i in range(start + 2, n + 1, 2)) for start in (1, 2))
 
     def _looping(self) -> Move | None:
         """The move that would close :attr:`LOOP` rounds of a cycle of period one or two in this

@@ -10,6 +10,11 @@ from dashboard import charts, data, ui
 
 ALL = "(all)"
 
+
+def _words(kind: str) -> str:
+    """A divergence kind in words (``impossible_chance`` -> "impossible chance")."""
+    return kind.replace("_", " ")
+
 st.title("Divergences")
 ui.require_db()
 
@@ -28,7 +33,8 @@ else:
     titles = [ALL, *kinds.get_column("title").unique().sort().to_list()]
     title = c1.selectbox("Title", titles, key="div_title", format_func=lambda t: t if t == ALL else title_label(t))
     kind_opts = [ALL, *kinds.get_column("kind").unique().sort().to_list()]
-    kind = c2.selectbox("Kind of the first divergence", kind_opts, key="div_kind")
+    kind = c2.selectbox("Kind of the first divergence", kind_opts, key="div_kind",
+                        format_func=lambda k: k if k == ALL else _words(k))
     games = data.q("diverged_games", title=None if title == ALL else title, kind=None if kind == ALL else kind)
     total = int(games.get_column("total")[0]) if games.height else 0
     st.subheader(f"Diverged games ({total:,})")
@@ -37,6 +43,7 @@ else:
     table = games.with_columns(
         pl.format("review?game={}&seq={}", pl.col("game_id"), pl.col("seq")).alias("open"),
         pl.col("title").map_elements(title_label, return_dtype=pl.String),
+        pl.col("kind").str.replace_all("_", " "),
     ).select("open", "game_id", "title", "divergences", "seq", "kind", "key", "recorded", "replayed", "message")
     st.dataframe(table, hide_index=True, width="stretch", column_config={
         "message": st.column_config.TextColumn("message", width="large"),
@@ -47,7 +54,7 @@ else:
     if games.height:
         pick = st.selectbox("Open one in Game review", games.get_column("game_id").to_list(), key="div_pick")
         row = games.filter(pl.col("game_id") == pick).row(0, named=True)
-        st.markdown(f"**{pick}** first diverges at event {row['seq']} ({row['kind']}): {row['message']}")
+        st.markdown(f"**{pick}** first diverges at event {row['seq']} ({_words(row['kind'])}): {row['message']}")
         if row["key"]:
             st.markdown(f"`{row['key']}`: recorded **{row['recorded']}**, replayed **{row['replayed']}**")
         st.page_link("views/game_review.py", label=f"Review {pick} at event {row['seq']}",

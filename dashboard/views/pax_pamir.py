@@ -36,13 +36,16 @@ with right:
     else:
         st.info("No dominance check has succeeded yet.")
 st.dataframe(data.q("dominance_points_by_outcome"), hide_index=True,
-             column_config={"avg_points": st.column_config.NumberColumn(format="%.2f")})
+             column_config={"check": "Check", "successful": "Successful",
+                            "avg_points": st.column_config.NumberColumn("Average points", format="%.2f"),
+                            "players": st.column_config.NumberColumn("Player scorings")})
 
 st.subheader("One game's checks")
 games = data.q("dominance_games")
 game_id = st.selectbox("Game (most successful checks first)", games, key="dominance_game")
 if game_id:
     checks = data.q("dominance_checks_of_game", game_id=game_id)
+    who = {r["player_id"]: r["name"] or r["player_id"] for r in data.q("game_players", game_id=game_id).iter_rows(named=True)}
     st.altair_chart(charts.dominance_blocks(checks), width="stretch")
     for _seq, part in checks.group_by("seq", maintain_order=True):
         first = part.row(0, named=True)
@@ -51,7 +54,10 @@ if game_id:
         label = "final check" if first["is_final"] else f"check {first['check_no']}"
         st.markdown(f"**{label}** at event {first['seq']}: {verdict} · blocks afghan {first['blocks_afghan']}, "
                     f"british {first['blocks_british']}, russian {first['blocks_russian']}")
-        st.dataframe(part.select("player_id", "loyalty", "influence", "cylinders", "points")
-                     .sort(pl.col("points"), descending=True), hide_index=True)
+        st.dataframe(part.select(pl.col("player_id").replace_strict(who, default=pl.col("player_id"))
+                                 .alias("player"), "loyalty", "influence", "cylinders", "points")
+                     .sort(pl.col("points"), descending=True), hide_index=True,
+                     column_config={"player": "Player", "loyalty": "Loyalty", "influence": "Influence",
+                                    "cylinders": "Cylinders", "points": "Points"})
         st.page_link("views/game_review.py", label=f"See the board at event {first['seq']}",
                      icon=":material/replay:", query_params={"game": game_id, "seq": str(first["seq"])})

@@ -188,8 +188,11 @@ def _record(imp: GameImporter, seats: list[str], names: dict[str, str | None]) -
     log = imp.log
     table_id = log.table_id
     viewer = log.viewer
-    if table_id is not None:
-        rid = f"bga-{table_id}" + (f"-{viewer}" if viewer else "")
+    # the id comes from the log alone, so that the same download is the same game with or
+    # without its table file (which only adds to ``source``)
+    own_table, own_viewer = log.own_ids if log.own_ids is not None else (table_id, viewer)
+    if own_table is not None:
+        rid = f"bga-{own_table}" + (f"-{own_viewer}" if own_viewer else "")
     else:
         blob = orjson.dumps([[n.uid, n.type] for n in log.notifs])
         rid = "bga-" + hashlib.sha256(blob).hexdigest()[:16]
@@ -205,7 +208,32 @@ def _record(imp: GameImporter, seats: list[str], names: dict[str, str | None]) -
                  if first_time is not None else None)
     players = [{"id": p, "name": names.get(p)} for p in seats]
     return Record(game=imp.game_id, id=rid, players=players, events=imp.events, options=imp.options(),
-                  source=source, played_at=played_at, result=imp.result())
+                  source=source, played_at=played_at, result=_result(imp))
+
+
+def _result(imp: GameImporter) -> dict[str, Any] | None:
+    """The end-of-game packet's result, where a table file claims another final score taking the
+    table file's: the replay then checks that claim too, and a disagreement is a ``result_mismatch``
+    (never a ``complete`` game whose two sources disagree)."""
+    result = imp.result()
+    table = imp.log.table
+    if result is None or table is None or not isinstance(result.get("score"), dict):
+        return result
+    for p in table.players:
+        claimed = _table_score(p.get("score"))
+        pid = str(p.get("id"))
+        if claimed is not None and pid in result["score"] and claimed != result["score"][pid]:
+            result["score"][pid] = claimed
+    return result
+
+
+def _table_score(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
 
 
 def _warnings(imp: GameImporter) -> list[str]:
@@ -220,10 +248,11 @@ def _warnings(imp: GameImporter) -> list[str]:
     res = imp.result() or {}
     if table is not None and table.players and "score" in res:
         for p in table.players:
-            s = p.get("score")
-            if s is not None and str(p["id"]) in res["score"] and int(s) != res["score"][str(p["id"])]:
+            s = _table_score(p.get("score"))
+            if s is not None and str(p["id"]) in res["score"] and s != res["score"][str(p["id"])]:
                 out.append(f"the table file gives player {p['id']} a score of {s}, the end-of-game packet "
-                           f"{res['score'][str(p['id'])]}")
+                           f"{res['score'][str(p['id'])]}: the record's result takes the table file's, "
+                           "and its replay checks it (a result_mismatch where our rules disagree)")
     return out
 
 
@@ -311,15 +340,52 @@ def _read(raw: bytes, source: str) -> BgaLog | str:
     """The log in ``raw``, or what it is instead: ``"table"`` (a table file) or ``"other"`` (not a
     BGA log: left to the record reader, which says what is wrong with it).  Raises
     :class:`BgaImportError` for a log that cannot be read."""
+    data = gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
+    _not_a_list_of_records(data, source)
     try:
-        return parse_bytes(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw, source)
-    except BgaImportError:
-        kind, obj = sniff(raw)
-        if kind == "table":
-            return "table"
-        if kind != "bga":
-            return "other"
-    return parse_log(obj, source)
+        return parse_bytes(data, source)
+    except BgaImportError as exc:
+        first = exc
+    kind, obj = sniff(raw)
+    if kind == "table":
+        return "table"
+    if kind == "bga":
+        return parse_log(obj, source)
+    if _bga_shaped(data):
+        raise first  # a BGA log the reader refuses: its own reason, not the record reader's
+    return "other"
+
+
+_BGA_KEYS = frozenset({"status", "logs", "packets", "currentPlayerId", "g_gamelogs"})
+_PACKET_KEYS = frozenset({"packet_id", "packet_type", "channel", "move_id"})
+
+
+def _bga_shaped(data: bytes) -> bool:
+    """Whether decoded ``data`` has the shape of a BGA log (an envelope's keys, or packets), whatever
+    is wrong inside it."""
+    try:
+        obj = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return False
+    if isinstance(obj, dict):
+        return "format" not in obj and bool(_BGA_KEYS & obj.keys())
+    if isinstance(obj, list) and obj and isinstance(obj[0], dict):
+        return bool(_PACKET_KEYS & obj[0].keys())
+    return False
+
+
+def _not_a_list_of_records(data: bytes, source: str) -> None:
+    """Refuse a JSON list of gamerec records (which the packet reader would take for packets)."""
+    head = data[:200].lstrip()
+    if not (head.startswith(b"[") and b'"format"' in head):
+        return
+    try:
+        obj = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return
+    if isinstance(obj, list) and obj and all(isinstance(o, dict) and "format" in o for o in obj):
+        raise BgaImportError(f"a JSON list of {len(obj)} records, not a BGA log: a record file holds one record "
+                             "(.json) or one record per line (.jsonl)", file=source)
 
 
 def _table_of(source: str) -> str | None:

@@ -244,6 +244,9 @@ class BgaLog:
     viewer: str | None = None
     table_id: int | None = None
     table: TableInfo | None = None
+    own_ids: tuple[int | None, str | None] | None = None
+    """The table id and viewer the log itself gives, before a table file adds its own
+    (``None``: no table file was attached, :attr:`table_id` and :attr:`viewer` are the log's)."""
     _notifs: list[Notif] | None = None
     _by_type: dict[str, list[Notif]] | None = None
     _linked: list[Packet] = field(default_factory=list)
@@ -479,6 +482,8 @@ def attach_table(log: BgaLog, table: TableInfo) -> None:
         raise BgaImportError(f"the table file is for table {table.table_id}, the log for table {log.table_id}",
                              file=log.source)
     log.table = table
+    if log.own_ids is None:
+        log.own_ids = (log.table_id, log.viewer)
     if log.table_id is None:
         log.table_id = table.table_id
     if table.viewer is not None:
@@ -552,6 +557,13 @@ def _parse_bytes(data: bytes, source: str) -> BgaLog:
 # --------------------------------------------------------------------------
 
 
+def _kind(value: Any) -> str:
+    """A JSON value's kind, in words."""
+    kinds = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number",
+             float: "a number", type(None): "null"}
+    return kinds.get(type(value), type(value).__name__)
+
+
 def _looks_like_packets(value: Any) -> bool:
     return (isinstance(value, list) and (not value or (isinstance(value[0], dict) and "data" in value[0]
                                                         and isinstance(value[0]["data"], list))))
@@ -573,6 +585,9 @@ def parse_log(obj: Any, source: str) -> BgaLog:
             envelope, packets, players = "archive-2020", data["data"]["data"], data.get("players")
         elif _looks_like_packets(data):
             envelope, packets = "archive", data
+        elif isinstance(data, dict) and "logs" in data:
+            raise BgaImportError(f"an archive log whose data.logs is {_kind(data['logs'])}, not a list of packets",
+                                 file=source)
         else:
             raise BgaImportError("an archive envelope without packets (expected data.logs or data.data.data)",
                                  file=source)

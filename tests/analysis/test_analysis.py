@@ -259,3 +259,31 @@ def test_copenhagen_starting_hands_are_unknown_to_the_public_and_dealt_per_rollo
         assert dealt.unknown_zones() == {}
         assert dealt.cards.unknown == public.cards.unknown - sum(n for n, _, _ in zones.values())
     assert public.unknown_zones() == zones  # the position itself is untouched
+
+
+def test_a_rollout_that_does_not_end_is_counted_and_left_out_never_the_whole_game(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import replay.analysis as analysis
+
+    rec = toy_record(0)
+    full = analyse(rec, FAST)
+    assert full.capped == 0
+    lengths: list[int] = []
+    real = analysis.play_out
+
+    def short_limit(state: Any, rng: random.Random, agent: str) -> Any:
+        # the first rollout of every batch "does not end": as if it hit the event limit
+        lengths.append(1)
+        if len(lengths) % 4 == 1:
+            raise analysis.RolloutCapped("a rollout did not end within 50000 events")
+        return real(state, rng, agent)
+
+    monkeypatch.setattr(analysis, "play_out", short_limit)
+    a = analyse(rec, FAST)
+    assert a.capped > 0 and len(a.positions) == len(full.positions)
+    for pos in a.positions[:-1]:  # every position still has chances, from the rollouts that ended
+        (e, *_) = pos.chances.values()
+        assert 0 < e.rollouts <= FAST.rollouts
+        assert abs(sum(x.chance for x in pos.chances.values()) - 1) < 1e-9
+    assert a.capped == sum(FAST.rollouts - next(iter(p.chances.values())).rollouts for p in a.positions) + sum(
+        FAST.rollouts - alt.estimate.rollouts for t in a.turning_points for alt in t.alternatives)

@@ -71,15 +71,35 @@ def test_rerun_replaces_with_identical_numbers(analysed: tuple[Path, Path, list[
     assert _rows(db, ids[0]) == before
 
 
-def test_a_replaced_game_loses_its_analysis(analysed: tuple[Path, Path, list[str]], tmp_path: Path) -> None:
+def test_a_replaced_game_keeps_its_analysis_while_its_replay_is_unchanged(
+        analysed: tuple[Path, Path, list[str]], tmp_path: Path) -> None:
     path, db, ids = analysed
+    before = _rows(db, ids[0])
     with gzip.open(path) as fh:
         first = orjson.loads(fh.readline())
-    first["played_at"] = "2026-05-05T00:00:00Z"  # new content, same id: the ingest replaces the game
-    ingest([str(_write(tmp_path / "changed.jsonl.gz", [orjson.dumps(first)]))], db, workers=0, publish_every=0)
-    assert run(db, q.game_analysis, game_id=first["id"]) is None
-    assert _rows(db, first["id"]) == []
-    assert run(db, q.game_analysis, game_id=ids[1]) is not None
+    first["played_at"] = "2026-05-05T00:00:00Z"  # new content, same id, same replay: the ingest replaces the game
+    s = ingest([str(_write(tmp_path / "changed.jsonl.gz", [orjson.dumps(first)]))], db, workers=0, publish_every=0)
+    assert s.counts.replaced == 1 and s.counts.stale_analyses == []
+    info = run(db, q.game_analysis, game_id=first["id"])
+    assert info is not None and info["current"]
+    assert _rows(db, first["id"]) == before
+
+
+def test_a_replaced_game_that_replays_differently_keeps_its_analysis_marked_stale(
+        analysed: tuple[Path, Path, list[str]], tmp_path: Path) -> None:
+    path, db, ids = analysed
+    before = _rows(db, ids[0])
+    with gzip.open(path) as fh:
+        first = orjson.loads(fh.readline())
+    first["events"] = first["events"][:-1]  # the replay changes
+    changed = _write(tmp_path / "changed.jsonl.gz", [orjson.dumps(first)])
+    res = CliRunner().invoke(main, ["ingest", str(changed), "--db", str(db)])
+    assert res.exit_code == 0, res.output
+    assert "1 game(s) replaced by a record that replays differently" in res.output and first["id"] in res.output
+    info = run(db, q.game_analysis, game_id=first["id"])
+    assert info is not None and not info["current"]  # kept, and known to be stale
+    assert _rows(db, first["id"]) == before
+    assert run(db, q.game_analysis, game_id=ids[1])["current"]  # type: ignore[index]
 
 
 def test_a_record_not_ingested_is_analysed_and_the_user_told(tmp_path: Path) -> None:
@@ -236,3 +256,14 @@ def test_a_database_that_cannot_hold_analyses_is_one_line(tmp_path: Path) -> Non
     path = _write(tmp_path / "one.jsonl.gz", [dumps(simulate_one(cardtoy.GAME, 2, 4, 0))])
     res = CliRunner().invoke(main, ["analyse", str(path), "--db", str(db), *ARGS])
     assert res.exit_code == 2 and "cannot store win chances in" in res.output and "Traceback" not in res.output
+
+
+@pytest.mark.parametrize("players", ["2", "-3", "0", "9"])
+def test_calibrate_names_a_player_count_the_game_does_not_allow(players: str) -> None:
+    game = "perikles" if players == "2" else "coal_baron"
+    res = CliRunner().invoke(main, ["calibrate", "--game", game, "--players", players, "--games", "1",
+                                    "--rollouts", "2", "--strength-games", "0"])
+    assert res.exit_code == 2, res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit)
+    assert f"--players {players}:" in res.output and "players" in res.output
+    assert len(res.output.strip().splitlines()) == 1

@@ -42,8 +42,9 @@ def test_verify_reports_the_event_and_reason_of_a_hand_edited_record(tmp_path: P
     (tmp_path / "edited.json").write_bytes(orjson.dumps(rec))
     code, out = run("verify", str(tmp_path / "edited.json"))
     assert code == 1
-    assert f"edited.json:1: sim-toy-s9-2p-000000: event {i}: illegal_move: p" in out
+    assert f"edited.json:1: sim-toy-s9-2p-000000: event {i}: illegal_move: " in out
     assert "cannot advance" in out
+    assert "Ana cannot advance" in out or "Ben cannot advance" in out  # names, not the record's ids
 
 
 BAD = {
@@ -104,11 +105,26 @@ def test_replay_at_out_of_range_is_a_clear_error(tmp_path: Path) -> None:
     for at in (str(n), "99999"):
         code, out = run("replay", "--at", at, str(tmp_path / "r.json"))
         assert code == 2 and f"--at {at} is out of range (this record has events 0 to {n - 1})" in out
-        assert "complete at event" not in out
+        assert "state after event" not in out
     code, out = run("replay", "--at", "-5", str(tmp_path / "r.json"))
     assert code == 2 and "Invalid value for '--at'" in out
     code, out = run("replay", "--at", str(n - 1), str(tmp_path / "r.json"))
-    assert code == 0 and f"complete at event {n - 1}" in out
+    assert code == 0 and f"complete; state after event {n - 1}" in out
+    assert "Ana (p1): " in out  # players by name, with their id
+
+
+def test_replay_text_says_where_a_diverged_record_stopped_and_snapshot_needs_json(tmp_path: Path) -> None:
+    rec = orjson.loads(toy_lines(1)[0])
+    i = next(k for k, e in enumerate(rec["events"]) if "move" in e and e["move"]["type"] == "advance")
+    rec["events"][i]["move"]["steps"] += 1
+    (tmp_path / "edited.json").write_bytes(orjson.dumps(rec))
+    code, out = run("replay", "--at", str(i + 3), str(tmp_path / "edited.json"))
+    assert code == 1
+    assert f"diverged, first divergence at event {i}" in out
+    assert f"the state shown is after event {i - 1}, not {i + 3}" in out
+    assert f"diverged at event {i + 3}" not in out
+    code, out = run("replay", "--snapshot", str(tmp_path / "edited.json"))
+    assert code == 2 and "--snapshot" in out and "--json" in out
 
 
 def test_verify_json_counts_the_events_replayed(tmp_path: Path) -> None:

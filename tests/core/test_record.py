@@ -60,6 +60,9 @@ def test_valid_record_parses_into_typed_events() -> None:
         ({"events": [{"observe": {"mood": 1}}]}, "unknown observable key 'mood'"),
         ({"options": {"ruleset": "house"}}, "at $.options.ruleset: unknown ruleset 'house'"),
         ({"events": None}, "at $.events: missing events"),
+        ({"played_at": "yesterday"}, "f.jsonl:7: at $.played_at: played_at 'yesterday' is not an ISO 8601 date"),
+        ({"id": "x" * 100_000}, "f.jsonl:7: at $.id: id is 100,000 characters long; at most 256"),
+        ({"id": "a\nb"}, "at $.id: id holds a control character"),
     ],
 )
 def test_invalid_records_name_file_line_event_and_path(change: dict, expected: str) -> None:
@@ -238,3 +241,23 @@ def test_extra_keys_are_kept_in_one_order_whatever_the_file_s() -> None:
         assert list(rec.events[0].extra or {}) == ["at", "note", "src"]
         written.add(dumps(rec))
     assert len(written) == 1
+
+
+@pytest.mark.parametrize("when", ["2026-11-21T10:00:00Z", "2026-11-21", "2026-11-21T10:00:00+02:00",
+                                  "2026-11-21 10:00:00"])
+def test_iso_times_are_accepted(when: str) -> None:
+    assert loads(orjson.dumps(toy_record(played_at=when)), "f.jsonl", 1).played_at == when
+
+
+def test_no_records_found_names_what_was_skipped(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from gamerec_cli.main import main
+
+    for name in ("rec.JSON", "notes.txt", "pic.png"):
+        (tmp_path / name).write_text("{}")
+    for args in (["verify", str(tmp_path)], ["replay", str(tmp_path)],
+                 ["ingest", str(tmp_path), "--db", str(tmp_path / "g.duckdb")]):
+        res = CliRunner().invoke(main, args)
+        assert res.exit_code == 2, (args, res.output)
+        assert "skipped 3 file(s)" in res.output and "rec.JSON" in res.output and "pic.png" in res.output

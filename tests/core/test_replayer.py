@@ -151,3 +151,11 @@ def test_output_is_byte_identical_whatever_the_hash_seed(tmp_path: Path) -> None
         outs.add(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, check=True,
                                 cwd=Path(__file__).parents[2]).stdout)
     assert len(outs) == 1 and orjson.loads(outs.pop().splitlines()[0])["status"] == "complete"
+
+
+def test_a_draw_request_names_its_deck_once() -> None:
+    from replay.engine import ChanceRequest
+
+    assert ChanceRequest(kind="draw", name="deck", count=1).describe() == "1 card from the deck"
+    assert ChanceRequest(kind="draw", name="facade", count=2).describe() == "2 cards from the facade deck"
+    assert ChanceRequest(kind="draw", name="event_deck", count=1).describe() == "1 card from the event deck"

@@ -55,6 +55,7 @@ def test_dashboard_honours_gamerec_db_and_never_asks_anything(tmp_path: Path, mo
 
     monkeypatch.setattr(os, "execve", fake_execve)
     monkeypatch.setattr(os, "fork", lambda: 1)  # the parent's side: no browser helper here
+    monkeypatch.setattr("gamerec_cli.dashboard_cmd.port_in_use", lambda port: None)  # whatever else runs here
     db = tmp_path / "mine.duckdb"
     out = CliRunner().invoke(main, ["dashboard", "--open"], env={"GAMEREC_DB": str(db)})
     assert out.exit_code == 0, out.output
@@ -117,3 +118,18 @@ def test_bench_times_the_players_and_components_pages(sample_db: Path, monkeypat
             assert not at.exception, name
             if params:
                 assert at.header[0].value.endswith("(p1)"), name
+
+
+def test_dashboard_on_a_busy_port_says_so_before_any_banner(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import socket
+
+    monkeypatch.setattr(os, "execve", lambda *a: (_ for _ in ()).throw(AssertionError("must not start")))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        out = CliRunner().invoke(main, ["dashboard", "--port", str(port)])
+    assert out.exit_code == 2
+    assert f"port {port} on 127.0.0.1 is not available" in out.output
+    assert "http://" not in out.output  # no banner naming an address nothing will serve

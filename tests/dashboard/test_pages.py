@@ -183,6 +183,13 @@ def test_pax_pamir_page(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> Non
         at.selectbox(key="dominance_game").select(games[1]).run()
         assert not at.exception
     assert "blocks afghan" in texts(at)
+    # checks are numbered one way on the whole page; players by name, not by id
+    outcome = run(sample_db, q.dominance_points_by_outcome)
+    assert set(outcome["check"]) <= set(checks["check"])
+    game = at.selectbox(key="dominance_game").value
+    names = set(run(sample_db, q.game_players, game_id=game)["name"])
+    shown = [df.value for df in at.dataframe if "player" in df.value.columns]
+    assert shown and all(set(df["player"]) <= names for df in shown)
     # an unsuccessful check ranks players by cylinders in play (rules §15), never by influence
     assert "scored by influence" not in texts(at)
     shown = run(sample_db, q.dominance_checks_of_game, game_id=at.selectbox(key="dominance_game").value)
@@ -227,6 +234,7 @@ def test_divergences_page(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert table["open"][0].startswith(f"review?game={DIVERGED_ID}&seq=")
     assert int(table["recorded"][0]) == int(table["replayed"][0]) + 1
     assert "first diverges at event" in texts(at)
+    assert "observation_mismatch" not in texts(at) and list(table["kind"]) == ["observation mismatch"]  # words
     at.selectbox(key="div_kind").select("observation_mismatch").run()
     assert list(at.dataframe[1].value["game_id"]) == [DIVERGED_ID]
     assert len(at.dataframe) == 3  # and the quarantine below it

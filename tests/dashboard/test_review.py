@@ -79,6 +79,8 @@ def test_illegal_move_stops_the_board_there() -> None:
     at_bad = stepper.step(bad + 3)
     assert at_bad.stopped_at == bad
     assert at_bad.snapshot == state_at(record, bad - 1).snapshot()
+    assert "to move" not in at_bad.turn and f"stopped the replay at event {bad}" in at_bad.turn
+    assert "to move" in stepper.step(bad - 1).turn
 
 
 def test_describe_chance_and_observe_events() -> None:
@@ -159,3 +161,25 @@ def test_biggest_gain_during_play_leaves_out_the_final_scoring() -> None:
     names = {"p1": "Ana", "p2": "Ben"}
     assert decisive_events(tl, names)[-1] == (99, "biggest gain: Ana +40 (end)")
     assert decisive_events(tl, names, last_seq=99)[-1] == (20, "biggest gain during play: Ben +5 (a)")
+
+
+def test_a_move_in_words_names_its_player_not_the_id() -> None:
+    from analytics.review import with_names
+    from replay.record import ChanceEvent, MoveEvent
+
+    names = {"84101012": "Birch1", "84101011": "Amber1"}
+    assert with_names("84101012 builds; 84101011 waits; 840101012 is no id", names) == (
+        "Birch1 builds; Amber1 waits; 840101012 is no id")
+    for title in ("pax_pamir", "coal_baron", "copenhagen"):
+        game = get_game(title)
+        record = simulate_one(game, 2, 2, 0)
+        ids = {pid: f"Name{i}" for i, pid in enumerate(record.player_ids)}
+        state = game.initial_state(record.player_ids, record.options)
+        for ev in record.events[:60]:
+            if isinstance(ev, MoveEvent):
+                text = describe_event(state, ev, ids)
+                assert ids[ev.player] in text and f"({ev.player})" not in text, text
+                state.apply_move(ev.player, ev.move)
+            elif isinstance(ev, ChanceEvent):
+                assert "deck deck" not in describe_event(state, ev, ids)
+                state.apply_chance(ev.outcome)

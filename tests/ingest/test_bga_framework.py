@@ -359,7 +359,7 @@ def test_cli_import_bga_converts_the_good_and_names_the_bad(tmp_path: Path) -> N
     assert code == 1
     assert "refused: " in out and "bad.json: packet 2 (mysteryBonus): unknown notification type" in out
     assert "imported 1 of 2 logs" in out
-    rec = loads((tmp_path / "out" / f"bga-{TABLE}-{A}.json").read_bytes())
+    rec = loads((tmp_path / "out" / f"bga-{TABLE}.json").read_bytes())  # viewer only in the table file: not in the id
     assert rec.source["version"] == "v9"
     code, out = run("verify", str(tmp_path / "out"))
     assert code == 0 and "1 records: 1 complete" in out
@@ -385,7 +385,7 @@ def test_ingest_takes_logs_and_quarantines_the_unimportable(tmp_path: Path) -> N
     assert s.counts.new == 1 and s.counts.quarantined == 1
     con = duckdb.connect(str(db), read_only=True)
     assert con.execute("SELECT game_id, source_kind, status FROM games").fetchall() == [
-        (f"bga-{TABLE}-{A}", "bga", "complete")]
+        (f"bga-{TABLE}", "bga", "complete")]
     (err,) = con.execute("SELECT error FROM quarantine").fetchone()  # type: ignore[misc]
     assert "packet 2 (mysteryBonus)" in err
     con.close()
@@ -470,3 +470,58 @@ def test_state_changes_picked_are_those_whose_id_is_named_however_it_is_written(
     assert picked(b'{"name":"x","id":"10"}', s) and not picked(b'{"name":"x","id":"11"}', s)  # not first
     assert picked({"id": 3}, s) and not picked({"id": 4}, s)  # built by hand
     assert _state_pattern(s) is _state_pattern(frozenset({10, 3}))  # made once per set
+
+
+def test_import_never_replaces_a_different_record_and_names_the_same_table(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for name, obj in envelopes().items():  # five envelopes of one table's log
+        (logs / f"{name}.json").write_bytes(orjson.dumps(obj))
+    out = tmp_path / "out"
+    code, text = run("import", "bga", str(logs), "--out", str(out))
+    written = sorted(p.name for p in out.iterdir())
+    assert "imported 5 of 5 logs" in text and "the same table as" in text
+    assert "as 2 record file(s)" in text  # never five for two files
+    assert len(written) == 2  # the viewer's envelope names the viewer: bga-T-A; the others bga-T
+    for w in written:  # what is there is what the first log of its id gave: nothing silently replaced
+        assert loads((out / w).read_bytes()).source["table_id"] == TABLE
+
+    # an edited log of the same table: refused, the record kept, unless --force
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    ps = game_packets()
+    ps[4]["data"][0] = end_state({A: 11, B: 9})  # B's final score edited from 3 to 9
+    edited = tmp_path / "edited"
+    edited.mkdir()
+    (edited / "packets.json").write_bytes(orjson.dumps(ps))
+    code, text = run("import", "bga", str(edited), "--out", str(out))
+    assert code == 1 and "already holds a different record of id" in text and "--force" in text
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    code, text = run("import", "bga", str(edited), "--out", str(out), "--force")
+    assert "(replaced)" in text
+    assert loads((out / f"bga-{TABLE}.json").read_bytes()).result["score"][str(B)] == 9  # type: ignore[index]
+
+    # the same log again: unchanged, exit 0
+    code, text = run("import", "bga", str(edited), "--out", str(out))
+    assert code == 0 and "(unchanged)" in text
+
+
+def test_misshapen_logs_and_record_lists_get_their_own_refusal(tmp_path: Path) -> None:
+    archive = envelopes()["archive-2026"]
+    archive["data"]["logs"] = {str(i): p for i, p in enumerate(archive["data"]["logs"])}
+    (tmp_path / "object.json").write_bytes(orjson.dumps(archive))
+    ps = game_packets()
+    twin = json.loads(json.dumps(ps[1]))
+    twin["data"][0]["args"]["value"] = 1  # packet 2 again, with other contents
+    ps.insert(2, twin)
+    (tmp_path / "twice.json").write_bytes(orjson.dumps({"status": 1, "data": {"players": players(), "logs": ps}}))
+    from replay.record import dumps
+    from replay.simulate import simulate
+
+    (tmp_path / "records.json").write_bytes(b"[" + b",".join(dumps(r) for r in simulate("toy", 2, 1)) + b"]")
+    code, out = run("verify", str(tmp_path))
+    assert code == 1
+    lines = {line.split(": ", 2)[1].rsplit("/", 1)[-1]: line for line in out.splitlines() if line.startswith("invalid")}
+    assert "data.logs is an object, not a list of packets" in lines["object.json"]
+    assert "packet 2 appears twice" in lines["twice.json"] and "different contents" in lines["twice.json"]
+    assert "a JSON list of 2 records, not a BGA log" in lines["records.json"]
+    assert "unsupported format" not in out and "no game notifications" not in out

@@ -68,3 +68,49 @@ def test_parquet_round_trip(tmp_path: Path) -> None:
 def test_export_without_a_database_is_a_clear_error(tmp_path: Path) -> None:
     res = CliRunner().invoke(main, ["export", "--parquet", str(tmp_path / "pq"), "--db", str(tmp_path / "x.duckdb")])
     assert res.exit_code == 2 and "no gamerec database" in res.output
+
+
+def _small_db(tmp_path: Path) -> Path:
+    write_records(list(simulate("toy", 3, 5)), tmp_path / "in" / "r.jsonl")
+    db = tmp_path / "g.duckdb"
+    ingest([str(tmp_path / "in")], db, workers=0, publish_every=-1)
+    return db
+
+
+def test_export_never_replaces_files_it_did_not_write(tmp_path: Path) -> None:
+    db = _small_db(tmp_path)
+    out = tmp_path / "F"
+    (out / "games").mkdir(parents=True)
+    (out / "games" / "mine.txt").write_text("mine\n")
+    (out / "notes.txt").write_text("also mine\n")
+
+    res = CliRunner().invoke(main, ["export", "--parquet", str(out), "--db", str(db)])
+    assert res.exit_code != 0
+    assert "games" in res.output and "not written by gamerec export" in res.output
+    assert "Traceback" not in res.output
+    assert (out / "games" / "mine.txt").read_text() == "mine\n"
+    assert sorted(p.name for p in out.iterdir()) == ["games", "notes.txt"]  # nothing written
+
+    # a user's own manifest.json is refused the same way
+    (out / "games" / "mine.txt").rename(tmp_path / "mine.txt")
+    (out / "games").rmdir()
+    (out / "manifest.json").write_text("{}")
+    res = CliRunner().invoke(main, ["export", "--parquet", str(out), "--db", str(db)])
+    assert res.exit_code != 0 and "manifest.json" in res.output
+    assert (out / "manifest.json").read_text() == "{}"
+
+    # other files beside the export are left alone; an export replaces its own export
+    (out / "manifest.json").unlink()
+    for _ in range(2):
+        res = CliRunner().invoke(main, ["export", "--parquet", str(out), "--db", str(db)])
+        assert res.exit_code == 0, res.output
+    assert (out / "notes.txt").read_text() == "also mine\n"
+    assert not [p for p in out.iterdir() if p.name.startswith(".gamerec-export-tmp")]
+
+    # a file the user put inside an earlier export's table folder stops the next export
+    mine = out / "games" / "title=toy" / "mine.txt"
+    mine.write_text("mine\n")
+    res = CliRunner().invoke(main, ["export", "--parquet", str(out), "--db", str(db)])
+    assert res.exit_code != 0 and str(mine) in res.output
+    assert mine.read_text() == "mine\n"
+    assert list((out / "games" / "title=toy").glob("*.parquet"))

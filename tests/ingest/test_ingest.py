@@ -619,3 +619,21 @@ def test_a_row_with_a_value_too_many_or_too_few_is_refused_not_cut() -> None:
     with pytest.raises(ValueError):
         cols.row("g", "p1")
     assert cols.check() == 1
+
+
+def test_the_quarantine_hint_runs_with_what_gamerec_installs(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from click.testing import CliRunner
+
+    from gamerec_cli.main import main
+
+    (tmp_path / "bad.jsonl").write_text('{"format": "gamerec/1"}\n')
+    res = CliRunner().invoke(main, ["ingest", str(tmp_path / "bad.jsonl"), "--db", str(tmp_path / "g.duckdb")])
+    assert res.exit_code == 1
+    hint = res.output.strip().splitlines()[-1].strip()
+    assert hint.startswith("python -c ") and "duckdb " not in hint.split("import duckdb", 1)[0]
+    code = hint[len('python -c "'):-1]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "bad.jsonl" in out
