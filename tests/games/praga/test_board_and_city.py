@@ -3,6 +3,8 @@ plazas (6.5, 9.2)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from praga_helpers import decision, me, new_game, play, run, settle
 
@@ -130,10 +132,10 @@ def test_upgrade_moves_the_university_and_pays_for_an_earlier_performance() -> N
     assert me(st)["gold"] == gold + 1  # the retroactive mines bonus (1 gold)
 
 
-@pytest.mark.parametrize("ruleset", ["official", "bga"])
-def test_second_upgrade_in_a_turn_official_top_only_bga_either(ruleset: str) -> None:
+def _mines_upgraded_twice_this_turn(ruleset: str) -> tuple[Any, str, str]:
+    """Mines upgraded twice this turn (UI-06, 1 gold, covered by an era-II tile), then produced."""
     st = new_game(3, ruleset)
-    old = "UI-06"  # mines: 1 gold
+    old = "UI-06"
     new = next(t for t, d in HEX_TILES.items() if d["upgrades"] == "mines" and d["era"] == 2 and not d["special"])
     me(st)["upgrades"]["mines"] = [[old, 0], [new, 0]]
     me(st)["wealth"] = ["wealth6", "wealth9_gold"]
@@ -141,6 +143,12 @@ def test_second_upgrade_in_a_turn_official_top_only_bga_either(ruleset: str) -> 
     actions.perform(st, "p1", "mines", bonus=True, source="extra")
     run(st)
     play(st, m.Manage(mode="produce"))
+    return st, old, new
+
+
+@pytest.mark.parametrize("ruleset", ["official", "bga"])
+def test_second_upgrade_in_a_turn_official_top_only_bga_either(ruleset: str) -> None:
+    st, old, new = _mines_upgraded_twice_this_turn(ruleset)
     if ruleset == "bga":
         assert decision(st)["kind"] == "upgrade_bonus"
         assert st.legal_moves() == [m.ChooseUpgradeBonus(tile=old), m.ChooseUpgradeBonus(tile=new)]
@@ -151,15 +159,7 @@ def test_second_upgrade_in_a_turn_official_top_only_bga_either(ruleset: str) -> 
 
 
 def test_the_top_tiles_bonus_chosen_under_bga_departs_nowhere() -> None:
-    st = new_game(3, "bga")
-    old = "UI-06"
-    new = next(t for t, d in HEX_TILES.items() if d["upgrades"] == "mines" and d["era"] == 2 and not d["special"])
-    me(st)["upgrades"]["mines"] = [[old, 0], [new, 0]]
-    me(st)["wealth"] = ["wealth6", "wealth9_gold"]
-    st.d["turn"]["turn_upgrades"]["mines"] = [old, new]
-    actions.perform(st, "p1", "mines", bonus=True, source="extra")
-    run(st)
-    play(st, m.Manage(mode="produce"))
+    st, _, new = _mines_upgraded_twice_this_turn("bga")
     play(st, m.ChooseUpgradeBonus(tile=new))
     assert st.departures == []
 
