@@ -314,9 +314,9 @@ def test_request_canceled_drops_unanswered_requests() -> None:
     assert imp.requests == [] and events(imp) == []
 
 
-def test_a_grant_before_the_request_is_withdrawn_is_the_leaders_own_permission() -> None:
-    """seed8005 packets 281-283: two requests, one granted, then withdrawn: nothing was asked in the end,
-    the grant stands as the leader's permission, and no free commit turn follows (Q3)."""
+def _asked_at_a_commit() -> tuple[Any, str, dict[str, Any], str]:
+    """An importer at the first commit turn where a request can be made, the request sent by the
+    player to move: the importer, that player, the request's move and the leader who answers it."""
     imp = importer()
     reach(imp, lambda s: s.stage == "commit" and s.commit_sent == 0
           and any(m.type == "ask_permission" for m in s.legal_moves()))
@@ -324,6 +324,13 @@ def test_a_grant_before_the_request_is_withdrawn_is_the_leaders_own_permission()
     ask = next(m for m in imp.state.legal_moves() if m.type == "ask_permission").to_dict()
     lead = imp.pk.leader[LOCATION[ask["location"]].owner]
     send(imp, "defendRequest", player_id=p, city=ask["power"], city2="x", battle=ask["location"])
+    return imp, p, ask, lead
+
+
+def test_a_grant_before_the_request_is_withdrawn_is_the_leaders_own_permission() -> None:
+    """seed8005 packets 281-283: two requests, one granted, then withdrawn: nothing was asked in the end,
+    the grant stands as the leader's permission, and no free commit turn follows (Q3)."""
+    imp, p, ask, lead = _asked_at_a_commit()
     send(imp, "defendRequest", player_id=p, city=ask["power"], city2="x", battle="nowhere")
     answer(imp, player_id=lead, grants_or_denies="grants", location=ask["location"], city=ask["power"],
            permissions=ask["power"])
@@ -369,13 +376,7 @@ def test_give_permission_without_a_request_is_a_standing_permission() -> None:
 def test_a_standing_permission_while_its_request_waits_comes_after_the_ask() -> None:
     """seed1101 packets 60-62: Sparta asks to defend Potidea, Athens' leader grants it on his own, then
     answers the request: ask, set_permission, answer (the ask would be refused after the grant)."""
-    imp = importer()
-    reach(imp, lambda s: s.stage == "commit" and s.commit_sent == 0
-          and any(m.type == "ask_permission" for m in s.legal_moves()))
-    p = imp.turn()
-    ask = next(m for m in imp.state.legal_moves() if m.type == "ask_permission").to_dict()
-    lead = imp.pk.leader[LOCATION[ask["location"]].owner]
-    send(imp, "defendRequest", player_id=p, city=ask["power"], city2="x", battle=ask["location"])
+    imp, p, ask, lead = _asked_at_a_commit()
     send(imp, "givePermission", player_id=lead, grants_or_denies="grants", location=ask["location"],
          city=ask["power"], permissions=ask["power"])
     assert events(imp) == []

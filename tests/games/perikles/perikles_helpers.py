@@ -91,6 +91,22 @@ def give_units(st: PeriklesState, player: str, power: str) -> None:
             st.unit_holder[u.id] = None if power == PERSIA else player
 
 
+MILITARY_LOCATIONS = ["pylos", "plataea", "amphipolis", "cephallenia", "mantinea", "lesbos", "sicily"]
+
+
+def military_phase(ruleset: str, hands: dict[str, list[str]], specials: list[str] | None = None) -> PeriklesState:
+    """p1 leads Sparta, p2 Athens and Argos, p3 is the Persian leader; the military phase starts."""
+    st = placed(3, ruleset=ruleset, locations=MILITARY_LOCATIONS, specials=specials)
+    st.hands = hands
+    give_units(st, "p1", "sparta")
+    give_units(st, "p2", "athens")
+    give_units(st, "p2", "argos")
+    give_units(st, "p3", "persia")
+    st.stage = "military"
+    st._advance()
+    return st
+
+
 def commit(st: PeriklesState, player: str, power: str, unit_type: str, strength: int, location: str,
            side: str) -> str:
     uid = commitment.find_unit(st, player, power, unit_type, strength)

@@ -10,7 +10,17 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from perikles_helpers import at_battle, commit, fight, give_units, placed, play, roll
+from perikles_helpers import (
+    MILITARY_LOCATIONS,
+    at_battle,
+    commit,
+    fight,
+    give_units,
+    military_phase,
+    placed,
+    play,
+    roll,
+)
 
 from gamerec_cli.main import main
 from replay.engine import IllegalMove
@@ -29,7 +39,7 @@ from replay.games.perikles.moves import (
 from replay.games.perikles.state import PeriklesState
 
 LOG = Path(__file__).resolve().parents[2] / "ingest" / "bga_logs" / "perikles" / "perikles_3p_seed8036.log.json.gz"
-LOCS = ["pylos", "plataea", "amphipolis", "cephallenia", "mantinea", "lesbos", "sicily"]
+LOCS = MILITARY_LOCATIONS
 
 
 def departed(st: PeriklesState, rule: str) -> list[int]:
@@ -195,15 +205,8 @@ def test_nomination_skipping(ruleset: str, p3_can: bool, departs: bool) -> None:
 
 
 def _military(ruleset: str, hands: dict[str, list[str]] | None = None) -> PeriklesState:
-    """p1 leads Sparta, p2 Athens and Argos, p3 is the Persian leader; p2 commits first."""
-    st = placed(3, ruleset=ruleset, locations=LOCS)
-    st.hands = hands or {"p1": ["athens-2a"], "p2": ["sparta-2a", "argos-2a"], "p3": ["corinth-2a"]}
-    give_units(st, "p1", "sparta")
-    give_units(st, "p2", "athens")
-    give_units(st, "p2", "argos")
-    give_units(st, "p3", "persia")
-    st.stage = "military"
-    st._advance()
+    """The military phase (``perikles_helpers.military_phase``); p2 commits first."""
+    st = military_phase(ruleset, hands or {"p1": ["athens-2a"], "p2": ["sparta-2a", "argos-2a"], "p3": ["corinth-2a"]})
     play(st, ChooseFirstCommitter(player="p2"))
     assert st.turn() == "p2" and st.stage == "commit"
     return st

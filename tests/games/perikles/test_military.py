@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from perikles_helpers import commit, give_units, placed, play, request
+from perikles_helpers import MILITARY_LOCATIONS as LOCS
+from perikles_helpers import commit, give_units, military_phase, placed, play, request
 
 from replay.engine import IllegalMove
 from replay.games.perikles.components import UNIT
@@ -19,21 +20,11 @@ from replay.games.perikles.moves import (
 )
 from replay.games.perikles.phases import commitment
 
-LOCS = ["pylos", "plataea", "amphipolis", "cephallenia", "mantinea", "lesbos", "sicily"]
-
 
 def _military(ruleset: str = "official", hands: dict[str, list[str]] | None = None,
               specials: list[str] | None = None):  # type: ignore[no-untyped-def]
-    """p1 leads Sparta, p2 Athens and Argos, p3 is the Persian leader; then the military phase starts."""
-    st = placed(3, ruleset=ruleset, locations=LOCS, specials=specials)
-    st.hands = hands or {"p1": ["athens-2a", "any-a"], "p2": ["sparta-2a"], "p3": ["any-b"]}
-    give_units(st, "p1", "sparta")
-    give_units(st, "p2", "athens")
-    give_units(st, "p2", "argos")
-    give_units(st, "p3", "persia")
-    st.stage = "military"
-    st._advance()
-    return st
+    return military_phase(ruleset, hands or {"p1": ["athens-2a", "any-a"], "p2": ["sparta-2a"], "p3": ["any-b"]},
+                          specials)
 
 
 def _send(power: str, unit_type: str, strength: int, location: str, side: str) -> SendUnit:
