@@ -27,6 +27,7 @@ from replay.games.pax_pamir.components import (
     COURT,
     EVENTS,
     GIFT_VALUES,
+    PUBLIC_WITHDRAWAL,
     REGIONS,
     card_name,
 )
@@ -359,7 +360,8 @@ class CleanupTask(Task):
 
 @dataclass(slots=True)
 class DiscardEventsTask(Task):
-    """Every event in market column 0 is discarded, top row first, with its discard effect."""
+    """Every event in market column 0 is discarded, top row first, with its discard effect; rupees
+    lying on Public Withdrawal (which only BGA lets happen) leave the game with it."""
 
     decision = False
 
@@ -368,6 +370,8 @@ class DiscardEventsTask(Task):
             card = s.market[row][0]
             if card is not None and card in EVENTS:  # never an unknown card (market.UNKNOWN_CARD)
                 s.market[row][0] = None
+                if card == PUBLIC_WITHDRAWAL:  # what lies on it leaves the game with it (BGA's
+                    s.market_rupees[row][0] = 0  # publicWithdrawal; by the rulebook nothing can)
                 discard_event(s, card)
                 return
         s.pop(self)

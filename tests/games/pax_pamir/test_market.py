@@ -3,6 +3,7 @@ market, the refill (shift, draws, Public Withdrawal) and Instability."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pax_pamir_helpers import illegal, legal, play, setup, to_court
@@ -261,3 +262,19 @@ def test_the_shift_moves_cards_and_rupees_as_the_rulebook_says(rows: list[list[t
     expected = [_shifted(s.market[r], s.market_rupees[r], bga) for r in range(2)]
     shift_market(s)
     assert [(s.market[r], s.market_rupees[r]) for r in range(2)] == expected
+
+
+@pytest.mark.parametrize("event, left", [(PUBLIC_WITHDRAWAL, 0), (105, 2)])
+def test_rupees_on_a_discarded_event_join_the_next_card_but_leave_with_public_withdrawal(event: int, left: int) -> None:
+    """BGA lets rupees lie on Public Withdrawal (fresh seed 7402 packet 207: a purchase's rupee) and
+    removes them when it is discarded from column 0 (packet 208, publicWithdrawal); rupees left by
+    another event stay on the cell for the card that shifts into it."""
+    from replay.games.pax_pamir.turns import DiscardEventsTask
+
+    s = setup(ruleset="bga")
+    s.market[1][0] = event
+    s.market_rupees[1][0] = 2
+    task = DiscardEventsTask(s.current)
+    s.push(task)
+    task.run(s)
+    assert s.market[1][0] is None and s.market_rupees[1][0] == left
