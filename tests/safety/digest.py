@@ -54,7 +54,7 @@ from ingest.rows import Batch, Job, build_batch  # noqa: E402
 from replay.games import available, get_game  # noqa: E402
 from replay.record import Item, RecordError, iter_raw, loads  # noqa: E402
 from replay.replayer import Replay, replay_item  # noqa: E402
-from replay.simulate import player_counts, simulate_one  # noqa: E402
+from replay.simulate import player_counts, simulate_one, simulated_id  # noqa: E402
 
 SEED = 29
 """The seed of the simulated corpus (issue 29)."""
@@ -64,6 +64,8 @@ RUN_COLUMNS = {"games": ("ingested_at", "engine_version", "source_file", "source
 """Columns that say which run wrote a row, not what the record is: left out of ``rows``."""
 CHUNK = 50
 """Records per task (a batch of ``build_batch``)."""
+UNSIMULATED = "unsimulated"
+"""The status of a simulated record the simulator failed to write (``rows`` hashes the error)."""
 
 
 def shared_dir() -> Path:
@@ -174,10 +176,11 @@ def digest_items(corpus: str, root: str, items: Sequence[Raw]) -> list[Digest]:
     return out
 
 
-def file_tasks(corpus: str, root: Path) -> Iterator[tuple[str, str, list[Raw]]]:
-    """``(corpus, root, items)`` chunks of a directory's records and logs, read as ingest reads them."""
+def file_tasks(corpus: str, root: Path, under: str | None = None) -> Iterator[tuple[str, str, list[Raw]]]:
+    """``(corpus, root, items)`` chunks of a directory's records and logs (``under``: of one folder of
+    it), read as ingest reads them."""
     chunk: list[Raw] = []
-    for it, table in ingest_items(iter_raw([str(root)])):
+    for it, table in ingest_items(iter_raw([str(root / under if under else root)])):
         chunk.append((it.source, it.line, it.raw, table))
         if len(chunk) == CHUNK:
             yield corpus, str(root), chunk
@@ -197,10 +200,19 @@ def digest_sim(title: str, start: int, stop: int) -> list[Digest]:
     game = get_game(title)
     counts = player_counts(game, None)
     items: list[Raw] = []
+    failed: list[Digest] = []
     for i in range(start, stop):
-        rec = simulate_one(game, counts[i % len(counts)], SEED, i)
-        items.append((f"{title}", i, orjson.dumps(rec.to_dict()), None))
-    return digest_items("sim", "", items)
+        n = counts[i % len(counts)]
+        try:
+            rec = simulate_one(game, n, SEED, i)
+        except Exception as exc:  # noqa: BLE001 - a simulator bug is a fact to keep, not a reason to stop
+            why = _hash(f"{type(exc).__name__}: {exc}".encode())
+            failed.append(Digest("sim", f"{title}:{i}", simulated_id(title, SEED, n, i), "-", UNSIMULATED, 0,
+                                 "-", "-", why))
+            continue
+        items.append((title, i, orjson.dumps(rec.to_dict()), None))
+    got = digest_items("sim", "", items) if items else []
+    return sorted(got + failed, key=lambda d: int(d.where.rpartition(":")[2]))
 
 
 def _run_file_task(task: tuple[str, str, list[Raw]]) -> list[Digest]:
