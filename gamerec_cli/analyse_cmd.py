@@ -38,7 +38,7 @@ def analyse(paths: tuple[str, ...], rollouts: int, at: str, agent: str, explain:
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from ingest.analysis import Done, plan, run
+    from ingest.winchances import Done, plan, run
     from ingest.writer import IngestError
     from replay.analysis import AnalysisError, Settings
     from replay.simulate import MAX_EVENTS

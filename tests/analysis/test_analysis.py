@@ -236,7 +236,7 @@ def test_determinise_deals_unknown_hands_from_what_is_left() -> None:
 
 
 def test_bench_rows_have_a_rate_and_a_whole_game_estimate() -> None:
-    from replay.bench_analysis import bench_rollouts, run
+    from benchmarks.win_chances import bench_rollouts, run
     r = bench_rollouts("copenhagen", "random", samples=2, per_position=1)
     assert r["rollouts"] == 2 and r["rollouts_per_s"] > 0 and r["positions"] > 10
     assert r["analyse_s"] == pytest.approx((r["positions"] * 64 + 3 * 6 * 64) / r["rollouts_per_s"])
