@@ -148,7 +148,7 @@ def test_rollouts_never_see_the_future_of_the_record() -> None:
 def test_a_future_public_draw_does_not_move_earlier_chances() -> None:
     """Copenhagen: cut the record short, or change a later harbour draw: earlier chances stay put."""
     rec = simulate_one(get_game("copenhagen"), 2, 6, 0, observe_every=0, agents=["random", "random"])
-    settings = Settings(rollouts=2, agent="random", explain=0)
+    settings = Settings(rollouts=2, agent="random", explain=0, method="rollouts")
     cut = 40
     short = Record(rec.game, rec.id, rec.players, rec.events[:cut], dict(rec.options))
     a = analyse(short, settings)
