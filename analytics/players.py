@@ -22,7 +22,7 @@ reaches SQL as bound parameters.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import duckdb
 import polars as pl
@@ -407,8 +407,8 @@ def decision_quality(dec: pl.DataFrame, worst: int = 10) -> dict[str, Any]:
     return {
         "decisions": dec.height,
         "games": dec.get_column("game_id").n_unique(),
-        "avg_lost": float(dec.get_column("lost").clip(lower_bound=0).mean()),  # type: ignore[arg-type]
-        "avg_change": float(-dec.get_column("lost").mean()),  # type: ignore[operator]
+        "avg_lost": float(cast(float, dec.get_column("lost").clip(lower_bound=0).mean())),
+        "avg_change": -float(cast(float, dec.get_column("lost").mean())),
         "worst": dec.sort(["lost", "game_id", "seq"], descending=[True, False, False]).head(worst),
     }
 

@@ -882,7 +882,7 @@ def departure_rules(con: duckdb.DuckDBPyConnection, title: str) -> pl.DataFrame:
         """, [title]).fetchall()
         counts = {r: (int(g), int(t)) for r, g, t in rows}
         bga_games = int(scalar(con.execute("SELECT count(*) FROM games WHERE title = ? AND ruleset = 'bga'",
-                                    [title])))  # type: ignore[index]
+                                    [title])))
     return pl.DataFrame({
         "rule": [d.id for d in declared],
         "section": [d.section for d in declared],

@@ -122,8 +122,8 @@ def calibrate_cmd(game_id: str, games: int, players: int | None, seed: int, roll
                f"estimated with {settings.describe()} (the chance of the player to move)")
     click.echo(f"Brier score {cal.brier():.3f} (no-skill baseline {cal.baseline_brier():.3f})")
     for lo, hi, n, won in cal.bins():
-        share = "—" if n == 0 else f"{won:.0%}"
-        click.echo(f"  given {lo:.0%}–{hi:.0%}: {n:4d} positions, won {share}")
+        won_text = "—" if n == 0 else f"{won:.0%}"
+        click.echo(f"  given {lo:.0%}–{hi:.0%}: {n:4d} positions, won {won_text}")
     for n, d in cal.convergence.items():
         click.echo(f"  {n:4d} rollouts: mean distance to the {rollouts}-rollout estimate {d:.3f}")
     if strength_games:

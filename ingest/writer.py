@@ -405,7 +405,8 @@ class Database:
         if not span or table is None:
             return None
         try:
-            return orjson.loads(str(table.column("raw")[span[0]].as_py()))
+            record: object = orjson.loads(str(table.column("raw")[span[0]].as_py()))
+            return record
         except orjson.JSONDecodeError:
             return None
 
