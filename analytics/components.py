@@ -35,6 +35,7 @@ import duckdb
 import polars as pl
 
 from analytics.players import distinct_games_sql
+from ingest.duck import first_row
 
 
 @dataclass(frozen=True)
@@ -218,15 +219,15 @@ def components(con: duckdb.DuckDBPyConnection, title: str, *, player_count: int 
           AND ($rs::VARCHAR IS NULL OR coalesce(ruleset, 'official') = $rs)
           AND game_id IN (SELECT game_id FROM players WHERE won IS NOT NULL)
     """
-    head = con.execute(f"""
+    head = first_row(con.execute(f"""
         WITH g AS ({games_sql})
         SELECT count(DISTINCT p.game_id)::BIGINT, count(*)::BIGINT, count(*) FILTER (WHERE p.won)::BIGINT
         FROM players p JOIN g USING (game_id)
-    """, params).fetchone()
+    """, params))
     assert head is not None
     n_games, n_pg, n_wins = (int(v) for v in head)
     types = ", ".join(_literal(m) for m in move_types)
-    agg = con.execute(f"""
+    agg = con.sql(f"""
         WITH g AS ({games_sql}),
         ev AS (
             SELECT e.game_id, e.seq, e.player_id, e.round, e.move_type, e.payload
@@ -245,7 +246,7 @@ def components(con: duckdb.DuckDBPyConnection, title: str, *, player_count: int 
                avg(f.times)::DOUBLE AS avg_times
         FROM first f JOIN players p USING (game_id, player_id) JOIN g USING (game_id)
         GROUP BY f.kind, f.key
-    """, params).pl()
+    """, params=params).pl()
     entries = pl.DataFrame([{"kind": k, "key": key, "label": label, "order": i}
                             for i, (k, key, label) in enumerate(cat.entries)],
                            schema={"kind": pl.String, "key": pl.String, "label": pl.String, "order": pl.Int64})

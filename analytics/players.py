@@ -22,10 +22,12 @@ reaches SQL as bound parameters.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import duckdb
 import polars as pl
+
+from ingest.duck import first_row
 
 DISTINCT_GAMES = """
     WITH bga AS (
@@ -84,7 +86,7 @@ def search(con: duckdb.DuckDBPyConnection, text: str, limit: int = 50) -> pl.Dat
     if not {"games", "players"} <= _tables(con):
         return pl.DataFrame(schema={"player_id": pl.String, "name": pl.String, "games": pl.Int64,
                                     "exact": pl.Boolean})
-    return con.execute(f"""
+    return con.sql(f"""
         WITH pg AS ({_player_games_sql(con)}),
         hit AS (
             SELECT DISTINCT player_id FROM pg
@@ -96,7 +98,7 @@ def search(con: duckdb.DuckDBPyConnection, text: str, limit: int = 50) -> pl.Dat
         GROUP BY pg.player_id
         ORDER BY exact DESC, games DESC, pg.player_id
         LIMIT $limit
-    """, {"t": text, "limit": limit}).pl()
+    """, params={"t": text, "limit": limit}).pl()
 
 
 def resolve(con: duckdb.DuckDBPyConnection, text: str) -> dict[str, Any]:
@@ -107,11 +109,11 @@ def resolve(con: duckdb.DuckDBPyConnection, text: str) -> dict[str, Any]:
     """
     if not {"games", "players"} <= _tables(con):
         raise UnknownPlayer("the database holds no games yet")
-    row = con.execute(f"""
+    row = first_row(con.execute(f"""
         WITH pg AS ({_player_games_sql(con)})
         SELECT player_id, arg_max(name, (played_at, game_id)) AS name, count(*)::BIGINT AS games
         FROM pg WHERE player_id = ? GROUP BY player_id
-    """, [text]).fetchone()
+    """, [text]))
     if row is not None:
         return {"player_id": row[0], "name": row[1], "games": int(row[2])}
     rows = con.execute(f"""
@@ -138,7 +140,7 @@ def resolve(con: duckdb.DuckDBPyConnection, text: str) -> dict[str, Any]:
 def games(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None = None) -> pl.DataFrame:
     """Every distinct game the player played, newest first: title, when, seats, their seat, score,
     rank, won (null if unfinished), the winners' names, status."""
-    return con.execute(f"""
+    return con.sql(f"""
         WITH pg AS ({_player_games_sql(con)}),
         mine AS (SELECT * FROM pg WHERE player_id = $p AND ($t::VARCHAR IS NULL OR title = $t)),
         winners AS (
@@ -149,7 +151,7 @@ def games(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None = No
                m.final_score, m.rank, m.won, w.winners, m.status, m.source_kind
         FROM mine m LEFT JOIN winners w USING (game_id)
         ORDER BY m.played_at DESC NULLS LAST, m.game_id DESC
-    """, {"p": player_id, "t": title}).pl()
+    """, params={"p": player_id, "t": title}).pl()
 
 
 def record(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None = None) -> dict[str, pl.DataFrame]:
@@ -172,14 +174,14 @@ def record(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None = N
                        ("by_seat", ("title", "player_count", "seat"))):
         sql = base.format(keys="".join(f"{k}, " for k in keys),
                           group=f"GROUP BY {', '.join(keys)} ORDER BY {', '.join(keys)}" if keys else "")
-        out[name] = con.execute(sql, {"p": player_id, "t": title}).pl()
+        out[name] = con.sql(sql, params={"p": player_id, "t": title}).pl()
     return out
 
 
 def categories(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None = None) -> pl.DataFrame:
     """Average final points per title and score category: the player's against their opponents' in the
     same finished games, with the games behind each figure."""
-    return con.execute(f"""
+    return con.sql(f"""
         WITH pg AS ({_player_games_sql(con)}),
         mine AS (SELECT game_id, title FROM pg
                  WHERE player_id = $p AND won IS NOT NULL AND ($t::VARCHAR IS NULL OR title = $t)),
@@ -194,7 +196,7 @@ def categories(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None
                    AS difference,
                (SELECT count(*) FROM mine m2 WHERE m2.title = pts.title)::BIGINT AS games
         FROM pts GROUP BY title, category ORDER BY title, difference DESC, category
-    """, {"p": player_id, "t": title}).pl()
+    """, params={"p": player_id, "t": title}).pl()
 
 
 def opponents(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None = None,
@@ -202,7 +204,7 @@ def opponents(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None 
     """The people the player met most often, with the record against each over finished games: games
     together, the player's wins and the opponent's, and who finished ahead of whom (``ahead``,
     ``behind``, ``level``: rank against rank)."""
-    return con.execute(f"""
+    return con.sql(f"""
         WITH pg AS ({_player_games_sql(con)}),
         mine AS (SELECT * FROM pg WHERE player_id = $p AND ($t::VARCHAR IS NULL OR title = $t)),
         o AS (
@@ -220,7 +222,7 @@ def opponents(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None 
         FROM o GROUP BY player_id
         ORDER BY played DESC, player_id
         LIMIT $limit
-    """, {"p": player_id, "t": title, "limit": limit}).pl()
+    """, params={"p": player_id, "t": title, "limit": limit}).pl()
 
 
 # --------------------------------------------------------------------------
@@ -368,7 +370,7 @@ _DECISION_SCHEMA = {"game_id": pl.String, "seq": pl.Int64, "move_seq": pl.Int64,
 
 
 def _with_moves(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any]) -> pl.DataFrame:
-    return con.execute(f"""
+    return con.sql(f"""
         WITH d AS ({sql})
         SELECT d.game_id, d.seq::BIGINT AS seq, d.move_seq::BIGINT AS move_seq, d.player_id,
                d.next_seq::BIGINT AS next_seq, d.chance_before, d.chance_after, d.lost,
@@ -376,7 +378,7 @@ def _with_moves(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any]
                CAST(json_extract(e.payload, '$.move') AS VARCHAR) AS move
         FROM d LEFT JOIN events e ON e.game_id = d.game_id AND e.seq = d.move_seq
         ORDER BY d.game_id, d.seq
-    """, params).pl()
+    """, params=params).pl()
 
 
 def game_decisions(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
@@ -405,8 +407,8 @@ def decision_quality(dec: pl.DataFrame, worst: int = 10) -> dict[str, Any]:
     return {
         "decisions": dec.height,
         "games": dec.get_column("game_id").n_unique(),
-        "avg_lost": float(dec.get_column("lost").clip(lower_bound=0).mean()),  # type: ignore[arg-type]
-        "avg_change": float(-dec.get_column("lost").mean()),  # type: ignore[operator]
+        "avg_lost": float(cast(float, dec.get_column("lost").clip(lower_bound=0).mean())),
+        "avg_change": -float(cast(float, dec.get_column("lost").mean())),
         "worst": dec.sort(["lost", "game_id", "seq"], descending=[True, False, False]).head(worst),
     }
 

@@ -23,6 +23,7 @@ import duckdb
 import polars as pl
 
 from analytics.db import NoDatabase, connect_readonly, snapshot_version
+from ingest.duck import first_row, scalar
 
 TITLES: dict[str, str] = {
     "copenhagen": "Copenhagen",
@@ -103,7 +104,7 @@ def _columns(con: duckdb.DuckDBPyConnection, table: str) -> set[str]:
 
 
 def _df(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None) -> pl.DataFrame:
-    return con.execute(sql, params or []).pl()
+    return con.sql(sql, params=params or []).pl()
 
 
 def _empty(**schema: Any) -> pl.DataFrame:
@@ -132,16 +133,16 @@ def summary(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     have = _tables(con)
     out = {"games": 0, "player_seats": 0, "events": 0, "diverged": 0, "quarantined": 0}
     if "games" in have:
-        row = con.execute(
+        row = first_row(con.execute(
             "SELECT count(*), coalesce(sum(n_events), 0), count(*) FILTER (WHERE status = 'diverged') FROM games"
-        ).fetchone()
+        ))
         assert row is not None
         out["games"], out["events"], out["diverged"] = int(row[0]), int(row[1]), int(row[2])
     if "players" in have:
-        row = con.execute("SELECT count(*) FROM players").fetchone()
+        row = first_row(con.execute("SELECT count(*) FROM players"))
         out["player_seats"] = int(row[0]) if row else 0
     if "quarantine" in have:
-        row = con.execute("SELECT count(*) FROM quarantine").fetchone()
+        row = first_row(con.execute("SELECT count(*) FROM quarantine"))
         out["quarantined"] = int(row[0]) if row else 0
     return out
 
@@ -240,7 +241,7 @@ def agent_win_rates(con: duckdb.DuckDBPyConnection, title: str) -> pl.DataFrame:
 
 def _seat_offset(con: duckdb.DuckDBPyConnection) -> int:
     """1 if seats are stored 0-based, else 0 (the chart always shows seat 1 as the first player)."""
-    row = con.execute("SELECT min(seat) FROM players").fetchone()
+    row = first_row(con.execute("SELECT min(seat) FROM players"))
     return 1 if row and row[0] == 0 else 0
 
 
@@ -336,7 +337,7 @@ def game_record_raw(con: duckdb.DuckDBPyConnection, game_id: str) -> str | None:
     """The record of one game exactly as it was ingested (``records.raw``), or None."""
     if "records" not in _tables(con):
         return None
-    row = con.execute("SELECT CAST(raw AS VARCHAR) FROM records WHERE game_id = ?", [game_id]).fetchone()
+    row = first_row(con.execute("SELECT CAST(raw AS VARCHAR) FROM records WHERE game_id = ?", [game_id]))
     return str(row[0]) if row and row[0] is not None else None
 
 
@@ -549,10 +550,10 @@ def dominance_summary(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     """How many dominance checks there were, how many succeeded, in how many games."""
     if _DOM not in _tables(con):
         return {"checks": 0, "successful": 0, "games": 0}
-    row = con.execute(f"""
+    row = first_row(con.execute(f"""
         WITH c AS (SELECT game_id, seq, bool_or(successful) AS ok FROM {_DOM} GROUP BY game_id, seq)
         SELECT count(*), count(*) FILTER (WHERE ok), count(DISTINCT game_id) FROM c
-    """).fetchone()
+    """))
     assert row is not None
     return {"checks": int(row[0]), "successful": int(row[1]), "games": int(row[2])}
 
@@ -715,11 +716,11 @@ def title_game_counts(con: duckdb.DuckDBPyConnection, title: str, player_count: 
     finished ones (the rules reached the end, with or without a divergence on the way)."""
     if not {"games", "players"} <= _tables(con):
         return {"games": 0, "complete": 0, "finished": 0}
-    row = con.execute("""
+    row = first_row(con.execute("""
         SELECT count(*), count(*) FILTER (WHERE status = 'complete'),
                count(*) FILTER (WHERE game_id IN (SELECT game_id FROM players WHERE won IS NOT NULL))
         FROM games WHERE title = ? AND (?::INTEGER IS NULL OR player_count = ?)
-    """, [title, player_count, player_count]).fetchone()
+    """, [title, player_count, player_count]))
     assert row is not None
     return {"games": int(row[0]), "complete": int(row[1]), "finished": int(row[2])}
 
@@ -880,8 +881,8 @@ def departure_rules(con: duckdb.DuckDBPyConnection, title: str) -> pl.DataFrame:
             SELECT rule, count(DISTINCT game_id), count(*) FROM departures WHERE title = ? GROUP BY rule
         """, [title]).fetchall()
         counts = {r: (int(g), int(t)) for r, g, t in rows}
-        bga_games = int(con.execute("SELECT count(*) FROM games WHERE title = ? AND ruleset = 'bga'",
-                                    [title]).fetchone()[0])  # type: ignore[index]
+        bga_games = int(scalar(con.execute("SELECT count(*) FROM games WHERE title = ? AND ruleset = 'bga'",
+                                    [title])))
     return pl.DataFrame({
         "rule": [d.id for d in declared],
         "section": [d.section for d in declared],
@@ -972,7 +973,7 @@ def player_names(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
 
     if not {"games", "players"} <= _tables(con):
         return _empty(player_id=pl.String, name=pl.String)
-    return con.execute(f"""
+    return con.sql(f"""
         SELECT p.player_id, arg_max(p.name, (g.played_at, g.game_id)) AS name
         FROM players p JOIN ({players.distinct_games_sql(con)}) g USING (game_id)
         GROUP BY p.player_id ORDER BY p.player_id

@@ -16,7 +16,7 @@ _TITLE = "($title::VARCHAR IS NULL OR g.title = $title::VARCHAR)"
 
 
 def _query(con: duckdb.DuckDBPyConnection, sql: str, title: str | None) -> pl.DataFrame:
-    return con.execute(sql, {"title": title}).pl()
+    return con.sql(sql, params={"title": title}).pl()
 
 
 def overview(con: duckdb.DuckDBPyConnection, title: str | None = None) -> pl.DataFrame:
@@ -86,12 +86,12 @@ def mean_score_by_category(con: duckdb.DuckDBPyConnection, title: str | None = N
 
 def quarantine(con: duckdb.DuckDBPyConnection, limit: int = 20) -> pl.DataFrame:
     """The most recently met quarantined records: where they are and why they could not be read."""
-    return con.execute("""
+    return con.sql("""
         SELECT run_id, source, line, kind, error
         FROM quarantine
         ORDER BY run_id DESC, source, line NULLS FIRST
         LIMIT ?
-    """, [limit]).pl()
+    """, params=[limit]).pl()
 
 
 def titles(con: duckdb.DuckDBPyConnection) -> list[str]:

@@ -30,6 +30,8 @@ from typing import Any
 
 import duckdb
 
+from ingest.duck import scalar
+
 QUICK_GAMES = 10_000
 FULL_GAMES = 100_000
 APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
@@ -87,7 +89,7 @@ def build_database(db: Path, n_games: int, base_games: int, *, titles: list[str]
             con.execute(f"INSERT INTO {table.name} SELECT {select} FROM {table.name} b, range(?, ?) k "
                         "WHERE b.game_id IN (SELECT game_id FROM cut_ids)", [full + 1, full + 2])
         con.execute("CHECKPOINT")
-        total = int(con.execute("SELECT count(*) FROM games").fetchone()[0])  # type: ignore[index]
+        total = int(scalar(con.execute("SELECT count(*) FROM games")))
     finally:
         con.close()
     snap = snapshot_path(db)

@@ -7,7 +7,7 @@ rows, so tests can call them and inspect the chart specification.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import altair as alt
 import polars as pl
@@ -279,7 +279,7 @@ def dominance_success(df: pl.DataFrame) -> alt.LayerChart:
         tooltip=["check:N", "checks:Q", "successful:Q", alt.Tooltip("success_rate:Q", format=".2%")],
     )
     text = bars.mark_text(dy=-6).encode(text=alt.Text("checks:Q", format=",d"))
-    return alt.layer(bars, text)
+    return cast(alt.LayerChart, alt.layer(bars, text))
 
 
 def dominance_coalitions(df: pl.DataFrame) -> alt.Chart:
@@ -454,7 +454,7 @@ def rating_history(df: pl.DataFrame, title: str = "Rating after each game") -> a
                  alt.Tooltip("rank:Q", title="final rank"), alt.Tooltip("mu:Q", title="rating", format=".2f"),
                  alt.Tooltip("sigma:Q", title="uncertainty (sigma)", format=".2f")])
     cons = base.mark_line(color="#7f8c8d", strokeDash=[4, 3]).encode(x=x, y="conservative:Q")
-    return alt.layer(band, line, cons)
+    return cast(alt.LayerChart, alt.layer(band, line, cons))
 
 
 def components(df: pl.DataFrame, baseline: float | None,
@@ -478,4 +478,4 @@ def components(df: pl.DataFrame, baseline: float | None,
     if baseline is not None:
         layers.append(alt.Chart(pl.DataFrame({"baseline": [baseline * 100]})).mark_rule(
             color="black", strokeDash=[6, 4]).encode(y="baseline:Q", tooltip=[alt.Tooltip("baseline:Q", format=".2f")]))
-    return alt.layer(*layers)
+    return cast(alt.LayerChart, alt.layer(*layers))

@@ -16,6 +16,7 @@ import duckdb
 import streamlit as st
 
 from analytics import queries
+from analytics.db import DEFAULT_DB
 from analytics.queries import DatabaseBusy, DatabaseMissing, db_version
 from analytics.review import Stepper, record_for_game
 
@@ -26,7 +27,7 @@ _last_good: dict[tuple[Any, ...], Any] = {}
 
 def db_path() -> str:
     """The database the dashboard reads: ``$GAMEREC_DB`` (set by ``gamerec dashboard --db``) or the default."""
-    return os.environ.get(ENV_DB) or str(queries.DEFAULT_DB)
+    return os.environ.get(ENV_DB) or str(DEFAULT_DB)
 
 
 @st.cache_data(show_spinner=False, max_entries=512)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 import streamlit as st
+from streamlit.elements.lib.column_types import ColumnConfig
 
 from analytics.queries import title_label
 from dashboard import data
@@ -51,6 +52,6 @@ def as_percent(df: pl.DataFrame, *columns: str) -> pl.DataFrame:
     return df.with_columns([pl.col(c) * 100 for c in columns if c in df.columns])
 
 
-def percent_column(label: str) -> object:
+def percent_column(label: str) -> ColumnConfig:
     """A table column of percentages, written as everywhere else: two decimals (``49.25%``)."""
     return st.column_config.NumberColumn(label, format="%.2f%%")

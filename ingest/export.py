@@ -31,6 +31,7 @@ import duckdb
 import orjson
 
 from ingest import schema
+from ingest.duck import scalar
 
 
 class ExportError(Exception):
@@ -161,7 +162,7 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out_dir: str | Path) -> dict[
     manifest: dict[str, dict[str, object]] = {}
     rows: dict[str, int] = {}
     for t in todo:
-        n = int(con.execute(f"SELECT count(*) FROM {t.name}").fetchone()[0])  # type: ignore[index]
+        n = int(scalar(con.execute(f"SELECT count(*) FROM {t.name}")))
         tmp = out / f"{_TMP_PREFIX}{t.name}"
         final = out / t.name
         tmp.mkdir()

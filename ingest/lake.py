@@ -70,6 +70,7 @@ import pyarrow.parquet as pq
 
 from ingest import schema
 from ingest.bga.convert import bga_items
+from ingest.duck import first_row, scalar
 from ingest.rows import Batch, Job, Outcome, build_batch, raw_sha256, settle
 from ingest.sources import expand
 from ingest.writer import IngestError, conflict_error, utcnow
@@ -823,10 +824,10 @@ def _quarantine_view(con: duckdb.DuckDBPyConnection, fs: Any, root: str, url: Ca
 
 def _run_counts(con: duckdb.DuckDBPyConnection, run_id: int) -> RunCounts:
     """What run ``run_id`` did, from the decision tables (counted as the one-machine ingest counts)."""
-    records, invalid = con.execute(
+    records, invalid = first_row(con.execute(
         f"SELECT count(*), count(*) FILTER (WHERE status = '{INVALID}' OR game_id IS NULL) "
-        "FROM run_records WHERE run_id = ?", [run_id]).fetchone()  # type: ignore[misc]
-    conflicts = con.execute("SELECT count(*) FROM conflicts WHERE run_id = ?", [run_id]).fetchone()[0]  # type: ignore[index]
+        "FROM run_records WHERE run_id = ?", [run_id]))  # type: ignore[misc]
+    conflicts = scalar(con.execute("SELECT count(*) FROM conflicts WHERE run_id = ?", [run_id]))
     written = con.execute("""
         WITH prev AS (SELECT game_id, sha FROM picks WHERE run_id < $1
                       QUALIFY row_number() OVER (PARTITION BY game_id ORDER BY run_id DESC) = 1)

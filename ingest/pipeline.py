@@ -248,6 +248,7 @@ class _Writer(threading.Thread):
         batches = []
         for task in tasks:
             batch = task.result
+            assert batch is not None  # collected before it is handed to the writer
             if task.read_errors:
                 batch.outcomes = sorted(batch.outcomes + task.read_errors, key=lambda o: o.ordinal)
             db.count_skipped(task.skipped, task.present)

@@ -67,9 +67,10 @@ def analysis_tables(a: Analysis, record_sha256: str, seconds: float, at: datetim
                 ci_low=lo, ci_high=hi, rollouts=0 if alt.estimate.exact else alt.estimate.rollouts,
                 played=alt.played)
     out = {}
-    for t in schema.ANALYSIS_TABLES:
-        sch = t.arrow_schema()
-        out[t.name] = pa.Table.from_arrays([pa.array(cols[t.name][c], sch.field(c).type) for c in t.column_names],
+    for table in schema.ANALYSIS_TABLES:
+        sch = table.arrow_schema()
+        out[table.name] = pa.Table.from_arrays([pa.array(cols[table.name][c], sch.field(c).type)
+                                                for c in table.column_names],
                                            schema=sch)
     return out
 

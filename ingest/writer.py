@@ -36,6 +36,7 @@ import orjson
 import pyarrow as pa
 
 from ingest import schema
+from ingest.duck import first_row, scalar
 from ingest.rows import Batch, Outcome
 from replay import ENGINE_VERSION
 from replay.replayer import DIVERGED, INVALID
@@ -172,7 +173,7 @@ class Database:
         self.con.execute("SET checkpoint_threshold = '256MB'")
         self.con.execute("SET enable_progress_bar = false")
         schema.create_schema(self.con)
-        self.catalog = self.con.execute("SELECT current_database()").fetchone()[0]  # type: ignore[index]
+        self.catalog = scalar(self.con.execute("SELECT current_database()"))
         self.game_tables = schema.game_tables()
         self.run_id: int | None = None
         self.counts = Counts()
@@ -186,7 +187,7 @@ class Database:
     # ---- runs ---------------------------------------------------------------
 
     def start_run(self, paths: Sequence[str], files: int) -> int:
-        row = self.con.execute("SELECT coalesce(max(run_id), 0) + 1 FROM ingest_runs").fetchone()
+        row = first_row(self.con.execute("SELECT coalesce(max(run_id), 0) + 1 FROM ingest_runs"))
         run_id = int(row[0])  # type: ignore[index]
         self.con.execute(
             "INSERT INTO ingest_runs (run_id, started_at, files, records, ok, diverged, quarantined, skipped, "
@@ -217,7 +218,7 @@ class Database:
     def has_games(self) -> bool:
         """Whether any game is in the database."""
         with self.lock:
-            return self.con.execute("SELECT 1 FROM games LIMIT 1").fetchone() is not None
+            return first_row(self.con.execute("SELECT 1 FROM games LIMIT 1")) is not None
 
     def known_hashes(self, hashes: Sequence[str]) -> dict[str, str]:
         """Which of ``hashes`` are already the content hash of an ingested game (hash -> its game id)."""
@@ -404,7 +405,8 @@ class Database:
         if not span or table is None:
             return None
         try:
-            return orjson.loads(str(table.column("raw")[span[0]].as_py()))
+            record: object = orjson.loads(str(table.column("raw")[span[0]].as_py()))
+            return record
         except orjson.JSONDecodeError:
             return None
 
@@ -430,7 +432,7 @@ class Database:
         return False
 
     def _has_analysis(self, game_id: str) -> bool:
-        return self.con.execute("SELECT 1 FROM analyses WHERE game_id = ? LIMIT 1", [game_id]).fetchone() is not None
+        return first_row(self.con.execute("SELECT 1 FROM analyses WHERE game_id = ? LIMIT 1", [game_id])) is not None
 
     @staticmethod
     def _conflict_in_batch(o: Outcome, prev: Outcome) -> str:
@@ -439,8 +441,8 @@ class Database:
 
     def _run_counts_are(self, c: Counts) -> bool:
         try:
-            row = self.con.execute("SELECT records, ok, skipped FROM ingest_runs WHERE run_id = ?",
-                                   [self.run_id]).fetchone()
+            row = first_row(self.con.execute("SELECT records, ok, skipped FROM ingest_runs WHERE run_id = ?",
+                                   [self.run_id]))
         except duckdb.Error:
             return False
         return row == (c.records, c.ok, c.skipped)
@@ -505,12 +507,12 @@ class Database:
             con.execute(f"UPDATE quarantine q SET run_id = ?, error = b.error FROM gamerec_bad b WHERE {match}",
                         [self.run_id])
             cols = ", ".join(f'"{c}"' for c in t.column_names)
-            before = con.execute("SELECT count(*) FROM quarantine").fetchone()[0]  # type: ignore[index]
+            before = scalar(con.execute("SELECT count(*) FROM quarantine"))
             con.execute(
                 f"INSERT INTO quarantine ({cols}) SELECT {cols} FROM gamerec_bad b "
                 f"WHERE NOT EXISTS (SELECT 1 FROM quarantine q WHERE {match})"
             )
-            after = con.execute("SELECT count(*) FROM quarantine").fetchone()[0]  # type: ignore[index]
+            after = scalar(con.execute("SELECT count(*) FROM quarantine"))
         finally:
             con.unregister("gamerec_bad")
         return int(after - before)
@@ -598,7 +600,7 @@ class Database:
             return self.publish()
         try:
             with self.lock:
-                runs = self.con.execute("SELECT * FROM ingest_runs").arrow()
+                runs = self.con.sql("SELECT * FROM ingest_runs").to_arrow_table()
             other.register("gamerec_runs", runs)
             other.execute("BEGIN TRANSACTION")
             other.execute("DELETE FROM ingest_runs")
@@ -624,7 +626,7 @@ class Database:
         out = {}
         with self.lock:
             for t in schema.tables():
-                out[t.name] = int(self.con.execute(f"SELECT count(*) FROM {t.name}").fetchone()[0])  # type: ignore[index]
+                out[t.name] = int(scalar(self.con.execute(f"SELECT count(*) FROM {t.name}")))
         return out
 
     def close(self) -> None:

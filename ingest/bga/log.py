@@ -29,6 +29,7 @@ read by :func:`read_table_file`.
 
 from __future__ import annotations
 
+import builtins
 import functools
 import gc
 import gzip
@@ -131,7 +132,7 @@ class Notif(msgspec.Struct, repr_omit_defaults=True, eq=False):
             a = self.raw_args = msgspec.json.decode(a) if a else None  # type: ignore[assignment]
         return a
 
-    def args_as(self, typ: type[S]) -> S:
+    def args_as(self, typ: builtins.type[S]) -> S:
         """The args read into ``typ``, a :class:`msgspec.Struct` that names only the fields a
         handler reads (typed ``Any``: values come as BGA wrote them): the rest is skipped, not
         built.  For a notification that restates something big the import never reads

@@ -855,7 +855,8 @@ def shift_market(imp: PaxImporter, n: Notif) -> None:
     if got is not None:  # BGA's own form: read without decoding it
         card, to = got.groups()
         rc = _CELL_TEXT.get(to)
-        if rc is not None and _CARD_TEXT.get(imp.state.market[rc[0]][rc[1]]) == card:
+        held = imp.state.market[rc[0]][rc[1]] if rc is not None else None
+        if held is not None and _CARD_TEXT.get(held) == card:
             return
     m = n.args["move"]
     r, c = cell(m["to"])

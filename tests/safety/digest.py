@@ -35,7 +35,7 @@ import hashlib
 import multiprocessing
 import os
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -189,10 +189,11 @@ def file_tasks(corpus: str, root: Path, under: str | None = None) -> Iterator[tu
         yield corpus, str(root), chunk
 
 
-def sim_tasks(n: int, titles: Iterable[str]) -> Iterator[tuple[str, int, int]]:
-    """``(title, start, stop)`` chunks of the simulated corpus."""
-    for title in titles:
-        for start in range(0, n, CHUNK):
+def sim_tasks(n: int, titles: Sequence[str]) -> Iterator[tuple[str, int, int]]:
+    """``(title, start, stop)`` chunks of the simulated corpus, every title's first chunk first: a run
+    cut short has the same number of records of every title."""
+    for start in range(0, n, CHUNK):
+        for title in titles:
             yield title, start, min(n, start + CHUNK)
 
 
@@ -249,8 +250,16 @@ def cpu_seconds() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
+def _order(d: Digest) -> tuple[bool, str, int]:
+    """The file corpora as read, then the simulated records by title and index."""
+    if d.corpus != "sim":
+        return False, "", 0
+    title, _, index = d.where.rpartition(":")
+    return True, title, int(index)
+
+
 def write(digests: Sequence[Digest], path: Path) -> None:
-    text = "".join(d.line() + "\n" for d in digests)
+    text = "".join(d.line() + "\n" for d in sorted(digests, key=_order))
     with gzip.GzipFile(path, "wb", mtime=0) as f:  # mtime 0: the same digests give the same bytes
         f.write(("\t".join(COLUMNS) + "\n" + text).encode())
 
