@@ -148,8 +148,8 @@ def calibrate_cmd(game_id: str, method: str | None, games: int, players: int | N
             line += f"; {out['rollouts']} greedy rollouts on the same positions {out['rollout_brier']:.3f}"
         click.echo(line + ")")
         for b in out["bins"]:
-            share = "—" if b["won"] is None else f"{b['won']:.0%}"
-            click.echo(f"  given {b['low']:.0%}–{b['high']:.0%}: {b['positions']:4d} positions, won {share}")
+            won_text = "—" if b["won"] is None else f"{b['won']:.0%}"
+            click.echo(f"  given {b['low']:.0%}–{b['high']:.0%}: {b['positions']:4d} positions, won {won_text}")
         if vc.strength_games:
             lo, hi = out["strength_ci"]
             click.echo(f"value agent against greedy ({vc.players} players, {vc.strength_games} games, "
