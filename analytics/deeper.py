@@ -7,7 +7,7 @@ looks at first, each with its 95% Wilson interval and the player-games behind it
 - Perikles: cities led (elections won); battles won (locations claimed).
 - Praga: buildings built (the build-a-building action); technologies gained.
 
-Over finished distinct games (:data:`analytics.players.DISTINCT_GAMES`); every player-game of
+Over finished distinct games (:mod:`analytics.distinct`); every player-game of
 those games is in exactly one group of each table.  :func:`tables` gives a title's tables.
 """
 
@@ -20,7 +20,8 @@ import duckdb
 import polars as pl
 
 from analytics.components import catalogue, wilson
-from analytics.players import _tables, distinct_games_sql
+from analytics.distinct import distinct_games_sql
+from analytics.players import _tables
 
 
 @dataclass
