@@ -152,8 +152,9 @@ decisive = decisive_events(data.q("game_timeline", game_id=game_id), names, last
 turning = winchances.turning_jumps(game_id)
 
 # ---- header ---------------------------------------------------------------
-h1, h2, h3, h4 = st.columns(4)
-h1.metric("Title", title_label(header["title"]) if header else "?")
+# the title as a heading, not a metric: a metric's value is cut to its column ("Pax Pamir (2…")
+st.subheader(title_label(header["title"]) if header else "?")
+h2, h3, h4 = st.columns([1, 1, 2])
 h2.metric("Status", header["status"] if header else "?")
 h3.metric("Events", n, help=f"numbered 0 to {n - 1}, as in every record and table")
 winner = (header or {}).get("winner")

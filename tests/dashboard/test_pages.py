@@ -81,6 +81,9 @@ def test_game_review_steps_with_buttons_slider_and_jumps(sample_db: Path, monkey
     assert at.selectbox(key="review_game").value == best
     assert at.slider(key="review_seq").value == 0
     assert "Event 0 of" in texts(at)
+    # the title is a heading, never a metric whose value a narrow column cuts ("Pax Pamir (2…", issue 26)
+    title = q.title_label(run(sample_db, q.game_header, game_id=best)["title"])
+    assert title in [h.value for h in at.subheader] and "Title" not in [m.label for m in at.metric]
     at.button(key="review_next").click().run()
     assert at.slider(key="review_seq").value == 1 and "Event 1 of" in texts(at)
     at.button(key="review_prev").click().run()
