@@ -84,7 +84,7 @@ def seat_win_rates(df: pl.DataFrame) -> alt.FacetChart:
     Every bar has a cap (a tick at its top), so a seat that never won shows as a line on the axis
     with "0%" above it rather than as nothing."""
     base = alt.Chart().encode(
-        x=alt.X("seat:O", title="seat (1 = first player)"),
+        x=alt.X("seat:O", title="seat (1 = first player)", axis=alt.Axis(labelAngle=0)),
         color=alt.Color("player_count:O", title="players in the game", legend=alt.Legend(orient="top")),
         xOffset="player_count:O",
         tooltip=["game:N", "player_count:O", "seat:O", alt.Tooltip("win_rate:Q", format=".2%"),
