@@ -230,7 +230,8 @@ def _print_summary(s: Any) -> None:
         rows.insert(5, ("  of which: the stored record says more (kept)", f"{c.richer_kept:,}"))
     if c.same_in_run:
         rows.insert(5, ("  of which: the same game as another input of this run", f"{c.same_in_run:,}"))
-    rows[6:6] = [(f"  status {status}", f"{n:,}") for status, n in sorted(c.statuses.items())]
+    after = next(i for i, (k, _) in enumerate(rows) if k.startswith("diverged")) + 1
+    rows[after:after] = [(f"  status {status}", f"{n:,}") for status, n in sorted(c.statuses.items())]
     for k, v in rows:
         t.add_row(k, v)
     con.print(t)
