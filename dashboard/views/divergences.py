@@ -22,10 +22,11 @@ kinds = data.q("divergence_kinds")
 if kinds.is_empty():
     st.success("No divergences: every game in the database replays exactly as recorded.")
 else:
-    left, right = st.columns([3, 2])
-    left.altair_chart(charts.divergence_kinds(kinds), width="stretch")
-    right.dataframe(data.q("divergence_keys").with_columns(
-        pl.col("title").map_elements(title_label, return_dtype=pl.String)), hide_index=True,
+    st.altair_chart(charts.divergence_kinds(kinds), width="stretch")
+    # the whole page's width: in a side column its columns were cut off
+    st.dataframe(data.q("divergence_keys").with_columns(
+        pl.col("title").map_elements(title_label, return_dtype=pl.String),
+        pl.col("kind").str.replace_all("_", " ")), hide_index=True, width="stretch",
         column_config={"what": st.column_config.TextColumn("what disagreed"),
                        "games": st.column_config.NumberColumn("games touched")})
 

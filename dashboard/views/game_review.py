@@ -237,13 +237,14 @@ def _stepping(game_id: str, stepper: Stepper, names: dict[str, str], header: dic
         # small static tables: cheaper for the browser to redraw at every step than data grids
         if view.resources:
             st.table(boards.resources_table(view.resources, [totals.get(p, 0) for p in names]).to_pandas()
-                     .set_index("player"))
+                     .set_index("resource"))
         # categories down, players across: as wide as the number of players, never cut off
         cats = list(dict.fromkeys(c for per in step.score.values() for c in per))
         st.table(pl.DataFrame({"category": [c.replace("_", " ") for c in cats],
                                **{boards.player_label(p, names): [per.get(c, 0) for c in cats]
                                   for p, per in step.score.items()}}).to_pandas().set_index("category"))
-        st.caption("Above: each player's resources and score; below it, the score by category at this step.")
+        st.caption("Above: each player's score and resources; below it, the score by category at this step "
+                   "(players across, so neither table runs off the page).")
 
     st.subheader("Board")
     if view.error:

@@ -95,7 +95,7 @@ def test_game_review_steps_with_buttons_slider_and_jumps(sample_db: Path, monkey
     # the players table has one row per player, the timeline chart is there
     n_players = run(sample_db, q.game_players, game_id=best).height
     resources, scores = at.table[0].value, at.table[1].value
-    assert len(resources) == n_players and "score" in resources.columns
+    assert len(resources.columns) == n_players and "score" in resources.index  # players across
     assert len(scores.columns) == n_players  # categories down, players across
     assert any(el.type == "arrow_vega_lite_chart" or "vega" in el.type for el in at.main)
     # jump to the end through the "Jump to" box
@@ -232,6 +232,7 @@ def test_divergences_page(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert at.title[0].value == "Divergences"
     keys = at.dataframe[0].value
     assert list(keys["what"]) == ["score"] and list(keys["games"]) == [1]
+    assert list(keys["kind"]) == ["observation mismatch"]  # in words (issue 26)
     table = at.dataframe[1].value
     assert list(table["game_id"]) == [DIVERGED_ID]
     assert table["open"][0].startswith(f"review?game={DIVERGED_ID}&seq=")
