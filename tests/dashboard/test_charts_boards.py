@@ -189,7 +189,7 @@ def test_every_board_draws_a_real_position(title: str) -> None:
     table = boards.resources_table(view.resources, [1] * len(names))
     # players across, resources down: as wide as the players, however many resources (issue 26: Praga's overflowed)
     assert table.columns == ["resource", *(r["player"] for r in view.resources)]
-    assert table.get_column("resource")[0] == "score" and table.height == len(set().union(*view.resources)) 
+    assert table.get_column("resource")[0] == "score" and table.height == len(set().union(*view.resources))
     for name in names.values():
         assert name in view.html
 
