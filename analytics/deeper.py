@@ -138,7 +138,7 @@ def _coal_baron(con: duckdb.DuckDBPyConnection) -> list[RateTable]:
         "SELECT game_id, player_id, sum(n) AS n FROM gamerec_cb_fulfilled GROUP BY ALL", 8), {"events"})
     return [
         RateTable("orders_by_transport", "Win rate by orders fulfilled, per transport type",
-                  "Order cards whose every coal space the player filled (fill_order and substitute moves), "
+                  "Order cards whose every coal space the player filled (fill order and substitute moves), "
                   "counted per transport type: 'engine: 2' is the player-games that fulfilled two engine orders.",
                   by_transport),
         RateTable("orders_fulfilled", "Win rate by orders fulfilled in all", "Every transport type together.",

@@ -223,6 +223,10 @@ def with_names(text: str, names: dict[str, str]) -> str:
     return pattern.sub(lambda m: named[m.group(1)], text)
 
 
+OBSERVED_WORDS = {"legal_count": "legal moves", "state_hash": "state hash"}
+"""The record-wide observation keys in words (a title's own keys read with spaces for underscores)."""
+
+
 def describe_event(state: State, event: Event, names: dict[str, str] | None = None) -> str:
     """One event in words; ``state`` is the state just before it."""
     names = names or {}
@@ -243,15 +247,16 @@ def describe_event(state: State, event: Event, names: dict[str, str] | None = No
         if "roll" in o:
             return "Chance: dice rolled " + ", ".join(map(str, o["roll"]))
         if "choose" in o:
-            return f"Chance: random {o['choose']}: {o.get('value')}"
+            return f"Chance: random {str(o['choose']).replace('_', ' ')}: {o.get('value')}"
         return "Chance: " + orjson.dumps(o).decode()
     assert isinstance(event, ObserveEvent)
     parts = []
     for k, v in event.facts.items():
+        what = OBSERVED_WORDS.get(k, k.replace("_", " "))
         if isinstance(v, dict):
-            parts.append(f"{k} " + ", ".join(f"{names.get(p, p)} {x}" for p, x in v.items()))
+            parts.append(f"{what} " + ", ".join(f"{names.get(p, p)} {x}" for p, x in v.items()))
         else:
-            parts.append(f"{k} {v}")
+            parts.append(f"{what} {v}")
     origin = f" ({event.origin})" if event.origin else ""
     return f"The record notes{origin}: " + "; ".join(parts)
 

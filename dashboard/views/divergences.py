@@ -24,7 +24,7 @@ if kinds.is_empty():
 else:
     st.altair_chart(charts.divergence_kinds(kinds), width="stretch")
     # the whole page's width: in a side column its columns were cut off
-    st.dataframe(data.q("divergence_keys").with_columns(
+    ui.dataframe(data.q("divergence_keys").with_columns(
         pl.col("title").map_elements(title_label, return_dtype=pl.String),
         pl.col("kind").str.replace_all("_", " ")), hide_index=True, width="stretch",
         column_config={"what": st.column_config.TextColumn("what disagreed"),
@@ -46,7 +46,7 @@ else:
         pl.col("title").map_elements(title_label, return_dtype=pl.String),
         pl.col("kind").str.replace_all("_", " "),
     ).select("open", "game_id", "title", "divergences", "seq", "kind", "key", "recorded", "replayed", "message")
-    st.dataframe(table, hide_index=True, width="stretch", column_config={
+    ui.dataframe(table, hide_index=True, width="stretch", column_config={
         "message": st.column_config.TextColumn("message", width="large"),
         "open": st.column_config.LinkColumn("review", display_text="open at event",
                                             help="Open Game review at the first divergence"),
@@ -68,5 +68,5 @@ if bad.height:
     if total > bad.height:
         st.caption(f"The first {bad.height:,} by file and line; `gamerec stats` or SQL on the `quarantine` "
                    "table shows them all.")
-    st.dataframe(bad.drop("total"), hide_index=True, width="stretch",
+    ui.dataframe(bad.drop("total"), hide_index=True, width="stretch",
                  column_config={"error": st.column_config.TextColumn("error", width="large")})

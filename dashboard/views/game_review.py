@@ -231,7 +231,7 @@ def _stepping(game_id: str, stepper: Stepper, names: dict[str, str], header: dic
                 else:
                     rows = [{k: (v if isinstance(v, (int, float, str, bool)) or v is None else str(v))
                              for k, v in m.items() if k not in ("type", "seq")} for m in ms]
-                    st.dataframe(pl.DataFrame(rows, infer_schema_length=None), hide_index=True)
+                    ui.dataframe(pl.DataFrame(rows, infer_schema_length=None), hide_index=True)
     with right:
         totals = {p: sum(c.values()) for p, c in step.score.items()}
         # small static tables: cheaper for the browser to redraw at every step than data grids
@@ -263,7 +263,7 @@ def _stepping(game_id: str, stepper: Stepper, names: dict[str, str], header: dic
 
     if divs.height:
         st.subheader(f"Divergences ({divs.height})")
-        st.dataframe(divs, hide_index=True, width="stretch",
+        ui.dataframe(divs, hide_index=True, width="stretch",
                      column_config={"message": st.column_config.TextColumn("message", width="large")})
         first = int(divs.get_column("seq")[0])
         st.button(f"Go to the first divergence (event {first})", on_click=_goto, args=(first,), key="review_first_div")

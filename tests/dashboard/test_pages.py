@@ -311,3 +311,20 @@ def test_a_lake_moved_after_its_catalog_was_written_is_explained_on_every_page(
         at = open_page(moved / "gamerec.duckdb", page, monkeypatch)  # no exception shown
         errors = [e.value for e in at.error]
         assert errors and "cannot be read" in errors[0] and "--lake DIR` again" in errors[0], (page, errors)
+
+
+@pytest.mark.parametrize(("page", "params"), [("coal_baron", {}), ("strategy", {}), ("players", {}),
+                                              ("players", {"player": "p1"}), ("divergences", {})])
+def test_tables_head_their_columns_in_words(sample_db: Path, monkeypatch: pytest.MonkeyPatch, page: str,
+                                            params: dict[str, str]) -> None:
+    """Issue 26: raw ids (avg_points, player_id, played_at...) where the docs promise words."""
+    import json
+    import re
+
+    at = open_page(sample_db, page, monkeypatch, **params)
+    assert at.dataframe
+    for df in at.dataframe:
+        config = json.loads(df.proto.columns or "{}")
+        shown = [config.get(c, {}).get("label", c) for c in df.value.columns if not config.get(c, {}).get("hidden")]
+        assert not [c for c in shown if "_" in str(c)], shown
+    assert not re.search(r"\b(fill|move|check|avg)_[a-z]+", texts(at))
