@@ -190,6 +190,12 @@ def decisive_events(timeline: pl.DataFrame, names: dict[str, str] | None = None,
     return out
 
 
+def in_words(key: str) -> str:
+    """An id a player reads (a divergence kind, a milestone type) in words: ``impossible_chance`` ->
+    "impossible chance"."""
+    return key.replace("_", " ")
+
+
 def jump_targets(div_seqs: list[int], div_kinds: list[str], milestones: list[dict[str, object]],
                  last: int, decisive: list[tuple[int, str]]) -> dict[int | None, str]:
     """The "Jump to" choices of Game review, ``{seq: label}`` in event order (``None``: the prompt):
@@ -198,10 +204,10 @@ def jump_targets(div_seqs: list[int], div_kinds: list[str], milestones: list[dic
     for s, text in decisive:
         found.setdefault(s, []).append(text)
     for s, k in zip(div_seqs, div_kinds):
-        found.setdefault(s, []).append(f"divergence ({k})")
+        found.setdefault(s, []).append(f"divergence ({in_words(k)})")
     counts: dict[tuple[int, str], int] = {}
     for m in milestones:
-        key = (int(str(m["seq"])), str(m["type"]).replace("_", " "))
+        key = (int(str(m["seq"])), in_words(str(m["type"])))
         counts[key] = counts.get(key, 0) + 1
     for (s, kind), n in counts.items():
         found.setdefault(s, []).append(kind + (f" ×{n}" if n > 1 else ""))

@@ -6,14 +6,10 @@ import polars as pl
 import streamlit as st
 
 from analytics.queries import title_label
+from analytics.review import in_words
 from dashboard import charts, data, ui
 
 ALL = "(all)"
-
-
-def _words(kind: str) -> str:
-    """A divergence kind in words (``impossible_chance`` -> "impossible chance")."""
-    return kind.replace("_", " ")
 
 st.title("Divergences")
 ui.require_db()
@@ -35,7 +31,7 @@ else:
     title = c1.selectbox("Title", titles, key="div_title", format_func=lambda t: t if t == ALL else title_label(t))
     kind_opts = [ALL, *kinds.get_column("kind").unique().sort().to_list()]
     kind = c2.selectbox("Kind of the first divergence", kind_opts, key="div_kind",
-                        format_func=lambda k: k if k == ALL else _words(k))
+                        format_func=lambda k: k if k == ALL else in_words(k))
     games = data.q("diverged_games", title=None if title == ALL else title, kind=None if kind == ALL else kind)
     total = int(games.get_column("total")[0]) if games.height else 0
     st.subheader(f"Diverged games ({total:,})")
@@ -55,7 +51,7 @@ else:
     if games.height:
         pick = st.selectbox("Open one in Game review", games.get_column("game_id").to_list(), key="div_pick")
         row = games.filter(pl.col("game_id") == pick).row(0, named=True)
-        st.markdown(f"**{pick}** first diverges at event {row['seq']} ({_words(row['kind'])}): {row['message']}")
+        st.markdown(f"**{pick}** first diverges at event {row['seq']} ({in_words(row['kind'])}): {row['message']}")
         if row["key"]:
             st.markdown(f"`{row['key']}`: recorded **{row['recorded']}**, replayed **{row['replayed']}**")
         st.page_link("views/game_review.py", label=f"Review {pick} at event {row['seq']}",

@@ -12,7 +12,7 @@ import polars as pl
 import streamlit as st
 
 from analytics.queries import title_label
-from analytics.review import ReviewError, Stepper, bga_table, decisive_events, jump_targets
+from analytics.review import ReviewError, Stepper, bga_table, decisive_events, in_words, jump_targets
 from dashboard import boards, charts, data, ui, winchances
 
 GAME = "review_game"
@@ -211,7 +211,7 @@ def _stepping(game_id: str, stepper: Stepper, names: dict[str, str], header: dic
         st.caption(f"After it: {step.turn}")
         here = divs.filter(pl.col("seq") == step.seq)
         for r in here.iter_rows(named=True):
-            st.error(f"Divergence here ({r['kind']}): {r['message']}"
+            st.error(f"Divergence here ({in_words(r['kind'])}): {r['message']}"
                      + (f" — recorded {r['recorded']}, replayed {r['replayed']}" if r["key"] else ""))
         for r in deps.filter(pl.col("seq") == step.seq).iter_rows(named=True):
             st.warning(f"BGA departs from the rulebook here ({r['rule'].replace('_', ' ')}): {r['happened']}",

@@ -128,7 +128,7 @@ def test_game_review_opens_at_a_link(sample_db: Path, monkeypatch: pytest.Monkey
     assert at.slider(key="review_seq").value == first
     body = texts(at)
     assert "Where it was decided" in body
-    assert "Divergence here (observation_mismatch)" in body
+    assert "Divergence here (observation mismatch)" in body  # in words (issue 26)
     assert "recorded" in body and "replayed" in body
 
 

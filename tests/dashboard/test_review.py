@@ -131,8 +131,8 @@ def test_jump_targets_merge_everything_by_event() -> None:
     jumps = jump_targets([12, 30], ["observation_mismatch", "illegal_move"], milestones, 99,
                          [(30, "Ana leads alone from here to the end")])
     assert list(jumps) == [None, 12, 30, 40, 99]
-    assert jumps[12] == "event 12: divergence (observation_mismatch); dominance check"
-    assert jumps[30] == "event 30: Ana leads alone from here to the end; divergence (illegal_move)"
+    assert jumps[12] == "event 12: divergence (observation mismatch); dominance check"
+    assert jumps[30] == "event 30: Ana leads alone from here to the end; divergence (illegal move)"
     assert jumps[40] == "event 40: shift ranking ×2"
     assert jumps[99] == "event 99: the end"
 
