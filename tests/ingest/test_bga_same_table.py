@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -31,12 +32,16 @@ def _copy(folder: Path, with_table: bool) -> Path:
     return folder
 
 
-def _games(db: Path) -> list[tuple[str, str]]:
+def _rows(db: Path, sql: str) -> list[tuple[Any, ...]]:
     con = duckdb.connect(str(db), read_only=True)
     try:
-        return con.execute("SELECT game_id, record_sha256 FROM games ORDER BY game_id").fetchall()
+        return con.execute(sql).fetchall()
     finally:
         con.close()
+
+
+def _games(db: Path) -> list[tuple[Any, ...]]:
+    return _rows(db, "SELECT game_id, record_sha256 FROM games ORDER BY game_id")
 
 
 @needs_logs
@@ -132,12 +137,8 @@ def _one_run_folder(tmp_path: Path, alone_first: bool) -> Path:
     return root
 
 
-def _versions(db: Path) -> list[tuple[str, str | None]]:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.execute("SELECT game_id, raw->>'$.source.version' FROM records ORDER BY game_id").fetchall()
-    finally:
-        con.close()
+def _versions(db: Path) -> list[tuple[Any, ...]]:
+    return _rows(db, "SELECT game_id, raw->>'$.source.version' FROM records ORDER BY game_id")
 
 
 @needs_logs
