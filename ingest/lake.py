@@ -873,7 +873,8 @@ def _same_in_run(con: duckdb.DuckDBPyConnection, fs: Any, root: str, url: Callab
                        FROM run_records r
                        WHERE p.run_id = ? AND p.game_id = ? AND r.run_id = p.run_id AND r.game_id = p.game_id
                          AND r.source = ? AND r.line IS NOT DISTINCT FROM ?""", [run_id, gid, source, line])
-    con.executemany("INSERT INTO same_in_run VALUES (?, ?)", notes)
+    if notes:
+        con.executemany("INSERT INTO same_in_run VALUES (?, ?)", notes)
 
 
 def _quarantine_view(con: duckdb.DuckDBPyConnection, fs: Any, root: str, url: Callable[[str], str]) -> None:
