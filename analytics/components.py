@@ -2,7 +2,7 @@
 
 For each component, over the finished distinct games of a title (the filters: player count,
 source, ruleset; a BGA table downloaded by two players counts once, see
-:data:`analytics.players.DISTINCT_GAMES`):
+:mod:`analytics.distinct`):
 
 - ``players`` — the player-games in which the player took it at least once (bought, built,
   played, chose: whatever the component's *kind* says), ``pick_rate`` their share of all
@@ -34,7 +34,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from analytics.players import distinct_games_sql
+from analytics.distinct import distinct_games_sql
 from ingest.duck import first_row
 
 

@@ -7,7 +7,7 @@ looks at first, each with its 95% Wilson interval and the player-games behind it
 - Perikles: cities led (elections won); battles won (locations claimed).
 - Praga: buildings built (the build-a-building action); technologies gained.
 
-Over finished distinct games (:data:`analytics.players.DISTINCT_GAMES`); every player-game of
+Over finished distinct games (:mod:`analytics.distinct`); every player-game of
 those games is in exactly one group of each table.  :func:`tables` gives a title's tables.
 """
 
@@ -20,7 +20,8 @@ import duckdb
 import polars as pl
 
 from analytics.components import catalogue, wilson
-from analytics.players import _tables, distinct_games_sql
+from analytics.distinct import distinct_games_sql
+from analytics.players import _tables
 
 
 @dataclass
@@ -137,7 +138,7 @@ def _coal_baron(con: duckdb.DuckDBPyConnection) -> list[RateTable]:
         "SELECT game_id, player_id, sum(n) AS n FROM gamerec_cb_fulfilled GROUP BY ALL", 8), {"events"})
     return [
         RateTable("orders_by_transport", "Win rate by orders fulfilled, per transport type",
-                  "Order cards whose every coal space the player filled (fill_order and substitute moves), "
+                  "Order cards whose every coal space the player filled (fill order and substitute moves), "
                   "counted per transport type: 'engine: 2' is the player-games that fulfilled two engine orders.",
                   by_transport),
         RateTable("orders_fulfilled", "Win rate by orders fulfilled in all", "Every transport type together.",

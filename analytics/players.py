@@ -6,7 +6,7 @@ change).  A game is *finished* when the rules reached its end (``players.won`` i
 null); a player-game is *won* when its rank is 1, ties included.
 
 Two players' downloads of one BGA table are two records of one game (``bga-<table>-<viewer>``):
-every figure here counts such a table once (:data:`DISTINCT_GAMES`), keeping its complete
+every figure here counts such a table once (:mod:`analytics.distinct`), keeping its complete
 record if it has one.
 
 The rating is OpenSkill's Plackett-Luce model (``openskill``): every finished game, in the
@@ -27,24 +27,8 @@ from typing import Any, cast
 import duckdb
 import polars as pl
 
+from analytics.distinct import distinct_games_sql
 from ingest.duck import first_row
-
-DISTINCT_GAMES = """
-    WITH bga AS (
-        SELECT r.game_id, json_extract_string(r.raw, '$.source.table_id') AS table_id
-        FROM records r JOIN games g USING (game_id) WHERE g.source_kind = 'bga'
-    ), keyed AS (
-        SELECT g.*, CASE WHEN g.source_kind = 'bga' AND bga.table_id IS NOT NULL
-                         THEN 'bga-table:' || g.title || ':' || bga.table_id ELSE g.game_id END AS table_key
-        FROM games g LEFT JOIN bga USING (game_id)
-    )
-    SELECT * EXCLUDE (table_key) FROM keyed
-    QUALIFY row_number() OVER (PARTITION BY table_key ORDER BY (status = 'complete') DESC, game_id) = 1
-"""
-"""SQL: the ``games`` rows with every BGA table counted once (its complete record first, then the
-smallest id)."""
-
-DISTINCT_GAMES_NO_RECORDS = "SELECT * FROM games"
 
 MU = 25.0
 SIGMA = MU / 3
@@ -58,11 +42,6 @@ def _tables(con: duckdb.DuckDBPyConnection) -> set[str]:
     rows = con.execute("SELECT table_name FROM information_schema.tables "
                        "WHERE table_schema = 'main' AND table_catalog = current_database()").fetchall()
     return {r[0] for r in rows}
-
-
-def distinct_games_sql(con: duckdb.DuckDBPyConnection) -> str:
-    """:data:`DISTINCT_GAMES`, or every game where the database keeps no records to tell tables apart."""
-    return DISTINCT_GAMES if "records" in _tables(con) else DISTINCT_GAMES_NO_RECORDS
 
 
 def _player_games_sql(con: duckdb.DuckDBPyConnection) -> str:

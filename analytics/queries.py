@@ -23,6 +23,7 @@ import duckdb
 import polars as pl
 
 from analytics.db import NoDatabase, connect_readonly, snapshot_version
+from analytics.distinct import counted_ids_sql, distinct_games_sql, keyed_games_sql
 from ingest.duck import first_row, scalar
 
 TITLES: dict[str, str] = {
@@ -103,6 +104,11 @@ def _columns(con: duckdb.DuckDBPyConnection, table: str) -> set[str]:
     return {r[0] for r in rows}
 
 
+def _counted(con: duckdb.DuckDBPyConnection, alias: str = "") -> str:
+    """SQL condition: the row's game is a counted one (each BGA table once, :mod:`analytics.distinct`)."""
+    return f"{alias}game_id IN ({counted_ids_sql(con)})"
+
+
 def _df(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None) -> pl.DataFrame:
     return con.sql(sql, params=params or []).pl()
 
@@ -129,17 +135,18 @@ def titles(con: duckdb.DuckDBPyConnection) -> list[str]:
 
 
 def summary(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
-    """Headline counts: games, players, events, diverged games, quarantined records."""
+    """Headline counts: games, players, events, diverged games (each BGA table once), quarantined records."""
     have = _tables(con)
     out = {"games": 0, "player_seats": 0, "events": 0, "diverged": 0, "quarantined": 0}
     if "games" in have:
         row = first_row(con.execute(
-            "SELECT count(*), coalesce(sum(n_events), 0), count(*) FILTER (WHERE status = 'diverged') FROM games"
+            "SELECT count(*), coalesce(sum(n_events), 0), count(*) FILTER (WHERE status = 'diverged') "
+            f"FROM ({distinct_games_sql(con)})"
         ))
         assert row is not None
         out["games"], out["events"], out["diverged"] = int(row[0]), int(row[1]), int(row[2])
-    if "players" in have:
-        row = first_row(con.execute("SELECT count(*) FROM players"))
+    if "players" in have and "games" in have:
+        row = first_row(con.execute(f"SELECT count(*) FROM players WHERE game_id IN ({counted_ids_sql(con)})"))
         out["player_seats"] = int(row[0]) if row else 0
     if "quarantine" in have:
         row = first_row(con.execute("SELECT count(*) FROM quarantine"))
@@ -151,9 +158,9 @@ def games_by_title_status(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """Games per title and status."""
     if "games" not in _tables(con):
         return _empty(title=pl.String, status=pl.String, games=pl.Int64)
-    return _df(con, """
+    return _df(con, f"""
         SELECT title, status, count(*)::BIGINT AS games
-        FROM games GROUP BY title, status ORDER BY title, status
+        FROM ({distinct_games_sql(con)}) GROUP BY title, status ORDER BY title, status
     """)
 
 
@@ -162,10 +169,10 @@ def score_distribution(con: duckdb.DuckDBPyConnection, bins: int = 30) -> pl.Dat
     if not {"games", "players"} <= _tables(con):
         return _empty(title=pl.String, bin_start=pl.Float64, bin_end=pl.Float64, group=pl.String,
                       players=pl.Int64)
-    return _df(con, """
+    return _df(con, f"""
         WITH s AS (
             SELECT g.title, p.final_score::DOUBLE AS score, coalesce(p.won, false) AS won
-            FROM players p JOIN games g USING (game_id)
+            FROM players p JOIN ({distinct_games_sql(con)}) g USING (game_id)
             WHERE p.final_score IS NOT NULL AND p.won IS NOT NULL
         ), r AS (
             SELECT title, min(score) AS lo, greatest(max(score) - min(score), 1) AS span FROM s GROUP BY title
@@ -196,7 +203,7 @@ def seat_win_rates(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
         WITH b AS (
             SELECT g.title, g.player_count::BIGINT AS player_count, (p.seat + ?)::BIGINT AS seat, p.won,
                    {agent} AS agent
-            FROM players p JOIN games g USING (game_id)
+            FROM players p JOIN ({distinct_games_sql(con)}) g USING (game_id)
             WHERE p.won IS NOT NULL
         ), a AS (
             SELECT title, player_count, seat, agent, count(*) AS n FROM b WHERE agent IS NOT NULL GROUP BY ALL
@@ -229,11 +236,11 @@ def agent_win_rates(con: duckdb.DuckDBPyConnection, title: str) -> pl.DataFrame:
     """Win rate by the agent that played (simulated games name theirs), per player count."""
     if not {"games", "players"} <= _tables(con) or "agent" not in _columns(con, "players"):
         return _empty(player_count=pl.Int64, agent=pl.String, games=pl.Int64, wins=pl.Int64, win_rate=pl.Float64)
-    return _df(con, """
+    return _df(con, f"""
         SELECT g.player_count::BIGINT AS player_count, p.agent, count(*)::BIGINT AS games,
                count(*) FILTER (WHERE p.won)::BIGINT AS wins,
                avg(CASE WHEN p.won THEN 1.0 ELSE 0.0 END) AS win_rate
-        FROM players p JOIN games g USING (game_id)
+        FROM players p JOIN ({distinct_games_sql(con)}) g USING (game_id)
         WHERE g.title = ? AND p.won IS NOT NULL AND p.agent IS NOT NULL
         GROUP BY ALL ORDER BY player_count, agent
     """, [title])
@@ -251,10 +258,10 @@ def top_scores(con: duckdb.DuckDBPyConnection, limit: int = 10, title: str | Non
         return _empty(game_id=pl.String, title=pl.String, player_id=pl.String, name=pl.String,
                       final_score=pl.Int64, won=pl.Boolean, player_count=pl.Int64, status=pl.String,
                       n_events=pl.Int64)
-    return _df(con, """
+    return _df(con, f"""
         SELECT g.game_id, g.title, p.player_id, p.name, p.final_score, p.won,
                g.player_count::BIGINT AS player_count, g.status, g.n_events::BIGINT AS n_events
-        FROM players p JOIN games g USING (game_id)
+        FROM players p JOIN ({distinct_games_sql(con)}) g USING (game_id)
         WHERE p.final_score IS NOT NULL AND (?::VARCHAR IS NULL OR g.title = ?)
         ORDER BY p.final_score DESC, g.game_id, p.player_id
         LIMIT ?
@@ -471,12 +478,12 @@ def breakdown_by_rank(con: duckdb.DuckDBPyConnection, title: str, player_count: 
     (of one player count if given: rank 3 of a 3-player game is last, of a 5-player game middling)."""
     if not {"score_breakdown", "players", "games"} <= _tables(con):
         return _empty(rank=pl.Int64, category=pl.String, avg_points=pl.Float64, games=pl.Int64)
-    return _df(con, """
+    return _df(con, f"""
         SELECT p.rank::BIGINT AS rank, b.category, avg(b.points) AS avg_points,
                count(DISTINCT b.game_id)::BIGINT AS games
         FROM score_breakdown b
         JOIN players p USING (game_id, player_id)
-        JOIN games g USING (game_id)
+        JOIN ({distinct_games_sql(con)}) g USING (game_id)
         WHERE g.title = ? AND p.won IS NOT NULL AND p.rank IS NOT NULL
               AND (?::INTEGER IS NULL OR g.player_count = ?)
         GROUP BY ALL ORDER BY rank, category
@@ -490,13 +497,13 @@ def breakdown_winners_vs_rest(con: duckdb.DuckDBPyConnection, title: str,
     if not {"score_breakdown", "players", "games"} <= _tables(con):
         return _empty(category=pl.String, group=pl.String, avg_points=pl.Float64, players=pl.Int64,
                       games=pl.Int64)
-    return _df(con, """
+    return _df(con, f"""
         SELECT b.category, CASE WHEN p.won THEN 'winners' ELSE 'others' END AS "group",
                avg(b.points) AS avg_points, count(*)::BIGINT AS players,
                count(DISTINCT b.game_id)::BIGINT AS games
         FROM score_breakdown b
         JOIN players p USING (game_id, player_id)
-        JOIN games g USING (game_id)
+        JOIN ({distinct_games_sql(con)}) g USING (game_id)
         WHERE g.title = ? AND p.won IS NOT NULL AND (?::INTEGER IS NULL OR g.player_count = ?)
         GROUP BY ALL ORDER BY category, "group" DESC
     """, [title, player_count, player_count])
@@ -535,7 +542,7 @@ def dominance_success_by_check(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
         WITH c AS (
             SELECT game_id, seq, any_value(check_no) AS check_no, bool_or(is_final) AS is_final,
                    bool_or(successful) AS successful
-            FROM {_DOM} GROUP BY game_id, seq
+            FROM {_DOM} WHERE {_counted(con)} GROUP BY game_id, seq
         )
         SELECT CASE WHEN is_final THEN 'final check' ELSE 'check ' || check_no END AS "check",
                CASE WHEN is_final THEN NULL ELSE check_no END::BIGINT AS check_no, is_final,
@@ -551,7 +558,8 @@ def dominance_summary(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     if _DOM not in _tables(con):
         return {"checks": 0, "successful": 0, "games": 0}
     row = first_row(con.execute(f"""
-        WITH c AS (SELECT game_id, seq, bool_or(successful) AS ok FROM {_DOM} GROUP BY game_id, seq)
+        WITH c AS (SELECT game_id, seq, bool_or(successful) AS ok FROM {_DOM} WHERE {_counted(con)}
+                   GROUP BY game_id, seq)
         SELECT count(*), count(*) FILTER (WHERE ok), count(DISTINCT game_id) FROM c
     """))
     assert row is not None
@@ -565,7 +573,7 @@ def dominance_coalitions(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     return _df(con, f"""
         WITH c AS (
             SELECT game_id, seq, any_value(check_no) AS check_no, any_value(dominant_coalition) AS dominant_coalition
-            FROM {_DOM} WHERE successful GROUP BY game_id, seq
+            FROM {_DOM} WHERE successful AND {_counted(con)} GROUP BY game_id, seq
         )
         SELECT check_no::BIGINT AS check_no, coalesce(dominant_coalition, 'none') AS dominant_coalition,
                count(*)::BIGINT AS checks
@@ -581,7 +589,7 @@ def dominance_points_by_outcome(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     return _df(con, f"""
         SELECT CASE WHEN is_final THEN 'final check' ELSE 'check ' || check_no END AS "check", successful,
                avg(points) AS avg_points, count(*)::BIGINT AS players
-        FROM {_DOM} GROUP BY ALL ORDER BY bool_or(is_final), min(check_no), successful
+        FROM {_DOM} WHERE {_counted(con)} GROUP BY ALL ORDER BY bool_or(is_final), min(check_no), successful
     """)
 
 
@@ -624,7 +632,7 @@ def shift_points(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     return _df(con, f"""
         SELECT shift::BIGINT AS shift, category, rank::BIGINT AS rank, avg(value) AS avg_value,
                avg(points) AS avg_points, count(*)::BIGINT AS rows
-        FROM {_SHIFT} WHERE rank IS NOT NULL GROUP BY ALL ORDER BY shift, category, rank
+        FROM {_SHIFT} WHERE rank IS NOT NULL AND {_counted(con)} GROUP BY ALL ORDER BY shift, category, rank
     """)
 
 
@@ -640,6 +648,7 @@ def shift_deciders(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
                    count(*) FILTER (WHERE s.rank = 1) AS firsts, count(*) AS shifts, bool_or(p.won) AS won
             FROM {_SHIFT} s JOIN players p USING (game_id, player_id)
             WHERE p.won IS NOT NULL  -- finished games only: an unfinished game has no winners
+              AND {_counted(con, 's.')}
             GROUP BY s.game_id, s.category, s.player_id
         )
         SELECT category,
@@ -703,8 +712,8 @@ def title_player_counts(con: duckdb.DuckDBPyConnection, title: str) -> list[tupl
     """The player counts of a title's finished games, with how many games each, most games first."""
     if not {"games", "players"} <= _tables(con):
         return []
-    rows = con.execute("""
-        SELECT player_count, count(*) FROM games
+    rows = con.execute(f"""
+        SELECT player_count, count(*) FROM ({distinct_games_sql(con)})
         WHERE title = ? AND game_id IN (SELECT game_id FROM players WHERE won IS NOT NULL)
         GROUP BY player_count ORDER BY count(*) DESC, player_count
     """, [title]).fetchall()
@@ -716,10 +725,10 @@ def title_game_counts(con: duckdb.DuckDBPyConnection, title: str, player_count: 
     finished ones (the rules reached the end, with or without a divergence on the way)."""
     if not {"games", "players"} <= _tables(con):
         return {"games": 0, "complete": 0, "finished": 0}
-    row = first_row(con.execute("""
+    row = first_row(con.execute(f"""
         SELECT count(*), count(*) FILTER (WHERE status = 'complete'),
                count(*) FILTER (WHERE game_id IN (SELECT game_id FROM players WHERE won IS NOT NULL))
-        FROM games WHERE title = ? AND (?::INTEGER IS NULL OR player_count = ?)
+        FROM ({distinct_games_sql(con)}) WHERE title = ? AND (?::INTEGER IS NULL OR player_count = ?)
     """, [title, player_count, player_count]))
     assert row is not None
     return {"games": int(row[0]), "complete": int(row[1]), "finished": int(row[2])}
@@ -737,6 +746,7 @@ def pax_final_loyalty(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
             SELECT d.game_id, d.player_id, coalesce(d.loyalty, 'none') AS loyalty, d.influence, p.won
             FROM {_DOM} d JOIN last USING (game_id, seq) JOIN players p USING (game_id, player_id)
             WHERE p.won IS NOT NULL  -- finished games only: an unfinished game has no winners
+              AND {_counted(con, 'd.')}
         )
         SELECT CASE WHEN won THEN 'winners' ELSE 'others' END AS "group", loyalty,
                count(*)::BIGINT AS players,
@@ -754,9 +764,9 @@ def copenhagen_lines(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     if not {"copenhagen_completions", "players", "games"} <= _tables(con):
         return _empty(line=pl.String, group=pl.String, per_player=pl.Float64, points_per_player=pl.Float64,
                       all_windows_share=pl.Float64, games=pl.Int64)
-    return _df(con, """
+    return _df(con, f"""
         WITH pl AS (
-            SELECT p.game_id, p.player_id, p.won FROM players p JOIN games g USING (game_id)
+            SELECT p.game_id, p.player_id, p.won FROM players p JOIN ({distinct_games_sql(con)}) g USING (game_id)
             WHERE g.title = 'copenhagen' AND p.won IS NOT NULL
         ), c AS (
             SELECT pl.game_id, pl.player_id, pl.won, l.line,
@@ -787,7 +797,8 @@ def perikles_elections_summary(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
         WITH e AS (SELECT game_id, {who} AS player_id, count(*) AS n FROM perikles_elections
                    WHERE {who} IS NOT NULL GROUP BY ALL),
         g AS (SELECT p.game_id, p.player_id, p.won FROM players p
-              WHERE p.won IS NOT NULL AND p.game_id IN (SELECT DISTINCT game_id FROM perikles_elections))
+              WHERE p.won IS NOT NULL AND p.game_id IN (SELECT DISTINCT game_id FROM perikles_elections)
+                AND {_counted(con, 'p.')})
         SELECT CASE WHEN g.won THEN 'winners' ELSE 'others' END AS "group",
                avg(coalesce(e.n, 0)) AS elections_per_player,
                count(DISTINCT g.game_id)::BIGINT AS games
@@ -801,12 +812,13 @@ def perikles_elections_summary(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
 
 
 def divergence_kinds(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
-    """Divergences by title and kind (all of them, and how many games they touch)."""
+    """Divergences by title and kind (all of them, in every record, and how many games they touch: two
+    downloads of one BGA table are one game)."""
     if not {"divergences", "games"} <= _tables(con):
         return _empty(title=pl.String, kind=pl.String, divergences=pl.Int64, games=pl.Int64)
-    return _df(con, """
-        SELECT g.title, d.kind, count(*)::BIGINT AS divergences, count(DISTINCT d.game_id)::BIGINT AS games
-        FROM divergences d JOIN games g USING (game_id)
+    return _df(con, f"""
+        SELECT g.title, d.kind, count(*)::BIGINT AS divergences, count(DISTINCT g.table_key)::BIGINT AS games
+        FROM divergences d JOIN ({keyed_games_sql(con)}) g USING (game_id)
         GROUP BY ALL ORDER BY title, divergences DESC
     """)
 
@@ -816,10 +828,10 @@ def divergence_keys(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     ``score``, ``state_hash``, ``legal_count``, ``rank``...), with the games they touch."""
     if not {"divergences", "games"} <= _tables(con):
         return _empty(title=pl.String, kind=pl.String, what=pl.String, divergences=pl.Int64, games=pl.Int64)
-    return _df(con, """
+    return _df(con, f"""
         SELECT g.title, d.kind, coalesce(split_part(d.key, '.', 1), '—') AS what,
-               count(*)::BIGINT AS divergences, count(DISTINCT d.game_id)::BIGINT AS games
-        FROM divergences d JOIN games g USING (game_id)
+               count(*)::BIGINT AS divergences, count(DISTINCT g.table_key)::BIGINT AS games
+        FROM divergences d JOIN ({keyed_games_sql(con)}) g USING (game_id)
         GROUP BY ALL ORDER BY title, divergences DESC, what
     """)
 
@@ -876,13 +888,15 @@ def departure_rules(con: duckdb.DuckDBPyConnection, title: str) -> pl.DataFrame:
     declared = list(get_game(title).departure_rules.values())
     counts: dict[str, tuple[int, int]] = {}
     bga_games = 0
-    if "departures" in _tables(con):
-        rows = con.execute("""
-            SELECT rule, count(DISTINCT game_id), count(*) FROM departures WHERE title = ? GROUP BY rule
+    if {"departures", "games"} <= _tables(con):
+        keyed = keyed_games_sql(con)
+        rows = con.execute(f"""
+            SELECT d.rule, count(DISTINCT g.table_key), count(*) FILTER (WHERE {_counted(con, 'd.')})
+            FROM departures d JOIN ({keyed}) g USING (game_id) WHERE d.title = ? GROUP BY d.rule
         """, [title]).fetchall()
         counts = {r: (int(g), int(t)) for r, g, t in rows}
-        bga_games = int(scalar(con.execute("SELECT count(*) FROM games WHERE title = ? AND ruleset = 'bga'",
-                                    [title])))
+        bga_games = int(scalar(con.execute(
+            f"SELECT count(DISTINCT table_key) FROM ({keyed}) WHERE title = ? AND ruleset = 'bga'", [title])))
     return pl.DataFrame({
         "rule": [d.id for d in declared],
         "section": [d.section for d in declared],
@@ -969,13 +983,11 @@ def rating_history(con: duckdb.DuckDBPyConnection, title: str | None = None) -> 
 
 def player_names(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """Every player's latest name (``player_id``, ``name``)."""
-    from analytics import players
-
     if not {"games", "players"} <= _tables(con):
         return _empty(player_id=pl.String, name=pl.String)
     return con.sql(f"""
         SELECT p.player_id, arg_max(p.name, (g.played_at, g.game_id)) AS name
-        FROM players p JOIN ({players.distinct_games_sql(con)}) g USING (game_id)
+        FROM players p JOIN ({distinct_games_sql(con)}) g USING (game_id)
         GROUP BY p.player_id ORDER BY p.player_id
     """).pl()
 

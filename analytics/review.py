@@ -190,6 +190,12 @@ def decisive_events(timeline: pl.DataFrame, names: dict[str, str] | None = None,
     return out
 
 
+def in_words(key: str) -> str:
+    """An id a player reads (a divergence kind, a milestone type) in words: ``impossible_chance`` ->
+    "impossible chance"."""
+    return key.replace("_", " ")
+
+
 def jump_targets(div_seqs: list[int], div_kinds: list[str], milestones: list[dict[str, object]],
                  last: int, decisive: list[tuple[int, str]]) -> dict[int | None, str]:
     """The "Jump to" choices of Game review, ``{seq: label}`` in event order (``None``: the prompt):
@@ -198,10 +204,10 @@ def jump_targets(div_seqs: list[int], div_kinds: list[str], milestones: list[dic
     for s, text in decisive:
         found.setdefault(s, []).append(text)
     for s, k in zip(div_seqs, div_kinds):
-        found.setdefault(s, []).append(f"divergence ({k})")
+        found.setdefault(s, []).append(f"divergence ({in_words(k)})")
     counts: dict[tuple[int, str], int] = {}
     for m in milestones:
-        key = (int(str(m["seq"])), str(m["type"]).replace("_", " "))
+        key = (int(str(m["seq"])), in_words(str(m["type"])))
         counts[key] = counts.get(key, 0) + 1
     for (s, kind), n in counts.items():
         found.setdefault(s, []).append(kind + (f" ×{n}" if n > 1 else ""))
@@ -221,6 +227,10 @@ def with_names(text: str, names: dict[str, str]) -> str:
     pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(i) for i in sorted(named, key=len, reverse=True))
                          + r")(?![\w-])")
     return pattern.sub(lambda m: named[m.group(1)], text)
+
+
+OBSERVED_WORDS = {"legal_count": "legal moves", "state_hash": "state hash"}
+"""The record-wide observation keys in words (a title's own keys read with spaces for underscores)."""
 
 
 def describe_event(state: State, event: Event, names: dict[str, str] | None = None) -> str:
@@ -243,15 +253,16 @@ def describe_event(state: State, event: Event, names: dict[str, str] | None = No
         if "roll" in o:
             return "Chance: dice rolled " + ", ".join(map(str, o["roll"]))
         if "choose" in o:
-            return f"Chance: random {o['choose']}: {o.get('value')}"
+            return f"Chance: random {str(o['choose']).replace('_', ' ')}: {o.get('value')}"
         return "Chance: " + orjson.dumps(o).decode()
     assert isinstance(event, ObserveEvent)
     parts = []
     for k, v in event.facts.items():
+        what = OBSERVED_WORDS.get(k, k.replace("_", " "))
         if isinstance(v, dict):
-            parts.append(f"{k} " + ", ".join(f"{names.get(p, p)} {x}" for p, x in v.items()))
+            parts.append(f"{what} " + ", ".join(f"{names.get(p, p)} {x}" for p, x in v.items()))
         else:
-            parts.append(f"{k} {v}")
+            parts.append(f"{what} {v}")
     origin = f" ({event.origin})" if event.origin else ""
     return f"The record notes{origin}: " + "; ".join(parts)
 

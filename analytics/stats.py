@@ -3,13 +3,16 @@
 Every function takes a DuckDB connection (from
 :func:`analytics.db.connect_readonly`) and an optional game id (``title``),
 and returns a polars DataFrame in a deterministic order.  User input only
-ever reaches SQL as a bound parameter.
+ever reaches SQL as a bound parameter.  Games are counted once per BGA table
+(:mod:`analytics.distinct`); divergences are counted in every record.
 """
 
 from __future__ import annotations
 
 import duckdb
 import polars as pl
+
+from analytics.distinct import distinct_games_sql, keyed_games_sql
 
 # `$title` is NULL for "every title"
 _TITLE = "($title::VARCHAR IS NULL OR g.title = $title::VARCHAR)"
@@ -21,11 +24,12 @@ def _query(con: duckdb.DuckDBPyConnection, sql: str, title: str | None) -> pl.Da
 
 def overview(con: duckdb.DuckDBPyConnection, title: str | None = None) -> pl.DataFrame:
     """One row: games, players, events, divergences, quarantined records, last run."""
+    games = distinct_games_sql(con)
     return _query(con, f"""
         SELECT
-            (SELECT count(*) FROM games g WHERE {_TITLE}) AS games,
-            (SELECT count(*) FROM players p JOIN games g USING (game_id) WHERE {_TITLE}) AS players,
-            (SELECT coalesce(sum(n_events), 0)::BIGINT FROM games g WHERE {_TITLE}) AS events,
+            (SELECT count(*) FROM ({games}) g WHERE {_TITLE}) AS games,
+            (SELECT count(*) FROM players p JOIN ({games}) g USING (game_id) WHERE {_TITLE}) AS players,
+            (SELECT coalesce(sum(n_events), 0)::BIGINT FROM ({games}) g WHERE {_TITLE}) AS events,
             (SELECT count(*) FROM divergences d JOIN games g USING (game_id) WHERE {_TITLE}) AS divergences,
             (SELECT count(*) FROM quarantine) AS quarantined,
             (SELECT max(finished_at) FROM ingest_runs) AS last_ingest
@@ -37,7 +41,7 @@ def games_by_title_status(con: duckdb.DuckDBPyConnection, title: str | None = No
     return _query(con, f"""
         SELECT g.title, g.status, count(*) AS games,
                round(100.0 * count(*) / sum(count(*)) OVER (PARTITION BY g.title), 1) AS pct
-        FROM games g
+        FROM ({distinct_games_sql(con)}) g
         WHERE {_TITLE}
         GROUP BY g.title, g.status
         ORDER BY g.title, g.status
@@ -47,9 +51,9 @@ def games_by_title_status(con: duckdb.DuckDBPyConnection, title: str | None = No
 def divergences_by_kind(con: duckdb.DuckDBPyConnection, title: str | None = None) -> pl.DataFrame:
     """Divergences per title and kind: how many, in how many games, and how many were the first."""
     return _query(con, f"""
-        SELECT g.title, d.kind, count(*) AS divergences, count(DISTINCT d.game_id) AS games,
+        SELECT g.title, d.kind, count(*) AS divergences, count(DISTINCT g.table_key) AS games,
                count(*) FILTER (WHERE d.divergence_no = 0) AS first_in_game
-        FROM divergences d JOIN games g USING (game_id)
+        FROM divergences d JOIN ({keyed_games_sql(con)}) g USING (game_id)
         WHERE {_TITLE}
         GROUP BY g.title, d.kind
         ORDER BY g.title, divergences DESC, d.kind
@@ -65,7 +69,7 @@ def win_rate_by_seat(con: duckdb.DuckDBPyConnection, title: str | None = None) -
         SELECT g.title, g.player_count, p.seat, count(*) AS games,
                count(*) FILTER (WHERE p.won) AS wins,
                round(avg(CASE WHEN p.won THEN 1.0 ELSE 0.0 END), 4) AS win_rate
-        FROM players p JOIN games g USING (game_id)
+        FROM players p JOIN ({distinct_games_sql(con)}) g USING (game_id)
         WHERE p.won IS NOT NULL AND {_TITLE}
         GROUP BY g.title, g.player_count, p.seat
         ORDER BY g.title, g.player_count, p.seat
@@ -77,7 +81,7 @@ def mean_score_by_category(con: duckdb.DuckDBPyConnection, title: str | None = N
     return _query(con, f"""
         SELECT g.title, s.category, count(*) AS player_games,
                round(avg(s.points), 2) AS mean, min(s.points) AS min, max(s.points) AS max
-        FROM score_breakdown s JOIN games g USING (game_id)
+        FROM score_breakdown s JOIN ({distinct_games_sql(con)}) g USING (game_id)
         WHERE g.winner IS NOT NULL AND {_TITLE}
         GROUP BY g.title, s.category
         ORDER BY g.title, mean DESC, s.category

@@ -79,16 +79,24 @@ def score_histograms(df: pl.DataFrame) -> alt.FacetChart:
 
 
 def seat_win_rates(df: pl.DataFrame) -> alt.FacetChart:
-    """Win rate by seat, per player count, one row per title; the games behind each bar in the tooltip."""
-    base = alt.Chart(_with_label(df)).mark_bar().encode(
-        x=alt.X("seat:O", title="seat (1 = first player)"),
-        y=alt.Y("win_rate:Q", title="win rate", axis=alt.Axis(format="%")),
+    """Win rate by seat, per player count, one row per title; the games behind each bar in the tooltip.
+
+    Every bar has a cap (a tick at its top), so a seat that never won shows as a line on the axis
+    with "0%" above it rather than as nothing."""
+    base = alt.Chart().encode(
+        x=alt.X("seat:O", title="seat (1 = first player)", axis=alt.Axis(labelAngle=0)),
         color=alt.Color("player_count:O", title="players in the game", legend=alt.Legend(orient="top")),
         xOffset="player_count:O",
         tooltip=["game:N", "player_count:O", "seat:O", alt.Tooltip("win_rate:Q", format=".2%"),
                  "wins:Q", "games:Q", alt.Tooltip("agents:N", title="played by (games)")],
-    ).properties(width=260, height=160)
-    return base.facet(facet=alt.Facet("game:N", title=None), columns=3).properties(
+    )
+    y = alt.Y("win_rate:Q", title="win rate", axis=alt.Axis(format="%"))
+    bars = base.mark_bar().encode(y=y)
+    caps = base.mark_tick(thickness=3, orient="horizontal").encode(y=y)
+    zero = base.transform_filter("datum.win_rate == 0").mark_text(dy=-7, fontSize=10).encode(
+        y=y, text=alt.value("0%"))
+    return alt.layer(bars, caps, zero, data=_with_label(df)).properties(width=260, height=160).facet(
+        facet=alt.Facet("game:N", title=None, header=alt.Header(labelLimit=0)), columns=3).properties(
         title="Win rate by seat and player count (finished games)"
     )
 
@@ -101,6 +109,17 @@ def seat_win_rates(df: pl.DataFrame) -> alt.FacetChart:
 STEP_DATA = "current_step"
 
 
+def final_width(x_max: int) -> int:
+    """How many events' width the final score gets after the last event on the game review's x axis
+    (a twelfth of the game, at least 3): end-of-game scoring happens at the last event, and would
+    otherwise be a one-event sliver at the right edge."""
+    return max(3, round(x_max / 12))
+
+
+def _x_end(x_max: int) -> int:
+    return max(x_max, 1) + final_width(x_max)
+
+
 def score_timeline(
     df: pl.DataFrame,
     current_seq: int | None = None,
@@ -110,7 +129,8 @@ def score_timeline(
 ) -> alt.VConcatChart | alt.Chart:
     """Each player's score by category over the events (stacked, stepwise; one panel per player),
     a black rule at the current step, a red dashed rule at every divergence and an orange dotted
-    rule at every event where BGA's departure from the rulebook changed what happened.
+    rule at every event where BGA's departure from the rulebook changed what happened.  After the
+    last event the final score has a step of its own (:func:`final_width`), shaded and labelled.
 
     The current step lives in its own small dataset named ``current_step``: the page converts the
     chart once per game and swaps that dataset with :func:`with_step`, so a step neither rebuilds
@@ -132,9 +152,18 @@ def score_timeline(
         pl.DataFrame(marks, schema={"player_id": pl.String, "seq": pl.Int64, "layer": pl.String}),
     ], how="diagonal_relaxed")
     x_max = int(dense.get_column("seq").max() or 0)  # type: ignore[arg-type]
+    x_end = _x_end(x_max)
+    final = dense.filter(pl.col("seq") == x_max).with_columns(pl.lit(x_end, dtype=pl.Int64).alias("seq"))
+    data = pl.concat([data, final.with_columns(pl.lit("score").alias("layer"))], how="diagonal_relaxed")
     colour = category_colour(dense)
-    x = alt.X("seq:Q", title="event", scale=alt.Scale(domain=[0, max(x_max, 1)]))
+    x = alt.X("seq:Q", title="event", scale=alt.Scale(domain=[0, x_end], nice=False))
     base = alt.Chart(data)
+    shade = alt.Chart(pl.DataFrame({"from": [max(x_max - 1, 0)], "to": [x_end], "text": ["final score"]}))
+    final_band = shade.mark_rect(color="#eeeeee").encode(
+        x=alt.X("from:Q", title="event", scale=alt.Scale(domain=[0, x_end], nice=False)), x2="to:Q",
+        tooltip=[alt.Tooltip("text:N", title="after the last event")])
+    final_text = shade.mark_text(align="right", baseline="top", dx=-2, dy=2, color="#555", fontSize=10).encode(
+        x=alt.X("to:Q", title="event"), y=alt.value(0), text="text:N")
     step_rows = [] if current_seq is None else [{"seq": int(current_seq)}]
     step = alt.Chart(alt.NamedData(STEP_DATA)).mark_rule(color="black", size=2).encode(
         x=alt.X("seq:Q"), tooltip=[alt.Tooltip("seq:Q", title="this step")])
@@ -156,7 +185,8 @@ def score_timeline(
         dep = base.transform_filter(f"{mine} && datum.layer == 'departure'").mark_rule(
             color="#e67e22", strokeDash=[1, 2], size=2).encode(
             x=x, tooltip=[alt.Tooltip("seq:Q", title="BGA departs from the rulebook at")])
-        panels.append(alt.layer(area, div, dep, step).properties(title=labels[p], height=110, width=700))
+        panels.append(alt.layer(final_band, area, div, dep, step, final_text).properties(
+            title=labels[p], height=110, width=700))
     # one y scale for every panel, so players compare at a glance
     chart = alt.vconcat(*panels).resolve_scale(color="shared", y="shared").configure_legend(
         orient="bottom", columns=4)
@@ -173,24 +203,28 @@ def win_chances(
 ) -> alt.LayerChart:
     """Each player's estimated win chance over the events (a step line from each analysed position, its
     95% interval as a band), the turning points marked (▼ a fall, ▲ a rise, at the move), and the same
-    current-step rule as :func:`score_timeline` (swap it with :func:`with_step`), on the same axis."""
+    current-step rule as :func:`score_timeline` (swap it with :func:`with_step`), on the same axis
+    (its final step included).  The plot is 220 px tall whatever the legend takes (``autosize``
+    fits the width only) and nothing is drawn outside 0–100%."""
     names = names or {}
     label = {p: f"{names[p]} ({p})" if names.get(p) and names[p] != p else p
              for p in df.get_column("player_id").unique(maintain_order=True).to_list()}
     # a position before any event (seq -1) is drawn at 0; every line closes at the end of the axis
     data = df.with_columns(pl.col("seq").clip(lower_bound=0))
+    x_end = _x_end(x_max)
     closing = data.sort("seq").group_by("player_id", maintain_order=True).last().with_columns(
-        pl.lit(x_max, dtype=pl.Int64).alias("seq"))
+        pl.lit(x_end, dtype=pl.Int64).alias("seq"))
     data = pl.concat([data, closing.select(data.columns)]).with_columns(
         pl.col("player_id").replace_strict(label, default=pl.col("player_id")).alias("player"))
-    x = alt.X("seq:Q", title="event", scale=alt.Scale(domain=[0, max(x_max, 1)]))
+    x = alt.X("seq:Q", title="event", scale=alt.Scale(domain=[0, x_end], nice=False))
+    y_scale = alt.Scale(domain=[0, 1], clamp=True)
     colour = alt.Color("player:N", title="player", sort=list(label.values()),
                        scale=alt.Scale(scheme="category10"), legend=alt.Legend(symbolOpacity=1))
     base = alt.Chart(data)
-    band = base.mark_area(interpolate="step-after", opacity=0.15).encode(
-        x=x, y=alt.Y("ci_low:Q"), y2="ci_high:Q", color=colour)
-    line = base.mark_line(interpolate="step-after", strokeWidth=2).encode(
-        x=x, y=alt.Y("chance:Q", title="win chance", axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+    band = base.mark_area(interpolate="step-after", opacity=0.15, clip=True).encode(
+        x=x, y=alt.Y("ci_low:Q", scale=y_scale), y2="ci_high:Q", color=colour)
+    line = base.mark_line(interpolate="step-after", strokeWidth=2, clip=True).encode(
+        x=x, y=alt.Y("chance:Q", title="win chance", axis=alt.Axis(format="%"), scale=y_scale),
         color=colour,
         tooltip=["player:N", alt.Tooltip("seq:Q", title="after event"), alt.Tooltip("chance:Q", format=".0%"),
                  alt.Tooltip("ci_low:Q", format=".0%", title="95% from"),
@@ -199,14 +233,16 @@ def win_chances(
         pl.col("player_id").replace_strict(label, default=pl.col("player_id")).alias("player"),
         pl.when(pl.col("direction") == "fall").then(pl.lit("triangle-down")).otherwise(pl.lit("triangle-up"))
         .alias("shape"))
-    points = alt.Chart(marks).mark_point(size=140, filled=True, stroke="black", strokeWidth=1).encode(
-        x=alt.X("seq:Q"), y=alt.Y("chance_after:Q"), color=colour,
+    points = alt.Chart(marks).mark_point(size=140, filled=True, stroke="black", strokeWidth=1, clip=True).encode(
+        x=alt.X("seq:Q"), y=alt.Y("chance_after:Q", scale=y_scale), color=colour,
         shape=alt.Shape("shape:N", scale=None), tooltip=[alt.Tooltip("seq:Q", title="turning point at event"),
                                                          "verdict:N"])
     step_rows = [] if current_seq is None else [{"seq": int(current_seq)}]
     step = alt.Chart(alt.NamedData(STEP_DATA)).mark_rule(color="black", size=2).encode(
         x=alt.X("seq:Q"), tooltip=[alt.Tooltip("seq:Q", title="this step")])
-    chart = alt.layer(band, line, points, step).properties(height=220, width=700).configure_legend(orient="bottom")
+    chart = alt.layer(band, line, points, step).properties(
+        height=220, width=700, autosize=alt.AutoSizeParams(type="fit-x", contains="padding")).configure_legend(
+        orient="bottom")
     chart.datasets = {STEP_DATA: step_rows}  # type: ignore[attr-defined]
     return chart
 
@@ -358,12 +394,17 @@ def game_shift_heatmap(df: pl.DataFrame, names: dict[str, str] | None = None) ->
             pl.format("{} (#{}) → {}", pl.col("value"), pl.col("rank"), pl.col("points"))).alias("label"),
     )
     base = alt.Chart(data).encode(
-        x=alt.X("player:N", title=None), y=alt.Y("category:N", title=None))
+        x=alt.X("player:N", title=None, sort=list(dict.fromkeys(data.get_column("player").to_list())),
+                axis=alt.Axis(labelAngle=0, labelLimit=0, orient="top")),
+        y=alt.Y("category:N", title=None, axis=alt.Axis(labelLimit=0)))
     cells = base.mark_rect().encode(
         color=alt.Color("points:Q", scale=alt.Scale(scheme="goldorange")),
         tooltip=["shift:O", "category:N", "player:N", "value:Q", "rank:Q", "points:Q"])
     text = base.mark_text(fontSize=11).encode(text="label:N")
-    return alt.layer(cells, text).properties(width=220).facet(
+    # a cell as wide as its longest name or label (about 7 px a character at 11 px), so nothing is cut
+    longest = max([len(str(v)) for v in data.get_column("player").to_list() + data.get_column("label").to_list()]
+                  or [8])
+    return alt.layer(cells, text).properties(width=alt.Step(max(90, 7 * longest + 12))).facet(
         column=alt.Column("shift:O", title="shift")).properties(title="Shift rankings: value (#rank) → points")
 
 

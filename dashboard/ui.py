@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 import streamlit as st
 from streamlit.elements.lib.column_types import ColumnConfig
@@ -55,3 +57,19 @@ def as_percent(df: pl.DataFrame, *columns: str) -> pl.DataFrame:
 def percent_column(label: str) -> ColumnConfig:
     """A table column of percentages, written as everywhere else: two decimals (``49.25%``)."""
     return st.column_config.NumberColumn(label, format="%.2f%%")
+
+
+def in_words(df: pl.DataFrame, column_config: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A table's column settings with every column not set there headed in words (``played_at`` ->
+    "played at"): a page never shows a raw column id."""
+    config = dict(column_config or {})
+    for c in df.columns:
+        if c not in config and "_" in c:
+            config[c] = st.column_config.Column(c.replace("_", " "))
+    return config
+
+
+def dataframe(df: pl.DataFrame, *, column_config: dict[str, Any] | None = None, where: Any = st,
+              **kwargs: Any) -> Any:
+    """``st.dataframe`` (or ``where.dataframe``: a column) with every column headed in words (:func:`in_words`)."""
+    return where.dataframe(df, column_config=in_words(df, column_config), **kwargs)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import polars as pl
 import streamlit as st
 
-from dashboard import charts, data
+from dashboard import charts, data, ui
 
 
 def turning_jumps(game_id: str) -> list[tuple[int, str]]:
@@ -111,7 +111,7 @@ def _decisions(game_id: str, seq: int, names: dict[str, str]) -> None:
                                  pl.format("/review?game={}&seq={}", "game_id", "move_seq").alias("open")).select(
             "move_seq", "player", "move_type", (pl.col("chance_before") * 100).alias("before"),
             (pl.col("chance_after") * 100).alias("after"), (pl.col("lost") * 100).alias("lost"), "open")
-        st.dataframe(table, hide_index=True, width="stretch", column_config={
+        ui.dataframe(table, hide_index=True, width="stretch", column_config={
             "move_seq": st.column_config.NumberColumn("event"),
             "before": st.column_config.NumberColumn("chance before", format="%.2f%%"),
             "after": st.column_config.NumberColumn("at the next estimate", format="%.2f%%"),

@@ -175,6 +175,8 @@ def _ingest_lake(paths: tuple[str, ...], lake: str, scheduler: str | None, worke
                  ("ingested (new)", f"{c.new:,}"),
                  ("replaced (content changed)", f"{c.replaced:,}"),
                  ("skipped (already present)", f"{c.skipped:,}"),
+                 *([("  of which: the same game as another input of this run", f"{c.same_in_run:,}")]
+                   if c.same_in_run else []),
                  ("diverged (ingested, with divergences)", f"{c.diverged:,}"),
                  *((f"  status {k}", f"{n:,}") for k, n in sorted(c.statuses.items())),
                  ("quarantined", f"{c.quarantined:,}"),
@@ -186,11 +188,20 @@ def _ingest_lake(paths: tuple[str, ...], lake: str, scheduler: str | None, worke
                  ("catalog", f"{s.lake.rstrip('/')}/gamerec.duckdb")]:
         t.add_row(k, v)
     con.print(t)
+    _echo_same_in_run(c.same_in_run, c.same_in_run_notes)
     _echo_conflicts(c.conflicts, c.conflict_examples)
     if c.quarantined:
         click.echo(f"{c.quarantined} record(s) went to the lake's quarantine; "
                    f"see them with gamerec stats --db {s.lake.rstrip('/')}/gamerec.duckdb", err=True)
         sys.exit(1)
+
+
+def _echo_same_in_run(n: int, notes: list[str]) -> None:
+    """One line per pair of inputs that were one game (the first few), on standard error."""
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
+    if n > len(notes):
+        click.echo(f"note: and {n - len(notes)} more input(s) that were the same game as another", err=True)
 
 
 def _print_summary(s: Any) -> None:
@@ -217,10 +228,14 @@ def _print_summary(s: Any) -> None:
         rows.insert(5, ("  of which: the same BGA game, stored under another id", f"{c.same_table:,}"))
     if c.richer_kept:
         rows.insert(5, ("  of which: the stored record says more (kept)", f"{c.richer_kept:,}"))
-    rows[6:6] = [(f"  status {status}", f"{n:,}") for status, n in sorted(c.statuses.items())]
+    if c.same_in_run:
+        rows.insert(5, ("  of which: the same game as another input of this run", f"{c.same_in_run:,}"))
+    after = next(i for i, (k, _) in enumerate(rows) if k.startswith("diverged")) + 1
+    rows[after:after] = [(f"  status {status}", f"{n:,}") for status, n in sorted(c.statuses.items())]
     for k, v in rows:
         t.add_row(k, v)
     con.print(t)
+    _echo_same_in_run(c.same_in_run, c.same_in_run_notes)
     if c.stale_analyses:
         shown = ", ".join(c.stale_analyses[:10]) + (", ..." if len(c.stale_analyses) > 10 else "")
         click.echo(f"{len(c.stale_analyses)} game(s) replaced by a record that replays differently keep their "

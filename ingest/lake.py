@@ -73,7 +73,7 @@ from ingest.bga.convert import bga_items
 from ingest.duck import first_row, scalar
 from ingest.rows import Batch, Job, Outcome, build_batch, raw_sha256, settle
 from ingest.sources import expand
-from ingest.writer import IngestError, conflict_error, utcnow
+from ingest.writer import NOTES_KEPT, IngestError, conflict_error, same_game, same_game_note, utcnow
 from replay import ENGINE_VERSION
 from replay.record import RECORD_SUFFIXES, RawItem, RecordError, iter_raw
 from replay.replayer import DIVERGED, INVALID
@@ -158,6 +158,9 @@ class RunCounts:
     statuses: dict[str, int] = field(default_factory=dict)
     """Statuses of the games this run wrote."""
     conflict_examples: list[str] = field(default_factory=list)
+    same_in_run: int = 0
+    """Records skipped as one game with another input of the run under their id (the one saying more kept)."""
+    same_in_run_notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -670,16 +673,22 @@ CREATE TEMP TABLE run_records AS
 CREATE TEMP TABLE picks AS
     SELECT * FROM run_records WHERE status <> '{INVALID}' AND game_id IS NOT NULL
     QUALIFY row_number() OVER (PARTITION BY run_id, game_id ORDER BY position, ordinal) = 1;
+-- a later record of a run with the id of its pick and other content: quarantined, unless it is one game
+-- with the pick saved two ways (resolved by _same_in_run)
+CREATE TEMP TABLE conflicts AS
+    SELECT c.run_id, c.started_at, c.game_id, c.sha, c.holder, c.holder_ordinal, c.source, c.line,
+           p.source AS first_source, p.line AS first_line, c.position, c.ordinal,
+           p.holder AS first_holder, p.holder_ordinal AS first_ordinal
+    FROM run_records c JOIN picks p USING (run_id, game_id)
+    WHERE c.status <> '{INVALID}' AND c.sha <> p.sha;
+CREATE TEMP TABLE same_in_run (run_id BIGINT, note VARCHAR)
+"""
+
+_CURRENT = """
 -- per id, the game of the latest run that had it: what the lake holds
 CREATE TABLE lake_current AS
     SELECT game_id, holder AS shard, holder_ordinal AS ordinal, sha AS record_sha256, run_id FROM picks
-    QUALIFY row_number() OVER (PARTITION BY game_id ORDER BY run_id DESC) = 1;
--- a later record of a run with the id of its pick and other content: quarantined
-CREATE TEMP TABLE conflicts AS
-    SELECT c.run_id, c.started_at, c.game_id, c.sha, c.holder, c.holder_ordinal, c.source, c.line,
-           p.source AS first_source, p.line AS first_line
-    FROM run_records c JOIN picks p USING (run_id, game_id)
-    WHERE c.status <> '{INVALID}' AND c.sha <> p.sha
+    QUALIFY row_number() OVER (PARTITION BY game_id ORDER BY run_id DESC) = 1
 """
 
 
@@ -716,6 +725,8 @@ def build_catalog(lake: str, run: tuple[int, datetime, list[str], int] | None = 
         for stmt in _DECIDE.split(";"):
             if stmt.strip():
                 con.execute(stmt)
+        _same_in_run(con, fs, root, url)
+        con.execute(_CURRENT)
         con.execute("CREATE TABLE lake_shard_runs AS SELECT shard, max(run_id) AS run_id FROM lake_runs GROUP BY shard")
         _conflict_rows(con, fs, root, url)
         if run is not None:
@@ -777,17 +788,7 @@ def _conflict_rows(con: duckdb.DuckDBPyConnection, fs: Any, root: str, url: Call
         ORDER BY run_id, source, line""").fetchall()
     if not rows:
         return
-    holders = {r[4] for r in rows}
-    files = [url(f) for f in _listing(fs, f"{root}/records", "*/*.parquet") if Path(f).stem in holders]
-    con.register("conflict_keys", pa.table({"holder": pa.array([r[4] for r in rows], pa.string()),
-                                            "ordinal": pa.array([r[5] for r in rows], pa.int64())}))
-    try:
-        raw = {(h, n): text for h, n, text in con.execute(
-            f"SELECT t.{SHARD_COLUMN}, t.{ORDINAL_COLUMN}, t.raw FROM read_parquet({_files_sql(files)}) t "
-            f"SEMI JOIN conflict_keys k ON t.{SHARD_COLUMN} = k.holder AND t.{ORDINAL_COLUMN} = k.ordinal"
-        ).fetchall()}
-    finally:
-        con.unregister("conflict_keys")
+    raw = _raws(con, fs, root, url, [(r[4], r[5]) for r in rows])
     data = {
         "source": [r[6] for r in rows], "line": [r[7] for r in rows],
         "error": [conflict_error(r[6], r[7], r[2], r[8], r[9]) for r in rows],
@@ -802,6 +803,79 @@ def _conflict_rows(con: duckdb.DuckDBPyConnection, fs: Any, root: str, url: Call
         con.execute("INSERT INTO lake_conflicts SELECT * FROM conflict_rows")
     finally:
         con.unregister("conflict_rows")
+
+
+def _raws(con: duckdb.DuckDBPyConnection, fs: Any, root: str, url: Callable[[str], str],
+          keys: list[tuple[str, int]]) -> dict[tuple[str, int], str]:
+    """The stored record text (``records.raw``) of each ``(holder shard, ordinal)``."""
+    files = [url(f) for f in _listing(fs, f"{root}/records", "*/*.parquet") if Path(f).stem in {h for h, _ in keys}]
+    if not files:
+        return {}
+    con.register("raw_keys", pa.table({"holder": pa.array([h for h, _ in keys], pa.string()),
+                                       "ordinal": pa.array([n for _, n in keys], pa.int64())}))
+    try:
+        return {(h, n): str(text) for h, n, text in con.execute(
+            f"SELECT t.{SHARD_COLUMN}, t.{ORDINAL_COLUMN}, t.raw FROM read_parquet({_files_sql(files)}) t "
+            f"SEMI JOIN raw_keys k ON t.{SHARD_COLUMN} = k.holder AND t.{ORDINAL_COLUMN} = k.ordinal"
+        ).fetchall()}
+    finally:
+        con.unregister("raw_keys")
+
+
+def _same_in_run(con: duckdb.DuckDBPyConnection, fs: Any, root: str, url: Callable[[str], str]) -> None:
+    """Resolve the conflicts that are one game saved two ways, as the one-machine ingest does
+    (:func:`ingest.writer.same_game`): a record that says less than its id's current pick is skipped, one
+    that only adds to it becomes the pick; the rest stay conflicts.  Notes go to ``same_in_run``."""
+    import orjson
+
+    rows = con.execute("""SELECT run_id, game_id, holder, holder_ordinal, source, line, first_holder, first_ordinal,
+               first_source, first_line
+        FROM conflicts ORDER BY run_id, game_id, position, ordinal""").fetchall()
+    if not rows:
+        return
+    raw = _raws(con, fs, root, url, [k for r in rows for k in ((r[2], r[3]), (r[6], r[7]))])
+
+    def parsed(key: tuple[str, int]) -> object:
+        try:
+            return orjson.loads(raw[key]) if key in raw else None
+        except orjson.JSONDecodeError:
+            return None
+
+    resolved: list[tuple[int, str, int]] = []  # (run, holder, ordinal) of the conflicts that are not any more
+    taken: dict[tuple[int, str], tuple[str, int | None]] = {}  # (run, id) -> the (source, line) that is the pick now
+    notes: list[tuple[int, str]] = []
+    current: dict[tuple[int, str], tuple[tuple[str, int], tuple[str, int | None]]] = {}
+    for run_id, gid, holder, ordinal, source, line, f_holder, f_ordinal, f_source, f_line in rows:
+        key, at = (holder, ordinal), (source, line)
+        first_key, first_at = current.get((run_id, gid), ((f_holder, f_ordinal), (f_source, f_line)))
+        rel = same_game(parsed(first_key), parsed(key))
+        if rel is None:
+            continue
+        resolved.append((run_id, holder, ordinal))
+        if rel == "less":
+            notes.append((run_id, same_game_note(gid, first_at, at)))
+        else:
+            notes.append((run_id, same_game_note(gid, at, first_at)))
+            current[(run_id, gid)] = (key, at)
+            taken[(run_id, gid)] = at
+    if resolved:
+        con.register("resolved", pa.table({"run_id": pa.array([r[0] for r in resolved], pa.int64()),
+                                           "holder": pa.array([r[1] for r in resolved], pa.string()),
+                                           "holder_ordinal": pa.array([r[2] for r in resolved], pa.int64())}))
+        try:
+            con.execute("DELETE FROM conflicts c USING resolved r WHERE c.run_id = r.run_id "
+                        "AND c.holder = r.holder AND c.holder_ordinal = r.holder_ordinal")
+        finally:
+            con.unregister("resolved")
+    for (run_id, gid), (source, line) in taken.items():
+        con.execute("""UPDATE picks p SET position = r.position, ordinal = r.ordinal, sha = r.sha, title = r.title,
+                           status = r.status, holder = r.holder, holder_ordinal = r.holder_ordinal,
+                           source = r.source, line = r.line
+                       FROM run_records r
+                       WHERE p.run_id = ? AND p.game_id = ? AND r.run_id = p.run_id AND r.game_id = p.game_id
+                         AND r.source = ? AND r.line IS NOT DISTINCT FROM ?""", [run_id, gid, source, line])
+    if notes:
+        con.executemany("INSERT INTO same_in_run VALUES (?, ?)", notes)
 
 
 def _quarantine_view(con: duckdb.DuckDBPyConnection, fs: Any, root: str, url: Callable[[str], str]) -> None:
@@ -848,7 +922,9 @@ def _run_counts(con: duckdb.DuckDBPyConnection, run_id: int) -> RunCounts:
             c.new += n
     c.skipped = c.records - c.quarantined - c.ok - c.diverged
     c.conflict_examples = [r[0] for r in con.execute(
-        "SELECT error FROM lake_conflicts WHERE run_id = ? ORDER BY source, line LIMIT 10", [run_id]).fetchall()]
+        "SELECT error FROM lake_conflicts WHERE run_id = ? ORDER BY source, line LIMIT ?", [run_id, NOTES_KEPT]).fetchall()]
+    notes = [r[0] for r in con.execute("SELECT note FROM same_in_run WHERE run_id = ?", [run_id]).fetchall()]
+    c.same_in_run, c.same_in_run_notes = len(notes), notes[:NOTES_KEPT]
     return c
 
 

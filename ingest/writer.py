@@ -84,6 +84,11 @@ class Counts:
     counted in :attr:`skipped`."""
     stale_analyses: list[str] = field(default_factory=list)
     """Games replaced by a record that replays differently, whose stored analysis is now stale."""
+    same_in_run: int = 0
+    """Skipped records that were one game with another input of this run under their id, saved two ways
+    (a BGA log with and without its table file): the one that says more is kept; counted in :attr:`skipped`."""
+    same_in_run_notes: list[str] = field(default_factory=list)
+    """The first few of those, in words (:func:`same_game_note`)."""
 
 
 def adds_nothing(new: object, old: object) -> bool:
@@ -108,6 +113,31 @@ def replay_input(record: object) -> object:
     ids = [p.get("id") if isinstance(p, dict) else p for p in players] if isinstance(players, list) else players
     return [record.get("game"), ids, record.get("options"), record.get("events")]
 
+
+def same_game(first: object, later: object) -> str | None:
+    """How the later of two records of one id in one run stands to the first, where both are one game
+    saved two ways (a BGA log with and without its table file, a record and a reformatted copy):
+    ``"less"`` (it says nothing the first does not: it is skipped), ``"more"`` (it only adds to the
+    first: it takes the first's place), ``None`` (two different records: a ``duplicate_id`` conflict)."""
+    if first is None or later is None:
+        return None
+    if adds_nothing(later, first):
+        return "less"
+    if adds_nothing(first, later):
+        return "more"
+    return None
+
+
+def same_game_note(game_id: str, kept: tuple[str, int | None], dropped: tuple[str, int | None]) -> str:
+    """The note of two inputs of one run that are one game: which was kept (the one that says more)."""
+    def where(at: tuple[str, int | None]) -> str:
+        return at[0] + (f":{at[1]}" if at[1] is not None else "")
+    return (f"{where(dropped)} and {where(kept)} are the same game ({game_id!r}) saved two ways: "
+            f"kept {where(kept)}, which says more")
+
+
+NOTES_KEPT = 10
+"""How many notes of each kind a run keeps to show."""
 
 DUPLICATE_ID = "duplicate_id"
 """The quarantine kind (and outcome status) of a record whose id names other content in the same run."""
@@ -179,6 +209,8 @@ class Database:
         self.counts = Counts()
         self.run_ids: dict[str, tuple[str, str, int | None]] = {}
         """Id -> (content hash, file, line) of every game written or found present in this run."""
+        self.run_written: set[str] = set()
+        """Ids of the games written (new or replaced) in this run."""
         self.conflict_examples: list[str] = []
         """The first few id conflicts of this run, in words."""
         self.lock = threading.RLock()
@@ -267,6 +299,8 @@ class Database:
         chosen: dict[str, Outcome] = {}
         skipped = 0
         conflicts: list[Outcome] = []
+        same: list[str] = []  # notes: two inputs of this run that are one game
+        merged: set[str] = set()  # ids written earlier in this run, taken over by an input that says more
         run_ids = dict(self.run_ids)  # kept only if the commit succeeds
         for o in good:
             assert o.game_id is not None
@@ -276,8 +310,22 @@ class Database:
                 continue
             why = self._conflict(o) if prev is None else self._conflict_in_batch(o, prev)
             if why is not None:
-                conflicts.append(_as_conflict(o, why, batch))
-                continue
+                first = (self._batch_record(batch, prev) if prev is not None
+                         else self._stored_records([o.game_id]).get(o.game_id))
+                rel = same_game(first, self._batch_record(batch, o))
+                if rel is None:
+                    conflicts.append(_as_conflict(o, why, batch))
+                    continue
+                first_at = run_ids[o.game_id][1:]
+                if rel == "less":
+                    skipped += 1
+                    same.append(same_game_note(o.game_id, first_at, (o.source, o.line)))
+                    continue
+                same.append(same_game_note(o.game_id, (o.source, o.line), first_at))
+                if prev is not None:
+                    skipped += 1  # the first, saying less, gives way within this batch
+                elif o.game_id in self.run_written:
+                    merged.add(o.game_id)  # the first was written: replaced below, this one counted as skipped
             chosen[o.game_id] = o
             run_ids[o.game_id] = (o.raw_sha256, o.source, o.line)
         bad = sorted(bad + conflicts, key=lambda o: o.ordinal)
@@ -344,10 +392,14 @@ class Database:
             # new counters, kept only if the commit succeeds
             c = copy.deepcopy(self.counts)
             c.records += len(batch.outcomes)
-            c.skipped += skipped
+            c.skipped += skipped + len(merged)
             c.new += len(keep) - len(replace)
-            c.replaced += len(replace)
+            c.replaced += len(replace) - len(merged)
+            c.same_in_run += len(same)
+            c.same_in_run_notes += same[:max(0, NOTES_KEPT - len(c.same_in_run_notes))]
             for o in keep:
+                if o.game_id in merged:
+                    continue  # counted when the first input of its game was written
                 c.statuses[o.status] = c.statuses.get(o.status, 0) + 1
                 if o.status == DIVERGED:
                     c.diverged += 1
@@ -368,7 +420,8 @@ class Database:
             con.execute("COMMIT")
             self.counts = c
             self.run_ids = run_ids
-            self.conflict_examples += [o.error or "" for o in conflicts[:max(0, 10 - len(self.conflict_examples))]]
+            self.run_written.update(o.game_id for o in keep if o.game_id is not None)
+            self.conflict_examples += [o.error or "" for o in conflicts[:max(0, NOTES_KEPT - len(self.conflict_examples))]]
             return bool(keep or q_new)
         except BaseException:
             try:
@@ -379,6 +432,7 @@ class Database:
             if committing and self._run_counts_are(c):
                 self.counts = c
                 self.run_ids = run_ids
+                self.run_written.update(o.game_id for o in keep if o.game_id is not None)
             raise
 
     def _stored_records(self, ids: list[str]) -> dict[str, object]:

@@ -130,7 +130,7 @@ class ChanceRequest:
         elif self.kind == "roll":
             what = f"a roll of {self.count}d{self.sides}"
         else:
-            what = f"a random {self.name}"
+            what = f"a random {self.name.replace('_', ' ')}"
         return what + (f" ({self.reason})" if self.reason else "")
 
 
@@ -450,10 +450,10 @@ class State(ABC):
         """The checked path: right kind of event, right player, legal move."""
         t = self.turn()
         if t is OVER:
-            raise GameOverError(f"the game is over; {player} cannot play {move.type}")
+            raise GameOverError(f"the game is over; {player} cannot play {move.type.replace('_', ' ')}")
         if isinstance(t, ChanceRequest):
             raise MissingChance(
-                f"{player} plays {move.type}, but the rules first await {t.describe()}"
+                f"{player} plays {move.type.replace('_', ' ')}, but the rules first await {t.describe()}"
             )
         if t != player:
             raise WrongPlayer(f"it is {t}'s turn, not {player}'s")

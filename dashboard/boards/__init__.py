@@ -135,24 +135,20 @@ def _numeric_map(v: dict[str, Any]) -> bool:
 
 
 def resources_table(rows: list[dict[str, Any]], scores: list[int] | None = None) -> pl.DataFrame:
-    """The players' resources as one table (a column of mixed types is shown as text)."""
+    """The players' resources as one table, resources down and players across (a column per player,
+    headed by the row's ``player``): as wide as the number of players, so a title with many resources
+    (Praga) never runs off the page.  Values are shown as text where a resource's values mix types."""
     if not rows:
         return pl.DataFrame()
-    cols: list[str] = []
+    keys: list[str] = []
     for r in rows:
         for k in r:
-            if k not in cols:
-                cols.append(k)
+            if k != "player" and k not in keys:
+                keys.append(k)
     if scores is not None:
-        cols.insert(1 if "player" in cols else 0, "score")
+        keys.insert(0, "score")
         rows = [{**r, "score": s} for r, s in zip(rows, scores)]
-    data: dict[str, list[Any]] = {}
-    for c in cols:
-        values = [r.get(c) for r in rows]
-        kinds = {type(v) for v in values if v is not None}
-        if len(kinds) > 1 and not kinds <= {int, float}:
-            values = [None if v is None else str(v) for v in values]
-        elif kinds and not kinds <= {int, float, bool, str}:
-            values = [None if v is None else str(v) for v in values]
-        data[c] = values
-    return pl.DataFrame(data, strict=False)
+    data: dict[str, list[Any]] = {"resource": [k.replace("_", " ") for k in keys]}
+    for i, r in enumerate(rows):
+        data[str(r.get("player", i + 1))] = [None if r.get(k) is None else str(r.get(k)) for k in keys]
+    return pl.DataFrame(data, schema={c: pl.String for c in data})

@@ -22,7 +22,7 @@ st.altair_chart(charts.shift_deciders(deciders), width="stretch")
 ui.games_caption(n_games, "finished Coal Baron games with shift scorings (hover a bar for each category's count)")
 st.altair_chart(charts.shift_points(points))
 with st.expander("The figures behind the chart"):
-    st.dataframe(charts.readable(points, "category"), hide_index=True, width="stretch")
+    ui.dataframe(charts.readable(points, "category"), hide_index=True, width="stretch")
 
 st.subheader("One game's shift rankings")
 games = data.q("shift_games")

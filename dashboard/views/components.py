@@ -50,7 +50,7 @@ table = rows.select(
     (pl.col("win_rate") * 100).alias("win_rate"), (pl.col("win_rate_low") * 100).alias("low"),
     (pl.col("win_rate_high") * 100).alias("high"), (pl.col("lift") * 100).alias("lift"), "median_round",
     (pl.col("median_progress") * 100).alias("progress"))
-st.dataframe(table, hide_index=True, width="stretch", column_config={
+ui.dataframe(table, hide_index=True, width="stretch", column_config={
     "label": st.column_config.TextColumn("component", width="large"),
     "players": st.column_config.NumberColumn("taken in (player-games)"),
     "pick_rate": ui.percent_column("taken in % of player-games"),

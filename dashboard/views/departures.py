@@ -45,7 +45,7 @@ total = int(ex.get_column("total")[0]) if ex.height else 0
 st.subheader(f"Where {rule.replace('_', ' ')} applied ({total:,} events)")
 if total > ex.height:
     st.caption(f"The first {ex.height:,} by game and event.")
-st.dataframe(ex.with_columns(pl.format("review?game={}&seq={}", pl.col("game_id"), pl.col("seq")).alias("open"))
+ui.dataframe(ex.with_columns(pl.format("review?game={}&seq={}", pl.col("game_id"), pl.col("seq")).alias("open"))
              .select("open", "game_id", "seq", "happened"), hide_index=True, width="stretch", column_config={
     "open": st.column_config.LinkColumn("review", display_text="open at event",
                                         help="Open Game review at this event"),

@@ -6,14 +6,10 @@ import polars as pl
 import streamlit as st
 
 from analytics.queries import title_label
+from analytics.review import in_words
 from dashboard import charts, data, ui
 
 ALL = "(all)"
-
-
-def _words(kind: str) -> str:
-    """A divergence kind in words (``impossible_chance`` -> "impossible chance")."""
-    return kind.replace("_", " ")
 
 st.title("Divergences")
 ui.require_db()
@@ -22,10 +18,11 @@ kinds = data.q("divergence_kinds")
 if kinds.is_empty():
     st.success("No divergences: every game in the database replays exactly as recorded.")
 else:
-    left, right = st.columns([3, 2])
-    left.altair_chart(charts.divergence_kinds(kinds), width="stretch")
-    right.dataframe(data.q("divergence_keys").with_columns(
-        pl.col("title").map_elements(title_label, return_dtype=pl.String)), hide_index=True,
+    st.altair_chart(charts.divergence_kinds(kinds), width="stretch")
+    # the whole page's width: in a side column its columns were cut off
+    ui.dataframe(data.q("divergence_keys").with_columns(
+        pl.col("title").map_elements(title_label, return_dtype=pl.String),
+        pl.col("kind").str.replace_all("_", " ")), hide_index=True, width="stretch",
         column_config={"what": st.column_config.TextColumn("what disagreed"),
                        "games": st.column_config.NumberColumn("games touched")})
 
@@ -34,7 +31,7 @@ else:
     title = c1.selectbox("Title", titles, key="div_title", format_func=lambda t: t if t == ALL else title_label(t))
     kind_opts = [ALL, *kinds.get_column("kind").unique().sort().to_list()]
     kind = c2.selectbox("Kind of the first divergence", kind_opts, key="div_kind",
-                        format_func=lambda k: k if k == ALL else _words(k))
+                        format_func=lambda k: k if k == ALL else in_words(k))
     games = data.q("diverged_games", title=None if title == ALL else title, kind=None if kind == ALL else kind)
     total = int(games.get_column("total")[0]) if games.height else 0
     st.subheader(f"Diverged games ({total:,})")
@@ -45,7 +42,7 @@ else:
         pl.col("title").map_elements(title_label, return_dtype=pl.String),
         pl.col("kind").str.replace_all("_", " "),
     ).select("open", "game_id", "title", "divergences", "seq", "kind", "key", "recorded", "replayed", "message")
-    st.dataframe(table, hide_index=True, width="stretch", column_config={
+    ui.dataframe(table, hide_index=True, width="stretch", column_config={
         "message": st.column_config.TextColumn("message", width="large"),
         "open": st.column_config.LinkColumn("review", display_text="open at event",
                                             help="Open Game review at the first divergence"),
@@ -54,7 +51,7 @@ else:
     if games.height:
         pick = st.selectbox("Open one in Game review", games.get_column("game_id").to_list(), key="div_pick")
         row = games.filter(pl.col("game_id") == pick).row(0, named=True)
-        st.markdown(f"**{pick}** first diverges at event {row['seq']} ({_words(row['kind'])}): {row['message']}")
+        st.markdown(f"**{pick}** first diverges at event {row['seq']} ({in_words(row['kind'])}): {row['message']}")
         if row["key"]:
             st.markdown(f"`{row['key']}`: recorded **{row['recorded']}**, replayed **{row['replayed']}**")
         st.page_link("views/game_review.py", label=f"Review {pick} at event {row['seq']}",
@@ -67,5 +64,5 @@ if bad.height:
     if total > bad.height:
         st.caption(f"The first {bad.height:,} by file and line; `gamerec stats` or SQL on the `quarantine` "
                    "table shows them all.")
-    st.dataframe(bad.drop("total"), hide_index=True, width="stretch",
+    ui.dataframe(bad.drop("total"), hide_index=True, width="stretch",
                  column_config={"error": st.column_config.TextColumn("error", width="large")})

@@ -12,7 +12,7 @@ import polars as pl
 import streamlit as st
 
 from analytics.queries import title_label
-from analytics.review import ReviewError, Stepper, bga_table, decisive_events, jump_targets
+from analytics.review import ReviewError, Stepper, bga_table, decisive_events, in_words, jump_targets
 from dashboard import boards, charts, data, ui, winchances
 
 GAME = "review_game"
@@ -152,8 +152,9 @@ decisive = decisive_events(data.q("game_timeline", game_id=game_id), names, last
 turning = winchances.turning_jumps(game_id)
 
 # ---- header ---------------------------------------------------------------
-h1, h2, h3, h4 = st.columns(4)
-h1.metric("Title", title_label(header["title"]) if header else "?")
+# the title as a heading, not a metric: a metric's value is cut to its column ("Pax Pamir (2…")
+st.subheader(title_label(header["title"]) if header else "?")
+h2, h3, h4 = st.columns([1, 1, 2])
 h2.metric("Status", header["status"] if header else "?")
 h3.metric("Events", n, help=f"numbered 0 to {n - 1}, as in every record and table")
 winner = (header or {}).get("winner")
@@ -210,7 +211,7 @@ def _stepping(game_id: str, stepper: Stepper, names: dict[str, str], header: dic
         st.caption(f"After it: {step.turn}")
         here = divs.filter(pl.col("seq") == step.seq)
         for r in here.iter_rows(named=True):
-            st.error(f"Divergence here ({r['kind']}): {r['message']}"
+            st.error(f"Divergence here ({in_words(r['kind'])}): {r['message']}"
                      + (f" — recorded {r['recorded']}, replayed {r['replayed']}" if r["key"] else ""))
         for r in deps.filter(pl.col("seq") == step.seq).iter_rows(named=True):
             st.warning(f"BGA departs from the rulebook here ({r['rule'].replace('_', ' ')}): {r['happened']}",
@@ -230,19 +231,20 @@ def _stepping(game_id: str, stepper: Stepper, names: dict[str, str], header: dic
                 else:
                     rows = [{k: (v if isinstance(v, (int, float, str, bool)) or v is None else str(v))
                              for k, v in m.items() if k not in ("type", "seq")} for m in ms]
-                    st.dataframe(pl.DataFrame(rows, infer_schema_length=None), hide_index=True)
+                    ui.dataframe(pl.DataFrame(rows, infer_schema_length=None), hide_index=True)
     with right:
         totals = {p: sum(c.values()) for p, c in step.score.items()}
         # small static tables: cheaper for the browser to redraw at every step than data grids
         if view.resources:
             st.table(boards.resources_table(view.resources, [totals.get(p, 0) for p in names]).to_pandas()
-                     .set_index("player"))
+                     .set_index("resource"))
         # categories down, players across: as wide as the number of players, never cut off
         cats = list(dict.fromkeys(c for per in step.score.values() for c in per))
         st.table(pl.DataFrame({"category": [c.replace("_", " ") for c in cats],
                                **{boards.player_label(p, names): [per.get(c, 0) for c in cats]
                                   for p, per in step.score.items()}}).to_pandas().set_index("category"))
-        st.caption("Above: each player's resources and score; below it, the score by category at this step.")
+        st.caption("Above: each player's score and resources; below it, the score by category at this step "
+                   "(players across, so neither table runs off the page).")
 
     st.subheader("Board")
     if view.error:
@@ -261,7 +263,7 @@ def _stepping(game_id: str, stepper: Stepper, names: dict[str, str], header: dic
 
     if divs.height:
         st.subheader(f"Divergences ({divs.height})")
-        st.dataframe(divs, hide_index=True, width="stretch",
+        ui.dataframe(divs, hide_index=True, width="stretch",
                      column_config={"message": st.column_config.TextColumn("message", width="large")})
         first = int(divs.get_column("seq")[0])
         st.button(f"Go to the first divergence (event {first})", on_click=_goto, args=(first,), key="review_first_div")

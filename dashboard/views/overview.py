@@ -33,7 +33,7 @@ with right:
     # one title at a time: points are not comparable across games
     pick = st.selectbox("Title", data.present_titles(), key="overview_top_title", format_func=title_label)
     top = data.q("top_scores", limit=10, title=pick)
-    st.dataframe(
+    ui.dataframe(
         top.with_columns(
             top.get_column("title").map_elements(title_label, return_dtype=str).alias("title"),
             ("review?game=" + top.get_column("game_id")).alias("review"),

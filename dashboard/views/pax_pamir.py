@@ -35,7 +35,7 @@ with right:
         st.altair_chart(charts.dominance_coalitions(coal), width="stretch")
     else:
         st.info("No dominance check has succeeded yet.")
-st.dataframe(data.q("dominance_points_by_outcome"), hide_index=True,
+ui.dataframe(data.q("dominance_points_by_outcome"), hide_index=True,
              column_config={"check": "Check", "successful": "Successful",
                             "avg_points": st.column_config.NumberColumn("Average points", format="%.2f"),
                             "players": st.column_config.NumberColumn("Player scorings")})
@@ -54,7 +54,7 @@ if game_id:
         label = "final check" if first["is_final"] else f"check {first['check_no']}"
         st.markdown(f"**{label}** at event {first['seq']}: {verdict} · blocks afghan {first['blocks_afghan']}, "
                     f"british {first['blocks_british']}, russian {first['blocks_russian']}")
-        st.dataframe(part.select(pl.col("player_id").replace_strict(who, default=pl.col("player_id"))
+        ui.dataframe(part.select(pl.col("player_id").replace_strict(who, default=pl.col("player_id"))
                                  .alias("player"), "loyalty", "influence", "cylinders", "points")
                      .sort(pl.col("points"), descending=True), hide_index=True,
                      column_config={"player": "Player", "loyalty": "Loyalty", "influence": "Influence",

@@ -41,7 +41,7 @@ def _ladder() -> None:
         st.info("No finished game yet: nobody is rated.")
         return
     shown = lad.head(100).with_columns(pl.format("/players?player={}", "player_id").alias("profile"))
-    st.dataframe(shown.select("place", "name", "player_id", "mu", "sigma", "conservative", "games", "profile"),
+    ui.dataframe(shown.select("place", "name", "player_id", "mu", "sigma", "conservative", "games", "profile"),
                  hide_index=True, column_config={
                      "mu": st.column_config.NumberColumn("rating", format="%.2f"),
                      "sigma": st.column_config.NumberColumn("uncertainty (σ)", format="%.2f"),
@@ -109,14 +109,14 @@ if rec["by_title"].height:
     for tab, key in zip(tabs, ("by_title", "by_player_count", "by_seat")):
         with tab:
             df = rec[key].with_columns(pl.col("title").map_elements(title_label, return_dtype=pl.String))
-            st.dataframe(ui.as_percent(df, "win_rate"), hide_index=True, column_config=pct)
+            ui.dataframe(ui.as_percent(df, "win_rate"), hide_index=True, column_config=pct)
     st.caption("A win is rank 1, ties included; win rates and scores over finished games. Seat 1 is the first "
                "player.")
 
 cats = prof["categories"]
 if cats.height:
     st.subheader("Points by category, against their opponents")
-    st.dataframe(charts.readable(cats.with_columns(pl.col("title").map_elements(title_label, return_dtype=pl.String)),
+    ui.dataframe(charts.readable(cats.with_columns(pl.col("title").map_elements(title_label, return_dtype=pl.String)),
                                  "category"), hide_index=True, column_config={
         "player": st.column_config.NumberColumn("their average", format="%.2f"),
         "opponents": st.column_config.NumberColumn("opponents' average", format="%.2f"),
@@ -127,7 +127,7 @@ opp = prof["opponents"]
 if opp.height:
     st.subheader("Opponents")
     shown = opp.with_columns(pl.format("/players?player={}", "player_id").alias("profile"))
-    st.dataframe(shown, hide_index=True, column_config={
+    ui.dataframe(shown, hide_index=True, column_config={
         "played": st.column_config.NumberColumn("games together"),
         "games": st.column_config.NumberColumn("finished together"),
         "wins": st.column_config.NumberColumn("this player's wins"),
@@ -148,7 +148,7 @@ if dq["decisions"]:
               help="the mover's chance at the position minus at the next analysed position; a gain counts as 0")
     d3.metric("Average change", f"{dq['avg_change']:+.2%}", help="gains and losses alike")
     worst = dq["worst"].with_columns(pl.format("/review?game={}&seq={}", "game_id", "move_seq").alias("review"))
-    st.dataframe(ui.as_percent(worst.select("game_id", "move_seq", "move_type", "move", "chance_before",
+    ui.dataframe(ui.as_percent(worst.select("game_id", "move_seq", "move_type", "move", "chance_before",
                                             "chance_after", "lost", "review"),
                                "chance_before", "chance_after", "lost"), hide_index=True, column_config={
         "move_seq": st.column_config.NumberColumn("event"),
@@ -166,7 +166,7 @@ st.subheader(f"Games ({games.height:,})")
 shown = games.head(500).with_columns(
     pl.format("/review?game={}", "game_id").alias("review"),
     pl.col("title").map_elements(title_label, return_dtype=pl.String))
-st.dataframe(shown.select("review", "title", "played_at", "player_count", "seat", "final_score", "rank", "won",
+ui.dataframe(shown.select("review", "title", "played_at", "player_count", "seat", "final_score", "rank", "won",
                           "winners", "status"), hide_index=True, column_config={
     "review": st.column_config.LinkColumn("game", display_text=r"game=(.*)"),
     "final_score": st.column_config.NumberColumn("score")})

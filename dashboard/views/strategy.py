@@ -22,7 +22,7 @@ st.caption(f"{title_label(title)}: {counts['games']:,} games, {counts['finished'
 edge = data.q("category_edge", title=title)
 if edge.height:
     st.altair_chart(charts.category_edge(edge), width="stretch")
-    st.dataframe(charts.readable(edge, "category"), hide_index=True, column_config={
+    ui.dataframe(charts.readable(edge, "category"), hide_index=True, column_config={
         "winners": st.column_config.NumberColumn("winners' average", format="%.2f"),
         "others": st.column_config.NumberColumn("others' average", format="%.2f"),
         "edge": st.column_config.NumberColumn("difference", format="%+.2f"),
@@ -41,7 +41,7 @@ elif title == "copenhagen":
     if lines.height:
         st.subheader("Rows against columns")
         st.altair_chart(charts.copenhagen_lines(lines), width="stretch")
-        st.dataframe(ui.as_percent(lines, "all_windows_share"), hide_index=True, column_config={
+        ui.dataframe(ui.as_percent(lines, "all_windows_share"), hide_index=True, column_config={
             "per_player": st.column_config.NumberColumn("completed per player", format="%.2f"),
             "points_per_player": st.column_config.NumberColumn("their points per player", format="%.2f"),
             "all_windows_share": ui.percent_column("with all windows"),
@@ -50,7 +50,7 @@ elif title == "coal_baron":
     deciders = data.q("shift_deciders")
     if deciders.height:
         st.subheader("Shift scoring by category")
-        st.dataframe(ui.as_percent(charts.readable(deciders.drop("total_games"), "category"), "winner_first_rate"),
+        ui.dataframe(ui.as_percent(charts.readable(deciders.drop("total_games"), "category"), "winner_first_rate"),
                      hide_index=True, column_config={
             "winner_points": st.column_config.NumberColumn("winners' shift points", format="%.2f"),
             "other_points": st.column_config.NumberColumn("others' shift points", format="%.2f"),
@@ -61,13 +61,13 @@ elif title == "perikles":
     elections = data.q("perikles_elections_summary")
     if elections.height:
         st.subheader("Elections won")
-        st.dataframe(elections, hide_index=True)
+        ui.dataframe(elections, hide_index=True)
 
 for table in data.q("deeper_tables", title=title):
     if table.rows.is_empty():
         continue
     st.subheader(table.heading)
-    st.dataframe(ui.as_percent(table.rows, "win_rate", "win_rate_low", "win_rate_high"), hide_index=True,
+    ui.dataframe(ui.as_percent(table.rows, "win_rate", "win_rate_low", "win_rate_high"), hide_index=True,
                  column_config={
                      "group": st.column_config.TextColumn(""),
                      "player_games": st.column_config.NumberColumn("player-games behind it"),
@@ -80,7 +80,7 @@ for table in data.q("deeper_tables", title=title):
 rates = data.q("seat_win_rates").filter(title=title)
 if rates.height:
     st.subheader("Seat and player count")
-    st.dataframe(ui.as_percent(rates.drop("title"), "win_rate"), hide_index=True, column_config={
+    ui.dataframe(ui.as_percent(rates.drop("title"), "win_rate"), hide_index=True, column_config={
         "win_rate": ui.percent_column("win rate"),
         "games": st.column_config.NumberColumn("games behind it"),
         "agents": st.column_config.TextColumn("played by (games)")})
@@ -89,6 +89,6 @@ if agents.height:
     st.subheader("Agent")
     st.caption("Simulated games name each seat's agent: compare the agents before reading a seat's win rate "
                "as an advantage of the seat.")
-    st.dataframe(ui.as_percent(agents, "win_rate"), hide_index=True, column_config={
+    ui.dataframe(ui.as_percent(agents, "win_rate"), hide_index=True, column_config={
         "win_rate": ui.percent_column("win rate"),
         "games": st.column_config.NumberColumn("seats behind it")})

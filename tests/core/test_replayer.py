@@ -159,3 +159,18 @@ def test_a_draw_request_names_its_deck_once() -> None:
     assert ChanceRequest(kind="draw", name="deck", count=1).describe() == "1 card from the deck"
     assert ChanceRequest(kind="draw", name="facade", count=2).describe() == "2 cards from the facade deck"
     assert ChanceRequest(kind="draw", name="event_deck", count=1).describe() == "1 card from the event deck"
+
+
+def test_a_move_that_comes_before_its_chance_is_told_in_words() -> None:
+    """Issue 26: "Cobalt2 plays choose_loyalty, but the rules first await a random first_chooser" in words."""
+    import pytest
+
+    from replay.engine import ChanceRequest, MissingChance
+    from replay.games import get_game
+
+    game = get_game("pax_pamir")
+    state = game.initial_state(["a", "b"], {})
+    with pytest.raises(MissingChance) as err:
+        state.apply_move("a", game.parse_move({"type": "choose_loyalty", "coalition": "afghan"}))
+    assert str(err.value).startswith("a plays choose loyalty, but the rules first await 1 card from the deck")
+    assert ChanceRequest(kind="pick", name="first_chooser").describe() == "a random first chooser"

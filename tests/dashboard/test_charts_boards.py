@@ -64,13 +64,14 @@ def test_score_timeline_marks_the_step_and_the_divergences(sample_db: Path) -> N
     assert spec["vconcat"][0]["title"] == "Ana (p1)"
     assert spec["datasets"][charts.STEP_DATA] == [{"seq": 17}]
     for panel, pid in zip(spec["vconcat"], players):
-        area, div, dep, step = panel["layer"]
+        final, area, div, dep, step, final_text = panel["layer"]
+        assert final["mark"]["type"] == "rect" and final_text["mark"]["type"] == "text"
         assert area["mark"]["type"] == "area" and area["mark"]["interpolate"] == "step-after"
         assert f"datum.player_id == '{pid}'" in area["transform"][0]["filter"]
         assert div["mark"]["type"] == "rule" and div["mark"]["color"] == "#c0392b"
         assert dep["mark"]["type"] == "rule" and "'departure'" in dep["transform"][0]["filter"]
         assert step["mark"]["type"] == "rule" and step["data"] == {"name": charts.STEP_DATA}
-    (rows,) = [v for k, v in spec["datasets"].items() if k != charts.STEP_DATA]
+    (rows,) = [v for k, v in spec["datasets"].items() if k != charts.STEP_DATA and any("layer" in r for r in v)]
     marked = sorted({r["seq"] for r in rows if r["layer"] == "divergence"})
     assert marked == sorted(set(divs)) and len(marked) >= 1
     assert sum(1 for r in rows if r["layer"] == "divergence") == len(players) * len(marked)
@@ -105,6 +106,55 @@ def test_coal_baron_charts(sample_db: Path) -> None:
     assert "Ana" in str(spec["datasets"])
 
 
+def _encodings(spec: dict, channel: str) -> list[dict]:
+    return [layer["encoding"][channel] for layer in _layers(spec) if channel in layer.get("encoding", {})]
+
+
+def test_the_shift_heat_map_shows_names_and_categories_whole() -> None:
+    """Issue 26: names were cut ("hloe" for Chloe) under a 220 px facet; labels get their room."""
+    ranks = pl.DataFrame({"shift": [1] * 6, "seq": [40] * 6,
+                          "category": ["light coal", "light coal", "light coal", "deliveries by train"] * 1 + ["x", "x"],
+                          "player_id": ["p1", "p2", "p3", "p1", "p2", "p3"], "value": [3, 1, 0, 2, 2, 1],
+                          "rank": [1, 2, None, 1, 1, 2], "points": [6, 2, 0, 6, 6, 2]})
+    names = {"p1": "Chloe", "p2": "Maximilian-Alexander", "p3": "Bo"}
+    spec = charts.game_shift_heatmap(ranks, names).to_dict()
+    x_enc = _encodings(spec, "x")[0]
+    assert x_enc["axis"]["labelLimit"] == 0 and x_enc["axis"]["labelAngle"] == 0
+    assert all(e["axis"]["labelLimit"] == 0 for e in _encodings(spec, "y"))
+    step = spec["spec"]["width"]["step"]
+    assert step >= 7 * len("Maximilian-Alexander")  # the longest name fits its cell
+    assert x_enc["sort"] == ["Chloe", "Maximilian-Alexander", "Bo"]  # seat order
+
+
+def test_a_seat_that_never_won_is_visible() -> None:
+    """Issue 26: a 0% bar has no height; every bar gets a cap, and 0% a label."""
+    df = pl.DataFrame({"title": ["pax_pamir"] * 2, "player_count": [2, 2], "seat": [1, 2], "games": [5, 5],
+                       "wins": [5, 0], "win_rate": [1.0, 0.0], "agents": [None, None]},
+                      schema_overrides={"agents": pl.String})
+    spec = charts.seat_win_rates(df).to_dict()
+    marks = [(layer["mark"]["type"] if isinstance(layer["mark"], dict) else layer["mark"])
+             for layer in spec["spec"]["layer"]]
+    assert marks == ["bar", "tick", "text"]
+    zero = spec["spec"]["layer"][2]
+    assert zero["transform"] == [{"filter": "datum.win_rate == 0"}] and zero["encoding"]["text"] == {"value": "0%"}
+    assert spec["facet"]["header"]["labelLimit"] == 0  # "Pax Pamir (2nd ed.)" whole
+
+
+def test_the_final_score_gets_a_readable_step_of_its_own() -> None:
+    """Issue 26: the end-of-game scoring was a one-event sliver at the right edge of the score chart."""
+    tl = pl.DataFrame({"seq": [10, 239, 240], "player_id": ["p1"] * 3, "category": ["a", "end", "end"],
+                       "points": [3, 20, 20]})  # final scoring at the last event (239), closing point at 240
+    spec = charts.score_timeline(tl, 0, [], {"p1": "Ana"}).to_dict()
+    width = charts.final_width(240)
+    assert width >= 240 / 15  # at least a fifteenth of the axis, not one event
+    final, area = spec["vconcat"][0]["layer"][:2]
+    assert area["encoding"]["x"]["scale"]["domain"] == [0, 240 + width]
+    (rows,) = [v for k, v in spec["datasets"].items() if k != charts.STEP_DATA and any("layer" in r for r in v)]
+    assert {r["points"] for r in rows if r["seq"] == 240 + width and r["category"] == "end"} == {20}
+    (band,) = [v for v in spec["datasets"].values() if v and "from" in v[0]]
+    assert band == [{"from": 239, "to": 240 + width, "text": "final score"}]
+
+
 @pytest.mark.skipif("pax_pamir" not in TITLES, reason="no Pax Pamir engine")
 def test_pax_pamir_charts(sample_db: Path) -> None:
     success = run(sample_db, q.dominance_success_by_check)
@@ -137,7 +187,9 @@ def test_every_board_draws_a_real_position(title: str) -> None:
     for r, pid in zip(view.resources, names):
         assert pid in r["player"]
     table = boards.resources_table(view.resources, [1] * len(names))
-    assert table.height == len(names) and "score" in table.columns
+    # players across, resources down: as wide as the players, however many resources (issue 26: Praga's overflowed)
+    assert table.columns == ["resource", *(r["player"] for r in view.resources)]
+    assert table.get_column("resource")[0] == "score" and table.height == len(set().union(*view.resources))
     for name in names.values():
         assert name in view.html
 

@@ -81,6 +81,9 @@ def test_game_review_steps_with_buttons_slider_and_jumps(sample_db: Path, monkey
     assert at.selectbox(key="review_game").value == best
     assert at.slider(key="review_seq").value == 0
     assert "Event 0 of" in texts(at)
+    # the title is a heading, never a metric whose value a narrow column cuts ("Pax Pamir (2…", issue 26)
+    title = q.title_label(run(sample_db, q.game_header, game_id=best)["title"])
+    assert title in [h.value for h in at.subheader] and "Title" not in [m.label for m in at.metric]
     at.button(key="review_next").click().run()
     assert at.slider(key="review_seq").value == 1 and "Event 1 of" in texts(at)
     at.button(key="review_prev").click().run()
@@ -92,7 +95,7 @@ def test_game_review_steps_with_buttons_slider_and_jumps(sample_db: Path, monkey
     # the players table has one row per player, the timeline chart is there
     n_players = run(sample_db, q.game_players, game_id=best).height
     resources, scores = at.table[0].value, at.table[1].value
-    assert len(resources) == n_players and "score" in resources.columns
+    assert len(resources.columns) == n_players and "score" in resources.index  # players across
     assert len(scores.columns) == n_players  # categories down, players across
     assert any(el.type == "arrow_vega_lite_chart" or "vega" in el.type for el in at.main)
     # jump to the end through the "Jump to" box
@@ -125,7 +128,7 @@ def test_game_review_opens_at_a_link(sample_db: Path, monkeypatch: pytest.Monkey
     assert at.slider(key="review_seq").value == first
     body = texts(at)
     assert "Where it was decided" in body
-    assert "Divergence here (observation_mismatch)" in body
+    assert "Divergence here (observation mismatch)" in body  # in words (issue 26)
     assert "recorded" in body and "replayed" in body
 
 
@@ -229,6 +232,7 @@ def test_divergences_page(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert at.title[0].value == "Divergences"
     keys = at.dataframe[0].value
     assert list(keys["what"]) == ["score"] and list(keys["games"]) == [1]
+    assert list(keys["kind"]) == ["observation mismatch"]  # in words (issue 26)
     table = at.dataframe[1].value
     assert list(table["game_id"]) == [DIVERGED_ID]
     assert table["open"][0].startswith(f"review?game={DIVERGED_ID}&seq=")
@@ -307,3 +311,20 @@ def test_a_lake_moved_after_its_catalog_was_written_is_explained_on_every_page(
         at = open_page(moved / "gamerec.duckdb", page, monkeypatch)  # no exception shown
         errors = [e.value for e in at.error]
         assert errors and "cannot be read" in errors[0] and "--lake DIR` again" in errors[0], (page, errors)
+
+
+@pytest.mark.parametrize(("page", "params"), [("coal_baron", {}), ("strategy", {}), ("players", {}),
+                                              ("players", {"player": "p1"}), ("divergences", {})])
+def test_tables_head_their_columns_in_words(sample_db: Path, monkeypatch: pytest.MonkeyPatch, page: str,
+                                            params: dict[str, str]) -> None:
+    """Issue 26: raw ids (avg_points, player_id, played_at...) where the docs promise words."""
+    import json
+    import re
+
+    at = open_page(sample_db, page, monkeypatch, **params)
+    assert at.dataframe
+    for df in at.dataframe:
+        config = json.loads(df.proto.columns or "{}")
+        shown = [config.get(c, {}).get("label", c) for c in df.value.columns if not config.get(c, {}).get("hidden")]
+        assert not [c for c in shown if "_" in str(c)], shown
+    assert not re.search(r"\b(fill|move|check|avg)_[a-z]+", texts(at))

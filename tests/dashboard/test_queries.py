@@ -228,6 +228,9 @@ def _dominance_db() -> duckdb.DuckDBPyConnection:
         ("b", 10, 1, False, True), ("b", 30, 3, True, False),
         ("c", 10, 1, False, False), ("c", 20, 2, False, False), ("c", 40, 4, True, True),
     ]
+    for gid in ("a", "b", "c"):
+        con.execute("INSERT INTO games (game_id, title, source_kind, status) VALUES (?, 'pax_pamir', 'simulated', "
+                    "'complete')", [gid])
     for gid, seq, no, final, ok in rows:
         for player in ("p1", "p2"):
             con.execute("INSERT INTO pax_pamir_dominance_checks (game_id, seq, check_no, is_final, successful, "

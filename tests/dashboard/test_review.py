@@ -17,7 +17,7 @@ from analytics.review import (
     record_from_rows,
 )
 from replay.games import get_game
-from replay.record import dumps, loads
+from replay.record import ObserveEvent, dumps, loads
 from replay.replayer import state_at
 from replay.simulate import simulate_one
 
@@ -91,6 +91,9 @@ def test_describe_chance_and_observe_events() -> None:
     observe = next(e for e in record.events if e.kind == "observe")
     text = describe_event(state, observe, {"p1": "Ana"})
     assert text.startswith("The record notes") and "Ana" in text
+    facts = describe_event(state, ObserveEvent({"legal_count": 20, "state_hash": "ab12", "end_pit_balance": {"p1": 3}}),
+                           {"p1": "Ana"})
+    assert facts.endswith("legal moves 20; state hash ab12; end pit balance Ana 3")  # words, not keys (issue 26)
 
 
 def test_unknown_title_is_a_review_error() -> None:
@@ -128,8 +131,8 @@ def test_jump_targets_merge_everything_by_event() -> None:
     jumps = jump_targets([12, 30], ["observation_mismatch", "illegal_move"], milestones, 99,
                          [(30, "Ana leads alone from here to the end")])
     assert list(jumps) == [None, 12, 30, 40, 99]
-    assert jumps[12] == "event 12: divergence (observation_mismatch); dominance check"
-    assert jumps[30] == "event 30: Ana leads alone from here to the end; divergence (illegal_move)"
+    assert jumps[12] == "event 12: divergence (observation mismatch); dominance check"
+    assert jumps[30] == "event 30: Ana leads alone from here to the end; divergence (illegal move)"
     assert jumps[40] == "event 40: shift ranking ×2"
     assert jumps[99] == "event 99: the end"
 

@@ -100,7 +100,13 @@ def test_win_chance_chart_shares_the_step_axis_and_rule() -> None:
     assert spec["datasets"][charts.STEP_DATA] == [{"seq": 7}]
     assert len(spec["layer"]) == 4
     line = spec["layer"][1]
-    assert line["encoding"]["x"]["scale"]["domain"] == [0, 40]
+    end = 40 + charts.final_width(40)  # the score chart's axis, its final step included
+    assert line["encoding"]["x"]["scale"]["domain"] == [0, end]
     rows = next(v for k, v in spec["datasets"].items() if k != charts.STEP_DATA and len(v) == 6)
-    assert min(r["seq"] for r in rows) == 0 and max(r["seq"] for r in rows) == 40  # clipped, closed at the end
+    assert min(r["seq"] for r in rows) == 0 and max(r["seq"] for r in rows) == end  # clipped, closed at the end
+    # issue 26: a fixed plot height whatever the legend takes, nothing drawn past 100%
+    assert spec["height"] == 220 and spec["autosize"] == {"type": "fit-x", "contains": "padding"}
+    for layer in spec["layer"][:3]:
+        assert layer["mark"]["clip"] is True
+        assert layer["encoding"]["y"]["scale"] == {"domain": [0, 1], "clamp": True}
     assert {r["player"] for r in rows} == {"Ana (p1)", "p2"}

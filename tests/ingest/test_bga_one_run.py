@@ -167,11 +167,10 @@ def test_ingest_imports_logs_in_its_workers_as_it_did_in_its_reader(tmp_path: Pa
 @needs_logs
 def test_ingest_tells_logs_records_table_files_and_copies_apart_as_before(tmp_path: Path) -> None:
     """The counts for the cases where a log's bytes alone do not decide: the same log with and
-    without its table file is one id, so within one run the second is a conflict (quarantined as
-    duplicate_id, as the lake decides it); the same log and table elsewhere, and a repeated non-log,
-    are skipped; a lone table file is no record; a record whose first bytes do not name its format
-    is still a record (here: a copy of a log's record under the same id, pretty-printed, so other
-    content: a conflict)."""
+    without its table file is one id and one game, kept with its table file (the one that says more),
+    the other skipped with a note; the same log and table elsewhere, and a repeated non-log, are
+    skipped; a lone table file is no record; a record whose first bytes do not name its format is
+    still a record (here: a pretty-printed copy of the log's record: the same game, skipped)."""
     import shutil
 
     from ingest.pipeline import ingest
@@ -191,9 +190,10 @@ def test_ingest_tells_logs_records_table_files_and_copies_apart_as_before(tmp_pa
     (d / "pretty.json").write_text(json.dumps(rec, indent=1))
     db = tmp_path / "g.duckdb"
     s = ingest([str(d)], db, workers=1, publish_every=-1)
-    assert (s.counts.records, s.counts.new, s.counts.skipped, s.counts.quarantined) == (7, 1, 2, 4)
+    assert (s.counts.records, s.counts.new, s.counts.skipped, s.counts.quarantined) == (7, 1, 4, 2)
+    assert s.counts.same_in_run == 2 and s.counts.conflicts == 0
     s = ingest([str(d)], db, workers=1, publish_every=-1)
-    assert (s.counts.records, s.counts.new, s.counts.skipped, s.counts.quarantined) == (7, 0, 3, 4)
+    assert (s.counts.records, s.counts.new, s.counts.skipped, s.counts.quarantined) == (7, 0, 5, 2)
 
 
 FACTS = [

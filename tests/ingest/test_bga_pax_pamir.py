@@ -266,7 +266,7 @@ def test_cli_import_verify_and_official_ruleset(tmp_path: Path) -> None:
     # the rulebook against BGA: the first departure is the loyalty order (BGA: seat order, no draw)
     res = CliRunner().invoke(main, ["verify", str(src), "--ruleset", "official"])
     assert res.exit_code == 1
-    assert "event 12: missing_chance" in res.output and "first_chooser" in res.output
+    assert "event 12: missing_chance" in res.output and "first chooser" in res.output
 
 
 def test_the_board_shows_unknown_opening_cards_face_down() -> None:

@@ -104,8 +104,13 @@ def _lines(path: Path) -> list[str]:
 
 
 def _edited(line: str) -> str:
-    """The same game with other content (an unknown top-level field is kept and ignored): a new content hash."""
-    return line.rstrip()[:-1] + ', "edited": true}'
+    """The same id with other content: a player renamed, so each record says something the other does not
+    (one that only added to the other would be the same game saved two ways, not a conflict)."""
+    import json
+
+    obj = json.loads(line)
+    obj["players"][0]["name"] = f"{obj['players'][0].get('name') or 'someone'} (edited)"
+    return json.dumps(obj)
 
 
 def _rows(con: duckdb.DuckDBPyConnection, prefix: str, name: str, skip: set[str] | frozenset[str] = frozenset()

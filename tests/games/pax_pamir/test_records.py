@@ -69,7 +69,7 @@ def test_a_dropped_chance_event(record: dict[str, Any]) -> None:
     r = run(obj)
     d = r.divergences[0]
     assert (d.seq, d.kind) == (i, "missing_chance")
-    assert "first_chooser" in d.message
+    assert "first chooser" in d.message
 
 
 def test_an_impossible_draw(record: dict[str, Any]) -> None:
