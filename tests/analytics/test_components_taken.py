@@ -212,3 +212,31 @@ def test_an_older_database_is_filled_once_and_read_meanwhile(corpus: dict[str, A
                        "ORDER BY game_id, take_no").fetchall()
     con.close()
     assert got == want and got
+
+
+def test_praga_win_rate_by_buildings_and_tile_type(corpus: dict[str, Any]) -> None:
+    from analytics import deeper
+
+    built: dict[str, list[int]] = {}
+    most: dict[str, list[int]] = {}
+    for rec in corpus["records"]:
+        if rec.game != "praga":
+            continue
+        ranking = corpus["replays"][rec.id].ranking
+        for p in rec.player_ids:
+            kinds = [kind for _, who, kind, _ in corpus["takes"][rec.id] if who == p]
+            per = {k: kinds.count(k) for k in ("upgrade tile", "wall tile", "building tile") if k in kinds}
+            top = [k for k, n in per.items() if n == max(per.values())]
+            b = kinds.count("building tile")
+            for table, grp in ((built, "6+" if b >= 6 else str(b)),
+                               (most, "none" if not top else "mixed" if len(top) > 1 else top[0].replace(" tile", "s"))):
+                n = table.setdefault(grp, [0, 0])
+                n[0] += 1
+                n[1] += ranking[p] == 1
+    con = connect_readonly(corpus["db"])
+    got = {t.name: {r["group"]: [r["player_games"], r["wins"]] for r in t.rows.iter_rows(named=True)}
+           for t in deeper.tables(con, "praga")}
+    con.close()
+    assert got["buildings_built"] == built
+    assert got["tile_type_most_taken"] == most
+    assert len(most) > 1
