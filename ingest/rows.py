@@ -27,8 +27,8 @@ from ingest import schema
 from ingest.bga.convert import replay_log
 from ingest.milestones import MilestoneTable, by_kind
 from replay import ENGINE_VERSION
-from replay.games import available
 from replay.engine import Taken
+from replay.games import available
 from replay.record import Item, MoveEvent, RecordError, loads
 from replay.replayer import INVALID, Replay, replay_item
 

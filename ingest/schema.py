@@ -234,9 +234,9 @@ def backfill_taken(con: duckdb.DuckDBPyConnection, batch: int = 1000) -> int:
     from replay.record import loads
     from replay.replayer import replay
 
-    titles = [t for t in available() if get_game(t).state_class.taken_kinds]
-    if not titles:
+    if con.execute("SELECT 1 FROM games LIMIT 1").fetchone() is None:
         return 0
+    titles = [t for t in available() if get_game(t).state_class.taken_kinds]
     games = con.execute(f"SELECT game_id, coalesce(ruleset, 'official') FROM games "
                         f"WHERE title IN ({', '.join('?' for _ in titles)}) ORDER BY game_id", titles).fetchall()
     written = 0
