@@ -22,7 +22,10 @@ TAKEN_BY_POSITION = {
 st.title("Components")
 ui.require_db()
 
-title = ui.title_picker("components_title", data.present_titles())
+titles = data.present_titles()
+if st.query_params.get("game") in titles and "components_title" not in st.session_state:
+    st.session_state["components_title"] = st.query_params["game"]  # a link: /components?game=praga
+title = ui.title_picker("components_title", titles)
 if title is None:
     st.stop()
 ui.stand_in_note(title)
