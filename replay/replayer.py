@@ -127,6 +127,7 @@ class Replay:
             out["rank"] = self.ranking
             out["milestones"] = self.milestones
             out["departures"] = self.departures
+            out["taken"] = [t._asdict() for t in self.taken]
         fd = self.first_divergence
         out["first_divergence_seq"] = fd.seq if fd else None
         out["divergences"] = [d.to_dict() for d in self.divergences]

@@ -240,3 +240,13 @@ def test_praga_win_rate_by_buildings_and_tile_type(corpus: dict[str, Any]) -> No
     assert got["buildings_built"] == built
     assert got["tile_type_most_taken"] == most
     assert len(most) > 1
+
+
+def test_replay_json_lists_them(corpus: dict[str, Any], tmp_path: Path) -> None:
+    rec = next(r for r in corpus["records"] if r.game == "perikles")
+    path = tmp_path / "one.json"
+    path.write_bytes(next(raw for raw in people_records("perikles", 1, seed=7)))
+    res = CliRunner().invoke(main, ["replay", str(path), "--json"])
+    assert res.exit_code == 0, res.output
+    got = [(t["seq"], t["player"], t["kind"], t["component"]) for t in orjson.loads(res.output)["taken"]]
+    assert got == corpus["takes"][rec.id] and got
