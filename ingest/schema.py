@@ -159,8 +159,9 @@ def tables() -> list[Table]:
     return [*game_tables(), QUARANTINE, INGEST_RUNS]
 
 
-def create_schema(con: duckdb.DuckDBPyConnection) -> None:
-    """Create every missing table, and add columns declared since the table was made.
+def create_schema(con: duckdb.DuckDBPyConnection) -> bool:
+    """Create every missing table, and add columns declared since the table was made; whether a table or
+    column was added to a database that already held games (readers' snapshot then needs publishing).
 
     A milestone table (or column) declared after games were ingested is
     filled from the generic ``milestones`` table, which holds every
@@ -171,6 +172,7 @@ def create_schema(con: duckdb.DuckDBPyConnection) -> None:
     """
     specs = {m.table: m for m in milestones.MILESTONE_TABLES}
     fill_taken = False
+    added = False
     con.execute("BEGIN TRANSACTION")
     try:
         for t in tables():
@@ -181,6 +183,7 @@ def create_schema(con: duckdb.DuckDBPyConnection) -> None:
             ).fetchall()]
             con.execute(t.ddl())
             spec = specs.get(t.name)
+            added = added or len(have) < len(t.columns)
             if not have:
                 if spec is not None:
                     _backfill_table(con, t, spec)
@@ -194,10 +197,12 @@ def create_schema(con: duckdb.DuckDBPyConnection) -> None:
                         _backfill_column(con, t, spec, name, typ)
         if fill_taken:
             backfill_taken(con)
+        added = added and con.execute("SELECT 1 FROM games LIMIT 1").fetchone() is not None
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
         raise
+    return added
 
 
 def _from_payload(column: str, typ: str) -> str:

@@ -21,7 +21,7 @@ from analytics import components
 from analytics.db import connect_readonly
 from gamerec_cli.main import main
 from ingest.pipeline import ingest
-from ingest.writer import Database
+from ingest.writer import Database, snapshot_path
 from replay.engine import Move, State
 from replay.games import get_game
 from replay.games.perikles.components import INFLUENCE
@@ -79,7 +79,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     records = [loads(r) for r in raws]
     replays = {r.id: replay(r) for r in records}
     assert all(rep.status == "complete" for rep in replays.values())
-    return {"db": db, "records": records, "replays": replays,
+    return {"db": db, "file": folder / "taken.jsonl.gz", "records": records, "replays": replays,
             "takes": {r.id: took_by_position(r) for r in records}}
 
 
@@ -191,9 +191,11 @@ def test_stats_components_json_lists_them(corpus: dict[str, Any]) -> None:
 def test_an_older_database_is_filled_once_and_read_meanwhile(corpus: dict[str, Any], tmp_path: Path) -> None:
     db = tmp_path / "old.duckdb"
     shutil.copy(corpus["db"], db)
-    con = duckdb.connect(str(db))
-    con.execute("DROP TABLE components_taken")  # as a database made before the table existed
-    con.close()
+    shutil.copy(snapshot_path(corpus["db"]), snapshot_path(db))
+    for path in (db, snapshot_path(db)):  # as a database (and its snapshot) made before the table existed
+        con = duckdb.connect(str(path))
+        con.execute("DROP TABLE components_taken")
+        con.close()
     # read before any ingest: the positional kinds are listed, not counted, and said to be
     con = connect_readonly(db)
     res = components.components(con, "praga")
@@ -201,17 +203,27 @@ def test_an_older_database_is_filled_once_and_read_meanwhile(corpus: dict[str, A
     assert res.uncounted == POSITIONAL["praga"]
     assert res.rows.filter(pl.col("kind").is_in(POSITIONAL["praga"]))["players"].sum() == 0
     assert res.rows.filter(pl.col("kind") == "technology")["players"].sum() > 0
-    # the next ingest's opening of the database fills it from the stored records
-    Database(db).close()
+    # the next ingest fills it from the stored records, though it skips every record, and publishes it
+    summary = ingest([str(corpus["file"])], db, workers=0, publish_every=0)
+    assert summary.counts.skipped == len(corpus["records"])
     con = connect_readonly(db)
     got = con.execute("SELECT game_id, seq, player_id, kind, component, take_no FROM components_taken "
                       "ORDER BY game_id, take_no").fetchall()
+    assert components.components(con, "praga").uncounted == ()
     con.close()
     con = connect_readonly(corpus["db"])
     want = con.execute("SELECT game_id, seq, player_id, kind, component, take_no FROM components_taken "
                        "ORDER BY game_id, take_no").fetchall()
     con.close()
     assert got == want and got
+    # and only once: a database that has the table is not filled again
+    con = duckdb.connect(str(db))
+    con.execute("DELETE FROM components_taken WHERE kind = 'wall tile'")
+    con.close()
+    Database(db).close()
+    con = duckdb.connect(str(db), read_only=True)
+    assert con.execute("SELECT count(*) FROM components_taken WHERE kind = 'wall tile'").fetchone() == (0,)
+    con.close()
 
 
 def test_praga_win_rate_by_buildings_and_tile_type(corpus: dict[str, Any]) -> None:
