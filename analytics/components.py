@@ -14,12 +14,14 @@ source, ruleset; a BGA table downloaded by two players counts once, see
   Pamir's turn, a round elsewhere) and the median progress (event index over the game's
   length) of the player's first take.
 
-Every component of the catalogue is listed, taken or not.  What is taken is read from the
-moves themselves (``events``), so a component is covered when its move names it: the catalogue
-of each title (:data:`CATALOGUES`) says which moves those are.  A move that names a position
-rather than the component (Pax Pamir's ``buy``, Perikles' ``take_tile``, Praga's ``pick_tile``)
-would need the board at that point, which only a replay knows; those components are not covered
-yet (``docs/analysis.md`` lists them).
+Every component of the catalogue is listed, taken or not.  What is taken is read from one of two
+places, as each title's catalogue (:data:`CATALOGUES`) says per kind:
+
+- the moves themselves (``events``: a :class:`Take`), where the move names its component (a court
+  card played by id, a facade tile built by colour and size);
+- ``components_taken`` (a :class:`Noted`), where the move names only a position (Pax Pamir's
+  ``buy`` of a market column, Perikles' ``take_tile`` of a display slot, Praga's ``pick_tile``):
+  the replay's rules noted what lay there when it was taken (``replay.engine.State.take``).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import duckdb
 import polars as pl
 
 from analytics.distinct import distinct_games_sql
+from analytics.players import _tables
 from ingest.duck import first_row
 
 
@@ -50,8 +53,19 @@ class Take:
 
 
 @dataclass(frozen=True)
+class Noted:
+    """Components the replay noted as taken (``components_taken`` rows of kind ``noted``), listed under the
+    catalogue's ``kind``; the catalogue key is the SQL ``key`` over the row's ``component`` (its id in the
+    title's data)."""
+
+    kind: str
+    noted: str
+    key: str = "component"
+
+
+@dataclass(frozen=True)
 class Catalogue:
-    takes: tuple[Take, ...]
+    takes: tuple[Take | Noted, ...]
     entries: tuple[tuple[str, str, str], ...]
     """(kind, key, label) of every component, in display order."""
 
@@ -114,39 +128,97 @@ def _coal_baron() -> Catalogue:
     ), tuple(entries))
 
 
+def _grouped(members: dict[str, str]) -> str:
+    """SQL mapping a noted ``component`` id to its catalogue key (several copies, one component)."""
+    return "CASE component " + " ".join(f"WHEN {_literal(c)} THEN {_literal(k)}" for c, k in members.items()) + \
+        " ELSE component END"
+
+
 def _pax_pamir() -> Catalogue:
     court = _data("pax_pamir", "court_cards.json")
     entries = [("court card", str(c["id"]), c["name"]) for c in court]
+    # an event card is taken when bought (Public Withdrawal never can be); the four Dominance Check
+    # cards are one component
+    events = [e for e in _data("pax_pamir", "events.json") if e["purchased"] != "public_withdrawal"]
+    event_key = {str(e["id"]): (e["purchased"] if e["purchased"] == "dominance_check" else str(e["id"]))
+                 for e in events}
+    entries += list(dict.fromkeys(("event card", event_key[str(e["id"])], e["name"]) for e in events))
     actions = ("tax", "gift", "build", "move", "betray", "battle")
     entries += [("card action", a, f"{a} action") for a in actions]
     return Catalogue((
         Take("court card", ("play",), _move("card")),
+        Noted("event card", "event card", _grouped(event_key)),
         Take("card action", actions, "move_type"),
     ), tuple(entries))
 
 
 def _perikles() -> Catalogue:
+    from replay.games.perikles.components import CITY
+
     special = _data("perikles", "special_tiles.json")["tiles"]
     # the move types name the tiles as play_<name words>: play_thessalian_allies is the tile "thessalanianallies"
     entries = [("special tile", "play_" + re.sub(r"\W+", "_", t["name"].lower()), t["name"]) for t in special]
+    # the copies of an influence tile (same city, cubes and symbol) are one component
+    tiles = _data("perikles", "influence_tiles.json")["tiles"]
+    tile_key = {t["id"]: f"{t['city']}|{t['shards']}|{t['symbol']}" for t in tiles}
+    for t in tiles:
+        city = "Any-city" if t["city"] == "any" else CITY[t["city"]].name
+        what = f"{t['shards']}-cube" if t["symbol"] == "none" else t["symbol"]
+        entries.append(("influence tile", tile_key[t["id"]], f"{city} {what} tile"))
+    entries = list(dict.fromkeys(entries))
     entries += [("influence action", "nominate", "nominate a candidate"),
                 ("influence action", "assassinate", "assassinate a cube")]
     return Catalogue((
         Take("special tile", tuple(k for _, k, _ in entries if k.startswith("play_")), "move_type"),
+        Noted("influence tile", "influence tile", _grouped(tile_key)),
         Take("influence action", ("nominate", "assassinate"), "move_type"),
     ), tuple(entries))
 
 
-def _praga() -> Catalogue:
-    supplies = _data("praga", "supplies.json")
+def _gain_words(gains: list[dict[str, Any]]) -> str:
+    """A Praga tile's reward in words: ``2 VP, a silver window``."""
+    out = []
+    for g in gains:
+        for what, n in g.items():
+            if what == "choice":
+                out.append(" or ".join(_gain_words(option) for option in n))
+            elif what == "window":
+                out.append(f"a {n} window")
+            else:
+                out.append(f"{n} {'VP' if what == 'vp' else what}")
+    return ", ".join(out)
+
+
+def _praga_tile(t: dict[str, Any]) -> str:
+    """A Praga hex tile in words: ``BI-03: era I building, 1 gold 2 stone, gives 2 VP``, ``UI-01: era I
+    upgrade of manage quarries (bonus 1 stone)``."""
     from replay.games.praga.components import ACTION_NAMES
 
+    era = "I" * int(t["era"])
+    words = f"{t['id']}: era {era} {'special ' if t['special'] else ''}{t['type']}"
+    if t["upgrades"]:
+        words += f" of {ACTION_NAMES[t['upgrades']]} (bonus {_gain_words(t['upgrade_bonus'])})"
+    cost = " ".join(f"{n} {what}" for what, n in t["cost"].items() if n)
+    if cost:
+        words += f", {cost}"
+    gives = _gain_words(t["reward"])
+    return words + (f", gives {gives}" if gives else "")
+
+
+def _praga() -> Catalogue:
+    from replay.games.praga.components import ACTION_NAMES, ROWS
+
+    supplies = _data("praga", "supplies.json")
+
     entries = [("action", a, n) for a, n in ACTION_NAMES.items()]
+    tiles = _data("praga", "hex_tiles.json")["tiles"]
+    entries += [(f"{row} tile", t["id"], _praga_tile(t)) for row in ROWS for t in tiles if t["type"] == row]
     entries += [("technology", t["id"], f"{t['id']}: {t['text']}") for t in supplies["technologies"]]
     entries += [("seal", s["id"], s["id"].replace("_", " ")) for s in supplies["seals"]]
     entries += [("production token", t["id"], t["id"]) for t in supplies["production_tokens"]]
     return Catalogue((
         Take("action", ("choose_action",), _move("action")),
+        *(Noted(f"{row} tile", f"{row} tile") for row in ROWS),
         Take("technology", ("keep_technology",), _move("tech")),
         Take("seal", ("claim_seal",), _move("seal")),
         Take("production token", ("take_production_token",), _move("token")),
@@ -173,6 +245,9 @@ class Components:
     baseline: float | None
     """The win rate of every player-game of those games."""
     rows: pl.DataFrame
+    uncounted: tuple[str, ...] = ()
+    """Kinds read from ``components_taken`` when the database has no such table yet (made before it
+    existed, and not ingested into since): listed, but not counted."""
 
 
 ROW_SCHEMA = {"kind": pl.String, "key": pl.String, "label": pl.String, "players": pl.Int64, "wins": pl.Int64,
@@ -186,10 +261,14 @@ def _literal(s: str) -> str:
 
 
 def takes_sql(title: str) -> str:
-    """SQL over ``ev`` (the title's move events) giving one row per take: game_id, seq, player_id, round,
-    kind, key."""
+    """SQL over ``ev`` (the title's move events) and ``tk`` (its ``components_taken`` rows, with the
+    event's round) giving one row per take: game_id, seq, player_id, round, kind, key."""
     parts = []
     for t in catalogue(title).takes:
+        if isinstance(t, Noted):
+            parts.append(f"SELECT game_id, seq, player_id, round, {_literal(t.kind)} AS kind, "
+                         f"({t.key})::VARCHAR AS key FROM tk WHERE kind = {_literal(t.noted)}")
+            continue
         types = ", ".join(_literal(m) for m in t.move_types)
         parts.append(f"SELECT game_id, seq, player_id, round, {_literal(t.kind)} AS kind, ({t.key})::VARCHAR AS key "
                      f"FROM ev WHERE move_type IN ({types}) AND ({t.where})")
@@ -210,7 +289,9 @@ def components(con: duckdb.DuckDBPyConnection, title: str, *, player_count: int 
                source: str | None = None, ruleset: str | None = None) -> Components:
     """Every component of ``title`` with how often it was taken and its takers' win rate (module doc)."""
     cat = catalogue(title)
-    move_types = sorted({m for t in cat.takes for m in t.move_types})
+    move_types = sorted({m for t in cat.takes if isinstance(t, Take) for m in t.move_types})
+    noted = [t for t in cat.takes if isinstance(t, Noted)]
+    have_taken = "components_taken" in _tables(con)
     params = {"title": title, "pc": player_count, "src": source, "rs": ruleset}
     games_sql = f"""
         SELECT game_id, n_events FROM ({distinct_games_sql(con)}) g
@@ -234,6 +315,7 @@ def components(con: duckdb.DuckDBPyConnection, title: str, *, player_count: int 
             FROM events e JOIN g USING (game_id)
             WHERE e.kind = 'move' AND e.move_type IN ({types})
         ),
+        tk AS ({_noted_sql(have_taken and bool(noted))}),
         takes AS ({takes_sql(title)}),
         first AS (
             SELECT game_id, player_id, kind, key, min(seq) AS seq, arg_min(round, seq) AS round,
@@ -270,4 +352,18 @@ def components(con: duckdb.DuckDBPyConnection, title: str, *, player_count: int 
         pl.when(pl.col("players") > 0).then(pl.concat_list("win_rate_low", "win_rate_high")).alias("win_rate_ci"),
         (pl.col("win_rate") - baseline if baseline is not None else pl.lit(None, dtype=pl.Float64)).alias("lift"),
     ).sort(["order", "key"]).select(list(ROW_SCHEMA))
-    return Components(n_games, n_pg, baseline, rows.cast(ROW_SCHEMA))  # type: ignore[arg-type]
+    uncounted = () if have_taken else tuple(dict.fromkeys(t.kind for t in noted))
+    return Components(n_games, n_pg, baseline, rows.cast(ROW_SCHEMA), uncounted)  # type: ignore[arg-type]
+
+
+def _noted_sql(present: bool) -> str:
+    """The ``components_taken`` rows of the games ``g``, each with the round of its event (none without
+    the table)."""
+    if not present:
+        return ("SELECT NULL::VARCHAR AS game_id, NULL::INTEGER AS seq, NULL::VARCHAR AS player_id, "
+                "NULL::INTEGER AS round, NULL::VARCHAR AS kind, NULL::VARCHAR AS component WHERE false")
+    return """
+        SELECT t.game_id, t.seq, t.player_id, e.round, t.kind, t.component
+        FROM components_taken t JOIN g USING (game_id)
+        LEFT JOIN events e ON e.game_id = t.game_id AND e.seq = t.seq
+    """

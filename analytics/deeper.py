@@ -5,7 +5,7 @@ looks at first, each with its 95% Wilson interval and the player-games behind it
 - Coal Baron: orders fulfilled, by transport type and in all.
 - Copenhagen: rows and columns completed; coat-of-arms bonuses used.
 - Perikles: cities led (elections won); battles won (locations claimed).
-- Praga: buildings built (the build-a-building action); technologies gained.
+- Praga: buildings built; the hex tile type (upgrade, wall, building) taken most; technologies gained.
 
 Over finished distinct games (:mod:`analytics.distinct`); every player-game of
 those games is in exactly one group of each table.  :func:`tables` gives a title's tables.
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import duckdb
 import polars as pl
 
-from analytics.components import catalogue, wilson
+from analytics.components import Take, catalogue, wilson
 from analytics.distinct import distinct_games_sql
 from analytics.players import _tables
 
@@ -155,7 +155,7 @@ def _copenhagen(con: duckdb.DuckDBPyConnection) -> list[RateTable]:
                                  "SELECT game_id, player_id, count(*) AS n FROM copenhagen_completions "
                                  f"WHERE line = '{line}' GROUP BY ALL", top), {"copenhagen_completions"})))
     coat = catalogue("copenhagen")
-    kinds = {m for t in coat.takes if t.kind == "coat of arms" for m in t.move_types}
+    kinds = {m for t in coat.takes if isinstance(t, Take) and t.kind == "coat of arms" for m in t.move_types}
     types = ", ".join(f"'{m}'" for m in sorted(kinds))
     out.append(RateTable("coat_of_arms", "Win rate by coat-of-arms bonuses used",
                          "Coat-of-arms bonuses taken in the game (an ability, a white tile, or refreshing the "
@@ -183,14 +183,30 @@ def _perikles(con: duckdb.DuckDBPyConnection) -> list[RateTable]:
 
 
 def _praga(con: duckdb.DuckDBPyConnection) -> list[RateTable]:
+    tiles = "SELECT game_id, player_id, kind FROM components_taken WHERE game_id IN (SELECT game_id FROM pg)"
     return [
         RateTable("buildings_built", "Win rate by buildings built",
-                  "Build-a-building actions taken (the building's own type is taken from a display slot in the "
-                  "record and not told apart yet).",
+                  "Building tiles taken from the display, each then built (components_taken).",
                   _rates(con, "praga", _count_groups(
-                      "SELECT game_id, player_id, count(*) AS n FROM events WHERE game_id IN (SELECT game_id FROM pg) "
-                      "AND kind = 'move' AND move_type = 'choose_action' "
-                      "AND json_extract_string(payload, '$.move.action') = 'building' GROUP BY ALL", 6), {"events"})),
+                      f"SELECT game_id, player_id, count(*) AS n FROM ({tiles}) WHERE kind = 'building tile' "
+                      "GROUP BY ALL", 6), {"components_taken"})),
+        RateTable("tile_type_most_taken", "Win rate by the hex tile type taken most",
+                  "Of the upgrade, wall and building tiles a player took from the display, the type taken most "
+                  "(two or three types taken equally often: mixed; none taken: none).",
+                  _rates(con, "praga", f"""
+                      SELECT pg.game_id, pg.player_id, coalesce(m.grp, 'none') AS grp, coalesce(m.ord, 4) AS ord
+                      FROM pg LEFT JOIN (
+                          SELECT game_id, player_id,
+                                 CASE WHEN count(*) FILTER (WHERE n = top) > 1 THEN 'mixed'
+                                      ELSE replace(arg_max(kind, n), ' tile', 's') END AS grp,
+                                 CASE WHEN count(*) FILTER (WHERE n = top) > 1 THEN 3
+                                      ELSE list_position(['upgrade tile', 'wall tile', 'building tile'],
+                                                         arg_max(kind, n)) - 1 END AS ord
+                          FROM (SELECT *, max(n) OVER (PARTITION BY game_id, player_id) AS top
+                                FROM (SELECT game_id, player_id, kind, count(*) AS n FROM ({tiles}) GROUP BY ALL))
+                          GROUP BY ALL
+                      ) m USING (game_id, player_id)
+                  """, {"components_taken"})),
         RateTable("technologies", "Win rate by technologies gained", "Technology tiles gained (praga_technologies).",
                   _rates(con, "praga", _count_groups(
                       "SELECT game_id, player_id, count(*) AS n FROM praga_technologies GROUP BY ALL", 5),

@@ -46,6 +46,10 @@ PAGES: list[tuple[str, str | None, dict[str, str]]] = [
     # simulated records name their seats p1, p2...: p1 sits in every game, the largest profile there is
     ("players (p1's profile)", "views/players.py", {"player": "p1"}),
     ("components", "views/components.py", {}),
+    # the titles whose components are partly read from components_taken (what a positional move took)
+    ("components (pax_pamir)", "views/components.py", {"game": "pax_pamir"}),
+    ("components (perikles)", "views/components.py", {"game": "perikles"}),
+    ("components (praga)", "views/components.py", {"game": "praga"}),
     ("divergences", "views/divergences.py", {}),
     ("departures", "views/departures.py", {}),
 ]

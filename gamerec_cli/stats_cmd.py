@@ -110,7 +110,8 @@ def components_report(con: duckdb.DuckDBPyConnection, title: str, player_count: 
     if as_json:
         click.echo(_json({"game": title, "filters": {"players": player_count, "source": source, "ruleset": ruleset},
                           "games": res.games, "player_games": res.player_games,
-                          "baseline_win_rate": res.baseline, "rows": _rows(res.rows)}))
+                          "baseline_win_rate": res.baseline, "uncounted_kinds": list(res.uncounted),
+                          "rows": _rows(res.rows)}))
         return
     out = _console()
     filters = ", ".join(f"{k} {v}" for k, v in (("players", player_count), ("source", source),
@@ -133,3 +134,6 @@ def components_report(con: duckdb.DuckDBPyConnection, title: str, player_count: 
         "first taken at": pct(r["median_progress"]) + (" of the game" if r["median_progress"] is not None else ""),
     } for r in res.rows.iter_rows(named=True)])
     out.print(_frame_table("every component (players: player-games that took it at least once)", shown))
+    if res.uncounted:
+        out.print(f"not counted: {', '.join(res.uncounted)} (this database predates the components_taken table; "
+                  "the next `gamerec ingest` into it fills it in once)")

@@ -446,10 +446,11 @@ def ingest(
         if db is not None:
             try:
                 db.finish_run(status)
-                # a run that changed no game and no quarantine row only brings the snapshot's
-                # ingest_runs up to date (no whole copy), so readers still see this run
+                # a run that changed no game and no quarantine row (nor the schema) only brings the
+                # snapshot's ingest_runs up to date (no whole copy), so readers still see this run
                 if writer is not None and status != "failed" and (
-                        _changes(db) != writer.published or not snapshot_path(db.path).exists()):
+                        _changes(db) != writer.published or not snapshot_path(db.path).exists()
+                        or db.schema_changed):
                     writer.publish()
                 elif writer is not None and status != "failed":
                     timings["publish"] += db.publish_runs()

@@ -27,6 +27,7 @@ from ingest import schema
 from ingest.bga.convert import replay_log
 from ingest.milestones import MilestoneTable, by_kind
 from replay import ENGINE_VERSION
+from replay.engine import Taken
 from replay.games import available
 from replay.record import Item, MoveEvent, RecordError, loads
 from replay.replayer import INVALID, Replay, replay_item
@@ -414,7 +415,16 @@ def _add_game(r: Replay, raw: bytes, job: Job, core: dict[str, _Columns], typed:
     for i, d in enumerate(r.departures):
         dp.row(gid, _int(d["seq"]), rec.game, str(d["rule"]), str(d["happened"]), i)
 
+    ct = core["components_taken"].cols
+    for col, values in zip(ct.values(), zip(*taken_rows(gid, r.taken))):
+        col.extend(values)
+
     core["records"].row(gid, raw.strip().decode())
+
+
+def taken_rows(gid: str, taken: Sequence[Taken]) -> list[tuple[str, int, str, str, str, int]]:
+    """The ``components_taken`` rows of one game: what its rules noted as taken, in order."""
+    return [(gid, t.seq, t.player, t.kind, t.component, i) for i, t in enumerate(taken)]
 
 
 def _event_payloads(raw: bytes, n: int) -> list[Any]:

@@ -13,6 +13,7 @@ import duckdb
 import pyarrow as pa
 
 from ingest import milestones
+from ingest.duck import first_row
 from ingest.milestones import ARROW_TYPES
 
 ARROW_TYPES_CORE: dict[str, pa.DataType] = dict(ARROW_TYPES, TIMESTAMP=pa.timestamp("us"))
@@ -85,6 +86,15 @@ DEPARTURES = Table("departures", (
 """Each step where a game played under ``ruleset: bga`` followed a BGA departure from the rulebook
 (``replay.departures``; the rule's section and texts come from the title's declaration)."""
 
+COMPONENTS_TAKEN = Table("components_taken", (
+    ("game_id", "VARCHAR"), ("seq", "INTEGER"), ("player_id", "VARCHAR"), ("kind", "VARCHAR"),
+    ("component", "VARCHAR"), ("take_no", "INTEGER"),
+), ("game_id", "take_no"))
+"""Each component a player took by a move that names only where it lay (a market column, a display
+slot), as the replay's rules noted it (``replay.engine.State.take``): a Pax Pamir event card bought,
+a Perikles influence tile, a Praga hex tile picked from the display.  ``component`` is its id in the
+title's data; ``take_no`` its index in the game's list."""
+
 RECORDS = Table("records", (
     ("game_id", "VARCHAR"), ("raw", "JSON"),
 ), ("game_id",))
@@ -134,7 +144,7 @@ ANALYSIS_TABLES = (ANALYSES, WIN_CHANCES, TURNING_POINTS, TURNING_POINT_ALTERNAT
 keeps its analysis (carried over when the replay is unchanged, stale otherwise: see ``ingest.writer``)."""
 
 CORE_GAME_TABLES = (GAMES, PLAYERS, EVENTS, SCORE_TIMELINE, SCORE_BREAKDOWN, DIVERGENCES, MILESTONES, DEPARTURES,
-                    RECORDS)
+                    COMPONENTS_TAKEN, RECORDS)
 
 
 def milestone_tables() -> list[Table]:
@@ -150,15 +160,20 @@ def tables() -> list[Table]:
     return [*game_tables(), QUARANTINE, INGEST_RUNS]
 
 
-def create_schema(con: duckdb.DuckDBPyConnection) -> None:
-    """Create every missing table, and add columns declared since the table was made.
+def create_schema(con: duckdb.DuckDBPyConnection) -> bool:
+    """Create every missing table, and add columns declared since the table was made; whether a table or
+    column was added to a database that already held games (readers' snapshot then needs publishing).
 
     A milestone table (or column) declared after games were ingested is
     filled from the generic ``milestones`` table, which holds every
     milestone's fields, so a new declaration applies to the whole database
-    at once.  All of it is one transaction.
+    at once.  ``components_taken``, made in a database of games ingested
+    before it existed, is filled by replaying their stored records
+    (:func:`backfill_taken`).  All of it is one transaction.
     """
     specs = {m.table: m for m in milestones.MILESTONE_TABLES}
+    fill_taken = False
+    added = False
     con.execute("BEGIN TRANSACTION")
     try:
         for t in tables():
@@ -169,19 +184,26 @@ def create_schema(con: duckdb.DuckDBPyConnection) -> None:
             ).fetchall()]
             con.execute(t.ddl())
             spec = specs.get(t.name)
+            added = added or len(have) < len(t.columns)
             if not have:
                 if spec is not None:
                     _backfill_table(con, t, spec)
+                elif t is COMPONENTS_TAKEN:
+                    fill_taken = True
                 continue
             for name, typ in t.columns:
                 if name not in have:
                     con.execute(f'ALTER TABLE {t.name} ADD COLUMN "{name}" {typ}')
                     if spec is not None:
                         _backfill_column(con, t, spec, name, typ)
+        if fill_taken:
+            backfill_taken(con)
+        added = added and first_row(con.execute("SELECT 1 FROM games LIMIT 1")) is not None
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
         raise
+    return added
 
 
 def _from_payload(column: str, typ: str) -> str:
@@ -206,3 +228,43 @@ def _backfill_column(con: duckdb.DuckDBPyConnection, t: Table, spec: milestones.
                      typ: str) -> None:
     con.execute(f'UPDATE {t.name} SET "{column}" = {_from_payload(column, typ)} FROM milestones m '
                 f"WHERE m.game_id = {t.name}.game_id AND m.milestone_no = {t.name}.milestone_no")
+
+
+def backfill_taken(con: duckdb.DuckDBPyConnection, batch: int = 1000) -> int:
+    """Fill ``components_taken`` for the stored games of every title whose rules note takes
+    (``State.taken_kinds``), by replaying each one's stored record under its stored ruleset, a
+    batch of games at a time; the number of rows written.  The migration of a database made before
+    the table existed (:func:`create_schema` calls it once, when it makes the table)."""
+    from ingest.rows import taken_rows
+    from replay.games import available, get_game
+    from replay.record import loads
+    from replay.replayer import replay
+
+    if first_row(con.execute("SELECT 1 FROM games LIMIT 1")) is None:
+        return 0
+    titles = [t for t in available() if get_game(t).state_class.taken_kinds]
+    games = con.execute(f"SELECT game_id, coalesce(ruleset, 'official') FROM games "
+                        f"WHERE title IN ({', '.join('?' for _ in titles)}) ORDER BY game_id", titles).fetchall()
+    written = 0
+    sch = COMPONENTS_TAKEN.arrow_schema()
+    for start in range(0, len(games), batch):
+        chunk = dict(games[start:start + batch])
+        raws = con.execute("SELECT game_id, raw FROM records WHERE list_contains(?, game_id)",
+                           [list(chunk)]).fetchall()
+        rows: list[tuple[object, ...]] = []
+        for gid, raw in sorted(raws):
+            try:
+                r = replay(loads(raw.encode()), keep_frames=False, ruleset=chunk[gid])
+            except Exception:  # noqa: BLE001 - a record that no longer reads or replays keeps no takes
+                continue
+            rows += taken_rows(gid, r.taken)
+        if rows:
+            cols = list(zip(*rows))
+            con.register("gamerec_taken", pa.Table.from_arrays(
+                [pa.array(c, f.type) for c, f in zip(cols, sch)], schema=sch))
+            try:
+                con.execute(f"INSERT INTO {COMPONENTS_TAKEN.name} SELECT * FROM gamerec_taken")
+            finally:
+                con.unregister("gamerec_taken")
+            written += len(rows)
+    return written

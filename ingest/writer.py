@@ -202,7 +202,8 @@ class Database:
         # fewer, larger checkpoints: batches append a lot; a crash replays at most this much log
         self.con.execute("SET checkpoint_threshold = '256MB'")
         self.con.execute("SET enable_progress_bar = false")
-        schema.create_schema(self.con)
+        self.schema_changed = schema.create_schema(self.con)
+        """A table or column was added to a database of games (readers need a new snapshot)."""
         self.catalog = scalar(self.con.execute("SELECT current_database()"))
         self.game_tables = schema.game_tables()
         self.run_id: int | None = None

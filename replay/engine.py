@@ -36,7 +36,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final, Union
+from typing import Any, ClassVar, Final, NamedTuple, Union
 
 import msgspec
 import orjson
@@ -213,6 +213,16 @@ class GameOverError(RuleViolation):
 # --------------------------------------------------------------------------
 
 
+class Taken(NamedTuple):
+    """A component a player took (:meth:`State.take`): at event ``seq``, ``player`` took
+    ``component`` of ``kind``."""
+
+    seq: int
+    player: str
+    kind: str
+    component: str
+
+
 def milestone(type_: str, seq: int, **fields: Any) -> dict[str, Any]:
     """A milestone record: ``type``, ``seq`` and the fields of its table row."""
     out: dict[str, Any] = {"type": type_, "seq": seq}
@@ -320,6 +330,8 @@ class State(ABC):
     game_id: ClassVar[str] = ""
     departure_rules: ClassVar[Mapping[str, Departure]] = {}
     """The points where BGA departs from the rulebook, by id (the title's ``data/departures.json``)."""
+    taken_kinds: ClassVar[tuple[str, ...]] = ()
+    """The kinds of component this title's rules note in :attr:`taken` (see :meth:`take`)."""
 
     def __init__(self, players: list[str], options: dict[str, Any]) -> None:
         self.players: list[str] = players
@@ -330,6 +342,10 @@ class State(ABC):
         """Each step where BGA's behaviour (``ruleset: bga``) changed what happened: ``seq``,
         ``rule`` (an id of :attr:`departure_rules`) and ``happened`` (what BGA's branch did and
         what the rulebook's would have done).  See :mod:`replay.departures`."""
+        self.taken: list[Taken] = []
+        """Every component a player took whose move names only where it lay (a market column, a
+        display slot): noted by the rule that takes it (:meth:`take`), so what was taken is known
+        without replaying the game again."""
         self.seq: int = 0
         """The index of the event being applied (set by the replayer/simulator)."""
         self.reveals: list[Outcome] = []
@@ -534,6 +550,15 @@ class State(ABC):
         m = milestone(type_, self.seq, **fields)
         self.milestones.append(m)
         return m
+
+    def take(self, player: str, kind: str, component: str) -> None:
+        """Note that ``player`` took ``component`` (its id in the title's data, of a kind listed in
+        :attr:`taken_kinds`) at this step.
+
+        Called by the rule that moves the component to the player, with what lay at the position
+        the move named; a move that names its component (a card played by name) needs no note.
+        """
+        self.taken.append(Taken(self.seq, player, kind, component))
 
     def depart(self, rule: str, happened: str) -> None:
         """Note that BGA's rule ``rule`` changed what happens at this step.

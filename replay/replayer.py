@@ -29,7 +29,7 @@ from typing import Any
 import msgspec
 import orjson
 
-from replay.engine import OVER, ChanceRequest, Move, RuleViolation, State
+from replay.engine import OVER, ChanceRequest, Move, RuleViolation, State, Taken
 from replay.games import get_game
 from replay.record import Event, Item, MoveEvent, ObserveEvent, Record, RecordError
 
@@ -82,6 +82,8 @@ class Replay:
     divergences: list[Divergence] = field(default_factory=list)
     departures: list[dict[str, Any]] = field(default_factory=list)
     """Every step where BGA's departure from the rulebook changed what happened (``ruleset: bga``)."""
+    taken: list[Taken] = field(default_factory=list)
+    """Every component taken by a move that named only its position (:meth:`State.take`), in order."""
     score: Score = field(default_factory=dict)
     ranking: dict[str, int] = field(default_factory=dict)
     state: State | None = None
@@ -125,6 +127,7 @@ class Replay:
             out["rank"] = self.ranking
             out["milestones"] = self.milestones
             out["departures"] = self.departures
+            out["taken"] = [t._asdict() for t in self.taken]
         fd = self.first_divergence
         out["first_divergence_seq"] = fd.seq if fd else None
         out["divergences"] = [d.to_dict() for d in self.divergences]
@@ -229,6 +232,7 @@ def _conclude(out: Replay, state: State, record: Record, check_result: bool) -> 
     the record's ``result`` (``check_result``: the replay went through every event) and the status."""
     out.milestones = state.milestones
     out.departures = state.departures
+    out.taken = state.taken
     out.score = state.score()
     over = state.turn() is OVER
     if over:

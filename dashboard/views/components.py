@@ -9,11 +9,23 @@ import streamlit as st
 from dashboard import charts, data, ui
 
 ALL = "(all)"
+TAKEN_BY_POSITION = {
+    "pax_pamir": "Court cards count when played. Event cards count when bought from the market (the move "
+                 "names a market column; the replay knows the card that lay there); an event that resolves "
+                 "when it is discarded from the market is taken by nobody.",
+    "perikles": "Influence tiles count when taken from the display (the move names a slot; the replay knows "
+                "the tile), the copies of a tile (same city, cubes and symbol) as one.",
+    "praga": "Upgrade, wall and building tiles count when picked from their display row (the move names a "
+             "slot; the replay knows the tile).",
+}
 
 st.title("Components")
 ui.require_db()
 
-title = ui.title_picker("components_title", data.present_titles())
+titles = data.present_titles()
+if st.query_params.get("game") in titles and "components_title" not in st.session_state:
+    st.session_state["components_title"] = st.query_params["game"]  # a link: /components?game=praga
+title = ui.title_picker("components_title", titles)
 if title is None:
     st.stop()
 ui.stand_in_note(title)
@@ -65,10 +77,9 @@ st.caption(f"{rows.height:,} components ({taken.height:,} taken at least once); 
            "Taken: the player took it at least once in the game (bought, built, played or chose it: the kind "
            "says which). The point of the game is the event of the first take over the game's length. Same "
            "command: `gamerec stats --components --game " + title + "`.")
-if title in ("pax_pamir", "perikles", "praga"):
-    st.caption({
-        "pax_pamir": "Cards bought from the market are named by their market position in the record, not by "
-                     "card: court cards are counted when played, event cards not yet.",
-        "perikles": "Influence tiles are taken by display slot in the record, not by tile: not counted yet.",
-        "praga": "Buildings are taken by display slot in the record, not by tile: not counted yet.",
-    }[title])
+if title in TAKEN_BY_POSITION:
+    st.caption(TAKEN_BY_POSITION[title])
+if res.uncounted:
+    st.warning(f"Not counted: {', '.join(res.uncounted)}. This database was made before gamerec noted what a "
+               "move naming a market or display position took; the next `gamerec ingest` into it fills that in "
+               "once, by replaying its stored records.")

@@ -116,8 +116,10 @@ def test_bench_times_the_players_and_components_pages(sample_db: Path, monkeypat
         if name.startswith(("players", "components")):
             _, _, at = bench._page_run(page, params=params)
             assert not at.exception, name
-            if params:
+            if "player" in params:
                 assert at.header[0].value.endswith("(p1)"), name
+            if "game" in params:  # the components of that title (a link)
+                assert at.selectbox(key="components_title").value == params["game"], name
 
 
 def test_dashboard_on_a_busy_port_says_so_before_any_banner(monkeypatch) -> None:  # type: ignore[no-untyped-def]

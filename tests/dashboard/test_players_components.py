@@ -118,3 +118,24 @@ def test_review_shows_each_decisions_win_chance_loss(analysed_db: tuple[Path, st
     at = open_page(db, "players", monkeypatch, player=pid)
     n = dec.filter(pl.col("player_id") == pid).height
     assert {m.label: m.value for m in at.metric}["Analysed decisions"] == f"{n:,}"
+
+
+@pytest.mark.parametrize(("title", "kinds"), [
+    ("pax_pamir", {"event card"}), ("perikles", {"influence tile"}),
+    ("praga", {"upgrade tile", "wall tile", "building tile"}),
+])
+def test_components_page_counts_what_positional_moves_took(sample_db: Path, title: str, kinds: set[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(sample_db, "components", monkeypatch, game=title)  # a link: /components?game=<title>
+    assert at.selectbox(key="components_title").value == title
+    res = run(sample_db, q.component_stats, title=title)
+    assert res.uncounted == ()
+    table = at.dataframe[0].value
+    shown = table[table["kind"].isin(list(kinds))]
+    want = res.rows.filter(pl.col("kind").is_in(list(kinds)))
+    assert set(shown["kind"]) == kinds
+    assert list(shown["label"]) == want.get_column("label").to_list()
+    assert list(shown["players"]) == want.get_column("players").to_list()
+    for kind in kinds:
+        assert shown[shown["kind"] == kind]["players"].sum() > 0, kind
+    assert "the replay knows" in texts(at)

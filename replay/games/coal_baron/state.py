@@ -123,6 +123,7 @@ class CoalBaronState(State):
         new.__dict__.update(self.__dict__)
         new.milestones = self.milestones[:]
         new.departures = self.departures[:]
+        new.taken = self.taken[:]
         new.pits = {p: pit.copy() for p, pit in self.pits.items()}
         new.supply = self.supply[:]
         new.tile_pool = self.tile_pool.copy()

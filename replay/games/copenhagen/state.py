@@ -405,6 +405,7 @@ class CopenhagenState(State):
         new.ability_supply = dict(self.ability_supply)
         new.milestones = list(self.milestones)
         new.departures = list(self.departures)
+        new.taken = list(self.taken)
         new._score = None
         return new
 

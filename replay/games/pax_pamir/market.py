@@ -113,6 +113,7 @@ def buy(s: PaxState, player: str, row: int, col: int) -> None:
         s.hands[player].append(card)
         s.hand_changed(player)
     else:
+        s.take(player, "event card", str(card))
         purchase_event(s, player, card)
 
 

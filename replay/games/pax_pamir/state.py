@@ -61,6 +61,7 @@ MARKET_CELLS: tuple[tuple[int, int], ...] = tuple((row, col) for col in range(6)
 class PaxState(State):
     game_id = "pax_pamir"
     departure_rules = load_departures("replay.games.pax_pamir")
+    taken_kinds = ("event card",)
 
     def __init__(self, players: list[str], options: dict[str, Any]) -> None:
         super().__init__(players, options)
@@ -600,6 +601,7 @@ class PaxState(State):
         new.options = dict(self.options)
         new.milestones = list(self.milestones)
         new.departures = list(self.departures)
+        new.taken = list(self.taken)
         new.rupees = dict(self.rupees)
         new.loyalty = dict(self.loyalty)
         new.hands = {p: list(v) for p, v in self.hands.items()}

@@ -40,6 +40,7 @@ class PeriklesState(Board):
 
     game_id = "perikles"
     departure_rules = load_departures("replay.games.perikles")
+    taken_kinds = ("influence tile",)
 
     def __init__(self, players: list[str], options: dict[str, Any]) -> None:
         super().__init__(players, options)
@@ -163,7 +164,7 @@ class PeriklesState(Board):
 
     def copy(self) -> PeriklesState:
         new = object.__new__(type(self))
-        d = {k: (list(v) if k in ("milestones", "departures") else _clone(v)) for k, v in self.__dict__.items()}
+        d = {k: (list(v) if k in ("milestones", "departures", "taken") else _clone(v)) for k, v in self.__dict__.items()}
         new.__dict__.update(d)
         return new
 

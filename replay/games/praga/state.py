@@ -27,6 +27,7 @@ class PragaState(State):
 
     game_id = "praga"
     departure_rules = load_departures("replay.games.praga")
+    taken_kinds = ("upgrade tile", "wall tile", "building tile")
 
     def __init__(self, players: list[str], options: dict[str, Any]) -> None:
         super().__init__(players, options)
@@ -136,6 +137,7 @@ class PragaState(State):
         new.stacks = {k: v.copy() for k, v in self.stacks.items()}
         new.milestones = list(self.milestones)
         new.departures = list(self.departures)
+        new.taken = list(self.taken)
         new.players = list(self.players)
         new.options = dict(self.options)
         return new

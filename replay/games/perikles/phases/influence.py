@@ -91,6 +91,7 @@ def take_tile(s: Board, player: str, move: TakeTile) -> None:
     s.display[move.slot - 1] = None
     s.refill_slot = move.slot
     s.hands[player].append(tile_id)
+    s.take(player, "influence tile", tile_id)
     if tile.city == ANY:
         s.step = "any_city"
         return

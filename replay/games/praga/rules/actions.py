@@ -185,6 +185,7 @@ def why_not_pick(s: PragaState, player: str, row: str, slot: int, discount: dict
 def pick_tile(s: PragaState, player: str, row: str, slot: int, discount: dict[str, int]) -> None:
     tile = s.d["display"][row][slot]
     s.d["display"][row][slot] = None
+    s.take(player, f"{row} tile", tile)
     if row == "upgrade":
         direction = BOARD["action_hex_direction"][HEX_TILES[tile]["upgrades"]]
         decide(s, player, "rotate", tile=tile, at=g.action_hex(direction), tile_kind="upgrade")
