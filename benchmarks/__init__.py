@@ -9,6 +9,7 @@
 - :mod:`benchmarks.dashboard_queries` — the dashboard's query latencies;
 - :mod:`benchmarks.win_chances` — the rollouts of ``gamerec analyse``;
 - :mod:`benchmarks.lake_scaling` — the lake's scaling run (``python -m benchmarks.lake_scaling``).
+- :mod:`benchmarks.duckdb_versions` — writer CPU, file size and query CPU of the installed DuckDB.
 
 Benchmarks import every layer; no layer imports them.
 """
