@@ -215,3 +215,17 @@ def test_a_fresh_game_before_any_deal() -> None:
     assert len(F.features(st, "p2")) == len(F.NAMES)
     assert F.global_features(st)[:3] == [1.0, 0.0, 0.0]
     assert fresh(3).cubes[CITY_KEYS[0]]["p1"] == 2
+
+
+def test_the_shipped_model_reads_these_features() -> None:
+    """The model in the package was trained on exactly these names (the version check), and gives
+    chances that add up to one on the public positions of a seat-view game."""
+    from replay.evaluator import load_model
+
+    model = load_model("perikles")
+    assert model is not None
+    assert model.features.names == F.NAMES and model.features.global_names == F.GLOBAL_NAMES
+    rec = simulate_one(GAME, 3, 5, 0, view="p2")
+    chart = positions(rec, hidden="resample")[0]
+    for got in model.chances_many([p.state for p in chart[::10]]):
+        assert sum(got.values()) == pytest.approx(1.0) and all(0.0 < c < 1.0 for c in got.values())
