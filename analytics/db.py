@@ -16,17 +16,25 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import duckdb
 
-from ingest.pipeline import DEFAULT_DB
+from ingest import DEFAULT_DB
 from ingest.writer import snapshot_path
 
 ALIAS = "gamerec"
 """The catalog name readers see (``current_database()``)."""
 
-__all__ = ["DEFAULT_DB", "NoDatabase", "connect_readonly", "snapshot_path", "snapshot_version"]
+LOCK_RETRY_SECONDS = 3.0
+"""How long a reader waits for a writer that holds DuckDB's file lock before giving up."""
+
+__all__ = ["DEFAULT_DB", "LOCK_RETRY_SECONDS", "NoDatabase", "connect_readonly", "snapshot_path",
+           "snapshot_version", "while_locked"]
+
+T = TypeVar("T")
 
 
 class NoDatabase(Exception):
@@ -53,23 +61,38 @@ def connect_readonly(db_path: str | Path = DEFAULT_DB) -> duckdb.DuckDBPyConnect
     exists (a database not written by ``gamerec ingest``).  Raises
     :class:`NoDatabase` when there is neither.
     """
-    for attempt in range(4):
-        path = _readable(Path(db_path))
+    path = Path(db_path)
+    try:
+        # the database file itself is locked by an ingest that has not published its first
+        # snapshot yet: wait a moment, looking again for a snapshot each time
+        return while_locked(lambda: _attach(_readable(path)))
+    except duckdb.Error as exc:
+        if not is_locked(exc):
+            raise NoDatabase(f"cannot open {_readable(path)} for reading: {exc}") from None
+        raise NoDatabase(
+            f"{path} is being written by another process and no snapshot has been published "
+            "yet (an ingest just starting?); try again when it ends"
+        ) from None
+
+
+def is_locked(exc: BaseException) -> bool:
+    """Whether a DuckDB error says another process holds the file's lock."""
+    return isinstance(exc, duckdb.Error) and "lock" in str(exc).lower()
+
+
+def while_locked(open_: Callable[[], T], seconds: float = LOCK_RETRY_SECONDS) -> T:
+    """``open_()``, tried again with a growing pause while another process holds the DuckDB file's
+    lock, for up to ``seconds``; then the lock error (and at once any other error) is raised."""
+    deadline = time.monotonic() + seconds
+    delay = 0.05
+    while True:
         try:
-            return _attach(path)
+            return open_()
         except duckdb.Error as exc:
-            msg = str(exc)
-            if "lock" not in msg.lower():
-                raise NoDatabase(f"cannot open {path} for reading: {msg}") from None
-            if attempt == 3:
-                raise NoDatabase(
-                    f"{path} is being written by another process and no snapshot has been published "
-                    "yet (an ingest just starting?); try again in a moment"
-                ) from None
-            # the database file itself is locked by an ingest that has not
-            # published its first snapshot yet: wait a moment and look again
-            time.sleep(0.25)
-    raise AssertionError("unreachable")
+            if not is_locked(exc) or time.monotonic() >= deadline:
+                raise
+        time.sleep(delay)
+        delay = min(delay * 2, 0.4)
 
 
 def _attach(path: Path) -> duckdb.DuckDBPyConnection:

@@ -15,7 +15,6 @@ with :class:`DatabaseBusy`.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -33,8 +32,6 @@ TITLES: dict[str, str] = {
     "praga": "Praga Caput Regni",
 }
 
-DEFAULT_DB = "data/gamerec.duckdb"
-LOCK_RETRY_SECONDS = 3.0
 GAME_LIST_LIMIT = 500
 
 
@@ -68,37 +65,14 @@ def connect(db_path: str | Path) -> duckdb.DuckDBPyConnection:
     The ingest publishes an immutable snapshot next to the database (see
     :mod:`analytics.db`), so reading never waits for a writer.  A plain
     DuckDB file without a snapshot is opened read-only, retried for a moment
-    if a writer holds it.
+    if a writer holds it (:func:`analytics.db.while_locked`).
     """
     try:
         return connect_readonly(db_path)
     except NoDatabase as exc:
         if not Path(db_path).exists():
             raise DatabaseMissing(str(exc)) from None
-        if "lock" in str(exc).lower():
-            return _connect_file(Path(db_path))
         raise DatabaseBusy(str(exc)) from None
-
-
-def _connect_file(path: Path) -> duckdb.DuckDBPyConnection:
-    if not path.exists():
-        raise DatabaseMissing(f"no database at {path} (run `gamerec ingest PATH --db {path}` first)")
-    deadline = time.monotonic() + LOCK_RETRY_SECONDS
-    delay = 0.05
-    while True:
-        try:
-            return duckdb.connect(str(path), read_only=True)
-        except duckdb.IOException as exc:
-            locked = "lock" in str(exc).lower()
-            if locked and time.monotonic() < deadline:
-                time.sleep(delay)
-                delay = min(delay * 2, 0.4)
-                continue
-            if locked:
-                raise DatabaseBusy(
-                    f"{path} is locked by a writer (an ingest is running); try again when it ends"
-                ) from None
-            raise
 
 
 def run(db_path: str | Path, fn: Callable[..., Any], /, **params: Any) -> Any:

@@ -26,7 +26,7 @@ _last_good: dict[tuple[Any, ...], Any] = {}
 
 def db_path() -> str:
     """The database the dashboard reads: ``$GAMEREC_DB`` (set by ``gamerec dashboard --db``) or the default."""
-    return os.environ.get(ENV_DB) or queries.DEFAULT_DB
+    return os.environ.get(ENV_DB) or str(queries.DEFAULT_DB)
 
 
 @st.cache_data(show_spinner=False, max_entries=512)

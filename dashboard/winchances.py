@@ -37,10 +37,17 @@ def section(game_id: str, seq: int, x_max: int, names: dict[str, str], goto: Cal
     spec = data.win_chance_spec(game_id, x_max, names)
     if spec is not None:
         st.vega_lite_chart(spec=charts.with_step(spec, seq), width="stretch")
-    st.caption(f"Estimated at the start of each {'turn' if info['at'] == 'turns' else 'decision'} by "
-               f"{info['rollouts']} rollouts played out by the {info['agent']} agent from what the public saw, "
-               "deck order and dice drawn afresh each time; band: 95% interval; ▼▲ turning points. Only as good "
-               "as the agent; what each title resamples and how well it is calibrated: docs/analysis.md.")
+    by_value = info.get("method") == "value"
+    when = f"at the start of each {'turn' if info['at'] == 'turns' else 'decision'}"
+    if by_value:
+        st.caption(f"Read {when} by the title's value model (learned from self-play) from what the public saw; "
+                   "▼▲ turning points (a change of 10 points or more). How well it is calibrated and how "
+                   "strong its agent plays: docs/analysis.md.")
+    else:
+        st.caption(f"Estimated {when} by {info['rollouts']} rollouts played out by the {info['agent']} agent "
+                   "from what the public saw, deck order and dice drawn afresh each time; band: 95% interval; "
+                   "▼▲ turning points. Only as good as the agent; what each title resamples and how well it is "
+                   "calibrated: docs/analysis.md.")
     chances = data.q("game_win_chances", game_id=game_id)
     here = chances.filter(pl.col("seq") <= seq)
     if not here.height and chances.height:
@@ -52,13 +59,15 @@ def section(game_id: str, seq: int, x_max: int, names: dict[str, str], goto: Cal
         cols = st.columns(max(now.height, 1))
         for c, r in zip(cols, now.iter_rows(named=True)):
             c.metric(f"{names.get(r['player_id'], r['player_id'])}", f"{r['chance']:.0%}",
-                     help=f"95% interval {r['ci_low']:.0%}–{r['ci_high']:.0%}, {r['rollouts']} rollouts, "
-                          f"estimated after event {at}")
+                     help=f"the value model's chance after event {at}" if by_value else
+                     f"95% interval {r['ci_low']:.0%}–{r['ci_high']:.0%}, {r['rollouts']} rollouts, "
+                     f"estimated after event {at}")
     _decisions(game_id, seq, names)
     tps = data.q("game_turning_points", game_id=game_id)
     alts = data.q("game_alternatives", game_id=game_id)
     if tps.is_empty():
-        st.caption("No turning points: no turn moved its player's chance by more than the sampling error.")
+        st.caption("No turning points: no turn moved its player's chance by 10 points or more." if by_value else
+                   "No turning points: no turn moved its player's chance by more than the sampling error.")
         return
     st.markdown("**Turning points**")
     for i, r in enumerate(tps.iter_rows(named=True)):
@@ -68,7 +77,9 @@ def section(game_id: str, seq: int, x_max: int, names: dict[str, str], goto: Cal
         c2.markdown(("▼ " if r["delta"] < 0 else "▲ ") + str(r["verdict"]))
     mine = alts.filter(pl.col("seq") == seq)
     if mine.height:
-        st.markdown(f"**The alternatives at event {seq}** (each rolled out {int(mine['rollouts'][0])} times "
+        st.markdown(f"**The alternatives at event {seq}** (each move applied from the player's own view and "
+                    "read by the value model)" if by_value else
+                    f"**The alternatives at event {seq}** (each rolled out {int(mine['rollouts'][0])} times "
                     "with the same draws; the agent plays on after the move)")
         table = mine.select(
             pl.col("words").alias("move"),

@@ -16,7 +16,7 @@ import orjson
 from rich.console import Console
 from rich.table import Table
 
-from replay.bench import (
+from benchmarks.replay_speed import (
     CORPORA,
     Against,
     AgainstError,
@@ -36,7 +36,7 @@ FULL = (200, 5)
 
 
 def _layer_rows(module: str, quick: bool) -> list[dict[str, Any]]:
-    """Rows from a layer's own bench module (``ingest.bench``, ``dashboard.bench``), if it exists."""
+    """Rows from a layer's own bench module (``benchmarks.ingest_speed``, ``benchmarks.dashboard_queries``), if it exists."""
     try:
         mod = importlib.import_module(module)
     except ModuleNotFoundError as exc:
@@ -163,15 +163,15 @@ def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard
     extra: list[dict[str, Any]] = []
     if not skip_ingest:
         with console.status("ingest..."):
-            extra += _layer_rows("ingest.bench", quick)
+            extra += _layer_rows("benchmarks.ingest_speed", quick)
     if not skip_import:
         with console.status("BGA import..."):
-            extra += _layer_rows("ingest.bga.bench", quick)
+            extra += _layer_rows("benchmarks.bga_import", quick)
     if not skip_dashboard:
         with console.status("dashboard queries..."):
-            extra += _layer_rows("dashboard.bench", quick)
+            extra += _layer_rows("benchmarks.dashboard_queries", quick)
     if not skip_analysis:
-        from replay.bench_analysis import run as analysis_rows
+        from benchmarks.win_chances import run as analysis_rows
 
         with console.status("win-chance rollouts..."):
             extra += analysis_rows(quick, titles)

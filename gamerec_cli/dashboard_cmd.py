@@ -11,8 +11,9 @@ from pathlib import Path
 
 import click
 
+from ingest import DEFAULT_DB
+
 APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
-DEFAULT_DB = str(Path("data") / "gamerec.duckdb")
 DEFAULT_PORT = 8501
 
 
@@ -62,7 +63,7 @@ def open_when_ready(url: str, port: int, timeout: float = 60.0) -> bool:
 
 
 @click.command()
-@click.option("--db", "db", default=DEFAULT_DB, show_default=True, type=click.Path(dir_okay=False),
+@click.option("--db", "db", default=str(DEFAULT_DB), show_default=True, type=click.Path(dir_okay=False),
               envvar="GAMEREC_DB", show_envvar=True,
               help="The DuckDB file written by `gamerec ingest` (read-only here).")
 @click.option("--port", type=click.IntRange(1, 65535), default=DEFAULT_PORT, show_default=True)

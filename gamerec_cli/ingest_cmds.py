@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
@@ -12,8 +11,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-DEFAULT_DB = str(Path("data") / "gamerec.duckdb")
-DB_OPTION = click.option("--db", "db", default=DEFAULT_DB, show_default=True, type=click.Path(dir_okay=False),
+from ingest import DEFAULT_DB
+
+DB_OPTION = click.option("--db", "db", default=str(DEFAULT_DB), show_default=True, type=click.Path(dir_okay=False),
                          envvar="GAMEREC_DB", show_envvar=True, help="The DuckDB database file.")
 
 

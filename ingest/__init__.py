@@ -9,7 +9,14 @@
 - :mod:`ingest.sources` — raw records from files, folders and standard input;
 - :mod:`ingest.export` — every table as Parquet;
 - :mod:`ingest.lake` — the same replay as Dask tasks into a Parquet lake with a DuckDB catalog;
-- :mod:`ingest.bench` — ingest throughput and peak memory for ``gamerec bench``.
+- :mod:`ingest.winchances` — the win-chance results of ``gamerec analyse``, stored beside the games.
 
+Its benchmarks are in :mod:`benchmarks.ingest_speed` and :mod:`benchmarks.lake_scaling`.
 See ``docs/database.md``.
 """
+
+from pathlib import Path
+
+DEFAULT_DB = Path("data") / "gamerec.duckdb"
+"""The database every command reads and writes unless told otherwise (``--db``, ``$GAMEREC_DB``)."""
+

@@ -38,7 +38,7 @@ from typing import IO, Any
 
 import duckdb
 
-from ingest import milestones
+from ingest import DEFAULT_DB, milestones
 from ingest.bga.convert import ingest_items
 from ingest.rows import Batch, Job, Outcome, build_batch, merge, prepare, raw_sha256
 from ingest.sources import expand
@@ -46,7 +46,6 @@ from ingest.writer import Counts, Database, IngestError, snapshot_path, utcnow
 from replay.record import RawItem, iter_raw
 from replay.replayer import INVALID
 
-DEFAULT_DB = Path("data") / "gamerec.duckdb"
 BATCH_RECORDS = 2_000
 BATCH_BYTES = 32 << 20
 BATCH_EVENT_ROWS = 4 * 122_880

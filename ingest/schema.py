@@ -108,7 +108,7 @@ ANALYSES = Table("analyses", (
     ("game_id", "VARCHAR"), ("record_sha256", "VARCHAR"), ("title", "VARCHAR"), ("at", "VARCHAR"),
     ("agent", "VARCHAR"), ("rollouts", "INTEGER"), ("positions", "INTEGER"), ("turning_points", "INTEGER"),
     ("stopped", "VARCHAR"), ("engine_version", "VARCHAR"), ("seconds", "DOUBLE"), ("analysed_at", "TIMESTAMP"),
-    ("capped_rollouts", "INTEGER"),
+    ("capped_rollouts", "INTEGER"), ("method", "VARCHAR"),
 ), ("game_id",))
 
 WIN_CHANCES = Table("win_chances", (

@@ -48,11 +48,12 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from replay import ENGINE_VERSION
 from replay.engine import OVER, ChanceRequest, Move, Outcome, RuleViolation, State
+from replay.evaluator import ModelError, ValueModel, load_model, win_shares
 from replay.games import get_game
 from replay.record import ChanceEvent, MoveEvent, Record
 from replay.simulate import AGENTS, MAX_EVENTS, SimulationError, _value, sample_outcome
@@ -65,6 +66,13 @@ PUBLIC = "(public)"
 RESAMPLE = "resample"
 KNOWN = "known"
 HIDDEN_CHOICES = (RESAMPLE, KNOWN)
+VALUE = "value"
+ROLLOUTS = "rollouts"
+METHODS = (VALUE, ROLLOUTS)
+VALUE_TURN = 0.10
+"""With the value method, a turn is a turning point when it moves the mover's chance by more than this."""
+ROLLOUT_TURN = 0.05
+"""With rollouts, a turning point also exceeds the sampling error of its two estimates."""
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the normal distribution."""
 
@@ -98,8 +106,13 @@ class Settings:
     explain: int = 3
     alternatives: int = 6
     hidden: str = RESAMPLE
+    method: str | None = None
+    """``"value"`` (the title's value model), ``"rollouts"``, or ``None``: the value model when the
+    title has one, else rollouts (:meth:`for_game`)."""
 
     def __post_init__(self) -> None:
+        if self.method is not None and self.method not in METHODS:
+            raise AnalysisError(f"the method is {' or '.join(METHODS)}, not {self.method!r}")
         if self.rollouts < 1:
             raise AnalysisError(f"at least one rollout is needed, not {self.rollouts}")
         if self.at not in AT_CHOICES:
@@ -112,7 +125,26 @@ class Settings:
             raise AnalysisError("explain must be >= 0 and alternatives >= 2")
 
     def describe(self) -> str:
-        return f"{self.rollouts} rollouts by the {self.agent} agent at {self.at}"
+        rollouts = f"{self.rollouts} rollouts by the {self.agent} agent"
+        how = {VALUE: "the value model", ROLLOUTS: rollouts}.get(
+            self.method or "", f"the value model (where a title has none, {rollouts})")
+        return f"{how} at {self.at}"
+
+    def for_game(self, game_id: str) -> tuple[Settings, str | None]:
+        """These settings with the method decided for ``game_id``, and a note when a title without a value
+        model falls back to rollouts."""
+        if self.method == ROLLOUTS:
+            return self, None
+        try:
+            model = load_model(game_id)
+        except ModelError as exc:
+            raise AnalysisError(str(exc)) from None
+        if model is not None:
+            return replace(self, method=VALUE), None
+        if self.method == VALUE:
+            raise AnalysisError(f"{game_id} has no value model yet: train one (gamerec train --game {game_id}) "
+                                "or analyse it with --method rollouts")
+        return replace(self, method=ROLLOUTS), f"{game_id} has no value model yet: chances by rollouts"
 
 
 # --------------------------------------------------------------------------
@@ -126,13 +158,22 @@ class Estimate:
 
     wins: float
     rollouts: int
+    exact: bool = False
+    """A value model's chance (``wins`` is the chance, ``rollouts`` 1): no sampling error."""
+
+    @classmethod
+    def of_model(cls, chance: float) -> Estimate:
+        return cls(chance, 1, True)
 
     @property
     def chance(self) -> float:
         return self.wins / self.rollouts if self.rollouts else 0.0
 
     def interval(self) -> tuple[float, float]:
-        """The Wilson score interval at 95%: honest near 0 and 1, where the normal one is not."""
+        """The Wilson score interval at 95%: honest near 0 and 1, where the normal one is not (a model's
+        chance has none: the interval is the chance)."""
+        if self.exact:
+            return (self.chance, self.chance)
         n = self.rollouts
         if n == 0:
             return (0.0, 1.0)
@@ -144,7 +185,10 @@ class Estimate:
         return (min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
 
     def std_error(self) -> float:
-        """Standard error of :attr:`chance`, with the Agresti-Coull correction (never zero)."""
+        """Standard error of :attr:`chance`, with the Agresti-Coull correction (never zero; zero for a
+        model's chance)."""
+        if self.exact:
+            return 0.0
         n = self.rollouts
         p = (self.wins + 2) / (n + 4)
         return math.sqrt(p * (1 - p) / (n + 4))
@@ -153,13 +197,6 @@ class Estimate:
 def rollout_seed(record_id: str, seq: int, index: int, agent: str, what: str = "position") -> str:
     """The seed of one rollout: which record, which position, which rollout, which agent, what for."""
     return f"{record_id}:{seq}:{what}:{index}:{agent}"
-
-
-def win_shares(state: State) -> dict[str, float]:
-    """Who won a finished game: 1 for a sole winner, 1/k each for k players tied first."""
-    ranking = state.ranking()
-    first = [p for p in state.players if ranking[p] == 1]
-    return {p: (1.0 / len(first) if p in first else 0.0) for p in state.players}
 
 
 def play_out(state: State, rng: random.Random, agent: str) -> State:
@@ -468,11 +505,12 @@ def _words(state: State, player: str, move: Move, names: dict[str, str]) -> str:
     return text
 
 
-def turning_points(chart: Sequence[Position], record: Record, limit: int = 3) -> list[TurningPoint]:
+def turning_points(chart: Sequence[Position], record: Record, limit: int = 3,
+                   threshold: float = ROLLOUT_TURN) -> list[TurningPoint]:
     """The turns after which the mover's own chance fell the most and rose the most (``limit`` of each).
 
-    A change counts only when it exceeds the sampling error of the two
-    estimates (1.96 standard errors of the difference) and five points.
+    A change counts only when it exceeds ``threshold`` and the sampling error of the two
+    estimates (1.96 standard errors of the difference: none for a value model's chances).
     """
     names = _names(record)
     found: list[TurningPoint] = []
@@ -482,7 +520,7 @@ def turning_points(chart: Sequence[Position], record: Record, limit: int = 3) ->
         before, after = here.chances[here.mover], nxt.chances[here.mover]
         delta = after.chance - before.chance
         noise = Z95 * math.hypot(before.std_error(), after.std_error())
-        if abs(delta) < max(noise, 0.05):
+        if abs(delta) < max(noise, threshold):
             continue
         ev = record.events[here.move_seq]
         assert isinstance(ev, MoveEvent)
@@ -539,6 +577,28 @@ def alternatives(state: State, player: str, played: Move, record: Record, seq: i
     return out
 
 
+def value_alternatives(state: State, player: str, played: Move, record: Record, model: ValueModel,
+                       limit: int) -> list[Alternative]:
+    """Each legal move at the decision, applied to ``state`` (the mover's view) and scored by the value
+    model; the played move and the ``limit - 1`` best others are kept."""
+    names = _names(record)
+    moves = list(state.legal_moves())
+    others = [m for m in moves if m != played]
+    hidden = unknown_count(state)
+    if hidden:
+        others = [m for m in others if not _binds_unknown(state, player, m, hidden)]
+    tried = [played, *others]
+    children = []
+    for m in tried:
+        trial = state.copy()
+        trial.play(player, m)
+        children.append(trial)
+    chances = [c[player] for c in model.chances_many(children)]
+    kept = sorted(range(1, len(tried)), key=lambda i: (-chances[i], i))[: limit - 1]
+    return [Alternative(tried[i], _words(state, player, tried[i], names), Estimate.of_model(chances[i]), i == 0)
+            for i in [0, *kept]]
+
+
 # --------------------------------------------------------------------------
 # The whole analysis of one record
 # --------------------------------------------------------------------------
@@ -557,10 +617,14 @@ class Analysis:
     """Player id -> display name (for the verdicts)."""
     stopped: str | None = None
     engine_version: str = ENGINE_VERSION
+    note: str | None = None
+    """Why the method is not the default one (a title without a value model falls back to rollouts)."""
 
     @property
     def capped(self) -> int:
         """Rollouts that did not end within the simulator's event limit (left out of their estimates)."""
+        if self.settings.method == VALUE:
+            return 0
         n = self.settings.rollouts
         out = 0
         for pos in self.positions:
@@ -595,7 +659,9 @@ def analyse(record: Record, settings: Settings | None = None, *, mapper: Mapper[
     explained turning point); the result does not depend on it.
     ``progress(n)`` is called as positions and alternatives are done.
     """
-    settings = settings or Settings()
+    settings, note = (settings or Settings()).for_game(record.game)
+    if settings.method == VALUE:
+        return _analyse_by_value(record, settings, progress)
     run: Mapper[Any, Any] = mapper or map
     chart, stopped = positions(record, settings.at, settings.hidden)
     tasks = [(pos.state, record.id, pos.seq, settings) for pos in chart]
@@ -616,6 +682,31 @@ def analyse(record: Record, settings: Settings | None = None, *, mapper: Mapper[
         jobs.append((state, t.player, ev.move, record, t.seq, settings))
     for t, alts in zip(falls, run(_alternatives_task, jobs)):
         t.alternatives = alts
+        if progress:
+            progress(1)
+    return Analysis(record.id, record.game, settings, chart, points, _names(record), stopped, note=note)
+
+
+def _analyse_by_value(record: Record, settings: Settings, progress: Callable[[int], None] | None) -> Analysis:
+    """:func:`analyse` with the title's value model: every position's chances in one prediction, turning
+    points by a fixed change (:data:`VALUE_TURN`), alternatives scored by the model from the mover's view.
+    Quick enough to run in this process whatever the mapper."""
+    model = load_model(record.game)
+    assert model is not None
+    chart, stopped = positions(record, settings.at, settings.hidden)
+    for pos, chances in zip(chart, model.chances_many([pos.state for pos in chart])):
+        pos.chances = {p: Estimate.of_model(c) for p, c in chances.items()}
+    if progress:
+        progress(len(chart))
+    points = turning_points(chart, record, limit=max(settings.explain, 3), threshold=VALUE_TURN)
+    falls = sorted((t for t in points if t.delta < 0), key=lambda t: (t.delta, t.seq))[: settings.explain]
+    by_seq = {pos.move_seq: pos for pos in chart}
+    for t in falls:
+        ev = record.events[t.seq]
+        assert isinstance(ev, MoveEvent)
+        state = state_before(record, t.seq, settings.hidden, t.player) if settings.hidden == RESAMPLE \
+            else by_seq[t.seq].state
+        t.alternatives = value_alternatives(state, t.player, ev.move, record, model, settings.alternatives)
         if progress:
             progress(1)
     return Analysis(record.id, record.game, settings, chart, points, _names(record), stopped)
@@ -732,3 +823,83 @@ def strength(game_id: str, games: int, seed: int, strong: str = "greedy", weak: 
         if me in first:
             won += 1.0 / len(first)
     return won / games, games
+
+
+def wilson(share: float, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion ``share`` of ``n`` trials."""
+    return Estimate(share * n, n).interval()
+
+
+@dataclass
+class ValueCalibration:
+    """How good a title's value model is (``gamerec calibrate`` with the value method).
+
+    ``pairs`` hold ``(the model's chance of the player to move, their win share at the end)`` at
+    positions of games the value agent played at every seat, and ``rollout_pairs`` the greedy-rollout
+    estimate at the same positions; ``strength`` is the value agent's share of wins against greedy
+    agents (one value seat, rotating).
+    """
+
+    game: str
+    games: int
+    players: int
+    pairs: list[tuple[float, float]] = field(default_factory=list)
+    rollout_pairs: list[tuple[float, float]] = field(default_factory=list)
+    rollouts: int = 0
+    strength: float = float("nan")
+    strength_games: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        value = Calibration(self.game, Settings(method=VALUE), "value", self.games, self.pairs)
+        out: dict[str, Any] = {
+            "game": self.game, "method": VALUE, "players": self.players, "games": self.games,
+            "positions": len(self.pairs), "brier": value.brier(), "no_skill": value.baseline_brier(),
+            "bins": [{"low": lo, "high": hi, "positions": n, "won": None if n == 0 else won}
+                     for lo, hi, n, won in value.bins()],
+        }
+        if self.rollout_pairs:
+            rolled = Calibration(self.game, Settings(method=ROLLOUTS), "value", self.games, self.rollout_pairs)
+            out["rollout_brier"] = rolled.brier()
+            out["rollouts"] = self.rollouts
+        if self.strength_games:
+            lo, hi = wilson(self.strength, self.strength_games)
+            out.update(strength=self.strength, strength_games=self.strength_games, strength_ci=[lo, hi],
+                       strength_against="greedy")
+        return out
+
+
+def calibrate_value(game_id: str, games: int, seed: int, *, players: int | None = None, every: int = 4,
+                    rollouts: int = 16, strength_games: int = 200) -> ValueCalibration:
+    """Measure ``game_id``'s value model: its Brier score on positions of ``games`` games the value agent
+    played at every seat (every ``every``-th turn start, the offset turning with the game), the Brier
+    score of ``rollouts`` greedy rollouts on the same positions (0: skipped), and the value agent's
+    strength over ``strength_games`` games against greedy agents (2 players: seats alternating; more:
+    one value agent against greedy ones)."""
+    from replay.simulate import simulate_one
+
+    model = load_model(game_id)
+    if model is None:
+        raise AnalysisError(f"{game_id} has no value model yet: train one (gamerec train --game {game_id})")
+    game = get_game(game_id)
+    n_players = players or game.min_players
+    cal = ValueCalibration(game_id, games, n_players, rollouts=rollouts)
+    rolled = Settings(rollouts=max(rollouts, 1), agent="greedy", method=ROLLOUTS)
+    for i in range(games):
+        record = simulate_one(game, n_players, seed, i, observe_every=0, agents=["value"] * n_players)
+        assert record.result is not None
+        rank = record.result["rank"]
+        first = [p for p in record.player_ids if rank[p] == 1]
+        chart, _ = positions(record, TURNS)
+        picked = [pos for pos in chart[i % every::every] if pos.mover is not None]
+        for pos, chances in zip(picked, model.chances_many([pos.state for pos in picked])):
+            assert pos.mover is not None
+            won = 1.0 / len(first) if pos.mover in first else 0.0
+            cal.pairs.append((chances[pos.mover], won))
+            if rollouts:
+                results = per_rollout(pos.state, record.id, pos.seq, rolled)
+                if results:
+                    cal.rollout_pairs.append((sum(r[pos.mover] for r in results) / len(results), won))
+    if strength_games:
+        cal.strength, cal.strength_games = strength(game_id, strength_games, seed, strong="value", weak="greedy",
+                                                    players=n_players)
+    return cal

@@ -85,7 +85,7 @@ class GreedyAgent:
         self.rng = rng
         self.breadth = breadth
         self.recent: list[Move] = []
-        self.trail: dict[str, set[Move]] = {}
+        self.trail: dict[str, list[Move]] = {}
         """While :meth:`_undoing`: state hash -> the moves chosen there since."""
 
     def choose(self, state: State, player: str) -> Move:
@@ -112,10 +112,7 @@ class GreedyAgent:
             moves = self.rng.sample(moves, self.breadth)
         best: list[Move] = []
         best_value = float("-inf")
-        for m in moves:
-            trial = state.copy()
-            trial.play(player, m)
-            v = _value(trial, player)
+        for m, v in zip(moves, self.values(state, player, moves)):
             if v > best_value:
                 best, best_value = [m], v
             elif v == best_value:
@@ -124,8 +121,17 @@ class GreedyAgent:
         self.recent.append(chosen)
         del self.recent[:-2 * self.LOOP]
         if key is not None:
-            self.trail.setdefault(key, set()).add(chosen)
+            self.trail.setdefault(key, []).append(chosen)  # a list: a move may hold a dict (unhashable)
         return chosen
+
+    def values(self, state: State, player: str, moves: Sequence[Move]) -> list[float]:
+        """How good each move looks to ``player``, one step ahead: the value of the state after it."""
+        out = []
+        for m in moves:
+            trial = state.copy()
+            trial.play(player, m)
+            out.append(_value(trial, player))
+        return out
 
     def _undoing(self) -> bool:
         """Whether every other one of this agent's last :attr:`UNDO` x 2 choices was one same move
@@ -184,7 +190,36 @@ class PassingAgent:
         return moves[self.rng.randrange(len(moves))]
 
 
-AGENTS: dict[str, Any] = {"random": RandomAgent, "greedy": GreedyAgent, "passing": PassingAgent}
+class ValueAgent(GreedyAgent):
+    """Tries up to ``breadth`` legal moves on copies and keeps the one after which the title's value
+    model (:mod:`replay.evaluator`) gives the mover the highest win chance; ties are broken at
+    random (seeded).  It keeps :class:`GreedyAgent`'s guards against choices that loop.  A title
+    without a value model cannot be played by it (:class:`SimulationError`)."""
+
+    name = "value"
+
+    BREADTH = 40
+
+    def __init__(self, rng: random.Random, breadth: int = BREADTH) -> None:
+        super().__init__(rng, breadth)
+
+    def values(self, state: State, player: str, moves: Sequence[Move]) -> list[float]:
+        from replay.evaluator import load_model
+
+        model = load_model(state.game_id)
+        if model is None:
+            raise SimulationError(f"{state.game_id} has no value model yet: train one with "
+                                  f"gamerec train --game {state.game_id}")
+        children = []
+        for m in moves:
+            trial = state.copy()
+            trial.play(player, m)
+            children.append(trial)
+        return [c[player] for c in model.chances_many(children)]
+
+
+AGENTS: dict[str, Any] = {"random": RandomAgent, "greedy": GreedyAgent, "passing": PassingAgent,
+                          "value": ValueAgent}
 
 
 def player_counts(game: Game, players: int | None) -> list[int]:

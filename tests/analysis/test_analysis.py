@@ -148,7 +148,7 @@ def test_rollouts_never_see_the_future_of_the_record() -> None:
 def test_a_future_public_draw_does_not_move_earlier_chances() -> None:
     """Copenhagen: cut the record short, or change a later harbour draw: earlier chances stay put."""
     rec = simulate_one(get_game("copenhagen"), 2, 6, 0, observe_every=0, agents=["random", "random"])
-    settings = Settings(rollouts=2, agent="random", explain=0)
+    settings = Settings(rollouts=2, agent="random", explain=0, method="rollouts")
     cut = 40
     short = Record(rec.game, rec.id, rec.players, rec.events[:cut], dict(rec.options))
     a = analyse(short, settings)
@@ -236,7 +236,7 @@ def test_determinise_deals_unknown_hands_from_what_is_left() -> None:
 
 
 def test_bench_rows_have_a_rate_and_a_whole_game_estimate() -> None:
-    from replay.bench_analysis import bench_rollouts, run
+    from benchmarks.win_chances import bench_rollouts, run
     r = bench_rollouts("copenhagen", "random", samples=2, per_position=1)
     assert r["rollouts"] == 2 and r["rollouts_per_s"] > 0 and r["positions"] > 10
     assert r["analyse_s"] == pytest.approx((r["positions"] * 64 + 3 * 6 * 64) / r["rollouts_per_s"])

@@ -195,7 +195,7 @@ BGA_PERIKLES = Path("/work/shared/bga-logs/perikles")
 def test_a_perikles_bga_log_is_analysed_with_its_hidden_commitments_dealt() -> None:
     """A real seat-view log: the other players' face-down units, the secret special tiles and the display
     tiles never named are dealt in each rollout; the first round is analysed end to end."""
-    from ingest.analysis import plan
+    from ingest.winchances import plan
     from replay.games.perikles.components import UNIT
     from replay.games.perikles.state import PeriklesState
 
@@ -239,7 +239,7 @@ EVERY_PERIKLES = Path("/work/shared/bga-logs-every-action/perikles")
 def test_a_perikles_log_with_standing_permissions_is_analysed() -> None:
     """Leaders grant and revoke permissions at any time (``set_permission``, whoever is to move): the win
     chances go on past them, and such a move by a player not to move is no position of its own."""
-    from ingest.analysis import plan
+    from ingest.winchances import plan
 
     log = EVERY_PERIKLES / "perikles_3p_seed1101.log.json.gz"
     settings = Settings(rollouts=1, agent="random", explain=1, alternatives=2)

@@ -140,7 +140,7 @@ def test_a_diverging_record_is_analysed_up_to_where_the_rules_stop_it(tmp_path: 
 
 def test_a_dask_cluster_gives_the_same_numbers(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
-    from ingest.analysis import run as analyse_into
+    from ingest.winchances import run as analyse_into
     from replay.analysis import Settings
 
     recs = [simulate_one(cardtoy.GAME, 2, 7, 0)]
@@ -167,7 +167,7 @@ BGA_LOGS = Path("/work/shared/bga-logs/copenhagen")
 
 @pytest.mark.skipif(not BGA_LOGS.exists(), reason=f"the shared BGA logs are not at {BGA_LOGS}")
 def test_a_bga_log_is_analysed_as_ingest_would_import_it(tmp_path: Path) -> None:
-    from ingest.analysis import plan
+    from ingest.winchances import plan
     from replay.analysis import Settings, positions
 
     log = sorted(BGA_LOGS.glob("*.log.json.gz"))[0]
@@ -184,7 +184,7 @@ def test_a_bga_log_is_analysed_as_ingest_would_import_it(tmp_path: Path) -> None
 
 
 def test_local_processes_give_the_same_numbers(tmp_path: Path) -> None:
-    from ingest.analysis import run as analyse_into
+    from ingest.winchances import run as analyse_into
     from replay.analysis import Settings
     from replay.record import Record
 

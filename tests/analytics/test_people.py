@@ -23,8 +23,8 @@ from openskill.models import PlackettLuce
 from analytics import components, players
 from analytics.db import connect_readonly
 from gamerec_cli.main import main
-from ingest.analysis import run as analyse_run
 from ingest.pipeline import ingest
+from ingest.winchances import run as analyse_run
 from replay.analysis import Settings
 from replay.record import Record, loads
 from replay.replayer import replay

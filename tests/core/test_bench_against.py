@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from benchmarks.replay_speed import Comparison, export_version, source_root
 from gamerec_cli.main import main
-from replay.bench import Comparison, export_version, source_root
 from replay.record import dumps, loads
 from replay.simulate import simulate
 

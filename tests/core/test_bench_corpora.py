@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from replay.bench import pass_heavy, rich_keys, with_turn_observations
+from benchmarks.replay_speed import pass_heavy, rich_keys, with_turn_observations
 from replay.games import get_game
 from replay.record import MoveEvent, ObserveEvent, Record, dumps, loads
 from replay.replayer import Divergence, _compare_observation, replay

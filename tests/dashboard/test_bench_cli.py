@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from analytics import queries as q
 from analytics.queries import run
-from dashboard import bench
+from benchmarks import dashboard_queries as bench
 from gamerec_cli.dashboard_cmd import dashboard, streamlit_argv
 from gamerec_cli.main import main
 

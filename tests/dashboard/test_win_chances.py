@@ -12,8 +12,8 @@ import pytest
 
 from analytics import queries as q
 from analytics.queries import run
-from ingest.analysis import run as analyse_into
 from ingest.pipeline import ingest
+from ingest.winchances import run as analyse_into
 from replay.analysis import Settings
 from replay.games import get_game
 from replay.record import dumps, iter_records

@@ -1,4 +1,4 @@
-"""ingest.bench: the rows `gamerec bench` prints, measured on a tiny corpus."""
+"""benchmarks.ingest_speed: the rows `gamerec bench` prints, measured on a tiny corpus."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import orjson
 
-from ingest.bench import run, write_corpus
+from benchmarks.ingest_speed import run, write_corpus
 
 
 def test_write_corpus_makes_distinct_ids(tmp_path: Path) -> None:
@@ -17,7 +17,7 @@ def test_write_corpus_makes_distinct_ids(tmp_path: Path) -> None:
 
 
 def test_bench_rows(monkeypatch) -> None:
-    import ingest.bench as bench
+    import benchmarks.ingest_speed as bench
 
     monkeypatch.setattr(bench, "available", lambda: [])  # the toy game keeps the test fast
     rows = run(True, n_games=60)

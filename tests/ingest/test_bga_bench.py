@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.bga import bench
+from benchmarks import bga_import as bench
 
 LOGS = Path(__file__).resolve().parents[3] / "shared" / "bga-logs"
 if not LOGS.is_dir():

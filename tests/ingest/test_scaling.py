@@ -1,4 +1,4 @@
-"""The lake's scaling run (``python -m ingest.scaling``) on a corpus of one title."""
+"""The lake's scaling run (``python -m benchmarks.lake_scaling``) on a corpus of one title."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("distributed", reason="the scaling run needs dask[distributed]")
 
-from ingest.scaling import main  # noqa: E402
+from benchmarks.lake_scaling import main  # noqa: E402
 
 
 def test_a_scaling_run_of_one_title_ingests_every_game_of_that_title(tmp_path: Path,

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pax_pamir_helpers import illegal, legal, play, setup, to_court
 
-from replay.bench import pass_heavy
+from benchmarks.replay_speed import pass_heavy
 from replay.engine import ChanceRequest, State
 from replay.games import get_game
 from replay.games.pax_pamir.components import PUBLIC_WITHDRAWAL

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pax_pamir_helpers import GAME, setup, to_court, to_hand
 
-from replay.bench import pass_heavy
+from benchmarks.replay_speed import pass_heavy
 from replay.engine import OVER, ChanceRequest, IllegalMove, Move
 from replay.games.pax_pamir.components import BORDER_IDS, COALITIONS, REGIONS, SUITS
 from replay.games.pax_pamir.market import check_buy

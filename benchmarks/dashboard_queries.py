@@ -32,7 +32,7 @@ import duckdb
 
 QUICK_GAMES = 10_000
 FULL_GAMES = 100_000
-APP = str(Path(__file__).resolve().parent / "app.py")
+APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
 PAGES: list[tuple[str, str | None, dict[str, str]]] = [
     ("overview", None, {}),
     ("game_review", "views/game_review.py", {}),
@@ -57,7 +57,7 @@ def build_database(db: Path, n_games: int, base_games: int, *, titles: list[str]
     ``pool`` distinct games per title are simulated (the base corpus repeats them under new ids);
     ``workers`` is the ingest's process count (default: one per core).
     """
-    from ingest.bench import write_corpus
+    from benchmarks.ingest_speed import write_corpus
     from ingest.pipeline import ingest
     from ingest.schema import game_tables
     from ingest.writer import snapshot_path

@@ -2,7 +2,7 @@
 
 ``gamerec bench --against REV`` starts this file twice: once with ``PYTHONPATH`` on a
 copy of revision ``REV`` exported from git, once on the running version's own tree, and
-alternates their timed runs (see :func:`replay.bench.against`).  So the file imports
+alternates their timed runs (see :func:`benchmarks.replay_speed.against`).  So the file imports
 nothing from ``replay`` at its top: the ``replay`` it uses is whichever version its
 ``PYTHONPATH`` names, and it only uses what every version since the bench's pass-heavy
 corpus has had: ``replay.record.loads`` and ``replay.replayer.replay`` (its ``status``,
@@ -31,7 +31,7 @@ from typing import Any
 
 
 def read_blobs(path: str) -> list[bytes]:
-    """The records of a corpus file written by :func:`replay.bench.write_blobs`."""
+    """The records of a corpus file written by :func:`benchmarks.replay_speed.write_blobs`."""
     with open(path, "rb") as fh:
         data = fh.read()
     out, at = [], 0

@@ -27,7 +27,7 @@ import pyarrow as pa
 
 from ingest import schema
 from ingest.writer import Database, IngestError
-from replay.analysis import Analysis, AnalysisError, Mapper, Settings, analyse, positions
+from replay.analysis import VALUE, Analysis, AnalysisError, Mapper, Settings, analyse, positions
 from replay.games import UnknownGame
 from replay.record import Record, RecordError, iter_raw, loads
 
@@ -45,15 +45,17 @@ def analysis_tables(a: Analysis, record_sha256: str, seconds: float, at: datetim
         for c, v in row.items():
             cols[table][c].append(v)
 
-    add("analyses", game_id=a.record_id, record_sha256=record_sha256, title=a.game, at=s.at, agent=s.agent,
-        rollouts=s.rollouts, positions=len(a.positions), turning_points=len(a.turning_points),
-        stopped=a.stopped, engine_version=a.engine_version, seconds=seconds, analysed_at=at,
-        capped_rollouts=a.capped)
+    by_value = s.method == VALUE  # the value model: no agent, no rollouts
+    add("analyses", game_id=a.record_id, record_sha256=record_sha256, title=a.game, at=s.at,
+        agent=None if by_value else s.agent, rollouts=0 if by_value else s.rollouts, positions=len(a.positions),
+        turning_points=len(a.turning_points), stopped=a.stopped, engine_version=a.engine_version,
+        seconds=seconds, analysed_at=at, capped_rollouts=a.capped, method=s.method)
     for pos in a.positions:
         for p, e in pos.chances.items():
             lo, hi = e.interval()
             add("win_chances", game_id=a.record_id, seq=pos.seq, player_id=p, chance=e.chance,
-                rollouts=e.rollouts, ci_low=lo, ci_high=hi, mover=pos.mover, move_seq=pos.move_seq)
+                rollouts=0 if e.exact else e.rollouts, ci_low=lo, ci_high=hi, mover=pos.mover,
+                move_seq=pos.move_seq)
     for t in a.turning_points:
         add("turning_points", game_id=a.record_id, seq=t.seq, player_id=t.player, after_seq=t.after_seq,
             chance_before=t.before.chance, chance_after=t.after.chance, delta=t.delta, direction=t.direction,
@@ -62,7 +64,8 @@ def analysis_tables(a: Analysis, record_sha256: str, seconds: float, at: datetim
             lo, hi = alt.estimate.interval()
             add("turning_point_alternatives", game_id=a.record_id, seq=t.seq, player_id=t.player, alt_no=i,
                 move=orjson.dumps(alt.move.to_dict()).decode(), words=alt.words, chance=alt.estimate.chance,
-                ci_low=lo, ci_high=hi, rollouts=alt.estimate.rollouts, played=alt.played)
+                ci_low=lo, ci_high=hi, rollouts=0 if alt.estimate.exact else alt.estimate.rollouts,
+                played=alt.played)
     out = {}
     for t in schema.ANALYSIS_TABLES:
         sch = t.arrow_schema()
@@ -128,10 +131,13 @@ class Done:
     stopped: str | None
     ingested: bool
     cpu_seconds: float | None = None
+    """CPU time of this process for the record, when the work ran in it (``--workers`` 0 or 1, or the
+    value method): the figure to compare across runs on a shared machine."""
     capped: int = 0
     """Rollouts that did not end within the simulator's event limit (left out of their estimates)."""
-    """CPU time of this process for the record, when the work ran in it (``--workers`` 0 or 1): the
-    figure to compare across runs on a shared machine."""
+    method: str = VALUE
+    note: str | None = None
+    """Why the method is not the default (a title without a value model falls back to rollouts)."""
 
 
 @dataclass
@@ -216,12 +222,12 @@ def run(records: Sequence[Record], db: str | Path, settings: Settings, *, worker
                 if progress:
                     progress(len(a.positions) + settings.explain - steps)  # falls not found: units never run
                 seconds = time.perf_counter() - t0
-                cpu = time.process_time() - c0 if mapper is map else None
+                cpu = time.process_time() - c0 if mapper is map or a.settings.method == VALUE else None
                 with _open(db) as database:
                     database.write_analyses(analysis_tables(a, rec.sha256, seconds, _utcnow()), [rec.id])
                 done = Done(rec.id, rec.game, len(a.positions), seconds,
-                            [t.verdict(a.names) for t in a.turning_points if t.delta < 0][: settings.explain],
-                            a.stopped, rec.id in known, cpu, a.capped)
+                            [t.verdict(a.names) for t in a.turning_points if t.delta < 0][: a.settings.explain],
+                            a.stopped, rec.id in known, cpu, a.capped, str(a.settings.method), a.note)
                 summary.done.append(done)
                 if on_done:
                     on_done(done)

@@ -233,7 +233,7 @@ def run(quick: bool, n_games: int | None = None) -> list[dict[str, Any]]:
         write_corpus(corpus, n, titles=titles, pool=10 if quick else 40)
         db = Path(tmp) / "bench.duckdb"
         ratio_files = _first_files(corpus, RATIO_GAMES)
-        code = (f"from ingest.bench import _child; _child({str(corpus)!r}, {str(db)!r}, {toy!r}, "
+        code = (f"from benchmarks.ingest_speed import _child; _child({str(corpus)!r}, {str(db)!r}, {toy!r}, "
                 f"{ratio_files!r})")
         t0 = time.perf_counter()
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -207,8 +207,8 @@ def bench_chess(games: int, plies: int, runs: int = 5, seed: int = 1) -> Rate | 
 # Against a previous version, in the same run
 # --------------------------------------------------------------------------
 
-WORKER = Path(__file__).with_name("bench_worker.py")
-"""The script each version runs in its own process (see :mod:`replay.bench_worker`)."""
+WORKER = Path(__file__).with_name("replay_worker.py")
+"""The script each version runs in its own process (see :mod:`benchmarks.replay_worker`)."""
 
 
 class AgainstError(Exception):
@@ -242,7 +242,7 @@ def export_version(rev: str, into: Path) -> str:
 
 
 def write_blobs(path: Path, blobs: list[bytes]) -> None:
-    """A corpus file for :mod:`replay.bench_worker`: each record's length (4 bytes) and bytes."""
+    """A corpus file for :mod:`benchmarks.replay_worker`: each record's length (4 bytes) and bytes."""
     with open(path, "wb") as fh:
         for b in blobs:
             fh.write(struct.pack(">I", len(b)))

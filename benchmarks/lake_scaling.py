@@ -2,10 +2,10 @@
 
 ::
 
-    python -m ingest.scaling 20000 --lake /tmp/scale --workers 2,1
+    python -m benchmarks.lake_scaling 20000 --lake /tmp/scale --workers 2,1
 
 writes a corpus of ``N`` games the way ``gamerec bench`` does
-(:func:`ingest.bench.write_corpus`: a pool of simulated games of every title,
+(:func:`benchmarks.ingest_speed.write_corpus`: a pool of simulated games of every title,
 or of the ``--titles`` given, copied under fresh ids, 1,000 records per ``.jsonl.gz`` file, so one file is
 one shard), then ingests it with each worker count in turn, in this one
 process, into ``LAKE/w<W>`` (which must not exist yet), and prints for each:
@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ingest.bench import write_corpus
+from benchmarks.ingest_speed import write_corpus
 
 
 def _corpus(folder: Path, n: int, titles: list[str] | None = None) -> list[str]:
@@ -82,7 +82,7 @@ def _maxrss_mib() -> float:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m ingest.scaling", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.lake_scaling", description=__doc__.split("\n\n")[0])
     ap.add_argument("games", type=int, help="how many simulated games")
     ap.add_argument("--lake", required=True, type=Path, help="folder for the lakes (LAKE/w1, LAKE/w2, ...)")
     ap.add_argument("--workers", default="1", help="worker counts to run in turn, e.g. 2,1")

@@ -1,0 +1,247 @@
+"""The value function of a title: each player's win chance read off the public state.
+
+A title that has one ships two files in ``replay/games/<game>/data/``:
+
+* ``value-model.txt`` — a LightGBM model (its text format), trained by
+  ``gamerec train`` (:mod:`replay.training`) on self-play outcomes;
+* ``value-model.json`` — ``{"format": 1, "game": ..., "names": [...], "trained": {...}}``: the
+  names of the model's inputs, in order, and how it was trained (the command that reproduces it).
+
+The inputs come from the title's ``replay/games/<game>/features.py``, which says what a player's
+position is, as numbers, from what every player can see (:data:`NAMES`, :func:`features`) and
+how far the game has gone (:data:`GLOBAL_NAMES`, :func:`global_features`).  The core builds one
+row per player (:meth:`FeatureSet.rows`)::
+
+    global features + own features + max over the opponents + mean over the opponents
+    + [player count, seat index, whether the player is to move]
+
+so a model compares a player with the others without each title writing those comparisons.  The
+model predicts each player's win share; the chances of a position are those predictions divided
+by their sum (they add up to one); a finished game gives its real win shares.
+
+A model is loaded only when its names are the code's (:class:`ModelError` otherwise): a model
+trained before a title's features changed must be trained again, never read with shifted
+inputs.  :class:`ValueAgent` plays by the model: a one-move look-ahead that keeps the move after
+which the mover's chance is the highest.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from replay.engine import OVER, State
+from replay.simulate import ValueAgent
+
+__all__ = ["FeatureSet", "ModelError", "ValueAgent", "ValueModel", "feature_set", "installed", "load_model"]
+
+FORMAT = 1
+"""The version of ``value-model.json``'s layout."""
+MODEL_FILE = "value-model.txt"
+META_FILE = "value-model.json"
+GAMES_DIR = Path(__file__).with_name("games")
+SHARED_NAMES = ("players", "seat", "to_move")
+"""The last three inputs of every row: player count, seat index (0 = first), the player is to move."""
+
+
+class ModelError(RuntimeError):
+    """A value model that cannot be used (files that do not match the code, an unreadable model)."""
+
+
+# --------------------------------------------------------------------------
+# Features
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FeatureSet:
+    """A title's features (its ``features.py``) and the rows the core builds from them."""
+
+    game: str
+    names: tuple[str, ...]
+    global_names: tuple[str, ...]
+    player_features: Callable[[State, str], list[float]]
+    game_features: Callable[[State], list[float]]
+
+    @property
+    def row_names(self) -> list[str]:
+        """The names of a row's inputs, in order (the model's feature names)."""
+        return [*self.global_names, *(f"own_{n}" for n in self.names), *(f"max_{n}" for n in self.names),
+                *(f"mean_{n}" for n in self.names), *SHARED_NAMES]
+
+    def rows(self, state: State) -> list[list[float]]:
+        """One row per player of ``state``, in seat order."""
+        players = state.players
+        per = [self.player_features(state, p) for p in players]
+        head = self.game_features(state)
+        turn = state.turn()
+        n = len(players)
+        width = len(self.names)
+        out = []
+        for i, p in enumerate(players):
+            others = [per[j] for j in range(n) if j != i]
+            if others:
+                best = [max(col) for col in zip(*others)]
+                mean = [sum(col) / len(others) for col in zip(*others)]
+            else:
+                best = mean = [0.0] * width
+            out.append([*head, *per[i], *best, *mean, float(n), float(i), 1.0 if turn == p else 0.0])
+        return out
+
+
+@cache
+def feature_set(game_id: str) -> FeatureSet | None:
+    """The features of ``game_id`` (``replay/games/<game>/features.py``), or ``None`` if it has none yet."""
+    name = f"replay.games.{game_id}.features"
+    try:
+        mod = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == name:
+            return None
+        raise
+    names = tuple(mod.NAMES)
+    global_names = tuple(getattr(mod, "GLOBAL_NAMES", ()))
+    game_features: Callable[[State], list[float]] = getattr(mod, "global_features", lambda state: [])
+    return FeatureSet(game_id, names, global_names, mod.features, game_features)
+
+
+# --------------------------------------------------------------------------
+# The model
+# --------------------------------------------------------------------------
+
+
+def model_dir(game_id: str) -> Path:
+    """Where a title's shipped model lives: its package's ``data`` folder."""
+    return GAMES_DIR / game_id / "data"
+
+
+class ValueModel:
+    """A trained value function for one title (the LightGBM booster and its feature set)."""
+
+    def __init__(self, game: str, booster: Any, features: FeatureSet, meta: dict[str, Any]) -> None:
+        self.game = game
+        self.booster = booster
+        self.features = features
+        self.meta = meta
+
+    @classmethod
+    def from_files(cls, game_id: str, folder: Path | str) -> ValueModel:
+        """Load ``value-model.txt`` and ``value-model.json`` from ``folder`` (the version check)."""
+        folder = Path(folder)
+        meta_path, model_path = folder / META_FILE, folder / MODEL_FILE
+        try:
+            meta = json.loads(meta_path.read_text())
+            text = model_path.read_text()
+        except (OSError, ValueError) as exc:
+            raise ModelError(f"{game_id}: cannot read the value model in {folder}: {exc}") from None
+        return cls.from_text(game_id, text, meta, where=str(folder))
+
+    @classmethod
+    def from_text(cls, game_id: str, text: str, meta: dict[str, Any], where: str = "memory") -> ValueModel:
+        import lightgbm
+
+        fs = feature_set(game_id)
+        if fs is None:
+            raise ModelError(f"{game_id}: a value model in {where}, but the title has no features.py")
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            got = meta.get("format") if isinstance(meta, dict) else meta
+            raise ModelError(f"{game_id}: the value model in {where} has format {got!r}; this version reads "
+                             f"format {FORMAT}: train it again (gamerec train --game {game_id})")
+        if meta.get("game") != game_id:
+            raise ModelError(f"{game_id}: the value model in {where} is {meta.get('game')!r}'s")
+        names = list(meta.get("names") or ())
+        if names != fs.row_names:
+            missing = [n for n in fs.row_names if n not in names]
+            extra = [n for n in names if n not in fs.row_names]
+            detail = "; ".join(part for part in (
+                f"the code has {', '.join(missing[:5])} that the model lacks" if missing else "",
+                f"the model has {', '.join(extra[:5])} that the code lacks" if extra else "",
+            ) if part) or "the same names in another order"
+            raise ModelError(f"{game_id}: the value model in {where} was trained on other features ({detail}): "
+                             f"train it again (gamerec train --game {game_id})")
+        try:
+            booster = lightgbm.Booster(model_str=text)
+        except lightgbm.basic.LightGBMError as exc:
+            raise ModelError(f"{game_id}: the value model in {where} does not load: {exc}") from None
+        if booster.feature_name() != names:
+            raise ModelError(f"{game_id}: the value model in {where} does not match its own names file")
+        return cls(game_id, booster, fs, meta)
+
+    # ---- predictions -----------------------------------------------------
+
+    def chances(self, state: State) -> dict[str, float]:
+        """Each player's win chance at ``state`` (they sum to one; a finished game: the real win shares)."""
+        return self.chances_many([state])[0]
+
+    def chances_many(self, states: Sequence[State]) -> list[dict[str, float]]:
+        """:meth:`chances` of several states, with one prediction call for all of them."""
+        rows: list[list[float]] = []
+        spans: list[tuple[int, int] | None] = []
+        for s in states:
+            if s.turn() is OVER:
+                spans.append(None)
+                continue
+            r = self.features.rows(s)
+            spans.append((len(rows), len(r)))
+            rows.extend(r)
+        raw = self.booster.predict(rows, num_threads=1) if rows else []
+        out = []
+        for s, span in zip(states, spans):
+            if span is None:
+                out.append(win_shares(s))
+                continue
+            start, n = span
+            values = [min(1.0, max(1e-6, float(v))) for v in raw[start:start + n]]
+            total = sum(values)
+            out.append({p: v / total for p, v in zip(s.players, values)})
+        return out
+
+
+def win_shares(state: State) -> dict[str, float]:
+    """Who won a finished game: 1 for a sole winner, 1/k each for k players tied first."""
+    ranking = state.ranking()
+    first = [p for p in state.players if ranking[p] == 1]
+    return {p: (1.0 / len(first) if p in first else 0.0) for p in state.players}
+
+
+_installed: dict[str, ValueModel | None] = {}
+
+
+@cache
+def _shipped(game_id: str) -> ValueModel | None:
+    folder = model_dir(game_id)
+    if not (folder / MODEL_FILE).exists() and not (folder / META_FILE).exists():
+        return None
+    return ValueModel.from_files(game_id, folder)
+
+
+def load_model(game_id: str) -> ValueModel | None:
+    """The value model of ``game_id``: the one shipped in its package (loaded once), or ``None`` if the
+    title has none yet.  A shipped model that does not match the code raises :class:`ModelError`."""
+    if game_id in _installed:
+        return _installed[game_id]
+    return _shipped(game_id)
+
+
+@contextmanager
+def installed(model: ValueModel) -> Iterator[ValueModel]:
+    """Make ``model`` the one :func:`load_model` gives for its title while the block runs (training
+    plays the model being trained, not the shipped one)."""
+    before = _installed.get(model.game, _MISSING)
+    _installed[model.game] = model
+    try:
+        yield model
+    finally:
+        if before is _MISSING:
+            del _installed[model.game]
+        else:
+            _installed[model.game] = before
+
+
+_MISSING: Any = object()

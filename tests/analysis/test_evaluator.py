@@ -1,0 +1,304 @@
+"""The value model: training on tiny data, the version check, determinism, the value agent, and the
+analysis by the value method (issue 30)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from replay.analysis import (
+    RESAMPLE,
+    ROLLOUTS,
+    VALUE,
+    VALUE_TURN,
+    AnalysisError,
+    Settings,
+    analyse,
+    calibrate_value,
+    positions,
+    state_before,
+)
+from replay.evaluator import (
+    META_FILE,
+    MODEL_FILE,
+    ModelError,
+    ValueModel,
+    feature_set,
+    installed,
+    load_model,
+    win_shares,
+)
+from replay.games import get_game
+from replay.record import ChanceEvent, Record
+from replay.simulate import AGENTS, ValueAgent, simulate_one
+from replay.training import Trained, train, write
+
+GAME = "copenhagen"
+
+
+@pytest.fixture(scope="module")
+def tiny() -> Trained:
+    """A Copenhagen model from 6 greedy games and 6 of its own agent (seconds)."""
+    return train(GAME, games=6, seed=3, iterations=2, players=2, command="test")
+
+
+@pytest.fixture
+def model(tiny: Trained) -> Iterator[ValueModel]:
+    with installed(tiny.model) as m:
+        yield m
+
+
+def _record(index: int, agents: list[str] | None = None) -> Record:
+    return simulate_one(get_game(GAME), 2, 11, index, observe_every=0, agents=agents or ["greedy", "greedy"])
+
+
+def test_training_writes_a_small_model_that_loads(tiny: Trained, tmp_path: Path) -> None:
+    folder = write(tiny, tmp_path)
+    assert (folder / MODEL_FILE).stat().st_size < 500_000
+    meta = json.loads((folder / META_FILE).read_text())
+    fs = feature_set(GAME)
+    assert fs is not None
+    assert meta["format"] == 1 and meta["game"] == GAME and meta["names"] == fs.row_names
+    assert meta["trained"]["games"] == 6 and meta["trained"]["iterations"] == 2 and meta["trained"]["seed"] == 3
+    loaded = ValueModel.from_files(GAME, folder)
+    chart, _ = positions(_record(0), "turns")
+    for pos in chart:
+        assert loaded.chances(pos.state) == tiny.model.chances(pos.state)
+
+
+def test_the_same_command_gives_a_byte_identical_model(tiny: Trained) -> None:
+    again = train(GAME, games=6, seed=3, iterations=2, players=2, command="test")
+    assert again.text == tiny.text and again.meta == tiny.meta
+    other = train(GAME, games=6, seed=4, iterations=1, players=2, command="test")
+    assert other.text != tiny.text
+
+
+def test_the_version_check_refuses_a_model_of_other_features(tiny: Trained, tmp_path: Path) -> None:
+    folder = write(tiny, tmp_path)
+    meta = json.loads((folder / META_FILE).read_text())
+
+    def broken(**change: object) -> str:
+        (folder / META_FILE).write_text(json.dumps({**meta, **change}))
+        with pytest.raises(ModelError) as err:
+            ValueModel.from_files(GAME, folder)
+        return str(err.value)
+
+    assert "own_points" in broken(names=[n for n in meta["names"] if n != "own_points"])
+    assert "other order" in broken(names=list(reversed(meta["names"])))
+    assert "format" in broken(format=2)
+    assert "coal_baron" in broken(game="coal_baron")
+    (folder / META_FILE).write_text(json.dumps(meta))
+    (folder / MODEL_FILE).write_text("not a model")
+    with pytest.raises(ModelError):
+        ValueModel.from_files(GAME, folder)
+
+
+def test_chances_sum_to_one_and_a_finished_game_gives_its_win_shares(model: ValueModel) -> None:
+    rec = _record(1)
+    chart, _ = positions(rec, "decisions")
+    batch = model.chances_many([p.state for p in chart])
+    assert batch == [model.chances(p.state) for p in chart]
+    for chances in batch[:-1]:
+        assert sum(chances.values()) == pytest.approx(1.0)
+        assert all(0.0 < c < 1.0 for c in chances.values())
+    end = chart[-1].state
+    assert end.is_over() and batch[-1] == win_shares(end)
+    assert len({round(c["p1"], 6) for c in batch}) > 5  # the model tells positions apart
+
+
+def test_rows_compare_each_player_with_the_others(model: ValueModel) -> None:
+    fs = model.features
+    chart, _ = positions(_record(2), "turns")
+    state = chart[len(chart) // 2].state
+    rows = fs.rows(state)
+    n = len(fs.names)
+    g = len(fs.global_names)
+    own = [r[g:g + n] for r in rows]
+    assert [r[g + n:g + 2 * n] for r in rows] == [own[1], own[0]]  # two players: max = mean = the other
+    assert [r[-3:-1] for r in rows] == [[2.0, 0.0], [2.0, 1.0]]
+    assert sorted(r[-1] for r in rows) == [0.0, 1.0]  # exactly one is to move
+
+
+def test_the_value_agent_keeps_the_move_the_model_likes_best(model: ValueModel) -> None:
+    assert AGENTS["value"] is ValueAgent
+    rec = _record(3)
+    chart, _ = positions(rec, "decisions", "known")
+    checked = 0
+    for pos in chart[5:40:5]:
+        state, player = pos.state, pos.mover
+        assert player is not None
+        moves = list(state.legal_moves())
+        agent = ValueAgent(random.Random(0), breadth=len(moves))
+        chosen = agent.choose(state, player)
+        scores = agent.values(state, player, moves)
+        assert scores[moves.index(chosen)] == max(scores)
+        checked += 1
+    assert checked >= 5
+
+
+def test_the_value_agent_plays_legal_games_that_replay_clean(model: ValueModel) -> None:
+    from replay.replayer import COMPLETE, replay
+
+    for i in range(2):
+        rec = _record(10 + i, ["value", "greedy"])
+        assert replay(rec).status == COMPLETE
+
+
+def test_the_value_agent_needs_a_model() -> None:
+    from replay.simulate import SimulationError
+
+    with pytest.raises(SimulationError, match="no value model"):
+        simulate_one(get_game("praga"), 2, 1, 0, observe_every=0, agents=["value", "greedy"])
+
+
+def test_analysis_by_the_value_method(model: ValueModel) -> None:
+    rec = _record(4)
+    settings = Settings(method=VALUE, explain=2, alternatives=4)
+    a = analyse(rec, settings)
+    assert a.settings.method == VALUE and a.capped == 0 and a.note is None
+    assert analyse(rec, Settings(explain=2, alternatives=4)).settings.method == VALUE  # the default
+    for pos in a.positions:
+        assert {p: e.chance for p, e in pos.chances.items()} == model.chances(pos.state)
+        assert all(e.exact and e.interval() == (e.chance, e.chance) for e in pos.chances.values())
+    for t in a.turning_points:
+        assert abs(t.delta) >= VALUE_TURN
+    falls = [t for t in a.turning_points if t.delta < 0]
+    assert falls, "the game has no fall: pick another record"
+    explained = [t for t in falls if t.alternatives]
+    assert len(explained) == min(2, len(falls))
+    worst = sorted(falls, key=lambda t: t.delta)[:2]
+    assert sorted(t.seq for t in explained) == sorted(t.seq for t in worst)
+    t = explained[0]
+    assert sum(x.played for x in t.alternatives) == 1 and len(t.alternatives) <= 4
+    view = state_before(rec, t.seq, RESAMPLE, t.player)
+    for alt in t.alternatives:
+        trial = view.copy()
+        trial.play(t.player, alt.move)
+        assert alt.estimate.chance == pytest.approx(model.chances(trial)[t.player])
+    others = [x.estimate.chance for x in t.alternatives if not x.played]
+    assert others == sorted(others, reverse=True)
+
+
+def test_value_chances_never_see_the_future_of_the_record(model: ValueModel) -> None:
+    """Cut the record short, or change a later harbour draw: the earlier chances stay put."""
+    rec = _record(5)
+    settings = Settings(method=VALUE, explain=0)
+    cut = 60
+    a = analyse(Record(rec.game, rec.id, rec.players, rec.events[:cut], dict(rec.options)), settings)
+    events = list(rec.events)
+    k = next(i for i, e in enumerate(events) if i >= cut and isinstance(e, ChanceEvent))
+    ev = events[k]
+    assert isinstance(ev, ChanceEvent)
+    items = list(ev.outcome["items"])
+    swap = next(c for c in ("red", "blue", "green", "yellow", "purple") if c != items[0])
+    events[k] = ChanceEvent({**ev.outcome, "items": [swap, *items[1:]]})
+    b = analyse(Record(rec.game, rec.id, rec.players, events[:k + 1], dict(rec.options)), settings)
+    ca = {p.seq: p.chances for p in a.positions}
+    cb = {p.seq: p.chances for p in b.positions}
+    assert ca and all(cb[s] == v for s, v in ca.items())
+
+
+def test_a_secret_starting_hand_does_not_move_the_public_chances(model: ValueModel) -> None:
+    """Copenhagen's starting hands are drawn face down: another colour in p2's starting hand gives the
+    same public positions, so the same chances, until p2 shows a card."""
+    rec = _record(6)
+    deals = [i for i, e in enumerate(rec.events) if isinstance(e, ChanceEvent)][:3]
+    k = deals[-1]  # p2's starting hand
+    ev = rec.events[k]
+    assert isinstance(ev, ChanceEvent)
+    items = list(ev.outcome["items"])
+    swap = next(c for c in ("red", "blue", "green", "yellow", "purple") if c not in items)
+    changed = Record(rec.game, rec.id, rec.players,
+                     [*rec.events[:k], ChanceEvent({**ev.outcome, "items": [swap, *items[1:]]})] + list(rec.events[k + 1:k + 8]),
+                     dict(rec.options))
+    short = Record(rec.game, rec.id, rec.players, list(rec.events[:k + 8]), dict(rec.options))
+    settings = Settings(method=VALUE, explain=0, at="decisions")
+    a, b = analyse(short, settings), analyse(changed, settings)
+    shared = [p.seq for p in b.positions]
+    assert shared and [p.chances for p in a.positions if p.seq in shared] == [p.chances for p in b.positions]
+    known = Settings(method=VALUE, explain=0, at="decisions", hidden="known")
+    ka, kb = analyse(short, known), analyse(changed, known)
+    assert [p.chances for p in ka.positions] != [p.chances for p in kb.positions]  # it would matter, known
+
+
+def test_a_title_without_a_model_falls_back_to_rollouts() -> None:
+    rec = simulate_one(get_game("praga"), 2, 1, 0, observe_every=0, agents=["random", "random"])
+    short = Record(rec.game, rec.id, rec.players, rec.events[:30], dict(rec.options))
+    assert load_model("praga") is None
+    a = analyse(short, Settings(rollouts=1, agent="random", explain=0))
+    assert a.settings.method == ROLLOUTS and a.note and "no value model" in a.note
+    with pytest.raises(AnalysisError, match="gamerec train --game praga"):
+        analyse(short, Settings(method=VALUE))
+
+
+def test_calibration_reports_brier_strength_and_rollouts(model: ValueModel) -> None:
+    cal = calibrate_value(GAME, 2, 1, every=8, rollouts=2, strength_games=2)
+    out = cal.as_json()
+    assert out["positions"] == len(cal.pairs) == len(cal.rollout_pairs) > 2
+    for key in ("brier", "no_skill", "rollout_brier", "strength", "strength_ci"):
+        assert key in out
+    assert 0.0 <= out["brier"] <= 1.0 and out["strength_games"] == 2
+
+
+def test_the_commands_train_analyse_and_calibrate(tmp_path: Path, tiny: Trained) -> None:
+    import orjson
+    from click.testing import CliRunner
+
+    from gamerec_cli.main import main
+    from replay.record import dumps
+
+    out = tmp_path / "model"
+    res = CliRunner().invoke(main, ["train", "--game", GAME, "--games", "2", "--iterations", "1", "--players", "2",
+                                    "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    meta = json.loads((out / META_FILE).read_text())
+    assert meta["trained"]["command"] == f"gamerec train --game {GAME} --games 2 --seed 1 --iterations 1 --players 2"
+    res = CliRunner().invoke(main, ["train", "--game", "praga", "--games", "2", "--out", str(out)])
+    assert res.exit_code == 2 and "praga has no features" in res.output and "Traceback" not in res.output
+
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(dumps(_record(7)) + b"\n")
+    db = tmp_path / "a.duckdb"
+    with installed(tiny.model):
+        res = CliRunner().invoke(main, ["analyse", str(path), "--db", str(db), "--workers", "0"])
+        assert res.exit_code == 0, res.output
+        assert "value model" in res.output
+        res = CliRunner().invoke(main, ["calibrate", "--game", GAME, "--games", "1", "--every", "10", "--rollouts", "1",
+                                        "--strength-games", "1", "--json"])
+        assert res.exit_code == 0, res.output
+        got = orjson.loads(res.output)
+        assert {"brier", "no_skill", "strength", "rollout_brier"} <= got.keys() and got["method"] == "value"
+    import duckdb
+    con = duckdb.connect(str(db), read_only=True)
+    assert con.execute("SELECT method, rollouts, agent FROM analyses").fetchall() == [("value", 0, None)]
+    assert con.execute("SELECT DISTINCT rollouts FROM win_chances").fetchall() == [(0,)]
+    con.close()
+    res = CliRunner().invoke(main, ["analyse", str(path), "--db", str(db), "--method", "rollouts", "--rollouts", "1",
+                                    "--agent", "random", "--explain", "0", "--workers", "0"])
+    assert res.exit_code == 0 and "rollouts" in res.output
+    con = duckdb.connect(str(db), read_only=True)
+    assert con.execute("SELECT method, rollouts FROM analyses").fetchall() == [("rollouts", 1)]
+    con.close()
+
+
+def test_analyse_says_a_title_has_no_model_yet(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from gamerec_cli.main import main
+    from replay.record import dumps
+
+    rec = simulate_one(get_game("praga"), 2, 1, 0, observe_every=0, agents=["random", "random"])
+    short = Record(rec.game, rec.id, rec.players, rec.events[:20], dict(rec.options))
+    path = tmp_path / "p.jsonl"
+    path.write_bytes(dumps(short) + b"\n")
+    args = ["analyse", str(path), "--db", str(tmp_path / "p.duckdb"), "--workers", "0", "--rollouts", "1",
+            "--agent", "random", "--explain", "0"]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    assert "praga has no value model yet: chances by rollouts" in res.output
+    res = CliRunner().invoke(main, [*args, "--method", "value"])
+    assert res.exit_code == 1 and "gamerec train --game praga" in res.output and "Traceback" not in res.output
