@@ -27,7 +27,7 @@ from replay.games.pax_pamir.state import PaxState
 from replay.games.pax_pamir.turns import ActionsTask
 
 NAMES: tuple[str, ...] = (
-    "points", "check_points", "rupees", "influence", "loyal", "coalition_blocks", "coalition_lead",
+    "worth", "lead", "points", "check_points", "rupees", "influence", "loyal", "coalition_blocks", "coalition_lead",
     "cylinders", "regions_ruled", "tribes", "spies", "court", "court_limit", "hand", "hand_limit",
     "military", "political", "economic", "intelligence", "favored_stars", "favored_in_hand",
     "leveraged", "prizes", "gifts", "events_held",
@@ -54,6 +54,15 @@ def block_lead(s: PaxState, coalition: str) -> int:
     return s.blocks_in_play(coalition) - max(s.blocks_in_play(c) for c in COALITIONS if c != coalition)
 
 
+def worth(s: PaxState, player: str) -> float:
+    """Points first, then what wins the coming checks and makes actions (the greedy agent's weights,
+    without its comparison): one number that grows with every good thing, so that the model can
+    tell apart positions one piece apart."""
+    from replay.games.pax_pamir.heuristic import absolute
+
+    return absolute(s, player)
+
+
 def features(state: PaxState, player: str) -> list[float]:
     """``player``'s position as the public sees it (see :data:`NAMES`)."""
     s = state
@@ -63,7 +72,10 @@ def features(state: PaxState, player: str) -> list[float]:
     check = check_points(s)
     favored = s.favored
     favored_stars = sum(COURT[c].rank for c in court if COURT[c].suit == favored)
+    mine = worth(s, player)
     return [
+        mine,
+        mine - max(worth(s, q) for q in s.players if q != player),
         float(s.total(player)),
         float(check.get(player, 0)),
         float(s.rupees[player]),

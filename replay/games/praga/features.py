@@ -17,11 +17,12 @@ from .scoring import final_points
 from .state import PragaState
 
 NAMES: tuple[str, ...] = (
-    "points", "final_scoring", "gold", "stone", "silver_windows", "gold_windows", "eggs",
+    "worth", "lead", "points", "final_scoring", "gold", "stone", "silver_windows", "gold_windows", "eggs",
     "gold_production", "stone_production", "production_points", "mines", "quarries",
     "technology", "university", "university_technology", "kings_road",
     "hunger_wall_row", "hunger_wall_column", "cathedral_row", "cathedral_column", "blue_tokens", "red_tokens",
     "walls", "buildings", "upgrades", "technologies", "seals", "seal_rights", "cubes", "gold_bridge_tiles",
+    "placing_tile", "turn_order",
 )
 GLOBAL_NAMES: tuple[str, ...] = ("progress", "era", "turns_left_per_player", "tile_taken", "action_done")
 
@@ -63,7 +64,12 @@ def features(state: PragaState, player: str) -> list[float]:
     gold_prod, gold_vp = production(me, "mines")
     stone_prod, stone_vp = production(me, "quarries")
     built = s.d["city"]["built"]
+    mine = s.worth(player)  # points, the final scoring as it stands, resources a little: one number
+    # that grows with every good thing, so that the model tells apart positions one point apart
+    dec = s.d["decision"]
     return [
+        mine,
+        mine - max(s.worth(q) for q in s.players if q != player),
         float(points(s, player)),
         float(final_scoring(s, player)),
         float(me["gold"]),
@@ -94,6 +100,8 @@ def features(state: PragaState, player: str) -> list[float]:
         float(len(me["seal_rights"])),
         float(me["cubes"]),
         float(len(me["gold_tiles"])),
+        float(dec is not None and dec["player"] == player and "tile" in dec),
+        float(s.d["order"].index(player)),  # later in turn order: the last turn, and ties won
     ]
 
 
