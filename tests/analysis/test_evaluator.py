@@ -52,6 +52,14 @@ def model(tiny: Trained) -> Iterator[ValueModel]:
         yield m
 
 
+@pytest.fixture
+def no_praga_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Praga as a title without a value model (its shipped one set aside while the test runs)."""
+    from replay import evaluator
+
+    monkeypatch.setitem(evaluator._installed, "praga", None)
+
+
 def _record(index: int, agents: list[str] | None = None) -> Record:
     return simulate_one(get_game(GAME), 2, 11, index, observe_every=0, agents=agents or ["greedy", "greedy"])
 
@@ -225,6 +233,7 @@ def test_a_secret_starting_hand_does_not_move_the_public_chances(model: ValueMod
     assert [p.chances for p in ka.positions] != [p.chances for p in kb.positions]  # it would matter, known
 
 
+@pytest.mark.usefixtures("no_praga_model")
 def test_a_title_without_a_model_falls_back_to_rollouts() -> None:
     rec = simulate_one(get_game("praga"), 2, 1, 0, observe_every=0, agents=["random", "random"])
     short = Record(rec.game, rec.id, rec.players, rec.events[:30], dict(rec.options))
@@ -285,6 +294,7 @@ def test_the_commands_train_analyse_and_calibrate(tmp_path: Path, tiny: Trained)
     con.close()
 
 
+@pytest.mark.usefixtures("no_praga_model")
 def test_analyse_says_a_title_has_no_model_yet(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
