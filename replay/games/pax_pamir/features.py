@@ -33,7 +33,7 @@ NAMES: tuple[str, ...] = (
     "leveraged", "prizes", "gifts", "events_held",
 )
 GLOBAL_NAMES: tuple[str, ...] = (
-    "checks_resolved", "deck_size", "checks_in_market", "best_block_lead", "dominant_now",
+    "checks_resolved", "deck_size", "checks_in_market", "check_column", "turn", "best_block_lead", "dominant_now",
     "actions_left", "in_action",
 )
 
@@ -47,6 +47,13 @@ def check_points(s: PaxState) -> dict[str, int]:
         loyal = {p: s.influence(p) for p in s.players if s.loyalty[p] == winner}
         return place_points(loyal, DC_SUCCESS_POINTS)
     return place_points({p: s.cylinders_in_play(p) for p in s.players}, DC_FAIL_POINTS)
+
+
+def check_column(s: PaxState) -> int:
+    """The column of the leftmost Dominance Check in the market (its cost; 6 if none): a purchase left
+    of it slides it towards column 0, where the cleanup resolves it."""
+    cols = [c for row in s.market for c, card in enumerate(row) if card in DOMINANCE_CHECKS]
+    return min(cols, default=6)
 
 
 def block_lead(s: PaxState, coalition: str) -> int:
@@ -115,6 +122,8 @@ def global_features(state: PaxState) -> list[float]:
         float(s.checks_resolved),
         float(s.deck_size_view()),
         float(sum(1 for row in s.market for card in row if card in DOMINANCE_CHECKS)),
+        float(check_column(s)),
+        float(s.turn_no),
         float(best),
         float(best >= lead),
         float(s.actions_left if top is not None else 0),
