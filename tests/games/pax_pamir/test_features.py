@@ -14,7 +14,7 @@ from replay.analysis import positions
 from replay.engine import State
 from replay.games import get_game
 from replay.games.pax_pamir import features as F
-from replay.games.pax_pamir.components import COURT
+from replay.games.pax_pamir.components import COURT, DOMINANCE_CHECKS
 from replay.games.pax_pamir.state import PaxState
 from replay.record import ChanceEvent, MoveEvent, Record
 from replay.simulate import simulate_one
@@ -51,8 +51,11 @@ def test_the_opening_position_in_numbers() -> None:
     assert f["court"] == 0 and f["court_limit"] == 3 and f["hand_limit"] == 2 and f["cylinders"] == 0
     assert f["check_points"] == 2  # nobody dominates, both have no cylinder: 3 + 1 shared
     g = dict(zip(F.GLOBAL_NAMES, F.global_features(s), strict=True))
+    assert g["check_column"] == 6  # no Dominance Check in the opening market
     assert g["checks_resolved"] == 0 and g["best_block_lead"] == 0 and g["dominant_now"] == 0
     assert g["actions_left"] == 2 and g["in_action"] == 0
+    s.market[1][3] = DOMINANCE_CHECKS[0]
+    assert dict(zip(F.GLOBAL_NAMES, F.global_features(s), strict=True))["check_column"] == 3
 
 
 def test_a_dominant_coalition_pays_its_loyal_players_by_influence() -> None:
@@ -170,3 +173,16 @@ def test_a_call_is_fast() -> None:
             F.features(st, p)  # type: ignore[arg-type]
     per_call = (time.process_time() - start) / (len(every) * 2)
     assert per_call < 300e-6, f"{per_call * 1e6:.0f} µs per call"
+
+
+def test_the_shipped_value_model_reads_these_features() -> None:
+    """The model in the package was trained on exactly these features (the version check), and gives
+    chances that add up to one."""
+    from replay.evaluator import load_model
+
+    model = load_model("pax_pamir")
+    assert model is not None
+    rec = simulate_one(get_game("pax_pamir"), 2, 5, 0, observe_every=0, agents=["greedy", "greedy"])
+    chart, _ = positions(rec)
+    for chances in model.chances_many([p.state for p in chart[::5] if not p.state.is_over()]):
+        assert sum(chances.values()) == pytest.approx(1.0) and all(0 < c < 1 for c in chances.values())

@@ -146,3 +146,16 @@ def test_a_call_is_fast() -> None:
             F.features(st, p)  # type: ignore[arg-type]
     per_call = (time.process_time() - start) / (len(every) * 2)
     assert per_call < 200e-6, f"{per_call * 1e6:.0f} µs per call"
+
+
+def test_the_shipped_value_model_reads_these_features() -> None:
+    """The model in the package was trained on exactly these features (the version check), and gives
+    chances that add up to one."""
+    from replay.evaluator import load_model
+
+    model = load_model("praga")
+    assert model is not None
+    rec = simulate_one(get_game("praga"), 2, 5, 0, observe_every=0, agents=["greedy", "greedy"])
+    chart, _ = positions(rec)
+    for chances in model.chances_many([p.state for p in chart[::5] if not p.state.is_over()]):
+        assert sum(chances.values()) == pytest.approx(1.0) and all(0 < c < 1 for c in chances.values())
