@@ -156,6 +156,7 @@ def test_the_value_agent_plays_legal_games_that_replay_clean(model: ValueModel) 
         assert replay(rec).status == COMPLETE
 
 
+@pytest.mark.usefixtures("no_praga_model")
 def test_the_value_agent_needs_a_model() -> None:
     from replay.simulate import SimulationError
 
@@ -253,7 +254,7 @@ def test_calibration_reports_brier_strength_and_rollouts(model: ValueModel) -> N
     assert 0.0 <= out["brier"] <= 1.0 and out["strength_games"] == 2
 
 
-def test_the_commands_train_analyse_and_calibrate(tmp_path: Path, tiny: Trained) -> None:
+def test_the_commands_train_analyse_and_calibrate(tmp_path: Path, tiny: Trained, monkeypatch: pytest.MonkeyPatch) -> None:
     import orjson
     from click.testing import CliRunner
 
@@ -266,7 +267,9 @@ def test_the_commands_train_analyse_and_calibrate(tmp_path: Path, tiny: Trained)
     assert res.exit_code == 0, res.output
     meta = json.loads((out / META_FILE).read_text())
     assert meta["trained"]["command"] == f"gamerec train --game {GAME} --games 2 --seed 1 --iterations 1 --players 2"
-    res = CliRunner().invoke(main, ["train", "--game", "praga", "--games", "2", "--out", str(out)])
+    with monkeypatch.context() as m:  # Praga as a title without features
+        m.setattr("replay.training.feature_set", lambda game_id: None)
+        res = CliRunner().invoke(main, ["train", "--game", "praga", "--games", "2", "--out", str(out)])
     assert res.exit_code == 2 and "praga has no features" in res.output and "Traceback" not in res.output
 
     path = tmp_path / "games.jsonl"
