@@ -120,6 +120,7 @@ def calibrate_cmd(game_id: str, method: str | None, games: int, players: int | N
     from replay.analysis import AnalysisError, Settings, calibrate, calibrate_value, strength, wilson
     from replay.evaluator import ModelError, load_model
     from replay.games import UnknownGame, get_game
+    from replay.simulate import SimulationError
 
     try:
         game = get_game(game_id)
@@ -135,7 +136,7 @@ def calibrate_cmd(game_id: str, method: str | None, games: int, players: int | N
             vc = calibrate_value(game_id, games, seed, players=players, every=every,
                                  rollouts=16 if rollouts is None else rollouts,
                                  strength_games=200 if strength_games is None else strength_games)
-        except AnalysisError as exc:
+        except (AnalysisError, SimulationError) as exc:
             _fail(str(exc))
         out = vc.as_json()
         if as_json:

@@ -52,6 +52,14 @@ def model(tiny: Trained) -> Iterator[ValueModel]:
         yield m
 
 
+@pytest.fixture
+def no_praga_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Praga as a title without a value model (its shipped one set aside while the test runs)."""
+    from replay import evaluator
+
+    monkeypatch.setitem(evaluator._installed, "praga", None)
+
+
 def _record(index: int, agents: list[str] | None = None) -> Record:
     return simulate_one(get_game(GAME), 2, 11, index, observe_every=0, agents=agents or ["greedy", "greedy"])
 
@@ -148,6 +156,7 @@ def test_the_value_agent_plays_legal_games_that_replay_clean(model: ValueModel) 
         assert replay(rec).status == COMPLETE
 
 
+@pytest.mark.usefixtures("no_praga_model")
 def test_the_value_agent_needs_a_model() -> None:
     from replay.simulate import SimulationError
 
@@ -225,6 +234,7 @@ def test_a_secret_starting_hand_does_not_move_the_public_chances(model: ValueMod
     assert [p.chances for p in ka.positions] != [p.chances for p in kb.positions]  # it would matter, known
 
 
+@pytest.mark.usefixtures("no_praga_model")
 def test_a_title_without_a_model_falls_back_to_rollouts() -> None:
     rec = simulate_one(get_game("praga"), 2, 1, 0, observe_every=0, agents=["random", "random"])
     short = Record(rec.game, rec.id, rec.players, rec.events[:30], dict(rec.options))
@@ -244,7 +254,7 @@ def test_calibration_reports_brier_strength_and_rollouts(model: ValueModel) -> N
     assert 0.0 <= out["brier"] <= 1.0 and out["strength_games"] == 2
 
 
-def test_the_commands_train_analyse_and_calibrate(tmp_path: Path, tiny: Trained) -> None:
+def test_the_commands_train_analyse_and_calibrate(tmp_path: Path, tiny: Trained, monkeypatch: pytest.MonkeyPatch) -> None:
     import orjson
     from click.testing import CliRunner
 
@@ -257,7 +267,9 @@ def test_the_commands_train_analyse_and_calibrate(tmp_path: Path, tiny: Trained)
     assert res.exit_code == 0, res.output
     meta = json.loads((out / META_FILE).read_text())
     assert meta["trained"]["command"] == f"gamerec train --game {GAME} --games 2 --seed 1 --iterations 1 --players 2"
-    res = CliRunner().invoke(main, ["train", "--game", "praga", "--games", "2", "--out", str(out)])
+    with monkeypatch.context() as m:  # Praga as a title without features
+        m.setattr("replay.training.feature_set", lambda game_id: None)
+        res = CliRunner().invoke(main, ["train", "--game", "praga", "--games", "2", "--out", str(out)])
     assert res.exit_code == 2 and "praga has no features" in res.output and "Traceback" not in res.output
 
     path = tmp_path / "games.jsonl"
@@ -285,6 +297,7 @@ def test_the_commands_train_analyse_and_calibrate(tmp_path: Path, tiny: Trained)
     con.close()
 
 
+@pytest.mark.usefixtures("no_praga_model")
 def test_analyse_says_a_title_has_no_model_yet(tmp_path: Path) -> None:
     from click.testing import CliRunner
 

@@ -1,4 +1,4 @@
-"""A simple position value for the greedy agent."""
+"""A simple position value for the greedy agent (and, without its comparison, for the value model)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,19 @@ if TYPE_CHECKING:
 
 
 def evaluate(s: PaxState, player: str) -> float:
-    """Points first; then what wins future checks: influence, a lead in blocks for one's
-    coalition, cylinders in play, rulership, cards and rupees."""
+    """Points first, against the best other player's; then what wins future checks: influence, a
+    lead in blocks for one's coalition, cylinders in play, rulership, cards and rupees."""
     others = [s.total(q) for q in s.players if q != player]
-    value = 10.0 * (s.total(player) - max(others))
+    return _prospects(s, player, 10.0 * (s.total(player) - max(others)))
+
+
+def absolute(s: PaxState, player: str) -> float:
+    """:func:`evaluate` without the comparison: ``player``'s own points and prospects."""
+    return _prospects(s, player, 10.0 * s.total(player))
+
+
+def _prospects(s: PaxState, player: str, value: float) -> float:
+    """``value`` (the points part) plus what wins future checks and makes actions."""
     loyal = s.loyalty[player]
     if loyal is not None:
         blocks = {c: s.blocks_in_play(c) for c in COALITIONS}

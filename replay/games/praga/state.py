@@ -105,17 +105,18 @@ class PragaState(State):
         return ranking(self)
 
     def evaluate(self, player: str) -> float:
-        """Greedy heuristic: points so far plus the final scoring as it stands, resources a little,
-        against the best opponent measured the same way."""
-        def worth(p: str) -> float:
-            me = self.d["p"][p]
-            base = sum(self.score()[p].values())
-            if not self.d["over"]:
-                base += sum(final_points(self, p).values())
-            goods = int(me["gold"]) + int(me["stone"])
-            spare = int(me["silver"]) + int(me["goldw"]) + int(me["eggs"])
-            return base + 0.3 * goods + 0.5 * spare
-        return worth(player) - max(worth(q) for q in self.players if q != player)
+        """Greedy heuristic: :meth:`worth` against the best opponent's."""
+        return self.worth(player) - max(self.worth(q) for q in self.players if q != player)
+
+    def worth(self, player: str) -> float:
+        """Points so far plus the final scoring as it stands, resources a little."""
+        me = self.d["p"][player]
+        base = sum(self.score()[player].values())
+        if not self.d["over"]:
+            base += sum(final_points(self, player).values())
+        goods = int(me["gold"]) + int(me["stone"])
+        spare = int(me["silver"]) + int(me["goldw"]) + int(me["eggs"])
+        return base + 0.3 * goods + 0.5 * spare
 
     def phase(self) -> tuple[int | None, str]:
         d = self.d
