@@ -198,7 +198,8 @@ class ValueAgent(GreedyAgent):
 
     name = "value"
 
-    BREADTH = 40
+    BREADTH = 128
+    """At most this many moves are tried (a sample of them beyond): every move at almost every decision."""
 
     def __init__(self, rng: random.Random, breadth: int = BREADTH) -> None:
         super().__init__(rng, breadth)

@@ -1,4 +1,5 @@
-"""What Perikles, Pax Pamir and Praga keep hidden is dealt afresh in every rollout, never read from the record.
+"""What Perikles, Pax Pamir and Praga keep hidden is dealt afresh in every rollout, never read from the record,
+and never seen by the title's value model (checked once the title has one).
 
 Each test changes something the public could not know at a point of a record (a unit committed
 face down, a secret special tile, a market card the record names only later, a future draw) and
@@ -22,6 +23,7 @@ from replay.analysis import (
     RESAMPLE,
     Settings,
     alternatives,
+    analyse,
     can_deal,
     determinise,
     estimate,
@@ -30,6 +32,7 @@ from replay.analysis import (
     state_before,
 )
 from replay.engine import State
+from replay.evaluator import load_model
 from replay.games import get_game
 from replay.record import ChanceEvent, Event, MoveEvent, Record
 from replay.simulate import simulate_one
@@ -64,7 +67,15 @@ def _unmoved_before(rec: Record, changed: Record, start: int, public_at: int, pi
     seqs = seqs[:: max(1, len(seqs) // picks)][:picks] + seqs[-1:]
     assert seqs
     assert _chances(rec, seqs, RESAMPLE) == _chances(changed, seqs, RESAMPLE)
+    if load_model(rec.game) is not None:  # the value method too, once the title has a model
+        assert _value_chances(rec, seqs) == _value_chances(changed, seqs)
     return _chances(rec, seqs, KNOWN) != _chances(changed, seqs, KNOWN)
+
+
+def _value_chances(rec: Record, seqs: list[int]) -> dict[int, dict[str, float]]:
+    """The value model's chances at the public positions after events ``seqs`` (as ``analyse`` reads them)."""
+    a = analyse(rec, Settings(method="value", explain=0))
+    return {p.seq: {q: e.chance for q, e in p.chances.items()} for p in a.positions if p.seq in seqs}
 
 
 def _first_event(rec: Record, hit: Callable[[State], bool]) -> int | None:

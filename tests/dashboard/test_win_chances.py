@@ -35,7 +35,8 @@ def analysed_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, st
     db = root / "wc.duckdb"
     ingest([str(path)], db, workers=0, publish_every=0)
     first = [item.record for item in iter_records([str(path)]) if item.record is not None][:1]
-    analyse_into(first, db, Settings(rollouts=8, agent="random", explain=2, alternatives=4), workers=0)
+    analyse_into(first, db, Settings(rollouts=8, agent="random", explain=2, alternatives=4, method="rollouts"),
+                 workers=0)
     return db, recs[0].id, recs[1].id
 
 

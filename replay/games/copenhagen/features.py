@@ -14,7 +14,7 @@ from functools import cache
 from replay.games.copenhagen.board import Player
 from replay.games.copenhagen.components import components
 from replay.games.copenhagen.geometry import column_mask, row_mask
-from replay.games.copenhagen.rules.harbour import deck_size
+from replay.games.copenhagen.rules.harbour import UNSEEN, deck_size
 from replay.games.copenhagen.state import CopenhagenState
 
 NAMES: tuple[str, ...] = (
@@ -29,6 +29,8 @@ NAMES: tuple[str, ...] = (
     "columns_half",         # incomplete columns with 5 or 6 of 9
     "clean_columns_near",   # of those near, still all windows (4 points)
     "line_progress",        # the points of every incomplete line, weighted by its fill squared
+    "row_gap",              # fewest empty cells in an incomplete row
+    "column_gap",           # fewest empty cells in an incomplete column
     "hand",                 # cards in hand
     "hand_unknown",         # of them, of a colour the public has not seen
     "hand_best_colour",     # most cards of one seen colour
@@ -45,6 +47,8 @@ GLOBAL_NAMES: tuple[str, ...] = (
     "deck_to_mermaid",      # how far the deck is from its bottom ten (0 once the mermaid may come)
     "mermaid_out",          # the mermaid is in the harbour: this is the last turn
     "harbour",              # cards lying in the harbour
+    "harbour_best_colour",  # most harbour cards of one colour
+    "harbour_pairs",        # neighbouring harbour slots holding the same colour (two cards of it in one turn)
 )
 
 
@@ -55,6 +59,8 @@ def _lines(covered: int, windows: int) -> tuple[float, ...]:
     rows_near = rows_half = clean_rows = cols_near = cols_half = clean_cols = 0
     progress = 0.0
     height = 0
+    row_gap = comp.width
+    column_gap = comp.height
     for y in range(comp.height):
         m = row_mask(y)
         n = (covered & m).bit_count()
@@ -64,6 +70,7 @@ def _lines(covered: int, windows: int) -> tuple[float, ...]:
             continue
         clean = windows & m == covered & m
         progress += (comp.row_window_points if clean else comp.row_points) * (n / comp.width) ** 2
+        row_gap = min(row_gap, comp.width - n)
         if n == comp.width - 1:
             rows_near += 1
             clean_rows += clean
@@ -76,13 +83,14 @@ def _lines(covered: int, windows: int) -> tuple[float, ...]:
             continue
         clean = windows & m == covered & m
         progress += (comp.column_window_points if clean else comp.column_points) * (n / comp.height) ** 2
+        column_gap = min(column_gap, comp.height - n)
         if n >= comp.height - 2:
             cols_near += 1
             clean_cols += clean
         elif n >= comp.height - 4:
             cols_half += 1
     return (float(covered.bit_count()), float(height), float(rows_near), float(rows_half), float(clean_rows),
-            float(cols_near), float(cols_half), float(clean_cols), progress)
+            float(cols_near), float(cols_half), float(clean_cols), progress, float(row_gap), float(column_gap))
 
 
 def _hand(p: Player) -> tuple[float, ...]:
@@ -111,5 +119,8 @@ def global_features(state: CopenhagenState) -> list[float]:
         to_mermaid = deck + comp.mermaid_bottom
     else:
         to_mermaid = 0
+    cards = [c for c in state.harbour if c is not None and c != UNSEEN]
+    best = max((cards.count(c) for c in set(cards)), default=0)
+    pairs = sum(1 for a, b in zip(state.harbour, state.harbour[1:]) if a is not None and a != UNSEEN and a == b)
     return [float(state.turns), float(deck), float(to_mermaid), 1.0 if state.mermaid == "harbour" else 0.0,
-            float(sum(1 for c in state.harbour if c is not None))]
+            float(sum(1 for c in state.harbour if c is not None)), float(best), float(pairs)]
