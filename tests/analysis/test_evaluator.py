@@ -330,7 +330,7 @@ def test_analyse_says_a_title_has_no_model_yet(tmp_path: Path) -> None:
 
 
 def test_the_bench_times_a_whole_analysis_by_the_value_model(model: ValueModel) -> None:
-    from replay.bench_analysis import bench_value, run
+    from benchmarks.win_chances import bench_value, run
 
     got = bench_value(GAME)
     assert got["method"] == VALUE and got["positions"] > 10 and got["cpu_s"] > 0
