@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -103,49 +102,6 @@ def test_the_face_down_stacks_are_never_read() -> None:
         blind = st.copy()
         blind.stacks = NoPeeking()  # type: ignore[assignment]
         assert ([F.features(blind, p) for p in blind.players], F.global_features(blind)) == before
-
-
-@pytest.mark.parametrize("players,view", [(2, None), (3, None), (4, None), (2, "p1"), (3, "p2")])
-def test_every_state_of_a_game_and_its_seat_view(players: int, view: str | None) -> None:
-    rec = simulate_one(get_game("praga"), players, 11, 0, view=view)
-    seen = 0
-    for st in states(rec):
-        assert isinstance(st, PragaState)
-        for p in st.players:
-            row = F.features(st, p)
-            assert len(row) == len(F.NAMES) and all(isinstance(x, float) for x in row)
-        assert len(F.global_features(st)) == len(F.GLOBAL_NAMES)
-        seen += 1
-    assert seen > 100
-    chart, stop = positions(rec)
-    assert stop is None
-    for pos in chart:
-        assert isinstance(pos.state, PragaState)
-        assert [F.features(pos.state, p) for p in pos.state.players]
-        assert 0.0 <= F.global_features(pos.state)[0] <= 1.0
-
-
-def test_features_are_deterministic_and_leave_the_state_alone() -> None:
-    rec = simulate_one(get_game("praga"), 3, 5, 2, observe_every=0)
-    for i, st in enumerate(states(rec)):
-        if i % 40:
-            continue
-        h = st.state_hash()
-        assert F.features(st, "p2") == F.features(st.copy(), "p2")  # type: ignore[arg-type]
-        assert st.state_hash() == h
-
-
-def test_a_call_is_fast() -> None:
-    """Measured in CPU time over every state of a game: well under a millisecond per call (about 16 µs on
-    the development machine)."""
-    rec = simulate_one(get_game("praga"), 2, 3, 0, observe_every=0, agents=["greedy", "greedy"])
-    every = [st.copy() for st in states(rec)]
-    start = time.process_time()
-    for st in every:
-        for p in st.players:
-            F.features(st, p)  # type: ignore[arg-type]
-    per_call = (time.process_time() - start) / (len(every) * 2)
-    assert per_call < 200e-6, f"{per_call * 1e6:.0f} µs per call"
 
 
 def test_the_shipped_value_model_reads_these_features() -> None:
