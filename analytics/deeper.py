@@ -22,6 +22,7 @@ import polars as pl
 from analytics.components import Take, catalogue, wilson
 from analytics.distinct import distinct_games_sql
 from analytics.players import _tables
+from ingest.duck import polars
 
 
 @dataclass
@@ -46,7 +47,7 @@ def _rates(con: duckdb.DuckDBPyConnection, title: str, groups_sql: str, need: se
               "win_rate_low": pl.Float64, "win_rate_high": pl.Float64}
     if not (need | {"games", "players"}) <= _tables(con):
         return pl.DataFrame(schema=schema)
-    df = con.sql(f"""
+    df = polars(con.sql(f"""
         WITH pg AS (
             SELECT p.game_id, p.player_id, p.won FROM players p JOIN ({distinct_games_sql(con)}) g USING (game_id)
             WHERE g.title = $title AND p.won IS NOT NULL
@@ -55,7 +56,7 @@ def _rates(con: duckdb.DuckDBPyConnection, title: str, groups_sql: str, need: se
                count(*) FILTER (WHERE pg.won)::BIGINT AS wins
         FROM pg JOIN grouped gr USING (game_id, player_id)
         GROUP BY gr.grp ORDER BY ord, "group"
-    """, params={"title": title}).pl()
+    """, params={"title": title}))
     cis = [wilson(int(w), int(n)) for w, n in zip(df.get_column("wins"), df.get_column("player_games"))]
     return df.with_columns(
         (pl.col("wins") / pl.col("player_games")).alias("win_rate"),

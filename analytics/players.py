@@ -28,7 +28,7 @@ import duckdb
 import polars as pl
 
 from analytics.distinct import distinct_games_sql
-from ingest.duck import first_row
+from ingest.duck import first_row, polars
 
 MU = 25.0
 SIGMA = MU / 3
@@ -65,7 +65,7 @@ def search(con: duckdb.DuckDBPyConnection, text: str, limit: int = 50) -> pl.Dat
     if not {"games", "players"} <= _tables(con):
         return pl.DataFrame(schema={"player_id": pl.String, "name": pl.String, "games": pl.Int64,
                                     "exact": pl.Boolean})
-    return con.sql(f"""
+    return polars(con.sql(f"""
         WITH pg AS ({_player_games_sql(con)}),
         hit AS (
             SELECT DISTINCT player_id FROM pg
@@ -77,7 +77,7 @@ def search(con: duckdb.DuckDBPyConnection, text: str, limit: int = 50) -> pl.Dat
         GROUP BY pg.player_id
         ORDER BY exact DESC, games DESC, pg.player_id
         LIMIT $limit
-    """, params={"t": text, "limit": limit}).pl()
+    """, params={"t": text, "limit": limit}))
 
 
 def resolve(con: duckdb.DuckDBPyConnection, text: str) -> dict[str, Any]:
@@ -119,7 +119,7 @@ def resolve(con: duckdb.DuckDBPyConnection, text: str) -> dict[str, Any]:
 def games(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None = None) -> pl.DataFrame:
     """Every distinct game the player played, newest first: title, when, seats, their seat, score,
     rank, won (null if unfinished), the winners' names, status."""
-    return con.sql(f"""
+    return polars(con.sql(f"""
         WITH pg AS ({_player_games_sql(con)}),
         mine AS (SELECT * FROM pg WHERE player_id = $p AND ($t::VARCHAR IS NULL OR title = $t)),
         winners AS (
@@ -130,7 +130,7 @@ def games(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None = No
                m.final_score, m.rank, m.won, w.winners, m.status, m.source_kind
         FROM mine m LEFT JOIN winners w USING (game_id)
         ORDER BY m.played_at DESC NULLS LAST, m.game_id DESC
-    """, params={"p": player_id, "t": title}).pl()
+    """, params={"p": player_id, "t": title}))
 
 
 def record(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None = None) -> dict[str, pl.DataFrame]:
@@ -160,7 +160,7 @@ def record(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None = N
 def categories(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None = None) -> pl.DataFrame:
     """Average final points per title and score category: the player's against their opponents' in the
     same finished games, with the games behind each figure."""
-    return con.sql(f"""
+    return polars(con.sql(f"""
         WITH pg AS ({_player_games_sql(con)}),
         mine AS (SELECT game_id, title FROM pg
                  WHERE player_id = $p AND won IS NOT NULL AND ($t::VARCHAR IS NULL OR title = $t)),
@@ -175,7 +175,7 @@ def categories(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None
                    AS difference,
                (SELECT count(*) FROM mine m2 WHERE m2.title = pts.title)::BIGINT AS games
         FROM pts GROUP BY title, category ORDER BY title, difference DESC, category
-    """, params={"p": player_id, "t": title}).pl()
+    """, params={"p": player_id, "t": title}))
 
 
 def opponents(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None = None,
@@ -183,7 +183,7 @@ def opponents(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None 
     """The people the player met most often, with the record against each over finished games: games
     together, the player's wins and the opponent's, and who finished ahead of whom (``ahead``,
     ``behind``, ``level``: rank against rank)."""
-    return con.sql(f"""
+    return polars(con.sql(f"""
         WITH pg AS ({_player_games_sql(con)}),
         mine AS (SELECT * FROM pg WHERE player_id = $p AND ($t::VARCHAR IS NULL OR title = $t)),
         o AS (
@@ -201,7 +201,7 @@ def opponents(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None 
         FROM o GROUP BY player_id
         ORDER BY played DESC, player_id
         LIMIT $limit
-    """, params={"p": player_id, "t": title, "limit": limit}).pl()
+    """, params={"p": player_id, "t": title, "limit": limit}))
 
 
 # --------------------------------------------------------------------------
@@ -349,7 +349,7 @@ _DECISION_SCHEMA = {"game_id": pl.String, "seq": pl.Int64, "move_seq": pl.Int64,
 
 
 def _with_moves(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any]) -> pl.DataFrame:
-    return con.sql(f"""
+    return polars(con.sql(f"""
         WITH d AS ({sql})
         SELECT d.game_id, d.seq::BIGINT AS seq, d.move_seq::BIGINT AS move_seq, d.player_id,
                d.next_seq::BIGINT AS next_seq, d.chance_before, d.chance_after, d.lost,
@@ -357,7 +357,7 @@ def _with_moves(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any]
                CAST(json_extract(e.payload, '$.move') AS VARCHAR) AS move
         FROM d LEFT JOIN events e ON e.game_id = d.game_id AND e.seq = d.move_seq
         ORDER BY d.game_id, d.seq
-    """, params=params).pl()
+    """, params=params))
 
 
 def game_decisions(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:

@@ -24,7 +24,7 @@ import polars as pl
 
 from analytics.db import NoDatabase, connect_readonly, snapshot_version
 from analytics.distinct import counted_ids_sql, distinct_games_sql, keyed_games_sql
-from ingest.duck import first_row, scalar
+from ingest.duck import first_row, polars, scalar
 
 TITLES: dict[str, str] = {
     "copenhagen": "Copenhagen",
@@ -110,7 +110,7 @@ def _counted(con: duckdb.DuckDBPyConnection, alias: str = "") -> str:
 
 
 def _df(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None) -> pl.DataFrame:
-    return con.sql(sql, params=params or []).pl()
+    return polars(con.sql(sql, params=params or []))
 
 
 def _empty(**schema: Any) -> pl.DataFrame:
@@ -985,11 +985,11 @@ def player_names(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """Every player's latest name (``player_id``, ``name``)."""
     if not {"games", "players"} <= _tables(con):
         return _empty(player_id=pl.String, name=pl.String)
-    return con.sql(f"""
+    return polars(con.sql(f"""
         SELECT p.player_id, arg_max(p.name, (g.played_at, g.game_id)) AS name
         FROM players p JOIN ({distinct_games_sql(con)}) g USING (game_id)
         GROUP BY p.player_id ORDER BY p.player_id
-    """).pl()
+    """))
 
 
 def rating_ladder(con: duckdb.DuckDBPyConnection, title: str | None = None) -> pl.DataFrame:

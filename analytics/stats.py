@@ -13,13 +13,14 @@ import duckdb
 import polars as pl
 
 from analytics.distinct import distinct_games_sql, keyed_games_sql
+from ingest.duck import polars
 
 # `$title` is NULL for "every title"
 _TITLE = "($title::VARCHAR IS NULL OR g.title = $title::VARCHAR)"
 
 
 def _query(con: duckdb.DuckDBPyConnection, sql: str, title: str | None) -> pl.DataFrame:
-    return con.sql(sql, params={"title": title}).pl()
+    return polars(con.sql(sql, params={"title": title}))
 
 
 def overview(con: duckdb.DuckDBPyConnection, title: str | None = None) -> pl.DataFrame:
@@ -90,12 +91,12 @@ def mean_score_by_category(con: duckdb.DuckDBPyConnection, title: str | None = N
 
 def quarantine(con: duckdb.DuckDBPyConnection, limit: int = 20) -> pl.DataFrame:
     """The most recently met quarantined records: where they are and why they could not be read."""
-    return con.sql("""
+    return polars(con.sql("""
         SELECT run_id, source, line, kind, error
         FROM quarantine
         ORDER BY run_id DESC, source, line NULLS FIRST
         LIMIT ?
-    """, params=[limit]).pl()
+    """, params=[limit]))
 
 
 def titles(con: duckdb.DuckDBPyConnection) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import duckdb
+import polars as pl
 
 
 def first_row(result: duckdb.DuckDBPyConnection) -> tuple[Any, ...] | None:
@@ -26,3 +27,10 @@ def scalar(result: duckdb.DuckDBPyConnection) -> Any:
     if row is None:
         raise ValueError("the statement returned no row")
     return row[0]
+
+
+def polars(relation: duckdb.DuckDBPyRelation) -> pl.DataFrame:
+    """A relation's rows as a polars frame (``relation.pl()``, typed as a frame on DuckDB 1.x and 2.x alike:
+    2.x declares it ``Any``)."""
+    frame: pl.DataFrame = relation.pl()
+    return frame
