@@ -9,32 +9,18 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
 
 import pytest
+from states import every_state as states
 
 from replay.analysis import positions
 from replay.engine import State
 from replay.evaluator import FeatureSet, feature_set
 from replay.games import available, get_game
-from replay.record import ChanceEvent, MoveEvent, Record
+from replay.record import ChanceEvent, MoveEvent
 from replay.simulate import simulate_one
 
 TITLES = [g for g in available() if feature_set(g) is not None]
-
-
-def states(rec: Record) -> Iterator[State]:
-    """Every state of ``rec`` (the same object, advanced), from the setup to the end."""
-    st = get_game(rec.game).initial_state(rec.player_ids, rec.options)
-    yield st
-    for ev in rec.events:
-        if isinstance(ev, MoveEvent):
-            st.apply_move(ev.player, ev.move)
-        elif isinstance(ev, ChanceEvent):
-            st.apply_chance(ev.outcome)
-        else:
-            continue
-        yield st
 
 
 def _check(fs: FeatureSet, st: State) -> None:

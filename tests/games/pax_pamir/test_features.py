@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from pax_pamir_helpers import armies, setup, spies, to_court, to_hand, tribes
+from states import every_state as states
 
 from ingest.bga import import_file
 from replay.analysis import positions
-from replay.engine import State
 from replay.games import get_game
 from replay.games.pax_pamir import features as F
 from replay.games.pax_pamir.components import COURT, DOMINANCE_CHECKS
 from replay.games.pax_pamir.state import PaxState
-from replay.record import ChanceEvent, MoveEvent, Record
+from replay.record import ChanceEvent, Record
 from replay.simulate import simulate_one
 
 BGA_LOGS = Path(__file__).resolve().parents[2] / "ingest" / "bga_logs" / "pax_pamir"
@@ -23,20 +22,6 @@ BGA_LOGS = Path(__file__).resolve().parents[2] / "ingest" / "bga_logs" / "pax_pa
 
 def named(s: PaxState, player: str) -> dict[str, float]:
     return dict(zip(F.NAMES, F.features(s, player), strict=True))
-
-
-def states(rec: Record) -> Iterator[State]:
-    """Every state of ``rec``, from the setup to the end."""
-    st = get_game(rec.game).initial_state(rec.player_ids, rec.options)
-    yield st
-    for ev in rec.events:
-        if isinstance(ev, MoveEvent):
-            st.apply_move(ev.player, ev.move)
-        elif isinstance(ev, ChanceEvent):
-            st.apply_chance(ev.outcome)
-        else:
-            continue
-        yield st
 
 
 def card_of(suit: str, rank: int, taken: set[int]) -> int:

@@ -7,32 +7,17 @@ from typing import Any
 
 import pytest
 from praga_helpers import me, new_game
+from states import every_state as states
 
 from replay.analysis import positions
-from replay.engine import State
 from replay.games import get_game
 from replay.games.praga import features as F
 from replay.games.praga.state import PragaState
-from replay.record import ChanceEvent, MoveEvent, Record
 from replay.simulate import simulate_one
 
 
 def named(st: PragaState, player: str) -> dict[str, float]:
     return dict(zip(F.NAMES, F.features(st, player), strict=True))
-
-
-def states(rec: Record) -> Iterator[State]:
-    """Every state of ``rec``, from the setup to the end."""
-    st = get_game(rec.game).initial_state(rec.player_ids, rec.options)
-    yield st
-    for ev in rec.events:
-        if isinstance(ev, MoveEvent):
-            st.apply_move(ev.player, ev.move)
-        elif isinstance(ev, ChanceEvent):
-            st.apply_chance(ev.outcome)
-        else:
-            continue
-        yield st
 
 
 def test_the_opening_position_in_numbers() -> None:
