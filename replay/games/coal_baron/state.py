@@ -62,6 +62,23 @@ AWAITED: dict[str, str] = {
     "choose_coal": "choose the colour of a cube for a new minecart (the supply lacks its colour)",
 }
 
+DOING: dict[str, str] = {
+    "draft_order": "take an order card in the draft",
+    "place_workers": "place workers",
+    "move_cage": "move the cage",
+    "load_coal": "load coal into a minecart",
+    "store_coal": "store coal in the storage area",
+    "fill_order": "deliver an order",
+    "substitute": "fill a coal space with two cubes of other colours",
+    "stop_mining": "stop mining",
+    "keep_tile": "keep a revealed tunnel tile",
+    "return_tiles": "put revealed tunnel tiles back",
+    "keep_order": "keep a revealed order card",
+    "return_orders": "put revealed order cards back",
+    "choose_coal": "choose a cube's colour",
+}
+"""Each move type as the verb phrase an error message uses ("p1 cannot move the cage now")."""
+
 
 class CoalBaronState(State):
     game_id = "coal_baron"
@@ -307,7 +324,7 @@ class CoalBaronState(State):
         kind = MOVE_DECISION[type(move)]
         if kind != self.decision:
             awaited = AWAITED.get(self.decision or "", "wait")
-            raise IllegalMove(f"{player} cannot play {move.type} now: {player} must {awaited}")
+            raise IllegalMove(f"{player} cannot {DOING[move.type]} now: {player} must {awaited}")
         PLAY[type(move)](self, player, move)
         self._settle()
 

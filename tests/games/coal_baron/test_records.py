@@ -85,7 +85,7 @@ def test_move_of_the_wrong_kind_is_explained(record: Record) -> None:
                  if isinstance(e, MoveEvent) and e.move.type == "place_workers")
     rec.events[i] = MoveEvent(ev.player, GAME.parse_move({"type": "move_cage", "level": 2}))
     r = replay(rec)
-    assert r.divergences[0].message == (f"{ev.player} cannot play move_cage now: "
+    assert r.divergences[0].message == (f"{ev.player} cannot move the cage now: "
                                         f"{ev.player} must place workers on a work space")
 
 
@@ -165,3 +165,8 @@ def test_every_move_of_a_game_has_words_and_every_snapshot_is_json() -> None:
             st.apply_chance(ev.outcome)
         orjson.dumps(st.snapshot())
     assert {"draft_order", "place_workers", "move_cage"} <= kinds
+
+
+def test_every_move_type_has_words_for_an_error() -> None:
+    from replay.games.coal_baron.state import DOING
+    assert sorted(DOING) == sorted(GAME.move_types())
