@@ -20,7 +20,11 @@ turn it is, the checked path for untrusted events (right player, right kind
 of event, legal move) and the fast trusted path, milestones, observations,
 the canonical state hash.  A game writes a handful of methods:
 ``turn``, ``legal_moves``, ``_play`` (one move), ``_reveal`` (one chance
-outcome), ``score``, ``snapshot`` and ``observables``.
+outcome), ``score``, ``snapshot`` and ``observables`` (or derives from
+:class:`replay.decisions.TaskState`, which implements the first four from a
+stack of pending tasks).  The public paths (``apply_move``, ``apply_chance``,
+``play``, ``reveal``) are the base's alone; a game's fast path is a hook they
+call (``_move_at_once``, ``_chance_at_once``, ``_play_legal``).
 
 Failures are precise exceptions: :class:`IllegalMove`,
 :class:`ImpossibleChance`, :class:`WrongPlayer`, :class:`MissingChance`,
@@ -463,7 +467,12 @@ class State(ABC):
         return {p: sum(cats.values()) for p, cats in self.score().items()}
 
     def apply_move(self, player: str, move: Move) -> None:
-        """The checked path: right kind of event, right player, legal move."""
+        """The checked path: right kind of event, right player, legal move.
+
+        The game's fast path comes first (:meth:`_move_at_once`); what it leaves is checked
+        here, one rule at a time, so that the error says what is wrong."""
+        if self._move_at_once(player, move):
+            return
         t = self.turn()
         if t is OVER:
             raise GameOverError(f"the game is over; {player} cannot play {move.type.replace('_', ' ')}")
@@ -479,10 +488,13 @@ class State(ABC):
         """The checked path for a chance outcome.
 
         A ``reveal`` outcome may come at any point, even after the end (hands
-        shown at the end of the game): the rules need not await it.
+        shown at the end of the game): the rules need not await it.  The game's
+        fast path comes first (:meth:`_chance_at_once`).
         """
         if "reveal" in outcome:
             self._reveal_zone(str(outcome["reveal"]), list(outcome.get("items") or ()))
+            return
+        if self._chance_at_once(outcome):
             return
         t = self.turn()
         if t is OVER:
@@ -494,7 +506,7 @@ class State(ABC):
 
     def play(self, player: str, move: Move) -> None:
         """The trusted path (agents): ``move`` came from :meth:`legal_moves`."""
-        self._play(player, move)
+        self._play_legal(player, move)
 
     def reveal(self, outcome: Outcome) -> None:
         """The trusted path for a chance outcome (the simulator's own draws)."""
@@ -504,6 +516,25 @@ class State(ABC):
         t = self.turn()
         assert isinstance(t, ChanceRequest)
         self._reveal(t, outcome)
+
+    # ---- hooks of the public paths (a game's fast paths) -------------------
+
+    def _move_at_once(self, player: str, move: Move) -> bool:
+        """A game's fast path for the checked :meth:`apply_move`: apply ``move`` and return
+        True when it is certainly legal (the usual case, told cheaply), or change nothing and
+        return False, and the move goes the long way.  A game may also take here a move the
+        rules allow whoever is to move.  The default: always the long way."""
+        return False
+
+    def _chance_at_once(self, outcome: Outcome) -> bool:
+        """A game's fast path for the checked :meth:`apply_chance`, like :meth:`_move_at_once`
+        (never given a ``reveal`` outcome).  The default: always the long way."""
+        return False
+
+    def _play_legal(self, player: str, move: Move) -> None:
+        """The trusted :meth:`play`: ``move`` is one of :meth:`legal_moves` (the default checks
+        it all the same, with :meth:`_play`)."""
+        self._play(player, move)
 
     def legal_count(self) -> int:
         """How many legal moves the player to move has (0 while chance is awaited or after the end)."""

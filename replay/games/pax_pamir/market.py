@@ -317,6 +317,11 @@ class RefillTask(Task):
                                      reason=f"{cell_name(*self._cell)} of the market")
         return self.req
 
+    def outcome_at_once(self, s: PaxState, outcome: Outcome) -> ChanceRequest | None:
+        """A card the deck can give next (:meth:`draws`) is revealed at once, its request
+        (the pool of every card the deck could give) never made."""
+        return PENDING if self.draws(s, outcome) else None
+
     def draws(self, s: PaxState, outcome: Outcome) -> bool:
         """Whether ``outcome`` is the draw of a card the deck can give next (what the checked
         path would accept, told without making the pool)."""

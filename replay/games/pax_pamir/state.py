@@ -2,22 +2,23 @@
 
 The rules themselves live in the sibling modules (``board``, ``court``,
 ``market``, ``actions``, ``events``, ``dominance``, ``turns``); this module
-holds the data, answers the questions the rules ask (stars, limits, rulers,
-influence, hostages), and drives the task stack of :mod:`tasks`.
+holds the data and answers the questions the rules ask (stars, limits, rulers,
+influence, hostages); the core (:mod:`replay.decisions`) drives its tasks.
 """
 
 from __future__ import annotations
 
 import copy as _copy
-import dataclasses
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from operator import attrgetter
 from typing import Any
 
+from replay import decisions
+from replay.decisions import TaskState, task_view
 from replay.departures import load_departures
-from replay.engine import OVER, ChanceRequest, IllegalMove, Move, Outcome, State, Turn
-from replay.games.pax_pamir import market, turns
+from replay.engine import ChanceRequest, Move, Outcome
+from replay.games.pax_pamir import turns
 from replay.games.pax_pamir.components import (
     ABILITY_CARDS,
     BLOCKS_PER_COALITION,
@@ -37,7 +38,6 @@ from replay.games.pax_pamir.components import (
     STARTING_RUPEES,
 )
 from replay.games.pax_pamir.moves import EndTurn
-from replay.games.pax_pamir.tasks import Task
 from replay.games.pax_pamir.turns import ActionsTask
 
 CATEGORIES: tuple[str, ...] = ("dominance_successful", "dominance_unsuccessful")
@@ -58,7 +58,7 @@ MARKET_CELLS: tuple[tuple[int, int], ...] = tuple((row, col) for col in range(6)
 """Every market cell in the refill order: column by column, top before bottom."""
 
 
-class PaxState(State):
+class PaxState(TaskState):
     game_id = "pax_pamir"
     departure_rules = load_departures("replay.games.pax_pamir")
     taken_kinds = ("event card",)
@@ -108,7 +108,6 @@ class PaxState(State):
         self.declines: int = 0
         self.turn_no: int = 0
         self.stage: str = "setup"
-        self.over: bool = False
         self._score: dict[str, dict[str, int]] | None = None
         self._totals: dict[str, int] | None = None
         self.epoch: int = 0
@@ -133,94 +132,28 @@ class PaxState(State):
         self._stars: dict[str, dict[str, int]] = {p: {} for p in players}
         """Stars per player and suit, counted when first asked for and kept until the court
         changes (:meth:`court_changed`): the cleanup asks for the limits every turn."""
-        self.stack: list[Task] = []
         turns.begin_setup(self)
         self.advance()
 
-    # ------------------------------------------------------------------ protocol
+    # ------------------------------------------------------------------ protocol (see replay.decisions)
 
-    def turn(self) -> Turn:
-        if self.over:
-            return OVER
-        t = self.stack[-1]
-        if t.decision:
-            return t.player
-        req = t.request(self)
-        assert req is not None
-        return req
-
-    def legal_moves(self) -> Iterator[Move]:
-        if self.over:
-            return iter(())
-        t = self.stack[-1]
-        if not t.decision:
-            return iter(())
-        player = t.player
-        return (m for m in t.candidates(self) if t.check(self, player, m) is None)
-
-    def apply_move(self, player: str, move: Move) -> None:
-        """The checked path (see :meth:`State.apply_move`), with the usual case first: the
-        rules await a decision of ``player``."""
-        if not self.over:
-            t = self.stack[-1]
-            if type(move) is EndTurn and type(t) is ActionsTask and t.player == player:
-                # the commonest move, always legal in the action phase; usually nothing to clean up
-                if not turns.pass_at_once(self, t):
-                    t.apply(self, player, move)
-                    self.advance()
-                elif self.stack[-1] is not t:  # Blackmail first; else the task serving the next turn is open
-                    self.advance()
-                return
-            if t.decision and t.player == player and isinstance(move, t.accepts) and t.check(
-                    self, player, move) is None:
-                if type(move) is not EndTurn:  # the cleanup tells whether a turn's end changes something
-                    self.epoch += 1
-                t.apply(self, player, move)
-                self.advance()
-                return
-        super().apply_move(player, move)  # which says what is wrong
-
-    def play(self, player: str, move: Move) -> None:
-        """The trusted path: ``move`` is one of :meth:`legal_moves`, checked already."""
-        t = self.stack[-1]
+    def apply_decision(self, task: decisions.Task[Any], player: str, move: Move) -> None:
+        """Apply a checked move; the epoch moves on with every move but ``end_turn`` (whose
+        cleanup says whether it changes something).  The commonest move, ``end_turn`` in the
+        action phase, usually has nothing to clean up: the next turn then begins at once,
+        served by the same two tasks (:func:`turns.pass_at_once`)."""
         if type(move) is not EndTurn:
             self.epoch += 1
-        elif type(t) is ActionsTask and turns.pass_at_once(self, t):
-            if self.stack[-1] is not t:
+        elif type(task) is ActionsTask and turns.pass_at_once(self, task):
+            if self.stack[-1] is not task:  # Blackmail first; else the task serving the next turn is open
                 self.advance()
             return
-        t.apply(self, player, move)
+        task.apply(self, player, move)
         self.advance()
 
-    def apply_chance(self, outcome: Outcome) -> None:
-        """The checked path (see :meth:`State.apply_chance`), with the usual case first: a
-        card the refill awaits, checked without listing every card the deck could give."""
-        if not self.over:
-            t = self.stack[-1]
-            if type(t) is market.RefillTask and t.draws(self, outcome):
-                self.epoch += 1
-                t.reveal(self, market.PENDING, outcome)
-                self.advance()
-                return
-        super().apply_chance(outcome)
-
-    def _play(self, player: str, move: Move) -> None:
-        t = self.stack[-1]
-        if not isinstance(move, t.accepts):
-            raise IllegalMove(f"{player} cannot {move.type.replace('_', ' ')} now: the rules await "
-                              f"{player}'s {t.describe()}")
-        reason = t.check(self, player, move)
-        if reason is not None:
-            raise IllegalMove(reason)
-        if type(move) is not EndTurn:
-            self.epoch += 1
-        t.apply(self, player, move)
-        self.advance()
-
-    def _reveal(self, request: ChanceRequest, outcome: Outcome) -> None:
-        t = self.stack[-1]
+    def apply_outcome(self, task: decisions.Task[Any], request: ChanceRequest, outcome: Outcome) -> None:
         self.epoch += 1
-        t.reveal(self, request, outcome)
+        task.reveal(self, request, outcome)
         self.advance()
 
     def unknown_zones(self) -> dict[str, tuple[int, Any, dict[Any, int]]]:
@@ -235,36 +168,6 @@ class PaxState(State):
 
         self.epoch += 1
         unknowns.reveal(self, zone, items)
-
-    def advance(self) -> None:
-        """Run automatic steps and close finished decisions until the game waits."""
-        stack = self.stack
-        while stack and not self.over:
-            t = stack[-1]
-            if t.decision:
-                if t.is_open(self):
-                    return
-                stack.pop()
-                t.close(self)
-            elif t.awaits_chance and t.awaits(self):
-                return
-            else:
-                t.run(self)
-        if not stack and not self.over:
-            raise RuntimeError("engine bug: the rules have nothing left to do but the game is not over")
-
-    def push(self, task: Task) -> None:
-        self.stack.append(task)
-
-    def pop(self, task: Task) -> None:
-        """Remove ``task`` (normally the top one) from the stack."""
-        if self.stack and self.stack[-1] is task:
-            self.stack.pop()
-            return
-        for i in range(len(self.stack) - 1, -1, -1):
-            if self.stack[i] is task:
-                del self.stack[i]
-                return
 
     # ------------------------------------------------------------------ score
 
@@ -540,7 +443,7 @@ class PaxState(State):
             "declined_bribes": self.declines,
             "dominance_checks": {"resolved": self.checks_resolved, "cards_done": self.dc_cards_done},
             "over": self.over,
-            "pending": [_task_view(t) for t in self.stack],
+            "pending": [task_view(t) for t in self.stack],
         }
 
     def observables(self) -> dict[str, Any]:
@@ -641,7 +544,7 @@ class PaxState(State):
         new._stars = {p: dict(v) for p, v in self._stars.items()}
         new._stale = set()
         new._totals = None
-        new.stack = [_clone(t) for t in self.stack]
+        new.stack = self.copied_stack()
         return new
 
 
@@ -688,32 +591,6 @@ place): cylinders and blocks in play and hand sizes are kept in step with the su
 KEPT = frozenset({"score", "favored_suit", "influence", "deck_size", "dominance_checks"})
 """The facts every rule that changes them reports (:meth:`PaxState.fact_changed` and the
 like): between observations they are made again only when reported."""
-
-
-def _clone(t: Task) -> Task:
-    new = _copy.copy(t)
-    for f in dataclasses.fields(t):
-        v = getattr(t, f.name)
-        if isinstance(v, list):
-            setattr(new, f.name, list(v))
-    return new
-
-
-_SHOWN_FIELDS: dict[type[Task], tuple[str, ...]] = {}
-"""Per task type: the fields a snapshot shows (those not starting with ``_``)."""
-
-
-def _task_view(t: Task) -> dict[str, Any]:
-    out: dict[str, Any] = {"task": type(t).__name__}
-    names = _SHOWN_FIELDS.get(type(t))
-    if names is None:
-        names = _SHOWN_FIELDS[type(t)] = tuple(f.name for f in dataclasses.fields(t) if not f.name.startswith("_"))
-    for name in names:
-        v = getattr(t, name)
-        if isinstance(v, ChanceRequest):
-            continue
-        out[name] = list(v) if isinstance(v, tuple) else (v.to_dict() if isinstance(v, Move) else v)
-    return out
 
 
 def _market_cell(card: int | None, rupees: int) -> dict[str, Any]:

@@ -71,7 +71,7 @@ class PragaState(State):
             raise IllegalMove(explain(self, dec, move))
         self._apply(dec, move)
 
-    def play(self, player: str, move: Move) -> None:
+    def _play_legal(self, player: str, move: Move) -> None:
         """The trusted path: ``move`` came from :meth:`legal_moves`, so it is not checked again."""
         self._apply(self.d["decision"], move)
 

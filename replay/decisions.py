@@ -1,0 +1,319 @@
+"""The task stack: one way for every game to say what the rules are waiting for.
+
+A game in progress is always waiting for something: a player's decision, a
+card to come off the deck, or nothing at all (the rules simply carry on).
+This module, ``replay.decisions``, gives every title one mechanism for it.
+
+The state keeps a **stack of tasks** (:attr:`TaskState.stack`).  The task on
+top is the one the game is waiting for.  A task is one of three kinds:
+
+* a **decision** (``decision = True``): ``player`` chooses one move.  The task
+  lists its *candidates* (:meth:`Task.candidates`: every move that might be
+  legal, a superset of the legal ones), *checks* one (:meth:`Task.check`:
+  ``None`` when the move is legal, otherwise the reason in words a player
+  would understand) and *applies* a checked move (:meth:`Task.apply`);
+* a **chance** step (``decision = False`` and :meth:`Task.request` gives a
+  :class:`~replay.engine.ChanceRequest`): the rules wait for randomness, and
+  :meth:`Task.reveal` applies the outcome;
+* an **automatic** step (``decision = False`` and no request): the rules do it
+  at once (:meth:`Task.run`), with nobody to ask.
+
+A task changes the stack itself: it pops itself when it is done
+(:meth:`TaskState.pop`) and pushes the steps that follow
+(:meth:`TaskState.push`; the last pushed is done first).  After every event
+the state runs the automatic steps and closes the decisions that have nothing
+left to decide (:meth:`TaskState.advance`) until it waits again.
+
+:class:`TaskState` is the base a title's state derives from.  It implements
+the protocol of :class:`~replay.engine.State` from the stack:
+
+* ``turn()``: the player of the top decision, or the top chance step's request;
+* ``legal_moves()``: exactly the candidates that pass the check, in the
+  candidates' order;
+* ``_play()``: the move is of a type the task accepts, then the check, then
+  ``apply``; an :class:`~replay.engine.IllegalMove` carries the check's reason;
+* ``_reveal()``: the top task's ``reveal``.
+
+So the moves a game lists and the moves it accepts cannot drift apart: both
+come from the same check.  A game writes its tasks (one class per point where
+the rules wait, named from the rulebook) and the rules they call; the core
+drives them.
+
+A title's tasks derive from ``Task[TheirState]``, so that their methods are
+typed with the title's state::
+
+    @dataclass(slots=True)
+    class ChooseLoyalty(Task["PaxState"]):
+        accepts = (ChooseLoyaltyMove,)
+        ...
+
+A task is a slotted dataclass: its fields are what the step remembers (which
+card, how many left), and a snapshot may show them (:func:`task_view`).
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+import dataclasses
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+from replay.engine import OVER, ChanceRequest, IllegalMove, Move, Outcome, State, Turn
+
+S = TypeVar("S", bound="TaskState")
+
+
+@dataclass(slots=True)
+class Task(Generic[S]):
+    """One point where the rules wait (or one step they take by themselves).
+
+    Class attributes say what kind of step it is:
+
+    * ``decision`` — whether ``player`` decides (the default) or not;
+    * ``accepts`` — the move types the decision takes (any other type is
+      refused before the check, with :attr:`awaiting` in the message);
+    * ``awaiting`` — what the decision is, in words ("choice of a starting
+      loyalty"), for messages;
+    * ``awaits_chance`` — set by the class itself: whether it defines
+      :meth:`request`;
+    * ``reveals_at_once`` — set by the class itself: whether it defines
+      :meth:`outcome_at_once`.
+    """
+
+    player: str
+    decision: ClassVar[bool] = True
+    accepts: ClassVar[tuple[type[Move], ...]] = ()
+    awaiting: ClassVar[str] = ""
+    awaits_chance: ClassVar[bool] = False
+    reveals_at_once: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # (not ``super()``: the slotted dataclass is a new class, the one the name now holds)
+        super(Task, cls).__init_subclass__(**kwargs)
+        cls.awaits_chance = cls.request is not Task.request
+        cls.reveals_at_once = cls.outcome_at_once is not Task.outcome_at_once
+
+    # ---- a decision
+
+    def is_open(self, s: S) -> bool:
+        """False when the decision has nothing left to decide: it then closes by itself
+        (:meth:`TaskState.advance` pops it and calls :meth:`close`)."""
+        return True
+
+    def close(self, s: S) -> None:
+        """What happens when the decision is over and closed by itself."""
+
+    def candidates(self, s: S) -> Iterable[Move]:
+        """Every move that might be legal, in a fixed order (the legal moves keep it)."""
+        return ()
+
+    def check(self, s: S, player: str, move: Move) -> str | None:
+        """``None`` when ``move`` (of a type in :attr:`accepts`) is legal now; otherwise why
+        not, in words.  Changes nothing."""
+        return None
+
+    def apply(self, s: S, player: str, move: Move) -> None:
+        """Apply a checked move (every decision overrides this)."""
+
+    def describe(self) -> str:
+        """What the decision waits for, in words."""
+        return self.awaiting
+
+    # ---- an automatic step
+
+    def run(self, s: S) -> None:
+        """Do the step; it pops itself or replaces itself with what follows."""
+
+    # ---- a chance step
+
+    def request(self, s: S) -> ChanceRequest | None:
+        """The randomness awaited now, or ``None`` when the step has nothing to draw (it then
+        runs as an automatic step)."""
+        return None
+
+    def awaits(self, s: S) -> bool:
+        """Whether the step awaits randomness now.  A task whose request is costly to make
+        (a pool of every card the deck could give) answers without making it."""
+        return self.request(s) is not None
+
+    def reveal(self, s: S, req: ChanceRequest, outcome: Outcome) -> None:
+        """Apply a chance outcome (already checked against ``req``)."""
+
+    def outcome_at_once(self, s: S, outcome: Outcome) -> ChanceRequest | None:
+        """The fast path of a chance step: when ``outcome`` is certainly possible, told
+        without making the request, the request to hand :meth:`reveal`; otherwise ``None``,
+        and the outcome goes the checked way (the request is made and the outcome checked
+        against it)."""
+        return None
+
+
+class TaskState(State):
+    """A state whose rules wait on a stack of :class:`Task` (see the module's text).
+
+    A subclass sets up its first tasks in ``__init__`` (push them, then call
+    :meth:`advance`) and sets :attr:`over` when the game ends.  Two hooks let it
+    take a faster way without leaving the protocol: :meth:`apply_decision` and
+    :meth:`apply_outcome` (the state after the event must be the one the plain
+    way gives).
+    """
+
+    def __init__(self, players: list[str], options: dict[str, Any]) -> None:
+        super().__init__(players, options)
+        self.stack: list[Task[Any]] = []
+        """The pending steps; the top one (the last) is what the game waits for."""
+        self.over: bool = False
+        """Set by the rule that ends the game."""
+
+    # ---- the protocol, from the stack
+
+    def turn(self) -> Turn:
+        if self.over:
+            return OVER
+        t = self.stack[-1]
+        if t.decision:
+            return t.player
+        req = t.request(self)
+        assert req is not None, "advance() leaves a chance step on top only when it awaits randomness"
+        return req
+
+    def legal_moves(self) -> Iterator[Move]:
+        if self.over:
+            return iter(())
+        t = self.stack[-1]
+        if not t.decision:
+            return iter(())
+        player = t.player
+        return (m for m in t.candidates(self) if t.check(self, player, m) is None)
+
+    def _play(self, player: str, move: Move) -> None:
+        t = self.stack[-1]
+        if not isinstance(move, t.accepts):
+            raise IllegalMove(f"{player} cannot {move.type.replace('_', ' ')} now: the rules await "
+                              f"{player}'s {t.describe()}")
+        reason = t.check(self, player, move)
+        if reason is not None:
+            raise IllegalMove(reason)
+        self.apply_decision(t, player, move)
+
+    def _play_legal(self, player: str, move: Move) -> None:
+        self.apply_decision(self.stack[-1], player, move)
+
+    def _reveal(self, request: ChanceRequest, outcome: Outcome) -> None:
+        self.apply_outcome(self.stack[-1], request, outcome)
+
+    def _move_at_once(self, player: str, move: Move) -> bool:
+        """The usual case of the checked path: the top task is a decision of ``player`` that
+        accepts the move and whose check passes (anything else goes the long way, which says
+        what is wrong)."""
+        if self.over:
+            return False
+        t = self.stack[-1]
+        if t.decision and t.player == player and isinstance(move, t.accepts) and t.check(
+                self, player, move) is None:
+            self.apply_decision(t, player, move)
+            return True
+        return False
+
+    def _chance_at_once(self, outcome: Outcome) -> bool:
+        """A chance step's fast path (:meth:`Task.outcome_at_once`), when it has one."""
+        if self.over:
+            return False
+        t = self.stack[-1]
+        if t.reveals_at_once and not t.decision:
+            req = t.outcome_at_once(self, outcome)
+            if req is not None:
+                self.apply_outcome(t, req, outcome)
+                return True
+        return False
+
+    # ---- hooks
+
+    def apply_decision(self, task: Task[Any], player: str, move: Move) -> None:
+        """Apply a checked (or trusted) move to the decision on top, then run the rules until
+        they wait.  A game may override it to note the change or take a shortcut that ends
+        in the same state."""
+        task.apply(self, player, move)
+        self.advance()
+
+    def apply_outcome(self, task: Task[Any], request: ChanceRequest, outcome: Outcome) -> None:
+        """Apply a checked chance outcome to the chance step on top, then run the rules until
+        they wait (a game may override it like :meth:`apply_decision`)."""
+        task.reveal(self, request, outcome)
+        self.advance()
+
+    # ---- driving the stack
+
+    def advance(self) -> None:
+        """Run automatic steps and close finished decisions until the game waits (a decision
+        that is open, a chance step that awaits randomness) or is over."""
+        stack = self.stack
+        while stack and not self.over:
+            t = stack[-1]
+            if t.decision:
+                if t.is_open(self):
+                    return
+                stack.pop()
+                t.close(self)
+            elif t.awaits_chance and t.awaits(self):
+                return
+            else:
+                t.run(self)
+        if not stack and not self.over:
+            raise RuntimeError("engine bug: the rules have nothing left to do but the game is not over")
+
+    def push(self, task: Task[Any]) -> None:
+        """``task`` is done next (before everything already on the stack)."""
+        self.stack.append(task)
+
+    def pop(self, task: Task[Any]) -> None:
+        """Remove ``task`` (normally the top one) from the stack."""
+        stack = self.stack
+        if stack and stack[-1] is task:
+            stack.pop()
+            return
+        for i in range(len(stack) - 1, -1, -1):
+            if stack[i] is task:
+                del stack[i]
+                return
+
+    def copied_stack(self) -> list[Task[Any]]:
+        """The stack with every task copied (for :meth:`State.copy`)."""
+        return [clone_task(t) for t in self.stack]
+
+
+def clone_task(t: Task[Any]) -> Task[Any]:
+    """A copy of ``t`` that shares nothing it may change (its lists are copied)."""
+    new = _copy.copy(t)
+    for name in _field_names(type(t)):
+        v = getattr(t, name)
+        if isinstance(v, list):
+            setattr(new, name, list(v))
+    return new
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_SHOWN: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
+def task_view(t: Task[Any]) -> dict[str, Any]:
+    """A task as a snapshot shows it: ``{"task": <class name>, <field>: <value>...}`` for every
+    field not starting with ``_`` (a pending :class:`ChanceRequest` is left out: the state shows
+    what it is drawn from; a move is shown as its record object, a tuple as a list)."""
+    out: dict[str, Any] = {"task": type(t).__name__}
+    names = _SHOWN.get(type(t))
+    if names is None:
+        names = _SHOWN[type(t)] = tuple(n for n in _field_names(type(t)) if not n.startswith("_"))
+    for name in names:
+        v = getattr(t, name)
+        if isinstance(v, ChanceRequest):
+            continue
+        out[name] = list(v) if isinstance(v, tuple) else (v.to_dict() if isinstance(v, Move) else v)
+    return out
