@@ -12,6 +12,7 @@ import pytest
 
 from ingest.bga import BgaImportError, import_file, import_log, parse_log
 from ingest.bga.copenhagen import CopenhagenImporter, card_color, place_first_harbour
+from replay.games.copenhagen.steps import CoatOfArms, goto
 from replay.record import ObserveEvent, dumps, loads
 from replay.replayer import COMPLETE, DIVERGED, replay
 
@@ -152,7 +153,8 @@ def test_place_polyomino_a_white_tile_and_bgas_repeated_announcements() -> None:
     s = imp.cph
     s.seats["p1"].gain_ability("construction_discount")
     s.seats["p1"].use("construction_discount")
-    s.step, s.pending_arms = "coat_of_arms", 1
+    goto(s, CoatOfArms("p1"))
+    s.pending_arms = 1
     send(imp, "usedAbility", player_id="p1", used_ability="construction_discount")  # already spent
     send(imp, "placePolyomino", player_id="p1", discarded_card_count=0, discards=[],
          polyomino={"color": "white", "squares": 1, "copy": 3, "x": 2, "y": 0, "flip": 0, "rotation": 0},

@@ -1,4 +1,4 @@
-"""Legal moves, listed (for agents and the viewer) and counted (for ``legal_count``).
+"""The builds and discards a step lists (:mod:`steps`), and the legal moves counted (``legal_count``).
 
 Both walk the same options in the same order; counting does the payment
 arithmetic instead of building move objects, so a ``legal_count``
@@ -10,22 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from replay.engine import Move
 from replay.games.copenhagen.components import components
 from replay.games.copenhagen.geometry import Placement, placements
 from replay.games.copenhagen.moves import (
-    BothActions,
     Build,
     Discard,
-    EndTurn,
-    PlaceWhite,
-    RefreshAbilities,
-    TakeAbility,
-    TakeCard,
 )
-from replay.games.copenhagen.rules.arms import abilities_to_take, may_refresh, white_spots
 from replay.games.copenhagen.rules.building import CHANGE_OF_COLORS, CONSTRUCTION_DISCOUNT, build_cost
-from replay.games.copenhagen.rules.taking import BOTH_ACTIONS, may_take_third, second_card_slots
 from replay.hidden import could_hold
 
 if TYPE_CHECKING:
@@ -124,38 +115,11 @@ def discards(s: CopenhagenState, p: Player) -> Iterator[Discard]:
             yield Discard(color=c)
 
 
-def legal_moves(s: CopenhagenState) -> Iterator[Move]:
-    pid = s.players[s.current]
-    p = s.seats[pid]
-    step = s.step
-    if s.must_discard:
-        yield from discards(s, p)
-    elif step == "start":
-        yield from (TakeCard(slot=i) for i, c in enumerate(s.harbour) if c is not None)
-        yield from builds(s, p)
-    elif step == "second_card":
-        yield from (TakeCard(slot=i) for i in second_card_slots(s, p))
-    elif step == "after_taking":
-        if may_take_third(s, p):
-            yield from (TakeCard(slot=i) for i, c in enumerate(s.harbour) if c is not None)
-        if p.can_use(BOTH_ACTIONS):
-            yield BothActions()
-        yield EndTurn()
-    elif step == "build_after_taking":
-        yield from builds(s, p)
-        yield EndTurn()
-    elif step == "coat_of_arms":
-        yield from (TakeAbility(ability=a) for a in abilities_to_take(s, p))
-        yield from (PlaceWhite(x=w.x, y=w.y) for w in white_spots(s, p))
-        if may_refresh(s, p):
-            yield RefreshAbilities()
-
-
 def legal_count(s: CopenhagenState) -> int:
     pid = s.players[s.current]
     p = s.seats[pid]
     if s.must_discard or s.step not in ("start", "build_after_taking"):
-        return sum(1 for _ in legal_moves(s))
+        return sum(1 for _ in s.legal_moves())
     n = sum(1 for c in s.harbour if c is not None) if s.step == "start" else 1
     for _, color, _, cost, _, others in _build_options(s, p):
         n += _payment_count(s, p.hand, color, cost, others)

@@ -10,6 +10,7 @@ from replay.games.copenhagen.geometry import placement_at
 from replay.games.copenhagen.rules.harbour import DRAW, deck_counts
 from replay.games.copenhagen.scoring import add_points, completions
 from replay.games.copenhagen.state import CopenhagenState
+from replay.games.copenhagen.steps import FirstCard, goto
 from replay.hidden import HiddenPool, PartlyKnownDeck
 
 GAME = get_game("copenhagen")
@@ -57,6 +58,12 @@ def put(s: CopenhagenState, pid: str, tile: str, x: int, y: int, rotation: int =
     player.facade.place(p, tile.split("-")[0])
     player.score = add_points(player.score, completions(player.facade, p))
     s._score = None
+
+
+def to_move(s: CopenhagenState, seat: int) -> None:
+    """The turn of the player in ``seat`` begins (a position set up by hand)."""
+    s.current = seat
+    goto(s, FirstCard(s.players[seat]))
 
 
 def play(s: CopenhagenState, pid: str, move: dict[str, Any]) -> None:

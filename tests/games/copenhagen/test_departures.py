@@ -6,6 +6,7 @@ import pytest
 from copenhagen_helpers import build, new_game, play, put, set_hand
 
 from replay.engine import OVER
+from replay.games.copenhagen.steps import CoatOfArms, goto
 
 ZERO = {"rows": 0, "rows_all_windows": 0, "columns": 0, "columns_all_windows": 0}
 
@@ -17,7 +18,8 @@ def test_a_refresh_with_nothing_used(used: bool, ruleset: str, departs: bool) ->
     s.seats["p1"].gain_ability("additional_card")
     if used:
         s.seats["p1"].use("additional_card")
-    s.pending_arms, s.step, s.seq = 1, "coat_of_arms", 31
+    s.pending_arms, s.seq = 1, 31
+    goto(s, CoatOfArms("p1"))
     play(s, "p1", {"type": "refresh_abilities"})
     assert [(d["seq"], d["rule"]) for d in s.departures] == ([(31, "refresh_with_nothing_used")] if departs else [])
 
@@ -46,7 +48,8 @@ def test_the_tiebreak_after_a_twelve_point_end(ruleset: str, level_below: bool, 
     if not level_below:
         s.seats["p2"].score = {**ZERO, "rows": 1}
     s._score = None
-    s.pending_arms, s.step = 1, "coat_of_arms"
+    s.pending_arms = 1
+    goto(s, CoatOfArms("p1"))
     play(s, "p1", {"type": "place_white", "x": 4, "y": 1})
     assert s.turn() is OVER
     assert [d["rule"] for d in s.departures] == (["tiebreak_after_twelve_points"] if departs else [])

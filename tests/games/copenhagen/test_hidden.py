@@ -12,7 +12,7 @@ import copy
 
 import orjson
 import pytest
-from copenhagen_helpers import GAME, HARBOUR, build, deck, legal, new_game, play, set_deck, set_hand
+from copenhagen_helpers import GAME, HARBOUR, build, deck, legal, new_game, play, set_deck, set_hand, to_move
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -68,7 +68,7 @@ def test_a_build_binds_unknown_cards_to_the_colours_it_pays() -> None:
 
 def test_a_move_is_legal_when_some_colours_of_the_unknown_cards_make_it_legal() -> None:
     s = hidden_game()
-    s.current = 1
+    to_move(s, 1)
     moves = legal(s)
     # three unknown cards may pay any 2- or 3-cell tile, whatever its colour
     assert {m["color"] for m in moves if m["type"] == "build"} == {"red", "yellow", "green", "blue", "purple"}
@@ -78,7 +78,7 @@ def test_a_move_is_legal_when_some_colours_of_the_unknown_cards_make_it_legal() 
 
 def test_a_move_needing_a_card_the_hand_cannot_hold_is_illegal() -> None:
     s = hidden_game()
-    s.current = 1
+    to_move(s, 1)
     # every yellow card is placed elsewhere: the unknown cards cannot be yellow
     s.cards.known["yellow"] = 14
     with pytest.raises(IllegalMove, match="p2 cannot pay 2 yellow cards for the 2-cell yellow tile: p2 holds 3 "
@@ -91,7 +91,7 @@ def test_a_move_needing_a_card_the_hand_cannot_hold_is_illegal() -> None:
 
 def test_a_hand_limit_discard_names_an_unknown_card() -> None:
     s = hidden_game()
-    s.current = 1
+    to_move(s, 1)
     set_hand(s, "p2", blue=1, unknown=6)
     play(s, "p2", {"type": "take_card", "slot": 0})
     assert s.must_discard
@@ -135,8 +135,7 @@ def test_a_rebuilt_deck_is_exactly_the_discard_pile_whatever_the_hands_hide() ->
     s.apply_chance({"draw": "facade", "items": ["red"]})
     assert s.rebuilds == 1 and deck(s) == {"red": 1, "yellow": 0, "green": 0, "blue": 0, "purple": 0}
     # the hidden hands still may hold blue cards: a build binds them in the original family
-    s.current = 1
-    s.step = "start"
+    to_move(s, 1)
     play(s, "p2", build("blue", 2, 0, 0, {"blue": 2}))
     assert s.seats["p2"].hand == {None: 1}
 

@@ -6,6 +6,7 @@ import pytest
 from copenhagen_helpers import build, legal, new_game, play, put, set_hand
 
 from replay.engine import OVER, IllegalMove
+from replay.games.copenhagen.steps import CoatOfArms, goto
 
 ZERO = {"rows": 0, "rows_all_windows": 0, "columns": 0, "columns_all_windows": 0}
 
@@ -43,7 +44,7 @@ def test_all_window_column_scores_four() -> None:
     for y in range(8):
         put(s, "p1", "white-1", 0, y)
     s.pending_arms = 1
-    s.step = "coat_of_arms"
+    goto(s, CoatOfArms("p1"))
     play(s, "p1", {"type": "place_white", "x": 0, "y": 8})
     assert s.score()["p1"] == {**ZERO, "columns_all_windows": 4}
     assert s.milestones[-1]["all_windows"] is True
@@ -70,7 +71,8 @@ def test_covering_a_coat_of_arms_cell_offers_the_three_bonuses() -> None:
 
 def test_taking_an_ability_tile() -> None:
     s = new_game()
-    s.pending_arms, s.step = 2, "coat_of_arms"
+    s.pending_arms = 2
+    goto(s, CoatOfArms("p1"))
     play(s, "p1", {"type": "take_ability", "ability": "both_actions"})
     with pytest.raises(IllegalMove, match="p1 cannot take a both actions tile: p1 already owns one"):
         play(s, "p1", {"type": "take_ability", "ability": "both_actions"})
@@ -114,7 +116,8 @@ def test_a_white_tile_completing_a_coat_of_arms_row_chains_a_bonus() -> None:
     s = new_game()
     put(s, "p1", "purple-5", 0, 0)
     put(s, "p1", "purple-4", 0, 1)
-    s.pending_arms, s.step = 1, "coat_of_arms"
+    s.pending_arms = 1
+    goto(s, CoatOfArms("p1"))
     play(s, "p1", {"type": "place_white", "x": 4, "y": 1})
     assert s.score()["p1"]["rows"] == 2
     assert s.step == "coat_of_arms" and s.pending_arms == 1 and s.white == 11
@@ -126,7 +129,8 @@ def test_reaching_twelve_with_a_white_tile_ends_at_once() -> None:
     put(s, "p1", "purple-4", 0, 1)
     s.seats["p1"].score = {**ZERO, "rows": 1, "columns": 10}  # row 0 and two columns: 11
     s._score = None
-    s.pending_arms, s.step = 2, "coat_of_arms"
+    s.pending_arms = 2
+    goto(s, CoatOfArms("p1"))
     play(s, "p1", {"type": "place_white", "x": 4, "y": 1})  # row 1: 1 point -> 12 (and 1 bonus would follow)
     assert s.turn() is OVER and s.end == "12_points"
     assert s.totals() == {"p1": 12, "p2": 0}
@@ -161,7 +165,8 @@ def test_bonuses_are_skipped_when_none_is_possible() -> None:
 
 def test_white_tiles_follow_the_placement_rules() -> None:
     s = new_game()
-    s.pending_arms, s.step = 1, "coat_of_arms"
+    s.pending_arms = 1
+    goto(s, CoatOfArms("p1"))
     with pytest.raises(IllegalMove, match=r"p1 cannot place a white tile at column 3, row 4: it would float"):
         play(s, "p1", {"type": "place_white", "x": 2, "y": 3})
     with pytest.raises(IllegalMove, match="stick out"):
@@ -178,7 +183,8 @@ def test_ranks_after_a_twelve_point_end(ruleset: str) -> None:
     put(s, "p3", "red-2", 0, 0)  # p2 and p3 both have 0 points; p3 has fewer empty cells
     s.seats["p1"].score = {**ZERO, "rows": 1, "columns": 10}
     s._score = None
-    s.pending_arms, s.step = 1, "coat_of_arms"
+    s.pending_arms = 1
+    goto(s, CoatOfArms("p1"))
     play(s, "p1", {"type": "place_white", "x": 4, "y": 1})
     assert s.turn() is OVER and s.end == "12_points"
     assert s.ranking() == ({"p1": 1, "p2": 3, "p3": 2} if ruleset == "official" else {"p1": 1, "p2": 2, "p3": 2})

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from replay.engine import IllegalMove
 from replay.games.copenhagen.components import components
 from replay.games.copenhagen.geometry import Placement, cell_name, placement_at, placements
 from replay.games.copenhagen.rules.building import position_problem
@@ -36,29 +35,38 @@ def any_bonus_possible(s: CopenhagenState, p: Player) -> bool:
     return s.white > 0 and p.facade.covered != (1 << (components().width * components().height)) - 1
 
 
-def take_ability(s: CopenhagenState, pid: str, ability: str) -> None:
+def ability_problem(s: CopenhagenState, pid: str, ability: str) -> str | None:
+    """An ability tile of a kind the player does not own yet, still in the supply."""
     comp = components()
     p = s.seats[pid]
     if ability not in comp.ability_ids:
-        raise IllegalMove(f"{pid} cannot take a {ability!r} tile: the abilities are {', '.join(comp.ability_ids)}")
+        return f"{pid} cannot take a {ability!r} tile: the abilities are {', '.join(comp.ability_ids)}"
     name = comp.ability_name(ability)
     if ability in p.abilities:
-        raise IllegalMove(f"{pid} cannot take a {name} tile: {pid} already owns one (one tile of each kind)")
+        return f"{pid} cannot take a {name} tile: {pid} already owns one (one tile of each kind)"
     if s.ability_supply[ability] <= 0:
-        raise IllegalMove(f"{pid} cannot take a {name} tile: none is left in the supply")
+        return f"{pid} cannot take a {name} tile: none is left in the supply"
+    return None
+
+
+def take_ability(s: CopenhagenState, pid: str, ability: str) -> None:
     s.ability_supply[ability] -= 1
-    p.gain_ability(ability)
+    s.seats[pid].gain_ability(ability)
 
 
-def check_white(s: CopenhagenState, pid: str, x: int, y: int) -> Placement:
+def white_spot(x: int, y: int) -> Placement | None:
+    """Where a white tile on cell ``(x, y)`` lies (None: outside the facade)."""
+    return placement_at(white_tile(), x, y, 0, 0)
+
+
+def white_problem(s: CopenhagenState, pid: str, x: int, y: int) -> str | None:
+    """A white tile is placed at once, on an empty cell that is supported, while one is left."""
     if s.white <= 0:
-        raise IllegalMove(f"{pid} cannot place a white tile: all {components().white_count} are already placed")
-    spot = placement_at(white_tile(), x, y, 0, 0)
-    problem = position_problem(s.seats[pid].facade, spot)
+        return f"{pid} cannot place a white tile: all {components().white_count} are already placed"
+    problem = position_problem(s.seats[pid].facade, white_spot(x, y))
     if problem is not None:
-        raise IllegalMove(f"{pid} cannot place a white tile at {cell_name(x, y)}: {problem}")
-    assert spot is not None
-    return spot
+        return f"{pid} cannot place a white tile at {cell_name(x, y)}: {problem}"
+    return None
 
 
 def place_white(s: CopenhagenState, pid: str, spot: Placement) -> None:
@@ -72,10 +80,14 @@ def may_refresh(s: CopenhagenState, p: Player) -> bool:
     return p.any_used() or s.ruleset == "bga"
 
 
+def refresh_problem(s: CopenhagenState, pid: str) -> str | None:
+    if not may_refresh(s, s.seats[pid]):
+        return f"{pid} cannot refresh ability tiles: none of {pid}'s tiles is used"
+    return None
+
+
 def refresh_abilities(s: CopenhagenState, pid: str) -> None:
     p = s.seats[pid]
-    if not may_refresh(s, p):
-        raise IllegalMove(f"{pid} cannot refresh ability tiles: none of {pid}'s tiles is used")
     if not p.any_used():
         s.depart("refresh_with_nothing_used", f"{pid} takes the refresh bonus with no ability tile used "
                                               "(BGA offers it; the rulebook has nothing to refresh)")

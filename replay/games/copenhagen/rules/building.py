@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from replay.engine import IllegalMove
 from replay.games.copenhagen.components import components
 from replay.games.copenhagen.geometry import (
     FLIPS,
@@ -55,35 +54,34 @@ def coats_of_arms_earned(facade: Facade, p: Placement) -> int:
     return n
 
 
-def check_build(s: CopenhagenState, pid: str, m: Build) -> tuple[Placement, int]:
-    """Every check of a build, in the order a player would explain them; returns the placement and cost."""
+def build_problem(s: CopenhagenState, pid: str, m: Build) -> str | None:
+    """Why ``pid`` cannot build ``m`` (every check, in the order a player would explain them), or None."""
     comp = components()
     p = s.seats[pid]
     tile = f"{m.color}-{m.size}"
     what = f"the {m.size}-cell {m.color} tile"
     if m.color == comp.white:
-        raise IllegalMove(f"{pid} cannot build a white tile: white tiles only come as coat-of-arms bonuses")
+        return f"{pid} cannot build a white tile: white tiles only come as coat-of-arms bonuses"
     if m.color not in comp.colors:
-        raise IllegalMove(f"{pid} cannot build a {m.color} tile: the tile colours are {', '.join(comp.colors)}")
+        return f"{pid} cannot build a {m.color} tile: the tile colours are {', '.join(comp.colors)}"
     if tile not in comp.shapes:
-        raise IllegalMove(f"{pid} cannot build {what}: tiles have {', '.join(map(str, comp.sizes()))} cells")
+        return f"{pid} cannot build {what}: tiles have {', '.join(map(str, comp.sizes()))} cells"
     if s.tiles[tile] <= 0:
-        raise IllegalMove(f"{pid} cannot build {what}: none is left in the supply")
+        return f"{pid} cannot build {what}: none is left in the supply"
     if m.rotation not in ROTATIONS or m.flip not in FLIPS:
-        raise IllegalMove(f"{pid} cannot build {what} turned {m.rotation} and flipped {m.flip}: "
-                          "rotation is 0, 90, 180 or 270 and flip is 0 or 180")
+        return (f"{pid} cannot build {what} turned {m.rotation} and flipped {m.flip}: "
+                "rotation is 0, 90, 180 or 270 and flip is 0 or 180")
     placement = placement_at(tile, m.x, m.y, m.rotation, m.flip)
     problem = position_problem(p.facade, placement)
     if problem is not None:
-        raise IllegalMove(f"{pid} cannot build {what} at {cell_name(m.x, m.y)} "
-                          f"(rotation {m.rotation}, flip {m.flip}): {problem}")
+        return (f"{pid} cannot build {what} at {cell_name(m.x, m.y)} "
+                f"(rotation {m.rotation}, flip {m.flip}): {problem}")
     assert placement is not None
     if m.construction_discount and not p.can_use(CONSTRUCTION_DISCOUNT):
-        raise IllegalMove(f"{pid} cannot use the construction discount: {pid} {_lacks(p, CONSTRUCTION_DISCOUNT)}")
+        return f"{pid} cannot use the construction discount: {pid} {_lacks(p, CONSTRUCTION_DISCOUNT)}"
     same = p.facade.touches(placement, m.color)
     cost = build_cost(m.size, same, m.construction_discount)
-    check_payment(p, m, cost, what, same, s.cards, s.ruleset == "bga")
-    return placement, cost
+    return payment_problem(p, m, cost, what, same, s.cards, s.ruleset == "bga")
 
 
 def _lacks(p: Player, ability: str) -> str:
@@ -95,9 +93,9 @@ def _cards(pay: dict[str, int]) -> str:
     return " and ".join(f"{n} {c}" for c, n in pay.items()) + " cards"
 
 
-def check_payment(p: Player, m: Build, cost: int, what: str, same: bool, pool: HiddenPool,
-                  bga: bool = False) -> None:
-    """The payment: exactly the cost, in the tile's colour (or the changed colour).
+def payment_problem(p: Player, m: Build, cost: int, what: str, same: bool, pool: HiddenPool,
+                    bga: bool = False) -> str | None:
+    """Why the payment is wrong, or None.  The payment: exactly the cost, in the tile's colour (or the changed colour).
 
     ``bga``: BGA spends an activated change of colours at the next placement even when no
     card of the changed colour pays for it (or the tile is of another colour than the one
@@ -110,11 +108,11 @@ def check_payment(p: Player, m: Build, cost: int, what: str, same: bool, pool: H
     frm = m.change_from
     if frm is not None:
         if not p.can_use(CHANGE_OF_COLORS):
-            raise IllegalMove(f"{pid} cannot use change of colours: {pid} {_lacks(p, CHANGE_OF_COLORS)}")
+            return f"{pid} cannot use change of colours: {pid} {_lacks(p, CHANGE_OF_COLORS)}"
         if frm not in comp.colors or (frm == m.color and not bga):
-            raise IllegalMove(f"{pid} cannot change {frm} cards into {m.color}: change of colours turns cards "
-                              f"of another colour ({', '.join(c for c in comp.colors if c != m.color)}) "
-                              f"into the tile's colour")
+            return (f"{pid} cannot change {frm} cards into {m.color}: change of colours turns cards "
+                    f"of another colour ({', '.join(c for c in comp.colors if c != m.color)}) "
+                    f"into the tile's colour")
     discounts = []
     if same:
         discounts.append("1 less for touching a tile of the same colour")
@@ -125,28 +123,32 @@ def check_payment(p: Player, m: Build, cost: int, what: str, same: bool, pool: H
     for c, n in m.pay.items():
         if c not in allowed:
             kinds = " or ".join(allowed)
-            raise IllegalMove(f"{pid} cannot pay {what} with {c} cards: {price}, paid in {kinds} cards")
+            return f"{pid} cannot pay {what} with {c} cards: {price}, paid in {kinds} cards"
         if n <= 0:
-            raise IllegalMove(f"{pid} lists {n} {c} cards in the payment: list only colours actually paid")
+            return f"{pid} lists {n} {c} cards in the payment: list only colours actually paid"
     paid = sum(m.pay.values())
     if paid != cost:
-        raise IllegalMove(f"{pid} pays {paid} card{'s' if paid != 1 else ''} for {what}, but {price}")
+        return f"{pid} pays {paid} card{'s' if paid != 1 else ''} for {what}, but {price}"
     hand = p.hand
     for c, n in m.pay.items():
         have = hand.get(c, 0)
         if have < n and not hand.get(None):
-            raise IllegalMove(f"{pid} cannot pay {n} {c} card{'s' if n != 1 else ''} for {what}: "
-                              f"{pid} holds {have} {c} card{'s' if have != 1 else ''}")
+            return (f"{pid} cannot pay {n} {c} card{'s' if n != 1 else ''} for {what}: "
+                    f"{pid} holds {have} {c} card{'s' if have != 1 else ''}")
     if hand.get(None) and not could_hold(hand, m.pay, pool):
-        raise IllegalMove(f"{pid} cannot pay {_cards(m.pay)} for {what}: {pid} holds {held(hand)}, and no "
-                          "colours of the unknown cards allowed by the cards seen elsewhere make up the payment")
+        return (f"{pid} cannot pay {_cards(m.pay)} for {what}: {pid} holds {held(hand)}, and no "
+                "colours of the unknown cards allowed by the cards seen elsewhere make up the payment")
     if frm is not None and m.pay.get(frm, 0) == 0 and not bga:
-        raise IllegalMove(f"{pid} uses change of colours from {frm} but pays no {frm} card: "
-                          "the tile is only spent when it pays for at least one card")
+        return (f"{pid} uses change of colours from {frm} but pays no {frm} card: "
+                "the tile is only spent when it pays for at least one card")
+    return None
 
 
-def pay_and_place(s: CopenhagenState, pid: str, m: Build, placement: Placement) -> None:
+def pay_and_place(s: CopenhagenState, pid: str, m: Build) -> Placement:
+    """Pay the cards (face up to the discard pile), spend the tiles used, place the tile: where it lies."""
     p = s.seats[pid]
+    placement = placement_at(f"{m.color}-{m.size}", m.x, m.y, m.rotation, m.flip)
+    assert placement is not None
     for c, n in m.pay.items():
         take(p.hand, c, s.cards, f"{pid}'s payment", n)  # the discarded cards are face up
         s.discard[c] += n
@@ -160,3 +162,4 @@ def pay_and_place(s: CopenhagenState, pid: str, m: Build, placement: Placement) 
         p.use(CHANGE_OF_COLORS)
     s.tiles[f"{m.color}-{m.size}"] -= 1
     p.facade.place(placement, m.color)
+    return placement

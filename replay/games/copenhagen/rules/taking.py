@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from replay.engine import IllegalMove
 from replay.games.copenhagen.components import components
 from replay.games.copenhagen.rules.harbour import UNSEEN, slot_name
 from replay.hidden import could_hold, take
@@ -36,51 +35,68 @@ def may_take_third(s: CopenhagenState, p: Player) -> bool:
     return s.cards_taken == 2 and p.can_use(ADDITIONAL_CARD)
 
 
-def check_slot(s: CopenhagenState, pid: str, slot: int, nth: str) -> None:
+def slot_problem(s: CopenhagenState, pid: str, slot: int, nth: str) -> str | None:
+    """Why the ``nth`` card cannot come from ``slot`` (outside the harbour, or empty), or None."""
     n = components().harbour_slots
     if not 0 <= slot < n:
-        raise IllegalMove(f"{pid} cannot take a card from slot {slot}: a record's harbour slots are 0 to {n - 1}")
+        return f"{pid} cannot take a card from slot {slot}: a record's harbour slots are 0 to {n - 1}"
     if s.harbour[slot] is None:
-        raise IllegalMove(f"{pid} cannot take a {nth} card from {slot_name(slot)}: that slot is empty "
-                          "(empty slots are refilled only at the end of the turn)")
+        return (f"{pid} cannot take a {nth} card from {slot_name(slot)}: that slot is empty "
+                "(empty slots are refilled only at the end of the turn)")
+    return None
+
+
+def first_card_problem(s: CopenhagenState, pid: str, slot: int) -> str | None:
+    """The first card comes from any slot with a card."""
+    return slot_problem(s, pid, slot, "first")
 
 
 def take_first_card(s: CopenhagenState, pid: str, slot: int) -> None:
-    check_slot(s, pid, slot, "first")
     _take(s, pid, slot)
     s.first_slot = slot
 
 
-def take_second_card(s: CopenhagenState, pid: str, slot: int) -> None:
-    """The second card comes from a slot next to the first one; from anywhere else it spends any cards."""
-    check_slot(s, pid, slot, "second")
+def second_card_problem(s: CopenhagenState, pid: str, slot: int) -> str | None:
+    """The second card comes from a slot next to the first one, or from anywhere with any cards."""
+    why = slot_problem(s, pid, slot, "second")
+    if why is not None:
+        return why
     p = s.seats[pid]
     first = s.first_slot
     assert first is not None
-    if not adjacent(slot, first):
-        if not p.can_use(ANY_CARDS):
-            why = "has no unused any-cards tile" if ANY_CARDS not in p.abilities else "has already used any cards"
-            raise IllegalMove(
-                f"{pid} cannot take the second card from {slot_name(slot)}: it must lie next to "
+    if not adjacent(slot, first) and not p.can_use(ANY_CARDS):
+        lack = "has no unused any-cards tile" if ANY_CARDS not in p.abilities else "has already used any cards"
+        return (f"{pid} cannot take the second card from {slot_name(slot)}: it must lie next to "
                 f"{slot_name(first)} (slot {first if first > 0 else first + 2}"
                 f"{f' or {first + 2}' if 0 < first < components().harbour_slots - 1 else ''}), "
-                f"and {pid} {why}"
-            )
-        p.use(ANY_CARDS)
+                f"and {pid} {lack}")
+    return None
+
+
+def take_second_card(s: CopenhagenState, pid: str, slot: int) -> None:
+    """A second card from a slot not next to the first one spends any cards."""
+    first = s.first_slot
+    assert first is not None
+    if not adjacent(slot, first):
+        s.seats[pid].use(ANY_CARDS)
     _take(s, pid, slot)
+
+
+def third_card_problem(s: CopenhagenState, pid: str, slot: int) -> str | None:
+    """A third card needs an unused additional-card tile; it comes from any slot with a card."""
+    p = s.seats[pid]
+    if not may_take_third(s, p):
+        if s.cards_taken >= 3:
+            return f"{pid} cannot take a fourth card: at most three cards are taken in a turn"
+        why = ("does not own the additional-card tile" if ADDITIONAL_CARD not in p.abilities
+               else "has already used the additional-card tile")
+        return f"{pid} cannot take a third card: {pid} {why}"
+    return slot_problem(s, pid, slot, "third")
 
 
 def take_additional_card(s: CopenhagenState, pid: str, slot: int) -> None:
     """A third card from any slot, spending the additional-card tile."""
-    p = s.seats[pid]
-    if not may_take_third(s, p):
-        if s.cards_taken >= 3:
-            raise IllegalMove(f"{pid} cannot take a fourth card: at most three cards are taken in a turn")
-        why = ("does not own the additional-card tile" if ADDITIONAL_CARD not in p.abilities
-               else "has already used the additional-card tile")
-        raise IllegalMove(f"{pid} cannot take a third card: {pid} {why}")
-    check_slot(s, pid, slot, "third")
-    p.use(ADDITIONAL_CARD)
+    s.seats[pid].use(ADDITIONAL_CARD)
     _take(s, pid, slot)
 
 
@@ -103,28 +119,34 @@ def held(hand: dict[str | None, int]) -> str:
     return ", ".join(parts) or "no cards"
 
 
-def discard_down(s: CopenhagenState, pid: str, color: str) -> None:
-    """Hand limit: with more than 7 cards after a card is taken, discard one card of one's choice.
-
-    Discards are face up: a discarded colour the hand holds no known card of names one
-    of its unknown cards, which must be able to be that colour.
-    """
+def discard_problem(s: CopenhagenState, pid: str, color: str) -> str | None:
+    """Discards are face up: a discarded colour the hand holds no known card of names one
+    of its unknown cards, which must be able to be that colour."""
     comp = components()
     if color not in comp.colors:
-        raise IllegalMove(f"{pid} cannot discard a {color} card: the card colours are {', '.join(comp.colors)}")
+        return f"{pid} cannot discard a {color} card: the card colours are {', '.join(comp.colors)}"
     hand = s.seats[pid].hand
     if not hand.get(color) and not could_hold(hand, {color: 1}, s.cards):
-        raise IllegalMove(f"{pid} cannot discard a {color} card: {pid} holds {held(hand)}"
-                          + (f", and every {color} card is accounted for elsewhere" if hand.get(None) else ""))
-    take(hand, color, s.cards, f"{pid}'s discard")
+        return (f"{pid} cannot discard a {color} card: {pid} holds {held(hand)}"
+                + (f", and every {color} card is accounted for elsewhere" if hand.get(None) else ""))
+    return None
+
+
+def discard_down(s: CopenhagenState, pid: str, color: str) -> None:
+    """Hand limit: with more than 7 cards after a card is taken, discard one card of one's choice."""
+    take(s.seats[pid].hand, color, s.cards, f"{pid}'s discard")
     s.discard[color] += 1
     s.must_discard = False
 
 
-def use_both_actions(s: CopenhagenState, pid: str) -> None:
+def both_actions_problem(s: CopenhagenState, pid: str) -> str | None:
     p = s.seats[pid]
     if not p.can_use(BOTH_ACTIONS):
         why = "does not own the both-actions tile" if BOTH_ACTIONS not in p.abilities else \
             "has already used the both-actions tile"
-        raise IllegalMove(f"{pid} cannot build after taking cards: {pid} {why}")
-    p.use(BOTH_ACTIONS)
+        return f"{pid} cannot build after taking cards: {pid} {why}"
+    return None
+
+
+def use_both_actions(s: CopenhagenState, pid: str) -> None:
+    s.seats[pid].use(BOTH_ACTIONS)

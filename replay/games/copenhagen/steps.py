@@ -1,0 +1,433 @@
+"""The turn's steps: every point where Copenhagen's rules wait, as tasks of the core's stack.
+
+Setup deals the harbour (:class:`DealHarbour`) and the starting hands
+(:class:`DealHands`).  A turn then runs through its steps, one task at a time
+on the stack (each step replaces the one before it, :func:`goto`):
+
+``start``               :class:`FirstCard`: take a first card, or build a tile
+``second_card``         :class:`SecondCard`: next to the first, or anywhere with any cards
+``after_taking``        :class:`AfterTaking`: a third card (additional card), both actions, or the end
+``build_after_taking``  :class:`BuildAfterTaking`: build a tile, or end the turn
+``coat_of_arms``        :class:`CoatOfArms`: a bonus for each coat of arms earned
+``refill``              :class:`Refill`: the harbour is refilled slot by slot (chance)
+
+Whenever the player holds more than 7 cards after taking a card, :class:`HandLimit`
+goes on top of the step: a discard first, then the step goes on.  The state's
+``step`` (in its snapshot) is the step's name; ``over`` once the game has ended.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from replay import decisions
+from replay.engine import ChanceRequest, Move, Outcome
+from replay.games.copenhagen.components import components
+from replay.games.copenhagen.legal import builds, discards
+from replay.games.copenhagen.moves import (
+    MOVES,
+    BothActions,
+    Build,
+    Discard,
+    EndTurn,
+    PlaceWhite,
+    RefreshAbilities,
+    TakeAbility,
+    TakeCard,
+)
+from replay.games.copenhagen.rules import arms, building, harbour, taking
+from replay.games.copenhagen.scoring import add_points, completions
+
+if TYPE_CHECKING:
+    from replay.games.copenhagen.geometry import Placement
+    from replay.games.copenhagen.state import CopenhagenState
+
+END_POINTS = "12_points"
+END_MERMAID = "mermaid"
+
+WHAT: dict[type[Move], str] = {
+    TakeCard: "take a card",
+    BothActions: "use both actions",
+    EndTurn: "end the turn",
+    Build: "build a tile",
+    TakeAbility: "take an ability tile",
+    PlaceWhite: "place a white tile",
+    RefreshAbilities: "refresh ability tiles",
+}
+"""Each move in words, for "p1 cannot <what> now: ..." (a discard has a message of its own)."""
+
+
+@dataclass(slots=True)
+class Task(decisions.Task["CopenhagenState"]):
+    """One step of Copenhagen's turn (or of its setup).
+
+    A step's check takes every move type: one it does not take is refused with what the step
+    is waiting for (:attr:`now`), as the rulebook would explain it."""
+
+    step: ClassVar[str] = ""
+    """The step's name, as the snapshot shows it."""
+    now: ClassVar[str] = ""
+    """What the step waits for, in words."""
+    accepts = MOVES
+
+    def waiting_for(self, s: CopenhagenState) -> str:
+        return self.now
+
+    def check(self, s: CopenhagenState, player: str, move: Move) -> str | None:
+        """A move this step does not take (the steps that take it call this for the others)."""
+        if type(move) is Discard:
+            return (f"{player} cannot discard a card now: the hand limit is {components().hand_limit} "
+                    f"and {player} holds {s.seats[player].hand_size}")
+        return f"{player} cannot {WHAT[type(move)]} now: {self.waiting_for(s)}"
+
+
+# ---------------------------------------------------------------- cards from the deck (chance)
+
+
+@dataclass(slots=True)
+class Draw(Task):
+    """A step that waits for cards from the deck, always, while it is on the stack.
+
+    Its request is made when first asked for and kept until the cards come: a ``reveal`` event
+    before it (hands shown) may narrow what the deck can give, so it is not made any earlier."""
+
+    _req: ChanceRequest | None = None
+    decision = False
+
+    def awaits(self, s: CopenhagenState) -> bool:
+        return True
+
+    def request(self, s: CopenhagenState) -> ChanceRequest:
+        if self._req is None:
+            self._req = self.draw(s)
+        return self._req
+
+    def draw(self, s: CopenhagenState) -> ChanceRequest:
+        """What may come up now."""
+        raise NotImplementedError
+
+
+@dataclass(slots=True)
+class DealHarbour(Draw):
+    """Setup 6: seven cards face up into the harbour."""
+
+    step = "deal_harbour"
+
+    def draw(self, s: CopenhagenState) -> ChanceRequest:
+        return harbour.draw_request(s, components().harbour_slots, "the first 7 harbour cards, slots 1 to 7")
+
+    def reveal(self, s: CopenhagenState, req: ChanceRequest, outcome: Outcome) -> None:
+        self._req = None
+        harbour.deal_harbour(s, list(outcome["items"]))
+        goto(s, DealHands(s.players[0]))
+
+
+@dataclass(slots=True)
+class DealHands(Draw):
+    """Setup 7: the starting hands in turn order (2, 3, 3, 4 cards), each seen by its owner only."""
+
+    step = "deal_hands"
+
+    def draw(self, s: CopenhagenState) -> ChanceRequest:
+        pid = s.players[s.dealt]
+        return harbour.draw_request(s, components().starting_hands[s.dealt],
+                                    f"{pid}'s starting hand, turn position {s.dealt + 1}", visible_to=(pid,))
+
+    def reveal(self, s: CopenhagenState, req: ChanceRequest, outcome: Outcome) -> None:
+        self._req = None
+        harbour.deal_starting_hand(s, s.players[s.dealt], list(outcome["items"]))
+        s.dealt += 1
+        if s.dealt == len(s.players):
+            goto(s, FirstCard(s.players[s.current]))
+
+
+# ---------------------------------------------------------------- the turn
+
+
+@dataclass(slots=True)
+class FirstCard(Task):
+    """Rule 5/6: the turn begins with a first card from the harbour, or a tile built."""
+
+    step = "start"
+    now = "the turn has just begun: take a first card or build a tile"
+
+    def candidates(self, s: CopenhagenState) -> Iterable[Move]:
+        yield from (TakeCard(slot=i) for i, c in enumerate(s.harbour) if c is not None)
+        yield from builds(s, s.seats[self.player])
+
+    def check(self, s: CopenhagenState, player: str, move: Move) -> str | None:
+        if type(move) is TakeCard:
+            return taking.first_card_problem(s, player, move.slot)
+        if type(move) is Build:
+            return building.build_problem(s, player, move)
+        return Task.check(self, s, player, move)
+
+    def apply(self, s: CopenhagenState, player: str, move: Move) -> None:
+        if type(move) is TakeCard:
+            taking.take_first_card(s, player, move.slot)
+            card_taken(s, player)
+        else:
+            assert type(move) is Build
+            build(s, player, move)
+
+
+@dataclass(slots=True)
+class SecondCard(Task):
+    """Rule 5: the second card, from a slot next to the first one (anywhere with any cards)."""
+
+    step = "second_card"
+    now = "the second card is due"
+
+    def candidates(self, s: CopenhagenState) -> Iterable[Move]:
+        return (TakeCard(slot=i) for i in taking.second_card_slots(s, s.seats[self.player]))
+
+    def check(self, s: CopenhagenState, player: str, move: Move) -> str | None:
+        if type(move) is TakeCard:
+            return taking.second_card_problem(s, player, move.slot)
+        return Task.check(self, s, player, move)
+
+    def apply(self, s: CopenhagenState, player: str, move: Move) -> None:
+        assert type(move) is TakeCard
+        taking.take_second_card(s, player, move.slot)
+        card_taken(s, player)
+
+
+@dataclass(slots=True)
+class AfterTaking(Task):
+    """Rule 5: after two cards, a third (additional card), both actions, or the end of the turn."""
+
+    step = "after_taking"
+    now = "the cards are taken: take a third card (additional card), use both actions, or end the turn"
+
+    def candidates(self, s: CopenhagenState) -> Iterable[Move]:
+        p = s.seats[self.player]
+        if taking.may_take_third(s, p):
+            yield from (TakeCard(slot=i) for i, c in enumerate(s.harbour) if c is not None)
+        if p.can_use(taking.BOTH_ACTIONS):
+            yield BothActions()
+        yield EndTurn()
+
+    def check(self, s: CopenhagenState, player: str, move: Move) -> str | None:
+        if type(move) is TakeCard:
+            return taking.third_card_problem(s, player, move.slot)
+        if type(move) is BothActions:
+            return taking.both_actions_problem(s, player)
+        if type(move) is EndTurn:
+            return None
+        return Task.check(self, s, player, move)
+
+    def apply(self, s: CopenhagenState, player: str, move: Move) -> None:
+        if type(move) is TakeCard:
+            taking.take_additional_card(s, player, move.slot)
+            card_taken(s, player)
+        elif type(move) is BothActions:
+            taking.use_both_actions(s, player)
+            goto(s, BuildAfterTaking(player))
+        else:
+            end_turn(s)
+
+
+@dataclass(slots=True)
+class BuildAfterTaking(Task):
+    """Both actions: a tile may be built after taking cards (or the turn ends)."""
+
+    step = "build_after_taking"
+    now = "both actions is in play: build a tile or end the turn"
+
+    def candidates(self, s: CopenhagenState) -> Iterable[Move]:
+        yield from builds(s, s.seats[self.player])
+        yield EndTurn()
+
+    def check(self, s: CopenhagenState, player: str, move: Move) -> str | None:
+        if type(move) is Build:
+            return building.build_problem(s, player, move)
+        if type(move) is EndTurn:
+            return None
+        return Task.check(self, s, player, move)
+
+    def apply(self, s: CopenhagenState, player: str, move: Move) -> None:
+        if type(move) is Build:
+            build(s, player, move)
+        else:
+            end_turn(s)
+
+
+@dataclass(slots=True)
+class CoatOfArms(Task):
+    """Rule 7.2: one bonus per coat of arms earned: an ability tile, a white tile, or a refresh."""
+
+    step = "coat_of_arms"
+
+    def waiting_for(self, s: CopenhagenState) -> str:
+        return f"{s.pending_arms} coat-of-arms bonus(es) must be chosen first"
+
+    def candidates(self, s: CopenhagenState) -> Iterable[Move]:
+        p = s.seats[self.player]
+        yield from (TakeAbility(ability=a) for a in arms.abilities_to_take(s, p))
+        yield from (PlaceWhite(x=w.x, y=w.y) for w in arms.white_spots(s, p))
+        if arms.may_refresh(s, p):
+            yield RefreshAbilities()
+
+    def check(self, s: CopenhagenState, player: str, move: Move) -> str | None:
+        if type(move) is TakeAbility:
+            return arms.ability_problem(s, player, move.ability)
+        if type(move) is PlaceWhite:
+            return arms.white_problem(s, player, move.x, move.y)
+        if type(move) is RefreshAbilities:
+            return arms.refresh_problem(s, player)
+        return Task.check(self, s, player, move)
+
+    def apply(self, s: CopenhagenState, player: str, move: Move) -> None:
+        s.pending_arms -= 1
+        if type(move) is PlaceWhite:
+            spot = arms.white_spot(move.x, move.y)
+            assert spot is not None
+            arms.place_white(s, player, spot)
+            after_placement(s, player, spot)
+            return
+        if type(move) is TakeAbility:
+            arms.take_ability(s, player, move.ability)
+        else:
+            arms.refresh_abilities(s, player)
+        resolve_arms(s, player)
+
+
+@dataclass(slots=True)
+class HandLimit(Task):
+    """Rule 5: with more than 7 cards after taking a card, one card of one's choice is discarded;
+    the step underneath then goes on."""
+
+    def candidates(self, s: CopenhagenState) -> Iterable[Move]:
+        return discards(s, s.seats[self.player])
+
+    def check(self, s: CopenhagenState, player: str, move: Move) -> str | None:
+        if type(move) is Discard:
+            return taking.discard_problem(s, player, move.color)
+        return (f"{player} must first discard a card: {player} holds {s.seats[player].hand_size} cards "
+                f"and the hand limit is {components().hand_limit}")
+
+    def apply(self, s: CopenhagenState, player: str, move: Move) -> None:
+        assert type(move) is Discard
+        taking.discard_down(s, player, move.color)
+        s.pop(self)
+        continue_taking(s)
+
+
+@dataclass(slots=True)
+class Refill(Draw):
+    """The end of the turn: the empty harbour slots are refilled in order, one card at a time
+    (the deck rebuilt from the discard pile when it runs out); the mermaid ends the game."""
+
+    step = "refill"
+
+    def draw(self, s: CopenhagenState) -> ChanceRequest:
+        slot = harbour.next_empty_slot(s)
+        return harbour.draw_request(s, 1, "refill " + (harbour.slot_name(slot) if slot is not None else "the harbour"))
+
+    def reveal(self, s: CopenhagenState, req: ChanceRequest, outcome: Outcome) -> None:
+        self._req = None
+        slot = harbour.next_empty_slot(s)
+        assert slot is not None
+        harbour.refill_slot(s, slot, outcome["items"][0])
+        if s.mermaid == "harbour":
+            game_over(s, END_MERMAID)
+        else:
+            refill(s)
+
+
+# ---------------------------------------------------------------- the turn sequence
+
+
+def goto(s: CopenhagenState, step: Task) -> None:
+    """The turn moves on to ``step`` (it replaces the step on top of the stack)."""
+    s.stack[-1] = step
+
+
+def card_taken(s: CopenhagenState, player: str) -> None:
+    """After a card: the hand limit first, when it is exceeded; else the turn goes on."""
+    if s.must_discard:
+        s.push(HandLimit(player))
+    else:
+        continue_taking(s)
+
+
+def continue_taking(s: CopenhagenState) -> None:
+    """After a card (and any discard): the second card, the optional extras, or the end of the turn."""
+    pid = s.players[s.current]
+    p = s.seats[pid]
+    if s.cards_taken == 1:
+        goto(s, SecondCard(pid))
+    elif taking.may_take_third(s, p) or p.can_use(taking.BOTH_ACTIONS):
+        goto(s, AfterTaking(pid))
+    else:
+        end_turn(s)
+
+
+def build(s: CopenhagenState, player: str, move: Build) -> None:
+    """Rule 6: pay, place, then score and the coats of arms (:func:`after_placement`)."""
+    after_placement(s, player, building.pay_and_place(s, player, move))
+
+
+def after_placement(s: CopenhagenState, player: str, placement: Placement) -> None:
+    """Score, the immediate end at 12 points, then the coats of arms the placement earned."""
+    p = s.seats[player]
+    done = completions(p.facade, placement)
+    if done:
+        p.score = add_points(p.score, done)
+        s.points_changed()
+        for c in done:
+            s.add_milestone("facade_completion", player_id=player, line=c.line, index=c.index,
+                            all_windows=c.all_windows, points=c.points)
+        if p.total >= components().end_points:
+            game_over(s, END_POINTS)
+            return
+    s.pending_arms += building.coats_of_arms_earned(p.facade, placement)
+    resolve_arms(s, player)
+
+
+def resolve_arms(s: CopenhagenState, player: str) -> None:
+    """The bonuses still due, while one of them is possible; else the turn ends."""
+    if s.pending_arms > 0 and arms.any_bonus_possible(s, s.seats[player]):
+        if type(s.stack[-1]) is not CoatOfArms:
+            goto(s, CoatOfArms(player))
+        return
+    s.pending_arms = 0
+    end_turn(s)
+
+
+def end_turn(s: CopenhagenState) -> None:
+    goto(s, Refill(s.players[s.current]))
+    refill(s)
+
+
+def refill(s: CopenhagenState) -> None:
+    """Fill the empty harbour slots in order; rebuild the deck when a card is needed and none is left."""
+    if harbour.next_empty_slot(s) is None:
+        next_player(s)
+    elif harbour.deck_size(s) == 0:
+        harbour.rebuild_deck(s)
+
+
+def next_player(s: CopenhagenState) -> None:
+    s.turns += 1
+    s.current = (s.current + 1) % len(s.players)
+    s.first_slot = None
+    s.cards_taken = 0
+    s.pending_arms = 0
+    goto(s, FirstCard(s.players[s.current]))
+
+
+def game_over(s: CopenhagenState, why: str) -> None:
+    """The game ends (12 points, or the mermaid in the harbour); BGA's ranks after a 12-point end
+    may differ from the rulebook's tiebreak (a departure)."""
+    s.end = why
+    s.over = True
+    if s.ruleset == "bga" and why == END_POINTS:
+        ranks, official = s.ranking(), s.ranking_by(tiebreak=True)
+        if ranks != official:
+            shared = sorted(p for p in s.players if ranks[p] != official[p])
+            s.depart("tiebreak_after_twelve_points",
+                     f"a 12-point end: {' and '.join(shared)} share their rank on BGA; the rulebook's "
+                     f"empty-cell tiebreak ranks them {', '.join(f'{p} {official[p]}' for p in shared)}")
