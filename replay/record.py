@@ -28,10 +28,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any, ClassVar, Union
+from typing import IO, Annotated, Any, ClassVar, Literal, Union
 
 import msgspec
 import orjson
+from msgspec import UNSET, Meta, UnsetType
 
 from replay.engine import Game, GamerecError, Move
 from replay.games import UnknownGame, get_game
@@ -267,7 +268,140 @@ def _written(event: Event, out: Callable[..., Any], *fields: Any) -> Any:
 
 
 # --------------------------------------------------------------------------
-# Validation
+# The record as JSON: the structs it is decoded into, and its JSON Schema
+# --------------------------------------------------------------------------
+#
+# A record is decoded by msgspec straight into the structs of its game (:func:`_structs`): the
+# top level, every event, every move (the game's moves are a union tagged by ``type``).  What the
+# structs cannot say is checked once after decoding, in the order of the checks below: the id's
+# form, the player count, the options the game knows, the date, each event's form (an event is a
+# move, a chance or an observe object: its form is the key it holds, not a tag's value, so it is
+# one struct with the fields of all three), its player, its chance outcome, its observable keys,
+# and the result.  The JSON Schema (:func:`record_schema`, ``docs/record-schema.json``) is
+# generated from the same structs; each check after decoding is stated in it as well.
+
+
+class Player(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """A seat: the record's own player id, and a display name. Players are listed in seat order
+    (the turn order at the start); ids are unique."""
+
+    id: str
+    name: str | None | UnsetType = UNSET
+
+
+class _Head(msgspec.Struct, gc=False):
+    """What is read first, to choose the game's decoder (every other field is skipped)."""
+
+    format: Any = UNSET
+    game: Any = UNSET
+
+
+_HEAD_DECODE = msgspec.json.Decoder(_Head).decode
+
+_ISO_TIME_SCHEMA = {"description": "ISO 8601 date or date-time (2026-11-21T10:00:00Z, 2026-11-21)"}
+_ID_SCHEMA = {"minLength": 1, "maxLength": MAX_ID_LENGTH, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$",
+              "description": "the record's own id, unique per game content"}
+_RESULT_SCHEMA = {
+    "description": "the final observation: score and rank per player, and how the game ended",
+    "properties": {"score": {"type": "object", "additionalProperties": {"type": "number"}},
+                   "rank": {"type": "object", "additionalProperties": {"type": "number"}},
+                   "end": {"type": "string", "description": "normal, concede, timeout..."}},
+}
+_CHANCE_FORMS = [
+    {"title": "draw", "description": "items drawn from the named deck, in order (null: drawn face down)",
+     "type": "object", "properties": {"draw": {"type": "string"}, "items": {"type": "array"}},
+     "required": ["draw", "items"], "additionalProperties": False},
+    {"title": "roll", "description": "dice", "type": "object",
+     "properties": {"roll": {"type": "array", "items": {"type": "integer"}}},
+     "required": ["roll"], "additionalProperties": False},
+    {"title": "choose", "description": "a random pick (a first player, a seat)", "type": "object",
+     "properties": {"choose": {"type": "string"}, "value": {}},
+     "required": ["choose", "value"], "additionalProperties": False},
+    {"title": "reveal", "description": "hidden items shown to be in a zone", "type": "object",
+     "properties": {"reveal": {"type": "string"}, "items": {"type": "array", "items": {"not": {"type": "null"}}}},
+     "required": ["reveal", "items"], "additionalProperties": False},
+]
+_NOT = False  # a JSON Schema that nothing matches: the field is absent
+_EVENT_FORMS = {"oneOf": [
+    {"title": "move", "required": ["player", "move"],
+     "properties": {"chance": _NOT, "observe": _NOT, "origin": _NOT}},
+    {"title": "chance", "required": ["chance"],
+     "properties": {"player": _NOT, "move": _NOT, "observe": _NOT, "origin": _NOT}},
+    {"title": "observe", "required": ["observe"], "properties": {"player": _NOT, "move": _NOT, "chance": _NOT}},
+]}
+
+
+@dataclass(frozen=True)
+class _GameStructs:
+    """One game's record struct (and its decoder), and its event struct."""
+
+    record: Any
+    event: Any
+    decode: Callable[[bytes], Any]
+    lenient: Callable[[bytes], Any]
+    """The same record's decoder that skips unknown top-level fields (those are kept: see loads)."""
+
+
+_STRUCTS: dict[tuple[str, tuple[type[Move], ...]], _GameStructs] = {}
+
+
+def _structs(game: Game) -> _GameStructs:
+    """The structs of ``game``'s records, made once per game (and per set of move types: tests
+    register toy games)."""
+    key = (game.id, game.moves)
+    got = _STRUCTS.get(key)
+    if got is not None:
+        return got
+    name = "".join(part.title() for part in game.id.split("_"))
+    observe = Annotated[msgspec.Raw, Meta(extra_json_schema={
+        "type": "object", "propertyNames": {"enum": list(game.observable_keys)},
+        "description": "facts the source claims about the state here, compared with the replay's"})]
+    event = msgspec.defstruct(f"{name}Event", [
+        ("player", Union[str, UnsetType], UNSET),  # noqa: UP007
+        ("move", Union[game._move_type, UnsetType], UNSET),  # noqa: UP007
+        ("chance", Union[Annotated[dict[str, Any], Meta(extra_json_schema={"oneOf": _CHANCE_FORMS})],  # noqa: UP007
+                         UnsetType], UNSET),
+        ("observe", Union[observe, UnsetType], UNSET),  # noqa: UP007
+        ("origin", Union[str, None, UnsetType], UNSET),  # noqa: UP007
+        ("at", Any, UNSET),
+        ("note", Any, UNSET),
+        ("src", Any, UNSET),
+    ], forbid_unknown_fields=True, gc=False)
+    options = {"type": "object", "propertyNames": {"enum": list(game.option_keys)},
+               "properties": {"ruleset": {"enum": list(game.rulesets)}}}
+    fields: list[tuple[str, Any, Any]] = [
+        ("format", Literal["gamerec/1"], msgspec.NODEFAULT),
+        ("id", Annotated[str, Meta(extra_json_schema=_ID_SCHEMA)], msgspec.NODEFAULT),
+        ("players", Annotated[list[Player], Meta(extra_json_schema={
+            "minItems": game.min_players, "maxItems": game.max_players})], msgspec.NODEFAULT),
+        ("events", list[Annotated[event, Meta(extra_json_schema=_EVENT_FORMS)]],  # type: ignore[valid-type]
+         msgspec.NODEFAULT),
+        ("options", Annotated[dict[str, Any], Meta(extra_json_schema=options)], {}),
+        ("source", Union[dict[str, Any], None], None),  # noqa: UP007
+        ("played_at", Union[Annotated[str, Meta(extra_json_schema=_ISO_TIME_SCHEMA)], None], None),  # noqa: UP007
+        ("result", Union[Annotated[dict[str, Any], Meta(extra_json_schema=_RESULT_SCHEMA)], None], None),  # noqa: UP007
+    ]
+    config = {"tag_field": "game", "tag": game.id, "gc": False}
+    record = msgspec.defstruct(f"{name}Record", fields, forbid_unknown_fields=True, **config)  # type: ignore[arg-type]
+    lenient = msgspec.defstruct(f"{name}RecordLenient", fields, **config)  # type: ignore[arg-type]
+    got = _STRUCTS[key] = _GameStructs(record, event, msgspec.json.Decoder(record).decode,
+                                       msgspec.json.Decoder(lenient).decode)
+    return got
+
+
+def record_schema() -> dict[str, Any]:
+    """The JSON Schema of a ``gamerec/1`` record of any installed game, generated from the structs
+    records are decoded into (published as ``docs/record-schema.json``: ``python -m replay.record``)."""
+    from replay.games import available
+
+    union: Any = Union[tuple(_structs(get_game(g)).record for g in available())]  # noqa: UP007
+    schema = msgspec.json.schema(union)
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "gamerec/1 record",
+            "description": "One recorded game: see docs/record-format.md.", **schema}
+
+
+# --------------------------------------------------------------------------
+# The checks after decoding
 # --------------------------------------------------------------------------
 
 
@@ -282,27 +416,7 @@ def _typename(v: Any) -> str:
 
 def _expect(v: Any, typ: type | tuple[type, ...], path: str, what: str, event: int | None = None) -> None:
     if not isinstance(v, typ) or (isinstance(v, bool) and typ in (int, (int, float))):
-        if typ is int and _huge_integer(v):
-            raise _err(f"{what} must be an integer of at most 64 bits, got {_HUGE}", path, event)
         raise _err(f"{what} must be {_describe_type(typ)}, got {_typename(v)}", path, event)
-
-
-_HUGE = "a number too large for one (beyond 64 bits)"
-
-
-def _huge_integer(v: Any) -> bool:
-    """Whether ``v`` is what the JSON reader makes of an integer literal beyond 64 bits: a whole float."""
-    return type(v) is float and v.is_integer() and abs(v) >= 2**63
-
-
-def _lookup_path(obj: Any, sub: str) -> Any:
-    """The value at ``sub`` (``".slot"``, ``".cards[2]"``) inside ``obj``, or None."""
-    for name, index in re.findall(r"\.([^.\[]+)|\[(\d+)\]", sub):
-        try:
-            obj = obj[name] if name else obj[int(index)]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return obj
 
 
 def _describe_type(typ: type | tuple[type, ...]) -> str:
@@ -312,85 +426,48 @@ def _describe_type(typ: type | tuple[type, ...]) -> str:
     return names.get(typ, typ.__name__)
 
 
-def parse_record(obj: Any, read_events: Callable[[Any, Game, set[str]], list[Event]] | None = None) -> Record:
-    """Validate a decoded JSON value as a ``gamerec/1`` record.
-
-    Raises :class:`RecordError` (without file/line; callers add them).  ``read_events``: how
-    ``obj["events"]`` is read, if not a decoded JSON list (see :func:`_read_events_at_once`).
-    """
-    _expect(obj, dict, "$", "a record")
-    fmt = obj.get("format")
+def _check_format(fmt: Any) -> None:
     if fmt != FORMAT:
         raise _err(f"unsupported format {fmt!r} (expected {FORMAT!r})", "$.format")
-    game_id = obj.get("game")
+
+
+def _game_of(game_id: Any) -> Game:
+    if game_id is UNSET:
+        raise _err("missing game", "$.game")
     _expect(game_id, str, "$.game", "game")
     try:
-        game = get_game(game_id)
+        return get_game(game_id)
     except UnknownGame as exc:
         raise _err(str(exc), "$.game") from None
-    rid = obj.get("id")
-    _expect(rid, str, "$.id", "id")
+
+
+def _check_id(rid: str) -> None:
     if not rid:
         raise _err("id must not be empty", "$.id")
     if len(rid) > MAX_ID_LENGTH:
         raise _err(f"id is {len(rid):,} characters long; at most {MAX_ID_LENGTH} are allowed", "$.id")
     if not rid.isprintable():
         raise _err("id holds a control character (a line break, a tab...)", "$.id")
-    players = _parse_players(obj.get("players"), game)
-    ids = {p["id"] for p in players}
-    options = obj.get("options", {})
-    _expect(options, dict, "$.options", "options")
-    _check_options(options, game)
-    source = obj.get("source")
-    if source is not None:
-        _expect(source, dict, "$.source", "source")
-    played_at = obj.get("played_at")
-    if played_at is not None:
-        _expect(played_at, str, "$.played_at", "played_at")
-        if not _iso_time(played_at):
-            raise _err(f"played_at {played_at[:40]!r} is not an ISO 8601 date or time "
-                       "(e.g. 2026-11-21T10:00:00Z)", "$.played_at")
-    raw_events = obj.get("events")
-    if read_events is None:
-        if raw_events is None:
-            raise _err("missing events", "$.events")
-        _expect(raw_events, list, "$.events", "events")
-        events = _parse_events(raw_events, game, ids)
-    else:
-        events = read_events(raw_events, game, ids)
-    result = obj.get("result")
-    if result is not None:
-        _parse_result(result, ids)
-    extra = {k: v for k, v in obj.items() if k not in TOP_LEVEL_KNOWN}
-    return Record(
-        game=game_id, id=rid, players=players, events=events, options=options, source=source,
-        played_at=played_at, result=result, extra=extra,
-    )
 
 
-def _parse_players(players: Any, game: Game) -> list[dict[str, Any]]:
-    if players is None:
-        raise _err("missing players", "$.players")
-    _expect(players, list, "$.players", "players")
+def _players(players: list[Player], game: Game) -> list[dict[str, Any]]:
+    """The players as the record keeps them (``{"id", "name"}``), checked: ids unique, count in range."""
     if not players:
         raise _err("a record needs at least one player", "$.players")
+    out: list[dict[str, Any]] = []
     seen: set[str] = set()
     for i, p in enumerate(players):
-        path = f"$.players[{i}]"
-        _expect(p, dict, path, "a player")
-        _expect(p.get("id"), str, path + ".id", "a player id")
-        if "name" in p and p["name"] is not None:
-            _expect(p["name"], str, path + ".name", "a player name")
-        if p["id"] in seen:
-            raise _err(f"player id {p['id']!r} appears twice", path + ".id")
-        seen.add(p["id"])
+        if p.id in seen:
+            raise _err(f"player id {p.id!r} appears twice", f"$.players[{i}].id")
+        seen.add(p.id)
+        out.append({"id": p.id} if p.name is UNSET else {"id": p.id, "name": p.name})
     if not game.min_players <= len(players) <= game.max_players:
         raise _err(
             f"{game.title} is played by {game.min_players} to {game.max_players} players, "
             f"this record has {len(players)}",
             "$.players",
         )
-    return list(players)
+    return out
 
 
 def _check_options(options: Mapping[str, Any], game: Game) -> None:
@@ -402,129 +479,91 @@ def _check_options(options: Mapping[str, Any], game: Game) -> None:
             raise _err(f"unknown ruleset {v!r} (known: {', '.join(game.rulesets)})", "$.options.ruleset")
 
 
-_FORMS = ("move", "chance", "observe")
-_ALLOWED = {
-    "move": EVENT_EXTRAS | {"move", "player"},
-    "chance": EVENT_EXTRAS | {"chance"},
-    "observe": EVENT_EXTRAS | {"observe", "origin"},
-}
+def _check_played_at(played_at: str | None) -> None:
+    if played_at is not None and not _iso_time(played_at):
+        raise _err(f"played_at {played_at[:40]!r} is not an ISO 8601 date or time "
+                   "(e.g. 2026-11-21T10:00:00Z)", "$.played_at")
 
 
-def _parse_events(raw_events: list[Any], game: Game, players: set[str]) -> list[Event]:
-    """Every event of a record.  The usual ones are read at once when all is well: a move
-    event of a known player and move type, a chance event that draws, an observation of known
-    keys; anything else (and anything wrong, which it words) goes through
-    :func:`_parse_any_event`."""
+_FACTS = msgspec.json.Decoder(dict[str, Any]).decode
+
+
+def _events(decoded: list[Any], game: Game, players: set[str], texts: dict[int, msgspec.Raw]) -> list[Event]:
+    """Every decoded event as its form's event, checked: one form, the move's player is a player,
+    the chance outcome has a known form, the observation only known keys.  ``texts`` gets each
+    observation's text (see :attr:`Record.observation_texts`)."""
     out: list[Event] = []
     add = out.append
-    move_types, parse_move, observable = game.move_type_names, game.parse_move, game.observable_key_set
-    bare = game.bare_moves
-    for i, ev in enumerate(raw_events):
-        if type(ev) is dict:
-            n = len(ev)
-            if n == 2:
-                player, raw_move = ev.get("player"), ev.get("move")
-                mtype = raw_move.get("type") if type(raw_move) is dict else None
-                if type(player) is str and player in players and type(mtype) is str and mtype in move_types:
-                    move = bare.get(mtype) if len(raw_move) == 1 else None  # type: ignore[arg-type]
-                    if move is not None:
-                        add(MoveEvent(player, move, None))
-                        continue
-                    try:
-                        add(MoveEvent(player, parse_move(raw_move), None))
-                        continue
-                    except msgspec.ValidationError:
-                        pass  # worded below
-            elif n == 1:
-                outcome = ev.get("chance")
-                if (type(outcome) is dict and len(outcome) == 2 and type(outcome.get("draw")) is str
-                        and type(outcome.get("items")) is list):
-                    add(ChanceEvent(outcome, None))
-                    continue
-            facts = ev.get("observe")
-            if type(facts) is dict and observable.issuperset(facts):
-                origin = ev.get("origin")
-                if n == (1 if origin is None else 2) and (origin is None or type(origin) is str):
-                    add(ObserveEvent(facts, origin, None))
-                    continue
-        add(_parse_any_event(ev, i, game, players))
+    observable = game.observable_key_set
+    unset = UNSET
+    for i, ev in enumerate(decoded):
+        extra = None if ev.at is unset and ev.note is unset and ev.src is unset else _extras(ev)
+        move = ev.move
+        if move is not unset:
+            if ev.player in players and ev.chance is unset and ev.observe is unset and ev.origin is unset:
+                add(MoveEvent(ev.player, move, extra))
+                continue
+            raise _event_error(ev, i, players)
+        chance = ev.chance
+        if chance is not unset:
+            if ev.player is not unset or ev.observe is not unset or ev.origin is not unset:
+                raise _event_error(ev, i, players)
+            if not (len(chance) == 2 and type(chance.get("draw")) is str and type(chance.get("items")) is list):
+                _check_chance(chance, i)
+            add(ChanceEvent(chance, extra))
+            continue
+        text = ev.observe
+        if text is unset or ev.player is not unset:
+            raise _event_error(ev, i, players)
+        try:
+            facts = _FACTS(text)
+        except msgspec.ValidationError as exc:
+            raise _from_msgspec(exc, f"$.events[{i}].observe") from None
+        if not observable.issuperset(facts):
+            k = next(k for k in facts if k not in observable)
+            raise _err(f"unknown observable key {k!r} for {game.title}", f"$.events[{i}].observe.{k}", i)
+        texts[i] = text
+        add(ObserveEvent(facts, ev.origin if ev.origin is not unset else None, extra))
     return out
 
 
-def _parse_any_event(ev: Any, i: int, game: Game, players: set[str]) -> Event:
-    if type(ev) is not dict:
-        raise _err(f"an event must be an object, got {_typename(ev)}", f"$.events[{i}]", i)
-    has_move, has_chance, has_observe = "move" in ev, "chance" in ev, "observe" in ev
-    if has_move + has_chance + has_observe != 1:
-        keys = ", ".join(sorted(map(str, ev))) or "no keys"
-        raise _err(
-            "unknown event form: an event is exactly one of a move "
-            f"({{\"player\", \"move\"}}), a chance or an observe object (got {keys})",
-            f"$.events[{i}]", i,
-        )
-    extra = None
-    if len(ev) > (2 if has_move else 1):
-        form = "move" if has_move else "chance" if has_chance else "observe"
-        allowed = _ALLOWED[form]
-        unknown = [k for k in ev if k not in allowed]
-        if unknown:
-            raise _err(f"unknown field {unknown[0]!r} in a {form} event", f"$.events[{i}].{unknown[0]}", i)
-        extra = {k: ev[k] for k in EVENT_EXTRA_ORDER if k in ev} or None
-    if has_move:
-        player = ev.get("player")
-        if type(player) is not str:
-            if player is None:
-                raise _err("a move event needs a player", f"$.events[{i}].player", i)
-            _expect(player, str, f"$.events[{i}].player", "player", i)
-        if player not in players:
-            raise _err(f"player {player!r} is not in this record's players", f"$.events[{i}].player", i)
-        raw_move = ev["move"]
-        if type(raw_move) is not dict:
-            _expect(raw_move, dict, f"$.events[{i}].move", "move", i)
-        mtype = raw_move.get("type")
-        if type(mtype) is not str:
-            raise _err("a move needs a string type", f"$.events[{i}].move.type", i)
-        if mtype not in game.move_type_names:
-            raise _err(f"unknown move type {mtype!r} for {game.title}", f"$.events[{i}].move.type", i)
-        try:
-            move = game.parse_move(raw_move)
-        except msgspec.ValidationError as exc:
-            reason, sub = _split_msgspec(str(exc))
-            if reason.startswith("Expected `int`") and _huge_integer(_lookup_path(raw_move, sub)):
-                reason = f"Expected an integer of at most 64 bits, got {_HUGE}"
-            raise _err(reason, f"$.events[{i}].move{sub}", i) from None
-        return MoveEvent(player, move, extra)
-    if has_chance:
-        outcome = ev["chance"]
-        _check_chance(outcome, i)
-        return ChanceEvent(outcome, extra)
-    path = f"$.events[{i}]"
-    facts = ev["observe"]
-    _expect(facts, dict, f"{path}.observe", "observe", i)
-    for k in facts:
-        if k not in game.observable_key_set:
-            raise _err(f"unknown observable key {k!r} for {game.title}", f"{path}.observe.{k}", i)
-    origin = ev.get("origin")
-    if origin is not None:
-        _expect(origin, str, f"{path}.origin", "origin", i)
-    return ObserveEvent(facts, origin, extra)
+def _extras(ev: Any) -> dict[str, Any] | None:
+    """The keys an event carries besides its own (``at``, ``note``, ``src``), in that order."""
+    return {k: v for k in EVENT_EXTRA_ORDER if (v := getattr(ev, k)) is not UNSET} or None
 
 
-def _split_msgspec(msg: str) -> tuple[str, str]:
-    """``"Expected `int`, got `str` - at `$.slot`"`` -> (reason, ``".slot"``)."""
-    if " - at `$" in msg:
-        reason, _, rest = msg.rpartition(" - at `$")
-        return reason, rest.rstrip("`")
-    return msg, ""
+_FORM_FIELDS = {"move": {"player", "move"}, "chance": {"chance"}, "observe": {"observe", "origin"}}
 
 
-def _check_chance(outcome: Any, i: int) -> None:
+def _event_error(ev: Any, i: int, players: set[str]) -> RecordError:
+    """What is wrong with a decoded event that is not one whole form, or names an unknown player."""
+    keys = [k for k in ev.__struct_fields__ if getattr(ev, k) is not UNSET]
+    return _event_form_error(keys, i) or _err(
+        f"player {ev.player!r} is not in this record's players", f"$.events[{i}].player", i)
+
+
+def _event_form_error(keys: list[str], i: int) -> RecordError | None:
+    """The error of an event with these keys, if they are not one form's (with ``at``, ``note``,
+    ``src``), else None."""
+    forms = [f for f in ("move", "chance", "observe") if f in keys]
+    if len(forms) != 1:
+        got = ", ".join(sorted(map(str, keys))) or "no keys"
+        return _err("unknown event form: an event is exactly one of a move "
+                    f"({{\"player\", \"move\"}}), a chance or an observe object (got {got})", f"$.events[{i}]", i)
+    allowed = _FORM_FIELDS[forms[0]] | EVENT_EXTRAS
+    unknown = [k for k in keys if k not in allowed]
+    if unknown:
+        return _err(f"unknown field {unknown[0]!r} in a {forms[0]} event", f"$.events[{i}].{unknown[0]}", i)
+    if forms[0] == "move" and "player" not in keys:
+        return _err("a move event needs a player", f"$.events[{i}].player", i)
+    return None
+
+
+def _check_chance(outcome: dict[str, Any], i: int) -> None:
+    """A chance outcome is one of its four forms (``_CHANCE_FORMS``)."""
     path = f"$.events[{i}].chance"
-    if type(outcome) is not dict:
-        _expect(outcome, dict, path, "a chance outcome", i)
     if "draw" in outcome:
-        if type(outcome["draw"]) is not str:
-            _expect(outcome["draw"], str, f"{path}.draw", "draw (the deck name)", i)
+        _expect(outcome["draw"], str, f"{path}.draw", "draw (the deck name)", i)
         items = outcome.get("items")
         if items is None:
             raise _err("a draw needs items", f"{path}.items", i)
@@ -560,8 +599,9 @@ def _check_chance(outcome: Any, i: int) -> None:
         raise _err(f"unknown field {k!r} in a chance outcome", f"{path}.{k}", i)
 
 
-def _parse_result(result: Any, players: set[str]) -> None:
-    _expect(result, dict, "$.result", "result")
+def _check_result(result: dict[str, Any] | None, players: set[str]) -> None:
+    if result is None:
+        return
     for key in ("score", "rank"):
         if key in result:
             _expect(result[key], dict, f"$.result.{key}", key)
@@ -571,6 +611,107 @@ def _parse_result(result: Any, players: set[str]) -> None:
                 _expect(v, (int, float), f"$.result.{key}.{pid}", f"a {key}")
     if "end" in result:
         _expect(result["end"], str, "$.result.end", "end")
+
+
+# --------------------------------------------------------------------------
+# Integers beyond 64 bits
+# --------------------------------------------------------------------------
+
+_DIGITS_ONLY = bytes(57 if c in b"0123456789" else 32 for c in range(256))
+"""A translation table: every digit becomes a 9, every other byte a space."""
+_LONG_NUMBER = b"9" * 20
+_INT_RANGE = (-(2**63), 2**64 - 1)
+_HUGE = "an integer must be of at most 64 bits, got a number too large for one (beyond 64 bits)"
+
+
+def _check_integers(rec: Record) -> None:
+    """Refuse an integer beyond 64 bits anywhere in ``rec`` (JSON readers disagree about them, and
+    the database cannot hold one), naming where it is."""
+    where: list[tuple[str, Any, int | None]] = [
+        ("$.options", rec.options, None), ("$.source", rec.source, None), ("$.result", rec.result, None),
+        ("$", rec.extra, None)]
+    for i, ev in enumerate(rec.events):
+        base = f"$.events[{i}]"
+        if isinstance(ev, MoveEvent):
+            where.append((f"{base}.move", msgspec.to_builtins(ev.move), i))
+        elif isinstance(ev, ChanceEvent):
+            where.append((f"{base}.chance", ev.outcome, i))
+        else:
+            where.append((f"{base}.observe", ev.facts, i))
+        for k, v in (ev.extra or {}).items():
+            where.append((f"{base}.{k}", v, i))
+    for path, value, event in where:
+        bad = _huge_at(value, path)
+        if bad is not None:
+            raise _err(_HUGE, bad, event)
+
+
+def _huge_at(v: Any, path: str) -> str | None:
+    """The path of the first integer beyond 64 bits inside ``v``, or None."""
+    if type(v) is int:
+        return path if not _INT_RANGE[0] <= v <= _INT_RANGE[1] else None
+    if isinstance(v, dict):
+        for k, x in v.items():
+            if (found := _huge_at(x, f"{path}.{k}")) is not None:
+                return found
+    elif isinstance(v, list):
+        for j, x in enumerate(v):
+            if (found := _huge_at(x, f"{path}[{j}]")) is not None:
+                return found
+    return None
+
+
+# --------------------------------------------------------------------------
+# msgspec's errors, located and worded
+# --------------------------------------------------------------------------
+
+_EVENT_PATH = re.compile(r"^\$\.events\[(\d+)\]")
+
+
+def _from_msgspec(exc: msgspec.ValidationError, base: str = "$") -> RecordError:
+    """msgspec's error (``"Expected `int`, got `str` - at `$.slot`"``) at ``base`` plus its path."""
+    msg = str(exc)
+    reason, sub = msg, ""
+    if " - at `$" in msg:
+        reason, _, rest = msg.rpartition(" - at `$")
+        sub = rest.rstrip("`")
+    path = base + sub
+    m = _EVENT_PATH.match(path)
+    return _err(reason, path, int(m.group(1)) if m else None)
+
+
+def _lookup(obj: Any, path: str) -> Any:
+    """The value at ``path`` (``$.events[2].move``) inside ``obj``, or :data:`UNSET`."""
+    for name, index in re.findall(r"\.([^.\[]+)|\[(\d+)\]", path[1:]):
+        try:
+            obj = obj[name] if name else obj[int(index)]
+        except (KeyError, IndexError, TypeError):
+            return UNSET
+    return obj
+
+
+def _worded(exc: msgspec.ValidationError, data: bytes, game: Game) -> RecordError:
+    """msgspec's error in the words of the record format where it has its own: an event of no
+    form or with a field of another form's, an unknown move type, an event that is not an object."""
+    err = _from_msgspec(exc)
+    path, reason, i = err.path, err.reason, err.event
+    if i is None:
+        return err
+    event = f"$.events[{i}]"
+    try:
+        ev = _lookup(msgspec.json.decode(data), event)
+    except msgspec.DecodeError:
+        return err
+    if path == event and not isinstance(ev, dict):
+        return _err(f"an event must be an object, got {_typename(ev)}", event, i)
+    if path == event and reason.startswith("Object contains unknown field"):
+        return _event_form_error(list(ev), i) or err
+    if path == f"{event}.move.type" or (path == f"{event}.move" and "field `type`" in reason):
+        mtype = ev.get("move", {}).get("type")
+        if type(mtype) is str:
+            return _err(f"unknown move type {mtype!r} for {game.title}", f"{event}.move.type", i)
+        return _err("a move needs a string type", f"{event}.move.type", i)
+    return err
 
 
 # --------------------------------------------------------------------------
@@ -594,178 +735,65 @@ class Item:
 
 
 def loads(raw: bytes | str, source: str = "<record>", line: int | None = None) -> Record:
-    """Decode and validate one record; raises :class:`RecordError` with its location.
-
-    A record is first read at once by :func:`_read_at_once`; one it has any doubt about is
-    read again the general way (``orjson`` and a walk over the decoded JSON), which gives
-    the same record or words what is wrong."""
+    """Decode and validate one record; raises :class:`RecordError` with its location."""
     data = raw.encode() if isinstance(raw, str) else raw
-    rec = _read_at_once(data)
-    # a record read at once without observations has no boolean to compare (see Record.booleans)
-    observes = rec is None or bool(rec.observation_texts)
-    if rec is None:
-        try:
-            obj = orjson.loads(data)
-        except orjson.JSONDecodeError as exc:
-            raise RecordError(f"not valid JSON ({_json_reason(exc, data)})", source=source, line=line) from None
-        try:
-            rec = parse_record(obj)
-        except RecordError as exc:
-            raise exc.located(source, line) from None
+    try:
+        rec = _decode(data)
+    except msgspec.DecodeError as exc:
+        try:  # orjson words a syntax error better (where, and what it expected)
+            orjson.loads(data)
+            reason = str(exc)
+        except orjson.JSONDecodeError as oexc:
+            reason = _json_reason(oexc, data)
+        raise RecordError(f"not valid JSON ({reason})", source=source, line=line) from None
+    except RecordError as exc:
+        raise exc.located(source, line) from None
     rec.sha256 = hashlib.sha256(data.strip()).hexdigest()
-    rec.booleans = observes and (b"true" in data or b"false" in data)
+    # a record without observations has no boolean to compare (see Record.booleans)
+    rec.booleans = bool(rec.observation_texts) and (b"true" in data or b"false" in data)
     return rec
 
 
-# --------------------------------------------------------------------------
-# Reading a record at once
-# --------------------------------------------------------------------------
+def parse_record(obj: Any) -> Record:
+    """A record given as decoded JSON values (a dict), read as its JSON text is; raises
+    :class:`RecordError` (without file or line)."""
+    return loads(msgspec.json.encode(obj))
 
 
-class _Doubt(Exception):
-    """A record that :func:`_read_at_once` leaves to the general reading."""
-
-
-_ABSENT = msgspec.Raw()
-"""A top-level field or an event field the JSON does not have (an empty :class:`msgspec.Raw`)."""
-
-
-class _Top(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    """A record's top level as msgspec reads it: the values other than ``format``, ``game`` and
-    ``id`` kept as their JSON text (the events are read by the game's own event type, the rest
-    by ``orjson``, as the general reading reads them)."""
-
-    format: str
-    game: str
-    id: str
-    events: msgspec.Raw
-    players: msgspec.Raw = _ABSENT
-    options: msgspec.Raw = _ABSENT
-    source: msgspec.Raw = _ABSENT
-    played_at: msgspec.Raw = _ABSENT
-    result: msgspec.Raw = _ABSENT
-
-
-_TOP = msgspec.json.Decoder(_Top)
-
-
-@dataclass(frozen=True)
-class _EventReader:
-    """How :func:`_read_events_at_once` reads one game's events."""
-
-    plain: msgspec.json.Decoder[Any]
-    """Events without extra fields (``at``, ``note``, ``src``): the usual ones."""
-    extras: msgspec.json.Decoder[Any]
-    """Events that may have them."""
-
-
-_EVENT_READERS: dict[tuple[str, tuple[type[Move], ...]], _EventReader] = {}
-
-
-def _event_reader(game: Game) -> _EventReader:
-    """The decoders of a list of ``game``'s events: each event an object of the fields any
-    event form may have, the move read straight into the game's move structs (its ``type``
-    picks the struct), every other value kept as its JSON text."""
-    key = (game.id, game.moves)
-    reader = _EVENT_READERS.get(key)
-    if reader is None:
-        unset = msgspec.UnsetType
-        fields: list[tuple[str, Any, Any]] = [
-            ("player", Union[str, unset], msgspec.UNSET),  # noqa: UP007
-            ("move", Union[game._move_type, unset], msgspec.UNSET),  # noqa: UP007
-            ("chance", msgspec.Raw, _ABSENT),
-            ("observe", msgspec.Raw, _ABSENT),
-            ("origin", Union[str, unset], msgspec.UNSET),  # noqa: UP007
-        ]
-        plain = msgspec.defstruct(f"{game.id}_event", fields, forbid_unknown_fields=True, gc=False)
-        extras = msgspec.defstruct(f"{game.id}_event_extras",
-                                   fields + [(k, msgspec.Raw, _ABSENT) for k in sorted(EVENT_EXTRAS)],
-                                   forbid_unknown_fields=True, gc=False)
-        reader = _EVENT_READERS[key] = _EventReader(msgspec.json.Decoder(list[plain]),  # type: ignore[valid-type]
-                                                    msgspec.json.Decoder(list[extras]))  # type: ignore[valid-type]
-    return reader
-
-
-_DIGITS_ONLY = bytes(57 if c in b"0123456789" else 32 for c in range(256))
-"""A translation table: every digit becomes a 9, every other byte a space."""
-_LONG_NUMBER = b"9" * 20
-
-
-def _read_at_once(data: bytes) -> Record | None:
-    """The record in ``data`` read by msgspec in one pass, or ``None`` when it leaves any doubt.
-
-    The top level and the events are read into structs (:class:`_Top`, :func:`_event_reader`);
-    every value the general reading gets from ``orjson`` (players, options, chance outcomes,
-    observations, ...) is still decoded by ``orjson`` from its own text, so that the two
-    readings give the same record (``orjson`` reads an integer beyond 64 bits as a float,
-    msgspec as an integer, also in a move; so a text with a run of 20 digits is left to the
-    general reading, which names such an integer).  Anything unusual (an unknown field, a value of an unexpected
-    type, an event the quick checks of :func:`_parse_events` would not take at once, any
-    error) returns ``None``: the general reading then reads the record again and words the
-    error, so what is accepted and every message stay exactly as they were."""
+def _decode(data: bytes) -> Record:
+    """The record in ``data``: decoded into its game's structs, then checked."""
+    try:
+        head = _HEAD_DECODE(data)
+    except msgspec.ValidationError:  # not an object
+        raise _err(f"a record must be an object, got {_typename(msgspec.json.decode(data))}") from None
+    _check_format(head.format)
+    game = _game_of(head.game)
+    structs = _structs(game)
+    extra: dict[str, Any] = {}
+    try:
+        top = structs.decode(data)
+    except msgspec.ValidationError as exc:
+        if not str(exc).startswith("Object contains unknown field"):
+            raise _worded(exc, data, game) from None
+        try:  # unknown top-level fields are kept
+            top = structs.lenient(data)
+        except msgspec.ValidationError as exc2:
+            raise _worded(exc2, data, game) from None
+        extra = {k: v for k, v in msgspec.json.decode(data).items() if k not in TOP_LEVEL_KNOWN}
+    _check_id(top.id)
+    players = _players(top.players, game)
+    ids = {p["id"] for p in players}
+    _check_options(top.options, game)
+    _check_played_at(top.played_at)
+    texts: dict[int, msgspec.Raw] = {}
+    events = _events(top.events, game, ids, texts)
+    _check_result(top.result, ids)
+    rec = Record(game=game.id, id=top.id, players=players, events=events, options=top.options,
+                 source=top.source, played_at=top.played_at, result=top.result, extra=extra,
+                 observation_texts=texts)
     if _LONG_NUMBER in data.translate(_DIGITS_ONLY):
-        return None  # an integer of 20 digits or more may be beyond 64 bits: msgspec would take it
-    try:
-        top = _TOP.decode(data)
-        obj: dict[str, Any] = {"format": top.format, "game": top.game, "id": top.id, "events": top.events}
-        for name in ("players", "options", "source", "played_at", "result"):
-            text = getattr(top, name)
-            if text is not _ABSENT:
-                obj[name] = orjson.loads(memoryview(text))
-        texts: dict[int, msgspec.Raw] = {}
-        rec = parse_record(obj, lambda raw, game, ids: _read_events_at_once(raw, game, ids, texts))
-        rec.observation_texts = texts
-        return rec
-    except Exception:  # any doubt (msgspec's, orjson's, UTF-8 and our own errors): the general reading decides
-        return None
-
-
-def _read_events_at_once(raw: Any, game: Game, players: set[str], texts: dict[int, msgspec.Raw]) -> list[Event]:
-    """The events of a record (``raw``: their JSON text) read by the game's event decoder;
-    ``texts`` gets each observation's text (see :attr:`Record.observation_texts`)."""
-    reader = _event_reader(game)
-    try:
-        events = reader.plain.decode(raw)
-        with_extras = False
-    except msgspec.ValidationError:  # an extra field, or something the general reading words
-        events = reader.extras.decode(raw)
-        with_extras = True
-    out: list[Event] = []
-    add = out.append
-    observable, decode = game.observable_key_set, orjson.loads
-    unset, absent = msgspec.UNSET, _ABSENT
-    extra = None
-    for ev in events:
-        move = ev.move
-        if with_extras:
-            extra = {k: decode(memoryview(getattr(ev, k))) for k in EVENT_EXTRA_ORDER
-                     if getattr(ev, k) is not absent} or None
-        if move is not unset:
-            player = ev.player
-            if player in players and ev.chance is absent and ev.observe is absent and ev.origin is unset:
-                add(MoveEvent(player, move, extra))
-                continue
-            raise _Doubt
-        origin = ev.origin
-        chance = ev.chance
-        if chance is not absent:
-            if ev.observe is not absent or ev.player is not unset or origin is not unset:
-                raise _Doubt
-            outcome = decode(memoryview(chance))
-            if not (type(outcome) is dict and len(outcome) == 2 and type(outcome.get("draw")) is str
-                    and type(outcome.get("items")) is list):
-                _check_chance(outcome, len(out))  # as the general reading checks it
-            add(ChanceEvent(outcome, extra))
-        elif ev.observe is not absent and ev.player is unset:
-            text = ev.observe
-            facts = decode(memoryview(text))
-            if type(facts) is not dict or not observable.issuperset(facts):
-                raise _Doubt
-            texts[len(out)] = text
-            add(ObserveEvent(facts, None if origin is unset else origin, extra))
-        else:
-            raise _Doubt
-    return out
+        _check_integers(rec)  # an integer of 20 digits or more may be beyond 64 bits
+    return rec
 
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -1019,3 +1047,14 @@ def write_records(records: Iterable[Record], path: str | Path) -> int:
         raise
     os.replace(tmp, path)
     return n
+
+
+def schema_text() -> str:
+    """:func:`record_schema` as the text of ``docs/record-schema.json``."""
+    import json
+
+    return json.dumps(record_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+if __name__ == "__main__":  # python -m replay.record > docs/record-schema.json
+    sys.stdout.write(schema_text())
