@@ -27,9 +27,10 @@ from ingest import schema
 from ingest.bga.convert import replay_log
 from ingest.milestones import MilestoneTable, by_kind
 from replay import ENGINE_VERSION
-from replay.engine import Taken
+from replay.engine import State, Taken
 from replay.games import available
-from replay.record import Item, MoveEvent, RecordError, loads
+from replay.loop import Observer
+from replay.record import ChanceEvent, Item, MoveEvent, ObserveEvent, RecordError, loads
 from replay.replayer import INVALID, Replay, replay_item
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
@@ -259,6 +260,64 @@ class _Columns:
         )
 
 
+class EventRows(Observer):
+    """What ingest notes of a replay as it runs: each event's round and phase (an observation's are
+    the last event's), and the score timeline: a row (seq, player, category, points) wherever a
+    player's points in a category changed from the last row's (from 0), at the event that changed
+    them.  An engine returns the very same score mapping when nothing scored, which is passed
+    over at once, or an equal one (compared in C, at once) when it recomputes."""
+
+    __slots__ = ("rounds", "phases", "t_seq", "t_pid", "t_cat", "t_pts", "_round", "_phase", "_score",
+                 "_prev", "_last")
+
+    def __init__(self) -> None:
+        self.rounds: list[Any] = []
+        self.phases: list[str | None] = []
+        self.t_seq: list[int] = []
+        self.t_pid: list[str] = []
+        self.t_cat: list[str] = []
+        self.t_pts: list[Any] = []
+        self._round: Any = None
+        self._phase = ""
+        self._score: Any = {}  # the state's score after the last event
+        self._prev: Any = {}  # the score the last timeline rows came from
+        self._last: dict[tuple[str, str], Any] = {}  # (player, category) -> points in the last row
+
+    def started(self, state: State) -> None:
+        self._score = state.score()
+        self._round, self._phase = state.phase()
+
+    def applied(self, seq: int, event: MoveEvent | ChanceEvent, state: State) -> None:
+        self._score = score = state.score()
+        self._round, self._phase = rnd, phase = state.phase()
+        self.rounds.append(rnd)
+        self.phases.append(phase or None)
+        if score is not self._prev and score != self._prev:
+            self._scored(seq, score)
+
+    def observed(self, seq: int, event: ObserveEvent, state: State) -> None:
+        self.rounds.append(self._round)
+        self.phases.append(self._phase or None)
+        score = self._score
+        if score is not self._prev and score != self._prev:  # only before the first event
+            self._scored(seq, score)
+
+    def _scored(self, seq: int, score: dict[str, dict[str, Any]]) -> None:
+        """The timeline rows of a score that differs from the last one's."""
+        prev, last = self._prev, self._last
+        self._prev = score
+        for pid, cats in score.items():
+            if cats == prev.get(pid):
+                continue
+            for cat, pts in cats.items():
+                if last.get((pid, cat), 0) != pts:
+                    last[(pid, cat)] = pts
+                    self.t_seq.append(seq)
+                    self.t_pid.append(pid)
+                    self.t_cat.append(cat)
+                    self.t_pts.append(pts)
+
+
 def build_batch(job: Job) -> Batch:
     """Parse and replay every record of ``job``; return its rows as Arrow tables."""
     registry = by_kind() if job.milestone_tables is None else {(t.game, t.type): t for t in job.milestone_tables}
@@ -272,8 +331,10 @@ def build_batch(job: Job) -> Batch:
     outcomes: list[Outcome] = []
     logs = job.logs or {}
     for ordinal, source, line, raw in job.items:
+        rows = EventRows()  # the replay's observer: its events' rows, noted as it runs (no frames kept)
         if ordinal in logs:
-            got = replay_log(source, line, raw, logs[ordinal], ruleset=job.ruleset)
+            got = replay_log(source, line, raw, logs[ordinal], ruleset=job.ruleset, keep_frames=False,
+                             observers=(rows,))
             if got is None:  # a table file after all: read beside its log, not a record
                 continue
             raw, r = got  # the record's JSON (the log's bytes if it was refused), and its replay
@@ -282,7 +343,7 @@ def build_batch(job: Job) -> Batch:
                 item = Item(source, line, raw, record=loads(raw, source, line))
             except RecordError as exc:
                 item = Item(source, line, raw, error=exc)
-            r = replay_item(item, ruleset=job.ruleset)
+            r = replay_item(item, ruleset=job.ruleset, keep_frames=False, observers=(rows,))
         rec = r.record
         sha = rec.sha256 if rec is not None else raw_sha256(raw)
         if r.status == INVALID or rec is None:
@@ -293,7 +354,7 @@ def build_batch(job: Job) -> Batch:
             continue
         starts = [len(c) for c in every]
         try:
-            _add_game(r, raw, job, core, typed, registry)
+            _add_game(r, rows, raw, job, core, typed, registry)
             ends = [c.check() for c in every]
         except Exception as exc:  # a value no column can hold: keep the record, in quarantine
             for c, start in zip(every, starts):
@@ -310,15 +371,13 @@ def build_batch(job: Job) -> Batch:
     return Batch(outcomes, tables)
 
 
-def _add_game(r: Replay, raw: bytes, job: Job, core: dict[str, _Columns], typed: dict[str, _Columns],
-              registry: dict[tuple[str, str], MilestoneTable]) -> None:
+def _add_game(r: Replay, rows: EventRows, raw: bytes, job: Job, core: dict[str, _Columns],
+              typed: dict[str, _Columns], registry: dict[tuple[str, str], MilestoneTable]) -> None:
     """Add one replayed game's rows to every table, from what the replay computed.
 
-    Nothing is replayed or scored again here: events take their round and
-    phase from the replay's frames, the score timeline compares each frame's
-    score with the previous one (an engine returns the very same mapping when
-    nothing scored, which is skipped at once), milestones come from the
-    replay's list.
+    Nothing is replayed or scored again here: the events' round and phase and
+    the score timeline were noted during the replay (``rows``, an
+    :class:`EventRows` observer), milestones come from the replay's list.
     """
     rec = r.record
     assert rec is not None
@@ -334,7 +393,7 @@ def _add_game(r: Replay, raw: bytes, job: Job, core: dict[str, _Columns], typed:
         gid, rec.game, _str(source.get("kind")), parse_time(rec.played_at),
         len(rec.players), r.status, len(rec.events), first.seq if first else None,
         ",".join(winners) if winners else None, rec.sha256, job.at, ENGINE_VERSION,
-        _str(job.ruleset or rec.options.get("ruleset", "official")), len(r.frames), len(r.divergences),
+        _str(job.ruleset or rec.options.get("ruleset", "official")), len(rows.rounds), len(r.divergences),
         _str(result.get("end")), r.source, r.line, job.run_id)
 
     totals = r.totals
@@ -348,8 +407,7 @@ def _add_game(r: Replay, raw: bytes, job: Job, core: dict[str, _Columns], typed:
 
     # events: one column at a time
     events = rec.events
-    frames = r.frames
-    n, nf = len(events), len(frames)
+    n, nf = len(events), len(rows.rounds)
     ev = core["events"].cols
     ev["game_id"].extend(repeat(gid, n))
     ev["seq"].extend(range(n))
@@ -358,40 +416,22 @@ def _add_game(r: Replay, raw: bytes, job: Job, core: dict[str, _Columns], typed:
     ev["player_id"].extend([m.player if m is not None else None for m in moves])
     ev["move_type"].extend([m.move.type if m is not None else None for m in moves])
     ev["payload"].extend(_event_payloads(raw, n))
-    rounds = [f.round for f in frames]
+    rounds = rows.rounds
     # a game has a handful of distinct rounds: each is checked once, not once per event
     if not all(v is None or _int32(v) is v for v in set(rounds)):
         rounds = [_int32(v) for v in rounds]
     ev["round"].extend(rounds)
-    ev["phase"].extend([f.phase or None for f in frames])
+    ev["phase"].extend(rows.phases)
     if nf < n:  # the replay stopped early: no state after the remaining events
         ev["round"].extend(repeat(None, n - nf))
         ev["phase"].extend(repeat(None, n - nf))
 
     tl = core["score_timeline"].cols
-    t_seq, t_pid, t_cat, t_pts = tl["seq"], tl["player_id"], tl["category"], tl["points"]
-    before = len(t_seq)
-    last: dict[tuple[str, str], int] = {}
-    prev_score: Any = {}
-    for fr in frames:
-        score = fr.score
-        # an engine returns the very same mapping when nothing scored, or an equal one
-        # (compared in C, at once) when it recomputes: either way there is no row
-        if score is prev_score or score == prev_score:
-            continue
-        prev_cats = prev_score
-        prev_score = score
-        for pid, cats in score.items():
-            if cats == prev_cats.get(pid):
-                continue
-            for cat, pts in cats.items():
-                if last.get((pid, cat), 0) != pts:
-                    last[(pid, cat)] = pts
-                    t_seq.append(fr.seq)
-                    t_pid.append(pid)
-                    t_cat.append(cat)
-                    t_pts.append(_int32(pts))
-    tl["game_id"].extend(repeat(gid, len(t_seq) - before))
+    tl["game_id"].extend(repeat(gid, len(rows.t_seq)))
+    tl["seq"].extend(rows.t_seq)
+    tl["player_id"].extend(rows.t_pid)
+    tl["category"].extend(rows.t_cat)
+    tl["points"].extend([_int32(p) for p in rows.t_pts])
 
     sb = core["score_breakdown"]
     for pid, cats in r.score.items():

@@ -22,7 +22,7 @@ divergence) or ``invalid`` (not a readable record).
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,7 +31,8 @@ import orjson
 
 from replay.engine import OVER, ChanceRequest, Move, RuleViolation, State, Taken
 from replay.games import get_game
-from replay.record import Event, Item, MoveEvent, ObserveEvent, Record, RecordError
+from replay.loop import Loop, Observer
+from replay.record import ChanceEvent, Item, MoveEvent, ObserveEvent, Record, RecordError
 
 COMPLETE = "complete"
 INCOMPLETE = "incomplete"
@@ -135,96 +136,154 @@ class Replay:
 
 
 def replay(record: Record, *, until: int | None = None, keep_frames: bool = True,
-           ruleset: str | None = None) -> Replay:
+           ruleset: str | None = None, observers: Sequence[Observer] = ()) -> Replay:
     """Replay ``record`` (up to and including event ``until``, if given).
 
     ``ruleset`` (``official`` or ``bga``) overrides the record's
     ``options.ruleset``: a BGA record replayed under the rulebook shows where
-    BGA departs from it.
+    BGA departs from it.  ``observers`` watch the replay besides its own
+    (:class:`Verify`, and :class:`Frames` with ``keep_frames``).
     """
     game = get_game(record.game)
     options = record.options if ruleset is None else {**record.options, "ruleset": ruleset}
-    state = game.initial_state(record.player_ids, options)
-    out = Replay(record=record, status=INCOMPLETE, state=state)
-    stopped = False
-    events = record.events if until is None else record.events[: until + 1]
-    score = state.score() if keep_frames else {}
-    # the loop runs once per event: its lookups are bound once
-    apply_move, apply_chance, score_of, phase_of = state.apply_move, state.apply_chance, state.score, state.phase
-    add_frame = out.frames.append
-    shown: list[Any] = [None, b""]  # the facts the state last handed out, and their JSON
-    plain = not record.booleans  # observations compare as plain values (see _agrees)
-    # the facts handed out, a recorded observation that agreed with them, its JSON text, and
-    # the state's epoch then (see State.epoch)
-    agreed: tuple[Any, Any, Any, int | None] = (None, None, None, None)
-    texts = record.observation_texts
-    asked: tuple[Any, tuple[str, ...]] = (None, ())  # the last observation's text and its keys
-    rnd, phase = phase_of() if keep_frames else (None, "")
-    for seq, ev in enumerate(events):
-        cls = type(ev)
-        if cls is MoveEvent or cls is not ObserveEvent and isinstance(ev, MoveEvent):
-            state.seq = seq
-            actor, move = ev.player, ev.move  # type: ignore[union-attr]
-            try:
-                apply_move(actor, move)
-            except RuleViolation as exc:
-                out.divergences.append(Divergence(seq, exc.kind, str(exc)))
-                stopped = True
-                break
-            if keep_frames:
-                score = score_of()
-        elif cls is ObserveEvent or isinstance(ev, ObserveEvent):
-            facts = ev.facts  # type: ignore[union-attr]
-            text = texts.get(seq)
-            if text is not None and text == agreed[2] and agreed[3] is not None and agreed[3] == state.epoch:
-                # the text of the last observation that agreed, and the state says nothing
-                # observable changed since: the same facts, agreeing again
-                if keep_frames:
-                    add_frame(Frame(seq, "observe", None, None, rnd, phase, score))
-                continue
-            if text is None or text != asked[0]:  # the keys of a repeated text are asked as they were
-                asked = (text, tuple(facts))
-            replayed = state.observed(asked[1])  # the observed keys
-            # the same facts handed out again (nothing observable changed) agree with this
-            # observation when its text is the text of the last one that agreed with them
-            # (the same text is the same facts, booleans included), or, as plain values, when
-            # it equals that one: two records' worth of decoded JSON compare faster than JSON
-            # against the state's containers
-            if agreed[0] is replayed and text is not None and text == agreed[2]:
-                ok = True
-            elif plain:
-                if agreed[0] is replayed:
-                    ok = facts == agreed[1]
-                else:
-                    ok = facts == replayed
-                    if ok:
-                        agreed = (replayed, facts, text, state.epoch)
+    run = Replaying(game.initial_state(record.player_ids, options), record, keep_frames=keep_frames,
+                    observers=observers)
+    refused = run.loop.run(record.events if until is None else record.events[: until + 1])
+    return run.finish(record, complete=refused is None and until is None)
+
+
+class Verify(Observer):
+    """The divergences of a record: every ``observe`` event compared with the replayed state, and
+    the event the rules refused (which stops the replay).
+
+    Observations are compared as cheaply as each allows: the same JSON text as the
+    last observation that agreed, while the state says nothing observable changed
+    (:attr:`State.epoch`), agrees again at once; facts compare as plain values in a
+    record without booleans; anything else goes through :func:`_agrees`, and one
+    that does not agree, leaf by leaf (:func:`_word_mismatches`).
+    """
+
+    __slots__ = ("divergences", "_texts", "_plain", "_shown", "_agreed", "_asked")
+
+    def __init__(self, record: Record | None = None) -> None:
+        self.divergences: list[Divergence] = []
+        self._texts = record.observation_texts if record is not None else {}
+        self._plain = record is not None and not record.booleans  # see _agrees
+        self._shown: list[Any] = [None, b""]  # the facts the state last handed out, and their JSON
+        # the facts handed out, a recorded observation that agreed with them, its JSON text, and
+        # the state's epoch then (see State.epoch)
+        self._agreed: tuple[Any, Any, Any, int | None] = (None, None, None, None)
+        self._asked: tuple[Any, tuple[str, ...]] = (None, ())  # the last observation's text and its keys
+
+    def observed(self, seq: int, event: ObserveEvent, state: State) -> None:
+        facts = event.facts
+        text = self._texts.get(seq)
+        agreed = self._agreed
+        if text is not None and text == agreed[2] and agreed[3] is not None and agreed[3] == state.epoch:
+            # the text of the last observation that agreed, and the state says nothing
+            # observable changed since: the same facts, agreeing again
+            return
+        if text is None or text != self._asked[0]:  # the keys of a repeated text are asked as they were
+            self._asked = (text, tuple(facts))
+        replayed = state.observed(self._asked[1])  # the observed keys
+        # the same facts handed out again (nothing observable changed) agree with this
+        # observation when its text is the text of the last one that agreed with them
+        # (the same text is the same facts, booleans included), or, as plain values, when
+        # it equals that one: two records' worth of decoded JSON compare faster than JSON
+        # against the state's containers
+        if agreed[0] is replayed and text is not None and text == agreed[2]:
+            ok = True
+        elif self._plain:
+            if agreed[0] is replayed:
+                ok = facts == agreed[1]
             else:
-                ok = _agrees(facts, replayed, shown)
-                if ok and agreed[0] is not replayed:
-                    agreed = (replayed, facts, text, state.epoch)
-            if not ok and not _holds(facts, replayed):  # a partial observation (BGA's) holds
-                _word_mismatches(seq, facts, replayed, out.divergences)
-            if keep_frames:  # an observation changes nothing: the last frame's phase and score hold
-                add_frame(Frame(seq, "observe", None, None, rnd, phase, score))
-            continue
+                ok = facts == replayed
+                if ok:
+                    self._agreed = (replayed, facts, text, state.epoch)
         else:
-            state.seq = seq
-            actor, move = None, None
-            try:
-                apply_chance(ev.outcome)  # type: ignore[union-attr]
-            except RuleViolation as exc:
-                out.divergences.append(Divergence(seq, exc.kind, str(exc)))
-                stopped = True
-                break
-            if keep_frames:
-                score = score_of()
-        if keep_frames:
-            rnd, phase = phase_of()
-            add_frame(Frame(seq, ev.kind, actor, move, rnd, phase, score))
-    out.replayed = len(out.frames) if keep_frames else _replayed(events, out.divergences, stopped)
-    _conclude(out, state, record, not stopped and until is None)
-    return out
+            ok = _agrees(facts, replayed, self._shown)
+            if ok and agreed[0] is not replayed:
+                self._agreed = (replayed, facts, text, state.epoch)
+        if not ok and not _holds(facts, replayed):  # a partial observation (BGA's) holds
+            _word_mismatches(seq, facts, replayed, self.divergences)
+
+    def refused(self, seq: int, violation: RuleViolation, state: State) -> None:
+        self.divergences.append(Divergence(seq, violation.kind, str(violation)))
+
+
+class VerifyMade(Verify):
+    """:class:`Verify` for a record still being made (the BGA import feeds its events as it makes
+    them): each observation is compared as it will read back from the record's JSON (a tuple
+    reads back as a list)."""
+
+    __slots__ = ()
+
+    def observed(self, seq: int, event: ObserveEvent, state: State) -> None:
+        recorded = orjson.loads(orjson.dumps(event.facts))  # the facts as the record's JSON gives them back
+        _compare_observation(state, seq, recorded, self.divergences, self._shown)
+
+
+class Frames(Observer):
+    """The frames of a replay (``replay --json``, the viewer): one per event, the state's round,
+    phase and score by category after it (an observation changes nothing: the last ones hold)."""
+
+    __slots__ = ("frames", "_add", "_score", "_round", "_phase")
+
+    def __init__(self) -> None:
+        self.frames: list[Frame] = []
+        self._add = self.frames.append
+        self._score: Score = {}
+        self._round: int | None = None
+        self._phase = ""
+
+    def started(self, state: State) -> None:
+        self._score = state.score()
+        self._round, self._phase = state.phase()
+
+    def applied(self, seq: int, event: MoveEvent | ChanceEvent, state: State) -> None:
+        self._score = score = state.score()
+        self._round, self._phase = rnd, phase = state.phase()
+        if type(event) is MoveEvent or isinstance(event, MoveEvent):
+            self._add(Frame(seq, "move", event.player, event.move, rnd, phase, score))
+        else:
+            self._add(Frame(seq, event.kind, None, None, rnd, phase, score))
+
+    def observed(self, seq: int, event: ObserveEvent, state: State) -> None:
+        self._add(Frame(seq, "observe", None, None, self._round, self._phase, self._score))
+
+
+class Replaying:
+    """A replay under way: the :class:`~replay.loop.Loop` over a state, with the observers that
+    make a :class:`Replay` (:class:`Verify`, :class:`Frames` with ``keep_frames``) and any others.
+
+    :func:`replay` runs a record's events through it.  The BGA importer, which
+    drives the engine through the whole game to build a record (it settles what the
+    log leaves implicit by asking the rules), feeds it each event as it makes it
+    (:meth:`Loop.feed`): without ``record``, observations are compared as the record
+    will read them back (:class:`VerifyMade`).  :meth:`finish` gives the
+    :class:`Replay` of the record (the same whichever way the events came, provided
+    they were applied under the record's own ruleset, in order, and none refused).
+    """
+
+    __slots__ = ("loop", "verify", "framer")
+
+    def __init__(self, state: State, record: Record | None = None, *, keep_frames: bool = True,
+                 observers: Sequence[Observer] = ()) -> None:
+        self.verify = Verify(record) if record is not None else VerifyMade()
+        self.framer = Frames() if keep_frames else None
+        own: tuple[Observer, ...] = (self.verify,) if self.framer is None else (self.verify, self.framer)
+        self.loop = Loop(state, (*own, *observers))
+
+    def finish(self, record: Record, *, complete: bool = True) -> Replay:
+        """The replay of ``record``, whose events are the ones applied (``complete``: all of them,
+        so that its ``result`` is checked)."""
+        loop = self.loop
+        loop.finish()
+        state = loop.state
+        out = Replay(record=record, status=INCOMPLETE, state=state, divergences=self.verify.divergences,
+                     frames=self.framer.frames if self.framer is not None else [], replayed=loop.seq)
+        _conclude(out, state, record, complete)
+        return out
 
 
 def _conclude(out: Replay, state: State, record: Record, check_result: bool) -> None:
@@ -244,67 +303,6 @@ def _conclude(out: Replay, state: State, record: Record, check_result: bool) -> 
         out.status = DIVERGED
     elif over:
         out.status = COMPLETE
-
-
-class Replaying:
-    """A replay kept by code that applies a record's events to the state itself, as it makes them.
-
-    The BGA importer drives our engine through the whole game to build a
-    record (it settles what the log leaves implicit by asking the rules).
-    Replaying the record afterwards would run the engine through the same
-    game a second time; instead the importer reports each event here as it
-    applies it, and :meth:`finish` gives the :class:`Replay` that
-    :func:`replay` would give for the finished record (the same frames,
-    divergences, milestones, score, ranking and status) - provided the
-    events were applied under the record's own ruleset, in order, each
-    reported right after it was applied, and none refused (a refused event
-    stops the import, not the replay).
-
-    ``observation`` compares facts as they will read back from the record's
-    JSON (a tuple reads back as a list), so its divergences are the replay's.
-    """
-
-    __slots__ = ("state", "out", "keep_frames", "_shown", "_score", "_round", "_phase", "_add")
-
-    def __init__(self, state: State, *, keep_frames: bool = True) -> None:
-        self.state = state
-        self.out = Replay(record=None, status=INCOMPLETE, state=state)
-        self.keep_frames = keep_frames
-        self._shown: list[Any] = [None, b""]  # the facts the state last handed out, and their JSON
-        self._score: Score = state.score() if keep_frames else {}
-        self._round, self._phase = state.phase() if keep_frames else (None, "")
-        self._add = self.out.frames.append
-
-    def applied(self, seq: int, kind: str, actor: str | None, move: Move | None) -> None:
-        """Event ``seq`` (a move of ``actor``, or a chance outcome) has just been applied.
-
-        Only a replay that keeps frames notes anything here: a caller may skip it for one that
-        does not (``keep_frames`` false)."""
-        if self.keep_frames:
-            state = self.state
-            self._score = score = state.score()
-            self._round, self._phase = rnd, phase = state.phase()
-            self._add(Frame(seq, kind, actor, move, rnd, phase, score))
-
-    def observation(self, seq: int, facts: dict[str, Any]) -> None:
-        """Event ``seq`` is the observation ``facts``: compared with the state here."""
-        recorded = orjson.loads(orjson.dumps(facts))  # the facts as the record's JSON gives them back
-        _compare_observation(self.state, seq, recorded, self.out.divergences, self._shown)
-        if self.keep_frames:  # an observation changes nothing: the last frame's phase and score hold
-            self._add(Frame(seq, "observe", None, None, self._round, self._phase, self._score))
-
-    def finish(self, record: Record) -> Replay:
-        """The replay of ``record``, whose events are the ones reported, in order."""
-        out = self.out
-        out.record = record
-        out.replayed = len(record.events)
-        _conclude(out, self.state, record, True)
-        return out
-
-
-def _replayed(events: list[Event], divergences: list[Divergence], stopped: bool) -> int:
-    """Events replayed: all of them, or those before the one that stopped the replay."""
-    return divergences[-1].seq if stopped else len(events)
 
 
 def replay_item(item: Item, **kw: Any) -> Replay:

@@ -46,6 +46,7 @@ from ingest.bga.errors import BgaImportError
 from ingest.bga.log import BgaLog, Notif
 from replay.engine import OVER, ChanceRequest, Game, GamerecError, Move, RuleViolation, State
 from replay.games import get_game
+from replay.loop import Loop
 from replay.record import ChanceEvent, Event, MoveEvent, ObserveEvent
 from replay.replayer import Replaying
 
@@ -155,12 +156,20 @@ class GameImporter:
         """Compare each of BGA's observations with our state as it is emitted (noting a
         :class:`Mismatch`).  Off when the record is replayed right after the import (``ingest``,
         ``verify``): the replay compares every observation at its event anyway."""
+        self.loop = Loop(self.state)
+        """The replay loop the events are fed to as they are made (:meth:`_emit`, :meth:`observe`):
+        it applies them to :attr:`state`.  :meth:`replay_into` gives it the observers of the
+        record's replay, so that the import's own engine run is that replay (no second run)."""
         self.replaying: Replaying | None = None
-        """Set (before :meth:`run`) when the record is wanted replayed: each event is reported to it
-        as it is applied, and the import's own engine run is the record's replay (no second run)."""
-        self._framed: Replaying | None = None
-        """:attr:`replaying` when it keeps frames (set by :meth:`run`): only then is it told of each
-        move and chance outcome (a replay without frames has nothing to note for them)."""
+        """Set by :meth:`replay_into`: the record's replay, made as the events are fed."""
+
+    def replay_into(self, replaying: Replaying) -> None:
+        """Before :meth:`run`: feed every event to ``replaying``'s loop (a replay over
+        :attr:`state`, under the record's own ruleset), so that the import is the record's replay."""
+        if replaying.loop.state is not self.state or self.events:
+            raise ValueError("a replay of the import is set up on its state, before the first event")
+        self.replaying = replaying
+        self.loop = replaying.loop
 
     # ---- hooks a game may override ------------------------------------------
 
@@ -218,16 +227,7 @@ class GameImporter:
         mv = self._move_of(type_, fields)
         if pid not in self.players:
             self.fail(f"player {pid} is not at this table")
-        state = self.state
-        seq = state.seq = len(self.events)
-        self._turn = _UNASKED
-        try:
-            state.apply_move(pid, mv)
-        except RuleViolation as exc:
-            self.fail(f"our rules cannot follow it: {exc}")
-        self.events.append(MoveEvent(pid, mv, self._src()))
-        if self._framed is not None:
-            self._framed.applied(seq, "move", pid, mv)
+        self._emit(MoveEvent(pid, mv, self._src()))
 
     def _move_of(self, type_: str, fields: dict[str, Any]) -> Move:
         """The move ``type_`` with ``fields``, validated as a record's move is (``parse_move``:
@@ -246,15 +246,17 @@ class GameImporter:
 
     def chance(self, outcome: dict[str, Any]) -> None:
         """Emit and apply a chance outcome (what BGA revealed)."""
-        seq = self.state.seq = len(self.events)
+        self._emit(ChanceEvent(outcome, self._src()))
+
+    def _emit(self, event: MoveEvent | ChanceEvent) -> None:
+        """Feed a move or chance outcome to the replay loop (:attr:`loop`), which applies it; then
+        it joins the record.  One the rules refuse refuses the log here."""
         self._turn = _UNASKED
         try:
-            self.state.apply_chance(outcome)
+            self.loop.feed(event)
         except RuleViolation as exc:
             self.fail(f"our rules cannot follow it: {exc}")
-        self.events.append(ChanceEvent(outcome, self._src()))
-        if self._framed is not None:
-            self._framed.applied(seq, "chance", None, None)
+        self.events.append(event)
 
     def observe(self, facts: dict[str, Any]) -> None:
         """Emit BGA's claim about the state here (``origin: "bga"``).
@@ -271,9 +273,9 @@ class GameImporter:
                 if bga_v != our_v:
                     assert self.current is not None
                     self.mismatches.append(Mismatch(self.current, key, bga_v, our_v))
-        if self.replaying is not None:
-            self.replaying.observation(len(self.events), facts)
-        self.events.append(ObserveEvent(facts, "bga", self._src()))
+        event = ObserveEvent(facts, "bga", self._src())
+        self.loop.feed(event)
+        self.events.append(event)
 
     def fail(self, reason: str) -> NoReturn:
         """Refuse the log at the current notification."""
@@ -304,7 +306,6 @@ class GameImporter:
     def run(self) -> None:
         """Feed every notification to its handler, in log order."""
         self.current = None
-        self._framed = self.replaying if self.replaying is not None and self.replaying.keep_frames else None
         cancelled = self.cancelled_uids = self._guard(self.cancelled)
         self._guard(self.prepare)
         handlers = self.handlers

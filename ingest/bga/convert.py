@@ -10,9 +10,10 @@ sniffed, logs are imported on the fly, table files are passed over.
 A log that is replayed next (``ingest``, ``verify``, ``replay``) is imported
 and replayed in **one engine run**: the import drives our engine through the
 whole game anyway (it settles what the log leaves implicit by asking the
-rules), so it reports each event to a :class:`~replay.replayer.Replaying` as
-it applies it and the record's replay comes out of the import itself
-(:func:`import_replayed`), equal to replaying the written record.  ``ingest``
+rules), feeding each event as it makes it to the replay loop
+(:class:`~replay.loop.Loop`) of a :class:`~replay.replayer.Replaying`: the
+record's replay comes out of the import itself (:func:`import_replayed`),
+equal to replaying the written record.  ``ingest``
 does this in its workers (:func:`replay_log`), its reader only telling logs
 from records (:func:`ingest_items`).
 """
@@ -22,7 +23,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -47,6 +48,7 @@ from ingest.bga.log import (
 )
 from ingest.bga.registry import detect
 from replay.engine import GamerecError
+from replay.loop import Observer
 from replay.record import Item, RawItem, Record, RecordError, dumps, loads
 from replay.replayer import INVALID, Replay, Replaying, replay, replay_item
 
@@ -95,19 +97,21 @@ def record_to_replay(log: BgaLog, *, game: str | None = None) -> Record:
 
 
 def import_replayed(log: BgaLog, *, game: str | None = None, ruleset: str | None = None,
-                    keep_frames: bool = True) -> tuple[bytes, Replay]:
+                    keep_frames: bool = True, observers: Sequence[Observer] = ()) -> tuple[bytes, Replay]:
     """The record of a read log, as JSON, and its replay, from one run of the engine.
 
     The replay is what :func:`replay.replayer.replay` gives for
     ``loads(json)`` (``ruleset``: under that ruleset, ``keep_frames``: with
-    frames), without running the engine through the game a second time;
+    frames, ``observers``: watched by these too), without running the engine through the game a
+    second time;
     only a ``ruleset`` other than the record's own (``bga``) needs a replay
     of its own after the import.  The log is released (:meth:`BgaLog.release`)
     either way; raises :class:`BgaImportError`.
     """
     try:
         with collector_paused():
-            imported = _import_log(log, game, False, replaying=True, ruleset=ruleset, keep_frames=keep_frames)
+            imported = _import_log(log, game, False, replaying=True, ruleset=ruleset, keep_frames=keep_frames,
+                                   observers=observers)
             rec = imported.record
             blob = dumps(rec)
             rec.sha256 = hashlib.sha256(blob).hexdigest()  # as loads() gives it (no surrounding blanks here)
@@ -116,11 +120,12 @@ def import_replayed(log: BgaLog, *, game: str | None = None, ruleset: str | None
         log.release()
     if imported.replayed is not None:
         return blob, imported.replayed
-    return blob, replay(loads(blob, log.source), ruleset=ruleset, keep_frames=keep_frames)
+    return blob, replay(loads(blob, log.source), ruleset=ruleset, keep_frames=keep_frames, observers=observers)
 
 
 def _import_log(log: BgaLog, game: str | None, compare: bool, *, replaying: bool = False,
-                ruleset: str | None = None, keep_frames: bool = True) -> Imported:
+                ruleset: str | None = None, keep_frames: bool = True,
+                observers: Sequence[Observer] = ()) -> Imported:
     cls = detect(log, game)
     ids, names = _who_played(log)
     if not cls.game_id:
@@ -132,7 +137,7 @@ def _import_log(log: BgaLog, game: str | None, compare: bool, *, replaying: bool
         raise BgaImportError(f"cannot set up the game: {exc}", file=log.source) from None
     imp.compare = compare
     if replaying and ruleset in (None, imp.options().get("ruleset")):
-        imp.replaying = Replaying(imp.state, keep_frames=keep_frames)
+        imp.replay_into(Replaying(imp.state, keep_frames=keep_frames, observers=observers))
     imp.run()
     rec = _record(imp, seats, names)
     done = imp.replaying.finish(rec) if imp.replaying is not None else None
@@ -447,20 +452,23 @@ def _table_file(it: RawItem) -> bool:
 
 
 def replay_log(source: str, line: int | None, raw: bytes, table: str | None, *, game: str | None = None,
-               ruleset: str | None = None, keep_frames: bool = True) -> tuple[bytes, Replay] | None:
+               ruleset: str | None = None, keep_frames: bool = True,
+               observers: Sequence[Observer] = ()) -> tuple[bytes, Replay] | None:
     """An item :func:`ingest_items` took for a BGA log, imported and replayed in one engine run.
 
     Gives the record's JSON and its replay; for a log that cannot be imported, the log's own bytes
     and an ``invalid`` replay with the one-line reason; for an item that is no log after all, the
     item replayed as a record (which says what is wrong with it); ``None`` for a table file.
-    ``table`` is the table file's path (``""`` or ``None``: none).
+    ``table`` is the table file's path (``""`` or ``None``: none); ``observers`` watch the replay
+    (:func:`replay.replayer.replay`).
     """
     with collector_paused():  # one pause for reading, importing and writing (see _replay_log)
-        return _replay_log(source, line, raw, table, game, ruleset, keep_frames)
+        return _replay_log(source, line, raw, table, game, ruleset, keep_frames, observers)
 
 
 def _replay_log(source: str, line: int | None, raw: bytes, table: str | None, game: str | None,
-                ruleset: str | None, keep_frames: bool) -> tuple[bytes, Replay] | None:
+                ruleset: str | None, keep_frames: bool,
+                observers: Sequence[Observer] = ()) -> tuple[bytes, Replay] | None:
     """:func:`replay_log` with the collector paused.  A function of its own, so that the log is
     dropped (freed at once: it is released) before the collector runs again; left alive, it would
     be walked by the collector's first pass."""
@@ -469,10 +477,11 @@ def _replay_log(source: str, line: int | None, raw: bytes, table: str | None, ga
         if isinstance(log, str):
             if log == "table":
                 return None
-            return raw, replay_item(_as_record(source, line, raw), ruleset=ruleset, keep_frames=keep_frames)
+            return raw, replay_item(_as_record(source, line, raw), ruleset=ruleset, keep_frames=keep_frames,
+                                    observers=observers)
         if table:
             attach_table(log, read_table_file(table))
-        blob, r = import_replayed(log, game=game, ruleset=ruleset, keep_frames=keep_frames)
+        blob, r = import_replayed(log, game=game, ruleset=ruleset, keep_frames=keep_frames, observers=observers)
     except BgaImportError as exc:
         err = RecordError(exc.located_reason(), source=source)
     except Exception as exc:  # an engine bug must not take a whole batch down (as replay_item)

@@ -217,8 +217,9 @@ FACTS = [
 @pytest.mark.parametrize("facts", FACTS)
 def test_an_observation_kept_by_the_one_run_diverges_exactly_where_the_records_replay_does(
         facts: dict[str, Any]) -> None:
-    """``Replaying.observation`` settles most observations leaf by leaf against the state (no JSON
-    written): its divergences must be the record's replay's, whatever the facts' shape."""
+    """An observation fed to the loop as the import makes it (``VerifyMade``) is settled leaf by leaf
+    against the state (no JSON written): its divergences must be the record's replay's, whatever the
+    facts' shape."""
     from replay.games import get_game
     from replay.record import ObserveEvent, Record, dumps
     from replay.replayer import Replaying
@@ -226,11 +227,12 @@ def test_an_observation_kept_by_the_one_run_diverges_exactly_where_the_records_r
     players = ["p1", "p.2"]  # a dot in an id: facts are named by dotted paths
     state = get_game("copenhagen").initial_state(players, {"ruleset": "bga"})
     one = Replaying(state)
-    one.observation(0, facts)
-    one.observation(1, facts)  # the same facts again, as a repeated announcement gives them
+    events = [ObserveEvent(facts, "bga", None), ObserveEvent(facts, "bga", None)]  # a repeated announcement
+    for ev in events:
+        one.loop.feed(ev)
     rec = Record(game="copenhagen", id="t", players=[{"id": p, "name": None} for p in players],
-                 events=[ObserveEvent(facts, "bga", None), ObserveEvent(facts, "bga", None)],
-                 options={"ruleset": "bga"})
+                 events=events, options={"ruleset": "bga"})
+    fed = one.finish(rec)
     twice = replay(loads(dumps(rec)))
-    assert [d.to_dict() for d in one.out.divergences] == [d.to_dict() for d in twice.divergences]
-    assert one.out.frames == twice.frames
+    assert [d.to_dict() for d in fed.divergences] == [d.to_dict() for d in twice.divergences]
+    assert fed.frames == twice.frames
