@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from replay.engine import Game
+from replay.engine import Game, MilestoneTable
 from replay.games.copenhagen.moves import MOVES
 from replay.games.copenhagen.state import OBSERVABLE_KEYS, CopenhagenState
 
@@ -15,6 +15,12 @@ GAME = Game(
     state_class=CopenhagenState,
     observable_keys=OBSERVABLE_KEYS,
     option_keys=("ruleset", "cards_per_color"),
+    milestone_tables=(
+        MilestoneTable("facade_completion", "copenhagen_completions", (
+            ("player_id", "VARCHAR"), ("line", "VARCHAR"), ("index", "INTEGER"),
+            ("all_windows", "BOOLEAN"), ("points", "INTEGER"),
+        )),
+    ),
 )
 
 __all__ = ["GAME", "CopenhagenState"]
