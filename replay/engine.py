@@ -266,7 +266,8 @@ class Game:
     The declaration is all the other layers know of a title besides its id
     (``docs/writing-a-game.md``): ``title`` is its name everywhere it is shown,
     ``milestone_tables`` the typed tables of its milestones, ``round_name`` what
-    the round number of each step counts (Coal Baron's shift, Pax Pamir's turn).
+    the round number of each step counts (Coal Baron's shift, Pax Pamir's turn),
+    ``bga_name`` its name on Board Game Arena.
     """
 
     id: str
@@ -283,6 +284,8 @@ class Game:
     ``seat_view``, under which the order of play never depends on another player's secret)."""
     milestone_tables: tuple[MilestoneTable, ...] = ()
     round_name: str = "round"
+    bga_name: str = ""
+    """Board Game Arena's name of the title (a table's ``game``: ``coalbaron``); empty if unknown."""
     _move_type: Any = field(default=None, init=False, repr=False, compare=False)
     move_type_names: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
     observable_key_set: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)

@@ -7,6 +7,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard import charts, data, ui
+from dashboard.titles import round_name
 
 ALL = "(all)"
 st.title("Components")
@@ -60,7 +61,7 @@ ui.dataframe(table, hide_index=True, width="stretch", column_config={
     "low": ui.percent_column("95% interval from"),
     "high": ui.percent_column("95% interval to"),
     "lift": st.column_config.NumberColumn("vs baseline (points)", format="%+.2f"),
-    "median_round": st.column_config.NumberColumn("first taken: median round", format="%.1f"),
+    "median_round": st.column_config.NumberColumn(f"first taken: median {round_name(title)}", format="%.1f"),
     "progress": ui.percent_column("first taken: median point of the game"),
 })
 st.caption(f"{rows.height:,} components ({taken.height:,} taken at least once); click a column to sort. "

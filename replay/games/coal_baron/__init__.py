@@ -16,6 +16,7 @@ OBSERVABLE_KEYS: tuple[str, ...] = (
 GAME = Game(
     id="coal_baron",
     title="Coal Baron",
+    bga_name="coalbaron",
     min_players=2,
     max_players=4,
     moves=MOVES,

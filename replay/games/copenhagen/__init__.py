@@ -9,6 +9,7 @@ from replay.games.copenhagen.state import OBSERVABLE_KEYS, CopenhagenState
 GAME = Game(
     id="copenhagen",
     title="Copenhagen",
+    bga_name="copenhagen",
     min_players=2,
     max_players=4,
     moves=MOVES,

@@ -19,6 +19,7 @@ OBSERVABLE_KEYS: tuple[str, ...] = (
 GAME = Game(
     id="pax_pamir",
     title="Pax Pamir (2nd edition)",
+    bga_name="paxpamir",
     min_players=2,
     max_players=5,
     moves=MOVES,

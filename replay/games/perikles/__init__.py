@@ -10,6 +10,7 @@ from .state import PeriklesState
 GAME = Game(
     id="perikles",
     title="Perikles",
+    bga_name="perikles",
     min_players=3,
     max_players=5,
     moves=MOVES,
