@@ -15,7 +15,7 @@ source, ruleset; a BGA table downloaded by two players counts once, see
   length) of the player's first take.
 
 Every component of the catalogue is listed, taken or not.  What is taken is read from one of two
-places, as each title's catalogue (:data:`CATALOGUES`) says per kind:
+places, as each title's catalogue (``catalogue()`` in ``analytics/titles/<id>.py``) says per kind:
 
 - the moves themselves (``events``: a :class:`Take`), where the move names its component (a court
   card played by id, a facade tile built by colour and size);
@@ -27,7 +27,6 @@ places, as each title's catalogue (:data:`CATALOGUES`) says per kind:
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -38,7 +37,9 @@ import polars as pl
 
 from analytics.distinct import distinct_games_sql
 from analytics.players import _tables
+from analytics.titles import title_piece
 from ingest.duck import first_row
+from replay.games import available
 
 
 @dataclass(frozen=True)
@@ -68,173 +69,38 @@ class Catalogue:
     takes: tuple[Take | Noted, ...]
     entries: tuple[tuple[str, str, str], ...]
     """(kind, key, label) of every component, in display order."""
+    note: str = ""
+    """How a component is counted where the move names only a position (shown under the table)."""
 
 
-def _data(title: str, name: str) -> Any:
+def component_data(title: str, name: str) -> Any:
     return json.loads((resources.files(f"replay.games.{title}") / "data" / name).read_text())
 
 
-def _move(field: str) -> str:
+def move_field(field: str) -> str:
     return f"json_extract_string(payload, '$.move.{field}')"
 
 
-def _copenhagen() -> Catalogue:
-    tiles = _data("copenhagen", "tiles.json")
-    sizes = sorted({int(s) for per in tiles["copies_per_color"].values() for s in per})
-    game = _data("copenhagen", "game.json")
-    entries = [("facade tile", f"{size}|{color}", f"{size}-cell {color} tile")
-               for color in tiles["colors"] for size in sizes]
-    entries += [("coat of arms", f"take:{a['id']}", f"take the {a['name']} ability")
-                for a in game["abilities"] if not a["starts_owned"]]
-    entries += [("coat of arms", "place_white", "place a white tile"),
-                ("coat of arms", "refresh", "refresh the used abilities")]
-    names = {a["id"]: a["name"] for a in game["abilities"]}
-    entries += [("ability used", "construction_discount", f"{names['construction_discount']} (used)"),
-                ("ability used", "change_of_colors", f"{names['change_of_colors']} (used)"),
-                ("ability used", "both_actions", f"{names['both_actions']} (used)")]
-    return Catalogue((
-        Take("facade tile", ("build",), f"{_move('size')} || '|' || {_move('color')}"),
-        Take("coat of arms", ("take_ability",), f"'take:' || {_move('ability')}"),
-        Take("coat of arms", ("place_white",), "'place_white'"),
-        Take("coat of arms", ("refresh_abilities",), "'refresh'"),
-        Take("ability used", ("build",), "'construction_discount'",
-             f"coalesce({_move('construction_discount')} = 'true', false)"),
-        Take("ability used", ("build",), "'change_of_colors'", f"{_move('change_from')} IS NOT NULL"),
-        Take("ability used", ("both_actions",), "'both_actions'"),
-    ), tuple(entries))
-
-
-def _coal_baron() -> Catalogue:
-    orders = _data("coal_baron", "orders.json")["orders"]
-    tiles = _data("coal_baron", "tiles.json")["kinds"]
-    spaces = _data("coal_baron", "spaces.json")["spaces"]
-    entries = []
-    for o in orders:
-        coal = ", ".join(f"{o['coal'].count(c)} {c}" for c in dict.fromkeys(o["coal"]))
-        entries.append(("order card", o["id"], f"{o['id']}: {o['transport']}, {coal}, {o['vp']} VP"))
-    # the copies of a tunnel tile are one component: the key is the tile's kind
-    for k in tiles:
-        entries.append(("tunnel tile", f"kind {k['kind']}", f"{k['carts']}-cart {k['colour']} tunnel ({k['side']} side)"))
-    tile_kind = " ".join(f"WHEN {_literal(t)} THEN 'kind {k['kind']}'" for k in tiles for t in k["ids"])
-    groups: dict[str, str] = {}
-    for sp in spaces:
-        groups.setdefault(sp["group"], re.sub(r"\s*\d+$", "", sp["name"]))
-    entries += [("work space", s["id"], groups[s["group"]]) for s in spaces]
-    return Catalogue((
-        Take("order card", ("draft_order", "keep_order"), _move("card"), f"{_move('card')} IS NOT NULL"),
-        Take("tunnel tile", ("keep_tile",), f"CASE {_move('tile')} {tile_kind} ELSE {_move('tile')} END",
-             f"{_move('tile')} IS NOT NULL"),
-        Take("work space", ("place_workers",), _move("space")),
-    ), tuple(entries))
-
-
-def _grouped(members: dict[str, str]) -> str:
+def grouped(members: dict[str, str]) -> str:
     """SQL mapping a noted ``component`` id to its catalogue key (several copies, one component)."""
-    return "CASE component " + " ".join(f"WHEN {_literal(c)} THEN {_literal(k)}" for c, k in members.items()) + \
+    return "CASE component " + " ".join(f"WHEN {sql_literal(c)} THEN {sql_literal(k)}" for c, k in members.items()) + \
         " ELSE component END"
 
 
-def _pax_pamir() -> Catalogue:
-    court = _data("pax_pamir", "court_cards.json")
-    entries = [("court card", str(c["id"]), c["name"]) for c in court]
-    # an event card is taken when bought (Public Withdrawal never can be); the four Dominance Check
-    # cards are one component
-    events = [e for e in _data("pax_pamir", "events.json") if e["purchased"] != "public_withdrawal"]
-    event_key = {str(e["id"]): (e["purchased"] if e["purchased"] == "dominance_check" else str(e["id"]))
-                 for e in events}
-    entries += list(dict.fromkeys(("event card", event_key[str(e["id"])], e["name"]) for e in events))
-    actions = ("tax", "gift", "build", "move", "betray", "battle")
-    entries += [("card action", a, f"{a} action") for a in actions]
-    return Catalogue((
-        Take("court card", ("play",), _move("card")),
-        Noted("event card", "event card", _grouped(event_key)),
-        Take("card action", actions, "move_type"),
-    ), tuple(entries))
-
-
-def _perikles() -> Catalogue:
-    from replay.games.perikles.components import CITY
-
-    special = _data("perikles", "special_tiles.json")["tiles"]
-    # the move types name the tiles as play_<name words>: play_thessalian_allies is the tile "thessalanianallies"
-    entries = [("special tile", "play_" + re.sub(r"\W+", "_", t["name"].lower()), t["name"]) for t in special]
-    # the copies of an influence tile (same city, cubes and symbol) are one component
-    tiles = _data("perikles", "influence_tiles.json")["tiles"]
-    tile_key = {t["id"]: f"{t['city']}|{t['shards']}|{t['symbol']}" for t in tiles}
-    for t in tiles:
-        city = "Any-city" if t["city"] == "any" else CITY[t["city"]].name
-        what = f"{t['shards']}-cube" if t["symbol"] == "none" else t["symbol"]
-        entries.append(("influence tile", tile_key[t["id"]], f"{city} {what} tile"))
-    entries = list(dict.fromkeys(entries))
-    entries += [("influence action", "nominate", "nominate a candidate"),
-                ("influence action", "assassinate", "assassinate a cube")]
-    return Catalogue((
-        Take("special tile", tuple(k for _, k, _ in entries if k.startswith("play_")), "move_type"),
-        Noted("influence tile", "influence tile", _grouped(tile_key)),
-        Take("influence action", ("nominate", "assassinate"), "move_type"),
-    ), tuple(entries))
-
-
-def _gain_words(gains: list[dict[str, Any]]) -> str:
-    """A Praga tile's reward in words: ``2 VP, a silver window``."""
-    out = []
-    for g in gains:
-        for what, n in g.items():
-            if what == "choice":
-                out.append(" or ".join(_gain_words(option) for option in n))
-            elif what == "window":
-                out.append(f"a {n} window")
-            else:
-                out.append(f"{n} {'VP' if what == 'vp' else what}")
-    return ", ".join(out)
-
-
-def _praga_tile(t: dict[str, Any]) -> str:
-    """A Praga hex tile in words: ``BI-03: era I building, 1 gold 2 stone, gives 2 VP``, ``UI-01: era I
-    upgrade of manage quarries (bonus 1 stone)``."""
-    from replay.games.praga.components import ACTION_NAMES
-
-    era = "I" * int(t["era"])
-    words = f"{t['id']}: era {era} {'special ' if t['special'] else ''}{t['type']}"
-    if t["upgrades"]:
-        words += f" of {ACTION_NAMES[t['upgrades']]} (bonus {_gain_words(t['upgrade_bonus'])})"
-    cost = " ".join(f"{n} {what}" for what, n in t["cost"].items() if n)
-    if cost:
-        words += f", {cost}"
-    gives = _gain_words(t["reward"])
-    return words + (f", gives {gives}" if gives else "")
-
-
-def _praga() -> Catalogue:
-    from replay.games.praga.components import ACTION_NAMES, ROWS
-
-    supplies = _data("praga", "supplies.json")
-
-    entries = [("action", a, n) for a, n in ACTION_NAMES.items()]
-    tiles = _data("praga", "hex_tiles.json")["tiles"]
-    entries += [(f"{row} tile", t["id"], _praga_tile(t)) for row in ROWS for t in tiles if t["type"] == row]
-    entries += [("technology", t["id"], f"{t['id']}: {t['text']}") for t in supplies["technologies"]]
-    entries += [("seal", s["id"], s["id"].replace("_", " ")) for s in supplies["seals"]]
-    entries += [("production token", t["id"], t["id"]) for t in supplies["production_tokens"]]
-    return Catalogue((
-        Take("action", ("choose_action",), _move("action")),
-        *(Noted(f"{row} tile", f"{row} tile") for row in ROWS),
-        Take("technology", ("keep_technology",), _move("tech")),
-        Take("seal", ("claim_seal",), _move("seal")),
-        Take("production token", ("take_production_token",), _move("token")),
-    ), tuple(entries))
-
-
-_BUILDERS = {"copenhagen": _copenhagen, "coal_baron": _coal_baron, "pax_pamir": _pax_pamir,
-             "perikles": _perikles, "praga": _praga}
-CATALOGUES = tuple(_BUILDERS)
-"""The titles with a component catalogue."""
+def catalogued_titles() -> list[str]:
+    """The registered titles with a component catalogue."""
+    return [t for t in available() if title_piece(t, "catalogue") is not None]
 
 
 @cache
 def catalogue(title: str) -> Catalogue:
-    """The component catalogue of ``title`` (raises ``KeyError`` for a title without one)."""
-    return _BUILDERS[title]()
+    """The component catalogue of ``title`` (its ``analytics/titles/<id>.py``; raises ``KeyError``
+    for a title without one)."""
+    build = title_piece(title, "catalogue")
+    if build is None:
+        raise KeyError(title)
+    cat: Catalogue = build()
+    return cat
 
 
 @dataclass
@@ -248,6 +114,8 @@ class Components:
     uncounted: tuple[str, ...] = ()
     """Kinds read from ``components_taken`` when the database has no such table yet (made before it
     existed, and not ingested into since): listed, but not counted."""
+    note: str = ""
+    """The catalogue's :attr:`Catalogue.note`."""
 
 
 ROW_SCHEMA = {"kind": pl.String, "key": pl.String, "label": pl.String, "players": pl.Int64, "wins": pl.Int64,
@@ -256,7 +124,7 @@ ROW_SCHEMA = {"kind": pl.String, "key": pl.String, "label": pl.String, "players"
               "median_round": pl.Float64, "median_progress": pl.Float64, "avg_times": pl.Float64}
 
 
-def _literal(s: str) -> str:
+def sql_literal(s: str) -> str:
     return "'" + s.replace("'", "''") + "'"
 
 
@@ -266,11 +134,11 @@ def takes_sql(title: str) -> str:
     parts = []
     for t in catalogue(title).takes:
         if isinstance(t, Noted):
-            parts.append(f"SELECT game_id, seq, player_id, round, {_literal(t.kind)} AS kind, "
-                         f"({t.key})::VARCHAR AS key FROM tk WHERE kind = {_literal(t.noted)}")
+            parts.append(f"SELECT game_id, seq, player_id, round, {sql_literal(t.kind)} AS kind, "
+                         f"({t.key})::VARCHAR AS key FROM tk WHERE kind = {sql_literal(t.noted)}")
             continue
-        types = ", ".join(_literal(m) for m in t.move_types)
-        parts.append(f"SELECT game_id, seq, player_id, round, {_literal(t.kind)} AS kind, ({t.key})::VARCHAR AS key "
+        types = ", ".join(sql_literal(m) for m in t.move_types)
+        parts.append(f"SELECT game_id, seq, player_id, round, {sql_literal(t.kind)} AS kind, ({t.key})::VARCHAR AS key "
                      f"FROM ev WHERE move_type IN ({types}) AND ({t.where})")
     return " UNION ALL ".join(parts)
 
@@ -307,7 +175,7 @@ def components(con: duckdb.DuckDBPyConnection, title: str, *, player_count: int 
     """, params))
     assert head is not None
     n_games, n_pg, n_wins = (int(v) for v in head)
-    types = ", ".join(_literal(m) for m in move_types)
+    types = ", ".join(sql_literal(m) for m in move_types)
     agg = con.sql(f"""
         WITH g AS ({games_sql}),
         ev AS (
@@ -353,7 +221,8 @@ def components(con: duckdb.DuckDBPyConnection, title: str, *, player_count: int 
         (pl.col("win_rate") - baseline if baseline is not None else pl.lit(None, dtype=pl.Float64)).alias("lift"),
     ).sort(["order", "key"]).select(list(ROW_SCHEMA))
     uncounted = () if have_taken else tuple(dict.fromkeys(t.kind for t in noted))
-    return Components(n_games, n_pg, baseline, rows.cast(ROW_SCHEMA), uncounted)  # type: ignore[arg-type]
+    return Components(n_games, n_pg, baseline, rows.cast(ROW_SCHEMA), uncounted,  # type: ignore[arg-type]
+                      cat.note)
 
 
 def _noted_sql(present: bool) -> str:

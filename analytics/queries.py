@@ -25,14 +25,7 @@ import polars as pl
 from analytics.db import NoDatabase, connect_readonly, snapshot_version
 from analytics.distinct import counted_ids_sql, distinct_games_sql, keyed_games_sql
 from ingest.duck import first_row, polars, scalar
-
-TITLES: dict[str, str] = {
-    "copenhagen": "Copenhagen",
-    "coal_baron": "Coal Baron",
-    "pax_pamir": "Pax Pamir (2nd ed.)",
-    "perikles": "Perikles",
-    "praga": "Praga Caput Regni",
-}
+from replay.games import UnknownGame, get_game
 
 GAME_LIST_LIMIT = 500
 
@@ -46,10 +39,13 @@ class DatabaseBusy(RuntimeError):
 
 
 def title_label(title: str | None) -> str:
-    """The display name of a title id (``coal_baron`` -> ``Coal Baron``)."""
+    """The display name of a title id, as its game declares it (``coal_baron`` -> ``Coal Baron``)."""
     if title is None:
         return "?"
-    return TITLES.get(title, title)
+    try:
+        return get_game(title).title
+    except UnknownGame:
+        return title
 
 
 def db_version(db_path: str | Path) -> tuple[int, ...]:

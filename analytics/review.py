@@ -11,7 +11,6 @@ from the nearest checkpoint.
 from __future__ import annotations
 
 import bisect
-import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -85,36 +84,6 @@ def record_for_game(con: duckdb.DuckDBPyConnection, game_id: str) -> Record | No
     if header is None:
         return None
     return record_from_rows(header, queries.game_players(con, game_id), queries.game_events(con, game_id))
-
-
-@functools.lru_cache(maxsize=8)
-def card_labels(game_id: str) -> dict[Any, dict[str, Any]]:
-    """Card id -> a few display fields (name, suit, rank, region) from the game's component data,
-    for the board views; empty when the game has no such data."""
-    if game_id == "perikles":
-        try:
-            from replay.games.perikles.components import LOCATION, SPECIAL
-        except ImportError:
-            return {}
-        names: dict[Any, dict[str, Any]] = {}
-        for key, loc in LOCATION.items():
-            battle = " (battle)" if key.endswith("battle") else ""  # a second Megara tile
-            names[key] = {"name": loc.name + battle}
-        for key, tile in SPECIAL.items():
-            names[key] = {"name": tile.name}
-        return names
-    if game_id != "pax_pamir":
-        return {}
-    try:
-        from replay.games.pax_pamir.components import COURT, EVENTS
-    except ImportError:
-        return {}
-    out: dict[Any, dict[str, Any]] = {}
-    for cid, card in COURT.items():
-        out[cid] = {k: getattr(card, k, None) for k in ("name", "suit", "rank", "region")}
-    for cid, event in EVENTS.items():
-        out[cid] = {"name": getattr(event, "name", f"event {cid}"), "suit": "event"}
-    return out
 
 
 def dense_timeline(df: pl.DataFrame) -> pl.DataFrame:

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import streamlit as st
 
+from dashboard.titles import title_pages
+
 HERE = Path(__file__).parent
 
-PAGES = [
+COMMON_PAGES = [
     ("views/overview.py", "Overview", ":material/dashboard:", "overview"),
     ("views/game_review.py", "Game review", ":material/replay:", "review"),
     ("views/score_breakdowns.py", "Score breakdowns", ":material/stacked_bar_chart:", "breakdowns"),
-    ("views/pax_pamir.py", "Pax Pamir dominance checks", ":material/flag:", "dominance"),
-    ("views/coal_baron.py", "Coal Baron shift rankings", ":material/landscape:", "shifts"),
     ("views/strategy.py", "Strategy statistics", ":material/insights:", "strategy"),
     ("views/players.py", "Players", ":material/person:", "players"),
     ("views/components.py", "Components", ":material/style:", "components"),
@@ -28,13 +28,18 @@ PAGES = [
 ]
 
 
+def pages() -> list[tuple[str, str, str, str]]:
+    """The common pages, with each title's own pages (its ``PAGES``) after the score breakdowns."""
+    return COMMON_PAGES[:3] + title_pages() + COMMON_PAGES[3:]
+
+
 def main() -> None:
     st.set_page_config(page_title="gamerec", page_icon=":game_die:", layout="wide")
-    pages = [
+    nav_pages = [
         st.Page(str(HERE / path), title=title, icon=icon, url_path=url, default=(i == 0))
-        for i, (path, title, icon, url) in enumerate(PAGES)
+        for i, (path, title, icon, url) in enumerate(pages())
     ]
-    nav = st.navigation(pages)
+    nav = st.navigation(nav_pages)
     nav.run()
 
 

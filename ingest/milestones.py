@@ -1,20 +1,17 @@
-"""Milestone tables: a declarative registry, milestone type -> table.
+"""Milestone tables: milestone type -> a typed table, as each title declares them.
 
 Every milestone a replay produces lands in the generic ``milestones`` table
 (its whole object as JSON), so nothing is lost.  Milestone types that deserve
-typed columns also get a table of their own, declared here.  Adding one is a
-few lines::
+typed columns also get a table of their own, declared by the title itself in
+its ``Game`` (``milestone_tables``, :class:`replay.engine.MilestoneTable`)::
 
-    MilestoneTable(
-        game="praga", type="era_change", table="praga_era_changes",
-        columns=(("era", "INTEGER"), ("player_id", "VARCHAR")),
-    )
+    MilestoneTable("era_change", "praga_era_changes", (("era", "INTEGER"), ("player_id", "VARCHAR")))
 
-appended to :data:`MILESTONE_TABLES` (or passed to :func:`register`).  The
-ingest creates the table on its next run; every row also carries
-``game_id``, ``seq`` (the event that produced the milestone) and
-``milestone_no`` (its index in the game's milestone list, the key shared with
-the generic ``milestones`` table).
+:data:`MILESTONE_TABLES` is every registered title's declarations, in registry
+order (tests add a toy game's with :func:`register`).  The ingest creates a
+table on its next run; every row also carries ``game_id``, ``seq`` (the event
+that produced the milestone) and ``milestone_no`` (its index in the game's
+milestone list, the key shared with the generic ``milestones`` table).
 
 Column types are DuckDB types among ``VARCHAR``, ``INTEGER``, ``BIGINT``,
 ``DOUBLE``, ``BOOLEAN`` and ``JSON``.  Values are coerced leniently: a value
@@ -26,8 +23,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import pyarrow as pa
+
+from replay.games import available, get_game
 
 JSON_TEXT: pa.DataType = pa.json_() if hasattr(pa, "json_") else pa.string()
 """JSON text as Arrow's ``arrow.json`` extension type (pyarrow >= 19): DuckDB loads it into a
@@ -73,89 +73,35 @@ class MilestoneTable:
         return KEY_COLUMNS + self.columns + TAIL_COLUMNS
 
 
-MILESTONE_TABLES: list[MilestoneTable] = [
-    MilestoneTable(
-        game="pax_pamir", type="dominance_check", table="pax_pamir_dominance_checks",
-        columns=(
-            ("check_no", "INTEGER"), ("is_final", "BOOLEAN"), ("threshold", "INTEGER"),
-            ("successful", "BOOLEAN"), ("dominant_coalition", "VARCHAR"),
-            ("blocks_afghan", "INTEGER"), ("blocks_british", "INTEGER"), ("blocks_russian", "INTEGER"),
-            ("player_id", "VARCHAR"), ("loyalty", "VARCHAR"), ("influence", "INTEGER"),
-            ("cylinders", "INTEGER"), ("points", "INTEGER"),
-        ),
-    ),
-    MilestoneTable(
-        game="pax_pamir", type="rulership_change", table="pax_pamir_rulership_changes",
-        columns=(("region", "VARCHAR"), ("old_ruler", "VARCHAR"), ("new_ruler", "VARCHAR")),
-    ),
-    MilestoneTable(
-        game="pax_pamir", type="loyalty_change", table="pax_pamir_loyalty_changes",
-        columns=(("player_id", "VARCHAR"), ("old", "VARCHAR"), ("new", "VARCHAR")),
-    ),
-    MilestoneTable(
-        game="coal_baron", type="shift_ranking", table="coal_baron_shift_rankings",
-        columns=(
-            ("shift", "INTEGER"), ("category", "VARCHAR"), ("player_id", "VARCHAR"),
-            ("value", "INTEGER"), ("rank", "INTEGER"), ("points", "INTEGER"),
-        ),
-    ),
-    MilestoneTable(
-        game="copenhagen", type="facade_completion", table="copenhagen_completions",
-        columns=(
-            ("player_id", "VARCHAR"), ("line", "VARCHAR"), ("index", "INTEGER"),
-            ("all_windows", "BOOLEAN"), ("points", "INTEGER"),
-        ),
-    ),
-    MilestoneTable(
-        game="perikles", type="election", table="perikles_elections",
-        columns=(
-            ("round", "INTEGER"), ("city", "VARCHAR"), ("alpha_player", "VARCHAR"),
-            ("alpha_cubes", "INTEGER"), ("beta_player", "VARCHAR"), ("beta_cubes", "INTEGER"),
-            ("winner", "VARCHAR"), ("cubes_removed", "INTEGER"),
-        ),
-    ),
-    MilestoneTable(
-        game="perikles", type="combat", table="perikles_combats",
-        columns=(
-            ("round", "INTEGER"), ("location", "VARCHAR"), ("combat_no", "INTEGER"),
-            ("combat_type", "VARCHAR"), ("attacker_player", "VARCHAR"), ("defender_player", "VARCHAR"),
-            ("attack_strength", "INTEGER"), ("defence_strength", "INTEGER"), ("table_column", "INTEGER"),
-            ("attacker_target", "INTEGER"), ("defender_target", "INTEGER"),
-            ("start_tokens_attacker", "INTEGER"), ("start_tokens_defender", "INTEGER"),
-            ("rolls", "JSON"), ("winner", "VARCHAR"), ("casualty", "VARCHAR"),
-            ("table_label", "VARCHAR"), ("casualty_power", "VARCHAR"), ("casualty_strength", "INTEGER"),
-        ),
-    ),
-    MilestoneTable(
-        game="perikles", type="location_claimed", table="perikles_locations_claimed",
-        columns=(("round", "INTEGER"), ("location", "VARCHAR"), ("player_id", "VARCHAR"), ("points", "INTEGER")),
-    ),
-    MilestoneTable(
-        game="praga", type="era_change", table="praga_era_changes",
-        columns=(("round", "INTEGER"), ("player_id", "VARCHAR"), ("turn", "INTEGER"), ("era", "VARCHAR"),
-                 ("tiles_removed", "INTEGER")),
-    ),
-    MilestoneTable(
-        game="praga", type="plaza_completed", table="praga_plaza_completions",
-        columns=(("round", "INTEGER"), ("plaza", "VARCHAR"), ("tile", "VARCHAR"), ("player_id", "VARCHAR"),
-                 ("cubes", "INTEGER"), ("both_rewards", "BOOLEAN")),
-    ),
-    MilestoneTable(
-        game="praga", type="technology_gained", table="praga_technologies",
-        columns=(("round", "INTEGER"), ("player_id", "VARCHAR"), ("tech", "VARCHAR"), ("level", "INTEGER")),
-    ),
-]
+def declared() -> list[MilestoneTable]:
+    """The typed milestone tables every registered title declares, in registry order."""
+    return [MilestoneTable(game=gid, type=t.type, table=t.table, columns=t.columns)
+            for gid in available() for t in get_game(gid).milestone_tables]
+
+
+def __getattr__(name: str) -> Any:
+    # MILESTONE_TABLES is read the first time it is needed: it imports every title's engine
+    if name == "MILESTONE_TABLES":
+        tables = globals()["MILESTONE_TABLES"] = declared()
+        return tables
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _tables() -> list[MilestoneTable]:
+    tables: list[MilestoneTable] | None = globals().get("MILESTONE_TABLES")
+    return tables if tables is not None else __getattr__("MILESTONE_TABLES")
 
 
 def register(table: MilestoneTable) -> None:
     """Add (or redefine, by table name) a milestone table."""
-    for i, t in enumerate(MILESTONE_TABLES):
+    tables = _tables()
+    for i, t in enumerate(tables):
         if t.table == table.table:
-            MILESTONE_TABLES[i] = table
+            tables[i] = table
             return
-    MILESTONE_TABLES.append(table)
+    tables.append(table)
 
 
 def by_kind() -> dict[tuple[str, str], MilestoneTable]:
     """``(game, milestone type) -> table`` for the current registry."""
-    return {(t.game, t.type): t for t in MILESTONE_TABLES}
+    return {(t.game, t.type): t for t in _tables()}

@@ -239,6 +239,24 @@ def milestone(type_: str, seq: int, **fields: Any) -> dict[str, Any]:
 # --------------------------------------------------------------------------
 
 
+MILESTONE_COLUMN_TYPES = ("VARCHAR", "INTEGER", "BIGINT", "DOUBLE", "BOOLEAN", "JSON")
+
+
+@dataclass(frozen=True)
+class MilestoneTable:
+    """A kind of milestone a title's rules note (``State.milestones``) that deserves a typed table.
+
+    ``type`` is the milestone's ``type``; ``table`` the database table its rows go to; ``columns``
+    the milestone's fields that get a column each, with a type among :data:`MILESTONE_COLUMN_TYPES`.
+    The ingest (:mod:`ingest.milestones`) checks the names and builds the table; every milestone,
+    typed or not, also lands whole in the generic ``milestones`` table.
+    """
+
+    type: str
+    table: str
+    columns: tuple[tuple[str, str], ...]
+
+
 @dataclass(frozen=True)
 class Game:
     """A game title: identity, player counts, move types, and its setup.
@@ -248,6 +266,12 @@ class Game:
     state: ``state_class(players, options)``.  ``rulesets`` names the allowed
     values of ``options["ruleset"]`` (the first is the default).
     ``observable_keys`` documents the keys an ``observe`` event may carry.
+
+    The declaration is all the other layers know of a title besides its id
+    (``docs/writing-a-game.md``): ``title`` is its name everywhere it is shown,
+    ``milestone_tables`` the typed tables of its milestones, ``round_name`` what
+    the round number of each step counts (Coal Baron's shift, Pax Pamir's turn),
+    ``bga_name`` its name on Board Game Arena.
     """
 
     id: str
@@ -262,6 +286,10 @@ class Game:
     view_options: tuple[tuple[str, Any], ...] = ()
     """Options a record seen from one seat needs (``simulate --view`` adds them; Perikles:
     ``seat_view``, under which the order of play never depends on another player's secret)."""
+    milestone_tables: tuple[MilestoneTable, ...] = ()
+    round_name: str = "round"
+    bga_name: str = ""
+    """Board Game Arena's name of the title (a table's ``game``: ``coalbaron``); empty if unknown."""
     _move_type: Any = field(default=None, init=False, repr=False, compare=False)
     move_type_names: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
     observable_key_set: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)

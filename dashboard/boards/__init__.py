@@ -1,7 +1,7 @@
 """Board views: a game's ``State.snapshot()`` drawn the way a player would recognise it.
 
-Each game with a view has a module ``dashboard/boards/<game_id>.py`` with two
-plain functions:
+Each title's module ``dashboard/titles/<game_id>.py`` (:mod:`dashboard.titles`) has two plain
+functions, drawn with the helpers here:
 
 * ``board_html(snapshot, names) -> str`` — the board as self-contained HTML;
 * ``resources(snapshot, names) -> list[dict]`` — one row per player (what they
@@ -14,12 +14,12 @@ per-player value found in the snapshot) for titles without one.
 from __future__ import annotations
 
 import html
-import importlib
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 import polars as pl
+
+from dashboard.titles import title_module
 
 STYLE = """
 <style>
@@ -61,21 +61,10 @@ def player_label(pid: str, names: dict[str, str]) -> str:
     return f"{name} ({pid})" if name and name != pid else pid
 
 
-def _module(game_id: str) -> ModuleType | None:
-    if not game_id.isidentifier():
-        return None
-    try:
-        return importlib.import_module(f"dashboard.boards.{game_id}")
-    except ModuleNotFoundError as exc:
-        if exc.name == f"dashboard.boards.{game_id}":
-            return None
-        raise
-
-
 def render(game_id: str, snapshot: dict[str, Any], names: dict[str, str]) -> BoardView:
     """The board view of ``snapshot`` for ``game_id`` (generic if the title has none)."""
-    module = _module(game_id)
-    if module is None:
+    module = title_module(game_id)
+    if module is None or not hasattr(module, "board_html"):
         return BoardView(None, generic_resources(snapshot, names))
     try:
         body = module.board_html(snapshot, names)

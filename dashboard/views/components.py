@@ -7,18 +7,9 @@ import polars as pl
 import streamlit as st
 
 from dashboard import charts, data, ui
+from dashboard.titles import round_name
 
 ALL = "(all)"
-TAKEN_BY_POSITION = {
-    "pax_pamir": "Court cards count when played. Event cards count when bought from the market (the move "
-                 "names a market column; the replay knows the card that lay there); an event that resolves "
-                 "when it is discarded from the market is taken by nobody.",
-    "perikles": "Influence tiles count when taken from the display (the move names a slot; the replay knows "
-                "the tile), the copies of a tile (same city, cubes and symbol) as one.",
-    "praga": "Upgrade, wall and building tiles count when picked from their display row (the move names a "
-             "slot; the replay knows the tile).",
-}
-
 st.title("Components")
 ui.require_db()
 
@@ -70,15 +61,15 @@ ui.dataframe(table, hide_index=True, width="stretch", column_config={
     "low": ui.percent_column("95% interval from"),
     "high": ui.percent_column("95% interval to"),
     "lift": st.column_config.NumberColumn("vs baseline (points)", format="%+.2f"),
-    "median_round": st.column_config.NumberColumn("first taken: median round", format="%.1f"),
+    "median_round": st.column_config.NumberColumn(f"first taken: median {round_name(title)}", format="%.1f"),
     "progress": ui.percent_column("first taken: median point of the game"),
 })
 st.caption(f"{rows.height:,} components ({taken.height:,} taken at least once); click a column to sort. "
            "Taken: the player took it at least once in the game (bought, built, played or chose it: the kind "
            "says which). The point of the game is the event of the first take over the game's length. Same "
            "command: `gamerec stats --components --game " + title + "`.")
-if title in TAKEN_BY_POSITION:
-    st.caption(TAKEN_BY_POSITION[title])
+if res.note:
+    st.caption(res.note)
 if res.uncounted:
     st.warning(f"Not counted: {', '.join(res.uncounted)}. This database was made before gamerec noted what a "
                "move naming a market or display position took; the next `gamerec ingest` into it fills that in "

@@ -14,6 +14,7 @@ import streamlit as st
 from analytics.queries import title_label
 from analytics.review import ReviewError, Stepper, bga_table, decisive_events, in_words, jump_targets
 from dashboard import boards, charts, data, ui, winchances
+from dashboard.titles import round_name
 
 GAME = "review_game"
 SEQ = "review_seq"
@@ -23,10 +24,6 @@ ALL = "(all)"
 
 st.title("Game review")
 ui.require_db()
-
-# what the state's round number counts, in each game's own words
-ROUND_NAMES = {"coal_baron": "shift", "pax_pamir": "turn"}
-
 
 def _jump_from_query_params() -> None:
     """Apply ``?game=...&seq=...`` once per distinct link (later widget changes win)."""
@@ -204,7 +201,7 @@ def _stepping(game_id: str, stepper: Stepper, names: dict[str, str], header: dic
     view = boards.render(header["title"] if header else stepper.record.game, step.snapshot, names)
     left, right = st.columns([2, 3])
     with left:
-        unit = ROUND_NAMES.get(header["title"] if header else stepper.record.game, "round")
+        unit = round_name(header["title"] if header else stepper.record.game)
         st.markdown(f"**Event {step.seq} of 0–{last}** · {step.kind} · {unit} "
                     f"{step.round if step.round is not None else '—'} · {(step.phase or '—').replace('_', ' ')}")
         st.info(step.words, icon=kind_icon or None)

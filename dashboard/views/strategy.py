@@ -6,6 +6,7 @@ import streamlit as st
 
 from analytics.queries import title_label
 from dashboard import charts, data, ui
+from dashboard.titles import title_piece
 
 st.title("Strategy statistics")
 ui.require_db()
@@ -30,38 +31,9 @@ if edge.height:
 else:
     st.info("No game of this title has reached its end under the rules yet.")
 
-if title == "pax_pamir":
-    loyalty = data.q("pax_final_loyalty")
-    if loyalty.height:
-        st.subheader("Loyalty at the end")
-        st.altair_chart(charts.loyalty_shares(loyalty), width="stretch")
-        ui.games_caption(int(loyalty.get_column("total_games")[0]), "finished games with a dominance check")
-elif title == "copenhagen":
-    lines = data.q("copenhagen_lines")
-    if lines.height:
-        st.subheader("Rows against columns")
-        st.altair_chart(charts.copenhagen_lines(lines), width="stretch")
-        ui.dataframe(ui.as_percent(lines, "all_windows_share"), hide_index=True, column_config={
-            "per_player": st.column_config.NumberColumn("completed per player", format="%.2f"),
-            "points_per_player": st.column_config.NumberColumn("their points per player", format="%.2f"),
-            "all_windows_share": ui.percent_column("with all windows"),
-            "games": st.column_config.NumberColumn("games behind it")})
-elif title == "coal_baron":
-    deciders = data.q("shift_deciders")
-    if deciders.height:
-        st.subheader("Shift scoring by category")
-        ui.dataframe(ui.as_percent(charts.readable(deciders.drop("total_games"), "category"), "winner_first_rate"),
-                     hide_index=True, column_config={
-            "winner_points": st.column_config.NumberColumn("winners' shift points", format="%.2f"),
-            "other_points": st.column_config.NumberColumn("others' shift points", format="%.2f"),
-            "gap": st.column_config.NumberColumn("difference", format="%+.2f"),
-            "winner_first_rate": ui.percent_column("winner ranked 1st"),
-            "games": st.column_config.NumberColumn("games behind it")})
-elif title == "perikles":
-    elections = data.q("perikles_elections_summary")
-    if elections.height:
-        st.subheader("Elections won")
-        ui.dataframe(elections, hide_index=True)
+figures = title_piece(title, "strategy_figures")
+if figures is not None:
+    figures()
 
 for table in data.q("deeper_tables", title=title):
     if table.rows.is_empty():

@@ -10,7 +10,6 @@ function, and a set ``ignored`` of the types it deliberately skips::
 
     class PaxImporter(GameImporter):
         game_id = "pax_pamir"
-        bga_name = "paxpamir"
         signature = frozenset({"purchaseCard", "dominanceCheckScores", ...})
         handlers = {"purchaseCard": purchase_card, ...}
         ignored = frozenset({"shiftMarketMessage", ...})
@@ -123,7 +122,8 @@ class GameImporter:
     game_id: ClassVar[str] = ""
     """Our game id (``pax_pamir``)."""
     bga_name: ClassVar[str] = ""
-    """BGA's name of the game (``paxpamir``), as a table file's ``game`` gives it."""
+    """BGA's name of the game (``paxpamir``), as a table file's ``game`` gives it: what the title's
+    ``Game`` declares, unless the subclass sets it (a test's toy title)."""
     signature: ClassVar[frozenset[str]] = frozenset()
     """Notification types that identify this title (no other supported title sends them)."""
     handlers: ClassVar[Mapping[str, Handler]] = {}
@@ -132,6 +132,11 @@ class GameImporter:
     states: ClassVar[frozenset[int] | None] = None
     """With a ``gameStateChange`` handler: the state ids it reads (the others, most of a log, are
     not visited); ``None``: every state change."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not cls.bga_name and cls.game_id:
+            cls.bga_name = get_game(cls.game_id).bga_name
 
     def __init__(self, log: BgaLog, players: list[str], names: dict[str, str | None]) -> None:
         self.log = log

@@ -118,7 +118,6 @@ class CoalBaronImporter(GameImporter):
     and points, the scoring brackets)."""
 
     game_id = "coal_baron"
-    bga_name = "coalbaron"
     signature = frozenset({
         "placeWorkers", "movePitCage", "refillFactorySpace", "refillOrderSpace", "endShiftMajority",
         "giveTileTo", "startMining", "cardDelivered", "returnTiles", "returnCards", "endGameScoringBalance",

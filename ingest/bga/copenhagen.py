@@ -208,7 +208,6 @@ def place_first_harbour(log: BgaLog, n_players: int) -> tuple[list[str | None], 
 
 class CopenhagenImporter(GameImporter):
     game_id = "copenhagen"
-    bga_name = "copenhagen"
     signature = frozenset({"refillHarbor", "placePolyomino", "takeAbilityTile", "shuffleDiscardIntoDeck",
                            "discardDownToMaxHandSize", "takeCard", "usedAbility", "activateAbility",
                            "activateAbilityChangeOfColors", "resetUsedAbilities", "skippingCoatOfArms"})

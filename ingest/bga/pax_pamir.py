@@ -122,7 +122,6 @@ class Negotiation:
 
 class PaxImporter(GameImporter):
     game_id = "pax_pamir"
-    bga_name = "paxpamir"
 
     state: PaxState
 

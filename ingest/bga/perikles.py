@@ -90,7 +90,6 @@ class PeriklesImporter(GameImporter):
     """The Perikles importer: :data:`HANDLERS` maps each notification type to its function."""
 
     game_id = "perikles"
-    bga_name = "perikles"
     signature = frozenset({
         "influenceCardTaken", "influenceCardDrawn", "candidateProposed", "spartanChoice", "sendBattle",
         "revealCounters", "rollBattle", "scoreStatues", "scoreCubes", "useTile", "takeMilitary",

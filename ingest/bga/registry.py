@@ -1,8 +1,9 @@
 """Which game importers exist, and which one a log belongs to.
 
 Each game's importer lives in ``ingest/bga/<game_id>.py`` and exposes
-``IMPORTER`` (its :class:`~ingest.bga.base.GameImporter` subclass); adding a
-game is adding its module name to :data:`IMPORTER_MODULES`.
+``IMPORTER`` (its :class:`~ingest.bga.base.GameImporter` subclass); the
+registry looks there for every registered title (:data:`replay.games.GAME_IDS`),
+and BGA's name of a title is what its ``Game`` declares (``bga_name``).
 
 A log's title is recognised from its notifications: each importer declares
 ``signature``, notification types that only its title sends; the importer
@@ -19,21 +20,14 @@ from functools import cache
 from ingest.bga.base import FRAMEWORK_TYPES, GameImporter
 from ingest.bga.errors import BgaImportError
 from ingest.bga.log import BgaLog
+from replay.games import available, get_game
 
-IMPORTER_MODULES = (
-    "ingest.bga.pax_pamir",
-    "ingest.bga.coal_baron",
-    "ingest.bga.copenhagen",
-    "ingest.bga.perikles",
-)
 
-BGA_NAMES = {
-    "paxpamir": "pax_pamir",
-    "coalbaron": "coal_baron",
-    "copenhagen": "copenhagen",
-    "perikles": "perikles",
-}
-"""BGA's names of our titles (a table file's ``game``), whether or not their importer exists yet."""
+@cache
+def bga_names() -> dict[str, str]:
+    """BGA's names of our titles (a table file's ``game``) -> our ids, whether or not their importer
+    exists yet."""
+    return {get_game(gid).bga_name: gid for gid in available() if get_game(gid).bga_name}
 
 
 _registered: dict[str, type[GameImporter]] = {}
@@ -52,7 +46,7 @@ def importers() -> dict[str, type[GameImporter]]:
 @cache
 def _modules() -> dict[str, type[GameImporter]]:
     out: dict[str, type[GameImporter]] = {}
-    for name in IMPORTER_MODULES:
+    for name in (f"ingest.bga.{gid}" for gid in available()):
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -83,7 +77,7 @@ def detect(log: BgaLog, forced: str | None = None) -> type[GameImporter]:
     hits = sorted(((len(types & cls.signature), gid) for gid, cls in avail.items()), reverse=True)
     best = hits[0][0] if hits else 0
     if best == 0:
-        ours = BGA_NAMES.get(table_game or "")
+        ours = bga_names().get(table_game or "")
         if ours is not None:
             raise BgaImportError(f"a log of {table_game!r} ({ours}): gamerec has no BGA importer for it yet "
                                  f"(importers: {supported()})", file=log.source)

@@ -259,7 +259,7 @@ def test_component_win_rates(corpus: dict[str, Any], title: str, kind: str, key:
 
 def test_every_catalogued_component_is_listed(corpus: dict[str, Any]) -> None:
     con = connect_readonly(corpus["db"])
-    for title in components.CATALOGUES:
+    for title in components.catalogued_titles():
         res = components.components(con, title)
         assert res.rows.height >= len(components.catalogue(title).entries)
         assert res.rows.get_column("label").null_count() == 0

@@ -28,7 +28,7 @@ from replay.simulate import simulate_one, simulated_id
 
 from .browser import CHROMIUM, CHROMIUM_ARGS, NO_CHROMIUM, serve
 
-TITLES = [g for g in ("copenhagen", "coal_baron", "pax_pamir", "perikles", "praga") if g in available()]
+TITLES = available()
 _DIVERGED_TITLE = "coal_baron" if "coal_baron" in TITLES else "copenhagen"
 DIVERGED_ID = simulated_id(_DIVERGED_TITLE, 11, get_game(_DIVERGED_TITLE).min_players + 1, 1)
 

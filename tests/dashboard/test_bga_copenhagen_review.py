@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from dashboard import boards
-from dashboard.boards.copenhagen import hand_html, hand_text
+from dashboard.titles.copenhagen import hand_html, hand_text
 from ingest.bga import import_file
 from ingest.pipeline import ingest
 from replay.games import get_game

@@ -196,7 +196,7 @@ def test_every_board_draws_a_real_position(title: str) -> None:
 
 @pytest.mark.skipif("copenhagen" not in TITLES, reason="no Copenhagen engine")
 def test_copenhagen_facade_cells_and_windows() -> None:
-    from dashboard.boards.copenhagen import facade_html
+    from dashboard.titles.copenhagen import facade_html
 
     _, state = _mid_state("copenhagen")
     board = next(iter(state.snapshot()["players"].values()))["board"]
@@ -211,7 +211,7 @@ def test_copenhagen_facade_cells_and_windows() -> None:
 
 @pytest.mark.skipif("coal_baron" not in TITLES, reason="no Coal Baron engine")
 def test_coal_baron_orders_show_every_space() -> None:
-    from dashboard.boards.coal_baron import _order_spaces
+    from dashboard.titles.coal_baron import _order_spaces
 
     _, state = _mid_state("coal_baron")
     snap = state.snapshot()
@@ -255,7 +255,7 @@ def test_pax_pamir_map_has_every_region_and_the_market() -> None:
 
 @pytest.mark.skipif("pax_pamir" not in TITLES, reason="no Pax Pamir engine")
 def test_pax_pamir_market_columns_count_from_one_with_their_costs() -> None:
-    from dashboard.boards import pax_pamir
+    from dashboard.titles import pax_pamir
 
     _, state = _mid_state("pax_pamir")
     snap = state.snapshot()
@@ -313,7 +313,7 @@ def test_at_the_end_nobody_is_shown_to_move(title: str) -> None:
 
 @pytest.mark.skipif("perikles" not in TITLES, reason="no Perikles engine")
 def test_perikles_locations_say_who_won_them_by_their_printed_names() -> None:
-    from dashboard.boards import perikles
+    from dashboard.titles import perikles
 
     snap = {"locations": {"slots": [{"slot": 1, "key": "megarabattle", "owner": "megara", "vp": 5, "resolved": True},
                                     {"slot": 2, "key": "delium", "owner": "thebes", "vp": 5, "resolved": True}],
@@ -328,7 +328,7 @@ def test_perikles_locations_say_who_won_them_by_their_printed_names() -> None:
 
 
 def test_copenhagen_facade_axes_count_from_one_as_the_words_and_messages_do() -> None:
-    from dashboard.boards.copenhagen import facade_html
+    from dashboard.titles.copenhagen import facade_html
 
     html = facade_html([[None] * 5 for _ in range(3)])
     assert 'title="column">1</th>' in html and 'title="column">5</th>' in html
@@ -338,7 +338,7 @@ def test_copenhagen_facade_axes_count_from_one_as_the_words_and_messages_do() ->
 
 @pytest.mark.skipif("praga" not in TITLES, reason="no Praga engine")
 def test_praga_board_names_crane_spaces_slots_and_grid_rows_as_a_player_counts_them() -> None:
-    from dashboard.boards import praga
+    from dashboard.titles import praga
 
     _, state = _mid_state("praga")
     snap = state.snapshot()

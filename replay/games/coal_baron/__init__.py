@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from replay.engine import Game
+from replay.engine import Game, MilestoneTable
 
 from .moves import MOVES
 from .state import CoalBaronState
@@ -16,11 +16,19 @@ OBSERVABLE_KEYS: tuple[str, ...] = (
 GAME = Game(
     id="coal_baron",
     title="Coal Baron",
+    bga_name="coalbaron",
     min_players=2,
     max_players=4,
     moves=MOVES,
     state_class=CoalBaronState,
     observable_keys=OBSERVABLE_KEYS,
+    milestone_tables=(
+        MilestoneTable("shift_ranking", "coal_baron_shift_rankings", (
+            ("shift", "INTEGER"), ("category", "VARCHAR"), ("player_id", "VARCHAR"),
+            ("value", "INTEGER"), ("rank", "INTEGER"), ("points", "INTEGER"),
+        )),
+    ),
+    round_name="shift",
 )
 
 __all__ = ["GAME", "CoalBaronState"]

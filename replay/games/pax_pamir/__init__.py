@@ -6,7 +6,7 @@ milestones, score categories, snapshot shape and every rules decision.
 
 from __future__ import annotations
 
-from replay.engine import Game
+from replay.engine import Game, MilestoneTable
 from replay.games.pax_pamir.moves import MOVES
 from replay.games.pax_pamir.state import PaxState
 
@@ -19,9 +19,26 @@ OBSERVABLE_KEYS: tuple[str, ...] = (
 GAME = Game(
     id="pax_pamir",
     title="Pax Pamir (2nd edition)",
+    bga_name="paxpamir",
     min_players=2,
     max_players=5,
     moves=MOVES,
     state_class=PaxState,
     observable_keys=OBSERVABLE_KEYS,
+    milestone_tables=(
+        MilestoneTable("dominance_check", "pax_pamir_dominance_checks", (
+            ("check_no", "INTEGER"), ("is_final", "BOOLEAN"), ("threshold", "INTEGER"),
+            ("successful", "BOOLEAN"), ("dominant_coalition", "VARCHAR"),
+            ("blocks_afghan", "INTEGER"), ("blocks_british", "INTEGER"), ("blocks_russian", "INTEGER"),
+            ("player_id", "VARCHAR"), ("loyalty", "VARCHAR"), ("influence", "INTEGER"),
+            ("cylinders", "INTEGER"), ("points", "INTEGER"),
+        )),
+        MilestoneTable("rulership_change", "pax_pamir_rulership_changes", (
+            ("region", "VARCHAR"), ("old_ruler", "VARCHAR"), ("new_ruler", "VARCHAR"),
+        )),
+        MilestoneTable("loyalty_change", "pax_pamir_loyalty_changes", (
+            ("player_id", "VARCHAR"), ("old", "VARCHAR"), ("new", "VARCHAR"),
+        )),
+    ),
+    round_name="turn",
 )

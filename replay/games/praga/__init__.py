@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from replay.engine import Game
+from replay.engine import Game, MilestoneTable
 
 from .moves import MOVES
 from .state import PragaState
@@ -16,6 +16,19 @@ GAME = Game(
     state_class=PragaState,
     observable_keys=("score", "legal_count", "state_hash", "resources", "tracks", "round", "era"),
     option_keys=("ruleset", "tiles_side"),
+    milestone_tables=(
+        MilestoneTable("era_change", "praga_era_changes", (
+            ("round", "INTEGER"), ("player_id", "VARCHAR"), ("turn", "INTEGER"), ("era", "VARCHAR"),
+            ("tiles_removed", "INTEGER"),
+        )),
+        MilestoneTable("plaza_completed", "praga_plaza_completions", (
+            ("round", "INTEGER"), ("plaza", "VARCHAR"), ("tile", "VARCHAR"), ("player_id", "VARCHAR"),
+            ("cubes", "INTEGER"), ("both_rewards", "BOOLEAN"),
+        )),
+        MilestoneTable("technology_gained", "praga_technologies", (
+            ("round", "INTEGER"), ("player_id", "VARCHAR"), ("tech", "VARCHAR"), ("level", "INTEGER"),
+        )),
+    ),
 )
 
 __all__ = ["GAME", "PragaState"]

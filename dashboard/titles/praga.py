@@ -1,4 +1,4 @@
-"""Praga Caput Regni: the crane's wheel (which action tile hangs at which position and what it
+"""Praga Caput Regni in the dashboard (:mod:`dashboard.titles`), its board view: the crane's wheel (which action tile hangs at which position and what it
 costs), the tile display, the city and the bridge, and each player's mines, quarries, resources,
 the Hunger Wall and Cathedral markers, technologies and points by category."""
 

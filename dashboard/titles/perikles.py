@@ -1,17 +1,20 @@
-"""Perikles: the six city-states (each player's influence cubes, the candidates, the leader, the
+"""Perikles in the dashboard (:mod:`dashboard.titles`), its strategy figures and its board view: the six city-states (each player's influence cubes, the candidates, the leader, the
 statues, the defeats), their armies, the locations at stake this round, and each player's hand."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from analytics.review import card_labels
+import streamlit as st
+
+from analytics.titles.perikles import card_labels
+from dashboard import data, ui
 from dashboard.boards import chip, esc, player_label
 
 
 def label(key: Any) -> str:
     """A location or special tile by its printed name (``megarabattle`` -> ``Megara (battle)``)."""
-    return str(card_labels("perikles").get(str(key), {}).get("name") or str(key).title())
+    return str(card_labels().get(str(key), {}).get("name") or str(key).title())
 
 CITY_COLOURS = {"athens": "#2e86c1", "sparta": "#c0392b", "argos": "#8e44ad", "corinth": "#d4a017",
                 "thebes": "#27ae60", "megara": "#e67e22", "persia": "#5d6d7e"}
@@ -112,3 +115,11 @@ def resources(snapshot: dict[str, Any], names: dict[str, str]) -> list[dict[str,
             "units face down": sum(1 for f in face_down if f.get("holder") == pid),
         })
     return out
+
+
+def strategy_figures() -> None:
+    """On the Strategy page, after the figures every title has: the elections won, by city."""
+    elections = data.q("perikles_elections_summary")
+    if elections.height:
+        st.subheader("Elections won")
+        ui.dataframe(elections, hide_index=True)

@@ -1,4 +1,5 @@
-"""Coal Baron: each player's pit (levels from yellow at the top to black at the bottom, with
+"""Coal Baron in the dashboard (:mod:`dashboard.titles`), its shift rankings page, strategy figures and
+board view: each player's pit (levels from yellow at the top to black at the bottom, with
 their tunnel tiles, carts and coal), the cage and its level, the storage and the outstanding
 orders; the shared board's workers, factory tiles and order cards."""
 
@@ -6,6 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import streamlit as st
+
+from dashboard import charts, data, ui
 from dashboard.boards import chip, esc, player_label
 
 COAL = {"yellow": "#f1c40f", "brown": "#8d5524", "grey": "#95a5a6", "black": "#222222"}
@@ -118,3 +122,20 @@ def resources(snapshot: dict[str, Any], names: dict[str, str]) -> list[dict[str,
             "delivered": len(p.get("delivered") or []),
         })
     return out
+
+
+def strategy_figures() -> None:
+    """On the Strategy page, after the figures every title has: shift scoring by category: what winners score in the shift rankings against the others."""
+    deciders = data.q("shift_deciders")
+    if deciders.height:
+        st.subheader("Shift scoring by category")
+        ui.dataframe(ui.as_percent(charts.readable(deciders.drop("total_games"), "category"), "winner_first_rate"),
+                     hide_index=True, column_config={
+            "winner_points": st.column_config.NumberColumn("winners' shift points", format="%.2f"),
+            "other_points": st.column_config.NumberColumn("others' shift points", format="%.2f"),
+            "gap": st.column_config.NumberColumn("difference", format="%+.2f"),
+            "winner_first_rate": ui.percent_column("winner ranked 1st"),
+            "games": st.column_config.NumberColumn("games behind it")})
+
+
+PAGES = [("views/coal_baron.py", "Coal Baron shift rankings", ":material/landscape:", "shifts")]

@@ -1,11 +1,15 @@
-"""Pax Pamir: the map of Afghanistan (six regions with their armies, tribes and ruler; roads on the
+"""Pax Pamir in the dashboard (:mod:`dashboard.titles`), its dominance checks page, strategy figures and
+board view: the map of Afghanistan (six regions with their armies, tribes and ruler; roads on the
 borders), each player's court, hand and loyalty, and the two-row market."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from analytics.review import card_labels
+import streamlit as st
+
+from analytics.titles.pax_pamir import card_labels
+from dashboard import charts, data, ui
 from dashboard.boards import chip, esc, player_label
 
 COALITIONS = {"afghan": "#4c8c4a", "british": "#c0392b", "russian": "#d4a017"}
@@ -39,7 +43,7 @@ def _region(name: str, r: dict[str, Any], colours: dict[str, str], names: dict[s
 
 
 def board_html(snapshot: dict[str, Any], names: dict[str, str]) -> str:
-    cards = card_labels("pax_pamir")
+    cards = card_labels()
     players = snapshot.get("players") or {}
     colours = {p: PLAYER_COLOURS[i % len(PLAYER_COLOURS)] for i, p in enumerate(players)}
     gmap = snapshot.get("map") or {}
@@ -116,3 +120,15 @@ def resources(snapshot: dict[str, Any], names: dict[str, str]) -> list[dict[str,
             "cylinders left": p.get("cylinders_supply", 0),
         })
     return out
+
+
+def strategy_figures() -> None:
+    """On the Strategy page, after the figures every title has: loyalty at the end of the game, by coalition."""
+    loyalty = data.q("pax_final_loyalty")
+    if loyalty.height:
+        st.subheader("Loyalty at the end")
+        st.altair_chart(charts.loyalty_shares(loyalty), width="stretch")
+        ui.games_caption(int(loyalty.get_column("total_games")[0]), "finished games with a dominance check")
+
+
+PAGES = [("views/pax_pamir.py", "Pax Pamir dominance checks", ":material/flag:", "dominance")]

@@ -1,4 +1,5 @@
-"""Copenhagen: each player's facade as a grid of coloured cells (street level at the bottom),
+"""Copenhagen in the dashboard (:mod:`dashboard.titles`), its strategy figures and its board view:
+each player's facade as a grid of coloured cells (street level at the bottom),
 windows drawn as panes, plus the harbour, the hand and the scoring so far.
 
 A record seen from one seat (a BGA log) does not know the other players' cards: the snapshot
@@ -10,6 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import streamlit as st
+
+from dashboard import charts, data, ui
 from dashboard.boards import chip, esc, player_label
 
 COLOURS = {
@@ -122,3 +126,16 @@ def resources(snapshot: dict[str, Any], names: dict[str, str]) -> list[dict[str,
             or "—",
         })
     return out
+
+
+def strategy_figures() -> None:
+    """On the Strategy page, after the figures every title has: facade rows against columns: how many each player completes and what they score."""
+    lines = data.q("copenhagen_lines")
+    if lines.height:
+        st.subheader("Rows against columns")
+        st.altair_chart(charts.copenhagen_lines(lines), width="stretch")
+        ui.dataframe(ui.as_percent(lines, "all_windows_share"), hide_index=True, column_config={
+            "per_player": st.column_config.NumberColumn("completed per player", format="%.2f"),
+            "points_per_player": st.column_config.NumberColumn("their points per player", format="%.2f"),
+            "all_windows_share": ui.percent_column("with all windows"),
+            "games": st.column_config.NumberColumn("games behind it")})
