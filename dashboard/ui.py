@@ -10,6 +10,7 @@ from streamlit.elements.lib.column_types import ColumnConfig
 
 from analytics.queries import title_label
 from dashboard import data
+from dashboard.titles import title_piece
 
 
 def require_db() -> None:
@@ -33,20 +34,14 @@ def games_caption(n_games: int, what: str = "games") -> None:
     st.caption(f"Based on {n_games:,} {what}.")
 
 
-TILE_IDS_NOTE = ("Praga's hex tiles are named by catalogue id (UI-10: upgrade tile, Era I, no. 10; W wall, "
-                 "B building; UII/WII/BII Era II): no public source prints their contents, so there is no "
-                 "printed name to show.")
-
-
 def stand_in_note(title: str | None, tiles: bool = False) -> None:
-    """Say so where a title's component data is partly stand-in (Praga: its printed contents are not public);
-    with ``tiles``, also why Praga's tiles go by their ids (where tiles are shown: Game review)."""
-    if title == "praga":
-        st.caption(":material/warning: Praga Caput Regni's printed component contents (action-tile pairs, "
-                   "hex tiles, city map, grids, bridge) are not public: the engine uses documented stand-in "
-                   "values, so Praga scores here do not match real games (docs/games/praga.md).")
-        if tiles:
-            st.caption(TILE_IDS_NOTE)
+    """The title's word of warning, where its component data is partly stand-in (its ``STAND_IN_NOTE``,
+    :mod:`dashboard.titles`); with ``tiles``, also its ``TILES_NOTE`` (where tiles are shown: Game review)."""
+    if title is None:
+        return
+    for note in (title_piece(title, "STAND_IN_NOTE"), title_piece(title, "TILES_NOTE") if tiles else None):
+        if note:
+            st.caption(note)
 
 
 def as_percent(df: pl.DataFrame, *columns: str) -> pl.DataFrame:

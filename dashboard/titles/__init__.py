@@ -8,7 +8,9 @@ A title's module defines (``docs/writing-a-game.md``):
 - ``strategy_figures()`` — the figures of its own on the Strategy page, drawn after the figures every
   title has (optional);
 - ``PAGES`` — pages of its own, ``(script, title, icon, url)`` as in :data:`dashboard.app.COMMON_PAGES`
-  (optional: Pax Pamir's dominance checks, Coal Baron's shift rankings).
+  (optional: Pax Pamir's dominance checks, Coal Baron's shift rankings);
+- ``STAND_IN_NOTE``, ``TILES_NOTE`` — a warning shown on its pages, and on game review beside its tiles
+  (optional: Praga, whose printed component contents are not public).
 
 The pages find a title's pieces here by its id (:func:`title_piece`); a title without a module, or
 without a piece, shows the generic view.  ``tests/core/test_title_pieces.py`` checks that every
@@ -24,7 +26,7 @@ from typing import Any
 from replay.games import UnknownGame, available, get_game
 
 REQUIRED = ("board_html", "resources")
-OPTIONAL = ("strategy_figures", "PAGES")
+OPTIONAL = ("strategy_figures", "PAGES", "STAND_IN_NOTE", "TILES_NOTE")
 
 
 def title_module(title: str) -> ModuleType | None:

@@ -113,3 +113,11 @@ def resources(snapshot: dict[str, Any], names: dict[str, str]) -> list[dict[str,
         row["walls"] = len(p.get("walls") or {})
         out.append(row)
     return out
+
+
+STAND_IN_NOTE = (":material/warning: Praga Caput Regni's printed component contents (action-tile pairs, "
+                 "hex tiles, city map, grids, bridge) are not public: the engine uses documented stand-in "
+                 "values, so Praga scores here do not match real games (docs/games/praga.md).")
+TILES_NOTE = ("Praga's hex tiles are named by catalogue id (UI-10: upgrade tile, Era I, no. 10; W wall, "
+              "B building; UII/WII/BII Era II): no public source prints their contents, so there is no "
+              "printed name to show.")

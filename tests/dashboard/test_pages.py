@@ -161,7 +161,7 @@ def test_score_breakdowns(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> N
 
 @pytest.mark.skipif("praga" not in TITLES, reason="no Praga engine")
 def test_praga_review_says_why_tiles_go_by_their_ids(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from dashboard.ui import TILE_IDS_NOTE
+    from dashboard.titles.praga import TILES_NOTE as TILE_IDS_NOTE
 
     game = run(sample_db, q.game_list, title="praga").get_column("game_id")[0]
     page = texts(open_page(sample_db, "game_review", monkeypatch, game=game, seq="40"))
