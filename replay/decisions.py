@@ -61,7 +61,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from replay.engine import OVER, ChanceRequest, IllegalMove, Move, Outcome, State, Turn
 
-S = TypeVar("S", bound="TaskState")
+S = TypeVar("S", bound="TaskState[Any]")
+T = TypeVar("T", bound="Task[Any]")
 
 
 @dataclass(slots=True)
@@ -78,7 +79,9 @@ class Task(Generic[S]):
     * ``awaits_chance`` — set by the class itself: whether it defines
       :meth:`request`;
     * ``reveals_at_once`` — set by the class itself: whether it defines
-      :meth:`outcome_at_once`.
+      :meth:`outcome_at_once`;
+    * ``may_close`` — set by the class itself: whether it defines :meth:`is_open`
+      (a decision that does not is open until its move).
     """
 
     player: str
@@ -87,12 +90,14 @@ class Task(Generic[S]):
     awaiting: ClassVar[str] = ""
     awaits_chance: ClassVar[bool] = False
     reveals_at_once: ClassVar[bool] = False
+    may_close: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # (not ``super()``: the slotted dataclass is a new class, the one the name now holds)
         super(Task, cls).__init_subclass__(**kwargs)
         cls.awaits_chance = cls.request is not Task.request
         cls.reveals_at_once = cls.outcome_at_once is not Task.outcome_at_once
+        cls.may_close = cls.is_open is not Task.is_open
 
     # ---- a decision
 
@@ -154,8 +159,10 @@ class Task(Generic[S]):
         return None
 
 
-class TaskState(State):
-    """A state whose rules wait on a stack of :class:`Task` (see the module's text).
+class TaskState(State, Generic[T]):
+    """A state whose rules wait on a stack of tasks of type ``T`` (see the module's text).
+
+    A title names its own task base: ``class PaxState(TaskState[Task])``.
 
     A subclass sets up its first tasks in ``__init__`` (push them, then call
     :meth:`advance`) and sets :attr:`over` when the game ends.  Two hooks let it
@@ -166,7 +173,7 @@ class TaskState(State):
 
     def __init__(self, players: list[str], options: dict[str, Any]) -> None:
         super().__init__(players, options)
-        self.stack: list[Task[Any]] = []
+        self.stack: list[T] = []
         """The pending steps; the top one (the last) is what the game waits for."""
         self.over: bool = False
         """Set by the rule that ends the game."""
@@ -234,14 +241,14 @@ class TaskState(State):
 
     # ---- hooks
 
-    def apply_decision(self, task: Task[Any], player: str, move: Move) -> None:
+    def apply_decision(self, task: T, player: str, move: Move) -> None:
         """Apply a checked (or trusted) move to the decision on top, then run the rules until
         they wait.  A game may override it to note the change or take a shortcut that ends
         in the same state."""
         task.apply(self, player, move)
         self.advance()
 
-    def apply_outcome(self, task: Task[Any], request: ChanceRequest, outcome: Outcome) -> None:
+    def apply_outcome(self, task: T, request: ChanceRequest, outcome: Outcome) -> None:
         """Apply a checked chance outcome to the chance step on top, then run the rules until
         they wait (a game may override it like :meth:`apply_decision`)."""
         task.reveal(self, request, outcome)
@@ -256,7 +263,7 @@ class TaskState(State):
         while stack and not self.over:
             t = stack[-1]
             if t.decision:
-                if t.is_open(self):
+                if not t.may_close or t.is_open(self):
                     return
                 stack.pop()
                 t.close(self)
@@ -267,11 +274,11 @@ class TaskState(State):
         if not stack and not self.over:
             raise RuntimeError("engine bug: the rules have nothing left to do but the game is not over")
 
-    def push(self, task: Task[Any]) -> None:
+    def push(self, task: T) -> None:
         """``task`` is done next (before everything already on the stack)."""
         self.stack.append(task)
 
-    def pop(self, task: Task[Any]) -> None:
+    def pop(self, task: T) -> None:
         """Remove ``task`` (normally the top one) from the stack."""
         stack = self.stack
         if stack and stack[-1] is task:
@@ -282,12 +289,12 @@ class TaskState(State):
                 del stack[i]
                 return
 
-    def copied_stack(self) -> list[Task[Any]]:
+    def copied_stack(self) -> list[T]:
         """The stack with every task copied (for :meth:`State.copy`)."""
         return [clone_task(t) for t in self.stack]
 
 
-def clone_task(t: Task[Any]) -> Task[Any]:
+def clone_task(t: T) -> T:
     """A copy of ``t`` that shares nothing it may change (its lists are copied)."""
     new = _copy.copy(t)
     for name in _field_names(type(t)):

@@ -27,7 +27,7 @@ OBSERVABLE_KEYS: tuple[str, ...] = (
 MIN_CARDS_PER_COLOR = 6  # 30 cards: the harbour and the largest deal stay clear of the bottom ten
 
 
-class CopenhagenState(TaskState):
+class CopenhagenState(TaskState[Step]):
     game_id = "copenhagen"
     departure_rules = load_departures("replay.games.copenhagen")
 
@@ -65,9 +65,8 @@ class CopenhagenState(TaskState):
         if self.over:
             return "over"
         stack = self.stack
-        top = stack[-2] if type(stack[-1]) is HandLimit else stack[-1]
-        assert isinstance(top, Step)
-        return top.step
+        top = stack[-1]
+        return top.step if type(top) is not HandLimit else stack[-2].step
 
     def unknown_zones(self) -> dict[str, tuple[int, Any, dict[Any, int]]]:
         """Every hand with cards drawn face down (``hand:<player>``)."""
@@ -121,9 +120,10 @@ class CopenhagenState(TaskState):
         return {pid: 1 + sum(1 for q in self.players if key[q] < key[pid]) for pid in self.players}
 
     def phase(self) -> tuple[int | None, str]:
-        if self.step in ("deal_harbour", "deal_hands"):
+        step = self.step
+        if step == "deal_harbour" or step == "deal_hands":
             return (None, "setup")
-        return (self.turns // len(self.players) + 1, self.step)
+        return (self.turns // len(self.players) + 1, step)
 
     # ---- views -----------------------------------------------------------
 

@@ -14,7 +14,6 @@ from collections.abc import Set as AbstractSet
 from operator import attrgetter
 from typing import Any
 
-from replay import decisions
 from replay.decisions import TaskState, task_view
 from replay.departures import load_departures
 from replay.engine import ChanceRequest, Move, Outcome
@@ -38,6 +37,7 @@ from replay.games.pax_pamir.components import (
     STARTING_RUPEES,
 )
 from replay.games.pax_pamir.moves import EndTurn
+from replay.games.pax_pamir.tasks import Task
 from replay.games.pax_pamir.turns import ActionsTask
 
 CATEGORIES: tuple[str, ...] = ("dominance_successful", "dominance_unsuccessful")
@@ -58,7 +58,7 @@ MARKET_CELLS: tuple[tuple[int, int], ...] = tuple((row, col) for col in range(6)
 """Every market cell in the refill order: column by column, top before bottom."""
 
 
-class PaxState(TaskState):
+class PaxState(TaskState[Task]):
     game_id = "pax_pamir"
     departure_rules = load_departures("replay.games.pax_pamir")
     taken_kinds = ("event card",)
@@ -137,7 +137,7 @@ class PaxState(TaskState):
 
     # ------------------------------------------------------------------ protocol (see replay.decisions)
 
-    def apply_decision(self, task: decisions.Task[Any], player: str, move: Move) -> None:
+    def apply_decision(self, task: Task, player: str, move: Move) -> None:
         """Apply a checked move; the epoch moves on with every move but ``end_turn`` (whose
         cleanup says whether it changes something).  The commonest move, ``end_turn`` in the
         action phase, usually has nothing to clean up: the next turn then begins at once,
@@ -151,7 +151,7 @@ class PaxState(TaskState):
         task.apply(self, player, move)
         self.advance()
 
-    def apply_outcome(self, task: decisions.Task[Any], request: ChanceRequest, outcome: Outcome) -> None:
+    def apply_outcome(self, task: Task, request: ChanceRequest, outcome: Outcome) -> None:
         self.epoch += 1
         task.reveal(self, request, outcome)
         self.advance()

@@ -1,0 +1,207 @@
+"""The task stack of ``replay.decisions`` on a small game of its own: a pile of stones.
+
+Each turn a die is rolled (a chance step); the player to move then takes 1 to 3 stones, at
+most the roll (a decision); an automatic step passes the turn.  Whoever takes the last stone
+wins.  A player who rolls a 6 may first take a second turn's worth (a decision that closes by
+itself when no stone is left).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from replay.decisions import Task, TaskState, clone_task, task_view
+from replay.engine import (
+    OVER,
+    ChanceRequest,
+    IllegalMove,
+    ImpossibleChance,
+    MissingChance,
+    Move,
+    Outcome,
+    WrongPlayer,
+)
+
+
+class Take(Move, tag="take", frozen=True):
+    stones: int
+
+
+class Pass(Move, tag="pass", frozen=True):
+    pass
+
+
+class Pile(TaskState[Task[Any]]):
+    game_id = "pile"
+
+    def __init__(self, players: list[str], options: dict[str, Any]) -> None:
+        super().__init__(players, options)
+        self.stones = int(options.get("stones", 7))
+        self.rolled = 0
+        self.held: dict[str, int] = {p: 0 for p in players}
+        self.quick = 0
+        self.push(Roll(players[0]))
+        self.advance()
+
+    def score(self) -> dict[str, dict[str, int]]:
+        return {p: {"stones": self.held[p]} for p in self.players}
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"stones": self.stones, "rolled": self.rolled, "pending": [task_view(t) for t in self.stack]}
+
+
+@dataclass(slots=True)
+class Roll(Task[Pile]):
+    """The die of the turn."""
+
+    decision = False
+
+    def request(self, s: Pile) -> ChanceRequest:
+        return ChanceRequest("roll", "die", count=1, sides=6)
+
+    def reveal(self, s: Pile, req: ChanceRequest, outcome: Outcome) -> None:
+        s.rolled = outcome["roll"][0]
+        s.pop(self)
+        s.push(NextTurn(self.player))
+        s.push(TakeStones(self.player))
+        if s.rolled == 6:
+            s.push(TakeStones(self.player, bonus=True))
+
+    def outcome_at_once(self, s: Pile, outcome: Outcome) -> ChanceRequest | None:
+        s.quick += 1
+        return self.request(s) if outcome.get("roll") in ([1], [2]) else None
+
+
+@dataclass(slots=True)
+class TakeStones(Task[Pile]):
+    """Take 1 to 3 stones, at most the roll; a bonus take may be passed."""
+
+    bonus: bool = False
+    accepts = (Take, Pass)
+    awaiting = "take of stones"
+
+    def is_open(self, s: Pile) -> bool:
+        return s.stones > 0
+
+    def candidates(self, s: Pile) -> Iterable[Move]:
+        yield from (Take(stones=n) for n in (1, 2, 3))
+        yield Pass()
+
+    def check(self, s: Pile, player: str, move: Move) -> str | None:
+        if isinstance(move, Pass):
+            return None if self.bonus else f"{player} must take stones"
+        assert isinstance(move, Take)
+        if move.stones > min(3, s.rolled, s.stones):
+            return f"{player} cannot take {move.stones}: at most {min(3, s.rolled, s.stones)}"
+        return None
+
+    def apply(self, s: Pile, player: str, move: Move) -> None:
+        s.pop(self)
+        if isinstance(move, Take):
+            s.stones -= move.stones
+            s.held[player] += move.stones
+
+
+@dataclass(slots=True)
+class NextTurn(Task[Pile]):
+    decision = False
+
+    def run(self, s: Pile) -> None:
+        s.pop(self)
+        if s.stones == 0:
+            s.over = True
+            return
+        nxt = s.players[(s.players.index(self.player) + 1) % len(s.players)]
+        s.push(Roll(nxt))
+
+
+def pile(stones: int = 7) -> Pile:
+    return Pile(["a", "b"], {"stones": stones})
+
+
+def test_the_stack_drives_the_protocol() -> None:
+    s = pile()
+    assert isinstance(s.turn(), ChanceRequest)
+    s.apply_chance({"roll": [2]})
+    assert s.turn() == "a"
+    assert list(s.legal_moves()) == [Take(stones=1), Take(stones=2)]  # the candidates that pass, in order
+    s.apply_move("a", Take(stones=2))
+    assert isinstance(s.turn(), ChanceRequest) and s.stack[-1].player == "b"  # the automatic step ran
+
+
+def test_a_refused_move_carries_the_check_s_reason_and_changes_nothing() -> None:
+    s = pile()
+    s.apply_chance({"roll": [2]})
+    before = s.snapshot()
+    with pytest.raises(IllegalMove, match="a cannot take 3: at most 2"):
+        s.apply_move("a", Take(stones=3))
+    with pytest.raises(IllegalMove, match="a must take stones"):
+        s.apply_move("a", Pass())
+    with pytest.raises(WrongPlayer):
+        s.apply_move("b", Take(stones=1))
+    assert s.snapshot() == before
+
+
+def test_a_move_of_a_type_the_task_does_not_take_says_what_is_awaited() -> None:
+    class Other(Move, tag="other", frozen=True):
+        pass
+
+    s = pile()
+    s.apply_chance({"roll": [3]})
+    with pytest.raises(IllegalMove, match="a cannot other now: the rules await a's take of stones"):
+        s.apply_move("a", Other())
+
+
+def test_a_move_while_chance_is_awaited_is_missing_chance() -> None:
+    with pytest.raises(MissingChance):
+        pile().apply_move("a", Take(stones=1))
+
+
+def test_a_decision_with_nothing_left_closes_by_itself() -> None:
+    s = pile(stones=2)
+    s.apply_chance({"roll": [6]})  # a bonus take, then the turn's own
+    s.apply_move("a", Take(stones=2))  # nothing left: the turn's own take closes, the game ends
+    assert s.turn() is OVER and s.totals() == {"a": 2, "b": 0}
+
+
+def test_the_chance_fast_path_is_taken_only_when_the_task_says_so() -> None:
+    s = pile()
+    s.apply_chance({"roll": [1]})
+    assert s.quick == 1 and s.rolled == 1
+    s.apply_move("a", Take(stones=1))
+    s.apply_chance({"roll": [4]})  # asked, declined: the checked way
+    assert s.quick == 2 and s.rolled == 4
+    with pytest.raises(ImpossibleChance, match="a d6 cannot show 7"):
+        pile().apply_chance({"roll": [7]})
+
+
+def test_the_trusted_path_applies_a_legal_move() -> None:
+    s = pile()
+    s.reveal({"roll": [3]})
+    s.play("a", Take(stones=3))
+    assert s.stones == 4 and s.stack[-1].player == "b"
+
+
+def test_an_empty_stack_before_the_end_is_an_engine_bug() -> None:
+    s = pile()
+    s.stack.clear()
+    with pytest.raises(RuntimeError, match="nothing left to do"):
+        s.advance()
+
+
+def test_a_copied_task_shares_no_list_and_a_view_shows_public_fields() -> None:
+    @dataclass(slots=True)
+    class Marks(Task[Pile]):
+        marks: list[int]
+        _hidden: int = 0
+
+    t = Marks("a", [1])
+    c = clone_task(t)
+    c.marks.append(2)
+    assert t.marks == [1]
+    assert task_view(t) == {"task": "Marks", "player": "a", "marks": [1]}
+    assert Roll.awaits_chance and Roll.reveals_at_once and not TakeStones.awaits_chance
