@@ -6,6 +6,8 @@ record (``.json``) or one per line (``.jsonl``), optionally gzip-compressed
 (recursively, in sorted order) and standard input (``-``) without loading a
 whole file: a 1 GB JSONL file is read line by line.
 
+A record is decoded by msgspec straight into its game's structs, which also give its
+JSON Schema (``docs/record-schema.json``); what they cannot state is checked once after.
 Validation is strict.  Every problem is a :class:`RecordError` that names the
 file, the line, the event index and the JSON path::
 
@@ -190,13 +192,13 @@ class Record:
     sha256: str = ""
     booleans: bool = True
     """Whether the record's observations may hold a JSON ``true`` or ``false``: :func:`loads`
-    looks in its text (not at all when it read the record at once and found no observation);
-    a record made in memory may.  A record without one has no boolean observation, so the
+    looks in its text (not at all when the record has no observation); a record made in memory
+    may.  A record without one has no boolean observation, so the
     replayer compares its observations as plain values (``True == 1`` in Python, never in a
     record)."""
     observation_texts: dict[int, msgspec.Raw] = field(default_factory=dict, compare=False, repr=False)
     """The JSON text of each observation as the record gives it (event index -> text), when
-    :func:`loads` read the record at once; empty otherwise.  The replayer settles an observation
+    :func:`loads` read it; empty for a record made in memory.  The replayer settles an observation
     of facts that did not change since one that agreed with them when its text is that one's
     text: the same text is the same facts."""
 
