@@ -20,8 +20,9 @@ import orjson
 import polars as pl
 
 from analytics import queries
-from replay.engine import RuleViolation, State
+from replay.engine import State
 from replay.games import UnknownGame, get_game
+from replay.loop import Loop, Observer
 from replay.record import (
     FORMAT,
     ChanceEvent,
@@ -35,6 +36,30 @@ from replay.record import (
 )
 
 CHECKPOINT_EVERY = 32
+
+
+class _Checkpoints(Observer):
+    """A copy of the state before the first event and after every :data:`CHECKPOINT_EVERY`-th,
+    with the seq of the last event applied to it (-1: none)."""
+
+    __slots__ = ("marks", "states")
+
+    def __init__(self, marks: list[int], states: list[State]) -> None:
+        self.marks, self.states = marks, states
+
+    def started(self, state: State) -> None:
+        self.marks.append(-1)
+        self.states.append(state.copy())
+
+    def applied(self, seq: int, event: MoveEvent | ChanceEvent, state: State) -> None:
+        if (seq + 1) % CHECKPOINT_EVERY == 0:
+            self.marks.append(seq)
+            self.states.append(state.copy())
+
+    def observed(self, seq: int, event: ObserveEvent, state: State) -> None:
+        if (seq + 1) % CHECKPOINT_EVERY == 0:
+            self.marks.append(seq)
+            self.states.append(state.copy())
 
 
 class ReviewError(RuntimeError):
@@ -282,32 +307,12 @@ class Stepper:
     def _initial(self) -> State:
         return self.game.initial_state(self.record.player_ids, self.record.options)
 
-    def _apply(self, state: State, seq: int) -> bool:
-        """Apply event ``seq``; False (and remember why) if the rules refuse it."""
-        ev = self.record.events[seq]
-        state.seq = seq
-        try:
-            if isinstance(ev, MoveEvent):
-                state.apply_move(ev.player, ev.move)
-            elif isinstance(ev, ChanceEvent):
-                state.apply_chance(ev.outcome)
-        except RuleViolation as exc:
-            self.stopped_at = seq
-            self.stop_reason = f"{exc.kind}: {exc}"
-            return False
-        return True
-
     def _build(self) -> None:
-        state = self._initial()
-        self._marks.append(-1)
-        self._states.append(state.copy())
-        for seq in range(len(self.record.events)):
-            if not self._apply(state, seq):
-                break
-            if (seq + 1) % CHECKPOINT_EVERY == 0:
-                self._marks.append(seq)
-                self._states.append(state.copy())
-        self.milestones: list[dict[str, Any]] = list(state.milestones)
+        loop = Loop(self._initial(), (_Checkpoints(self._marks, self._states),))
+        refused = loop.run(self.record.events)
+        if refused is not None:
+            self.stopped_at, self.stop_reason = loop.seq, f"{refused.kind}: {refused}"
+        self.milestones: list[dict[str, Any]] = list(loop.state.milestones)
         """Every milestone of the game (up to where the rules stopped), in order."""
 
     def state_before(self, seq: int) -> State:
@@ -317,8 +322,8 @@ class Stepper:
             target = min(target, self.stopped_at - 1)
         i = bisect.bisect_right(self._marks, target) - 1
         state = self._states[i].copy()
-        for s in range(self._marks[i] + 1, target + 1):
-            self._apply(state, s)
+        start = self._marks[i] + 1
+        Loop(state, seq=start).run(self.record.events[start:target + 1])  # none refused before stopped_at
         return state
 
     def step(self, seq: int) -> Step:
@@ -331,7 +336,7 @@ class Stepper:
         words = describe_event(state, event, self.names)
         stopped = self.stopped_at is not None and seq >= self.stopped_at
         if not stopped:
-            self._apply(state, seq)
+            Loop(state, seq=seq).run((event,))
         rnd, phase = state.phase()
         turn = state.turn()
         if stopped:

@@ -26,8 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from replay.engine import Game
+from replay.engine import Game, State
 from replay.games import get_game
+from replay.loop import Loop, Observer
 from replay.record import ChanceEvent, Event, MoveEvent, ObserveEvent, Record, dumps, loads
 from replay.replayer import COMPLETE, replay
 from replay.simulate import player_counts, simulate, simulate_one
@@ -88,26 +89,40 @@ def rich_keys(game: Game) -> list[str]:
     return [k for k in game.observable_keys if k not in ("legal_count", "state_hash")]
 
 
+class _TurnObservations(Observer):
+    """The record's events, with an ``observe`` event of ``keys`` after each that changes the round label."""
+
+    def __init__(self, keys: list[str]) -> None:
+        self.keys = keys
+        self.events: list[Event] = []
+        self.label: Any = None
+
+    def started(self, state: State) -> None:
+        self.label = state.phase()[0]
+
+    def applied(self, seq: int, event: MoveEvent | ChanceEvent, state: State) -> None:
+        self._after(event, state)
+
+    def observed(self, seq: int, event: ObserveEvent, state: State) -> None:
+        self._after(event, state)
+
+    def _after(self, event: Event, state: State) -> None:
+        self.events.append(event)
+        now = state.phase()[0]
+        if now != self.label:
+            self.label = now
+            self.events.append(ObserveEvent(state.observe(self.keys), "simulator"))
+
+
 def with_turn_observations(record: Record) -> Record:
     """The record with an ``observe`` event of :func:`rich_keys` after every turn (whenever
     the round label changes), each fact computed by replaying the record."""
     game = get_game(record.game)
-    keys = rich_keys(game)
-    state = game.initial_state(record.player_ids, record.options)
-    events: list[Event] = []
-    label = state.phase()[0]
-    for seq, ev in enumerate(record.events):
-        state.seq = seq
-        if isinstance(ev, MoveEvent):
-            state.apply_move(ev.player, ev.move)
-        elif isinstance(ev, ChanceEvent):
-            state.apply_chance(ev.outcome)
-        events.append(ev)
-        now = state.phase()[0]
-        if now != label:
-            label = now
-            events.append(ObserveEvent(state.observe(keys), "simulator"))
-    return Record(game=record.game, id=record.id, players=record.players, events=events,
+    turns = _TurnObservations(rich_keys(game))
+    refused = Loop(game.initial_state(record.player_ids, record.options), (turns,)).run(record.events)
+    if refused is not None:
+        raise refused
+    return Record(game=record.game, id=record.id, players=record.players, events=turns.events,
                   options=record.options, source=record.source, played_at=record.played_at,
                   result=record.result)
 

@@ -55,7 +55,8 @@ from replay import ENGINE_VERSION
 from replay.engine import OVER, ChanceRequest, Move, Outcome, RuleViolation, State
 from replay.evaluator import ModelError, ValueModel, load_model, win_shares
 from replay.games import get_game
-from replay.record import ChanceEvent, MoveEvent, Record
+from replay.loop import Loop
+from replay.record import ChanceEvent, Event, MoveEvent, Record
 from replay.simulate import AGENTS, MAX_EVENTS, SimulationError, _value, sample_outcome
 
 TURNS = "turns"
@@ -345,26 +346,29 @@ def _walk(record: Record, hidden: str, viewer: str) -> Iterator[tuple[int, State
         seen = game.initial_state(record.player_ids, dict(record.options))
     else:
         seen = full
+    # the record's replay, and the seat's (fed what the seat saw of each event, numbered as the record's)
+    replaying, seeing = Loop(full), (Loop(seen) if seen is not full else None)
     for seq, ev in enumerate(record.events):
         full.seq = seen.seq = seq
         yield seq, seen, None
         try:
-            if isinstance(ev, MoveEvent):
-                shown = full.redact_move(ev.player, ev.move, viewer) if seen is not full else ev.move
-                full.apply_move(ev.player, ev.move)
-                if seen is not full:
-                    seen.apply_move(ev.player, shown)
-            elif isinstance(ev, ChanceEvent):
-                request = full.turn()
-                full.apply_chance(ev.outcome)
-                if seen is not full:
-                    seen.apply_chance(as_seen(request, ev.outcome, viewer)
-                                      if isinstance(request, ChanceRequest) else ev.outcome)
-            if full.reveals:
-                if seen is not full:
-                    for outcome in full.reveals:
-                        seen.apply_chance(outcome)
-                full.reveals.clear()
+            shown: Event | None = None
+            if seeing is not None:  # what the seat saw, told by the state before the event
+                if isinstance(ev, MoveEvent):
+                    shown = MoveEvent(ev.player, full.redact_move(ev.player, ev.move, viewer))
+                elif isinstance(ev, ChanceEvent):
+                    request = full.turn()
+                    shown = ChanceEvent(as_seen(request, ev.outcome, viewer)
+                                        if isinstance(request, ChanceRequest) else ev.outcome)
+            replaying.feed(ev)
+            if seeing is not None:
+                if shown is not None:
+                    seeing.seq = seq
+                    seeing.feed(shown)
+                for outcome in full.reveals:  # what the rules turned face up, as reveal events
+                    seeing.seq = seq
+                    seeing.feed(ChanceEvent(outcome))
+            full.reveals.clear()
         except RuleViolation as exc:
             yield seq, seen, f"event {seq}: {exc.kind}: {exc}"
             return

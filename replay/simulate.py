@@ -23,6 +23,7 @@ from typing import Any
 from replay import ENGINE_VERSION
 from replay.engine import OVER, ChanceRequest, Game, Move, Outcome, RuleViolation, State, pool_items
 from replay.games import get_game
+from replay.loop import Loop
 from replay.record import ChanceEvent, Event, MoveEvent, ObserveEvent, Record
 
 NAMES = ("Ana", "Ben", "Chloe", "Dev", "Eli")
@@ -288,19 +289,15 @@ def simulate_one(game: Game, n_players: int, seed: int, index: int, *,
     if view is not None:
         opts = {**dict(game.view_options), **opts}
     state = game.initial_state(pids, opts)
-    shadow = game.initial_state(pids, dict(opts)) if view is not None else None
-    seen = state if shadow is None else shadow
+    # the record as it is written, replayed (the one replay loop, fed each event as it is written)
+    shadow = Loop(game.initial_state(pids, dict(opts))) if view is not None else None
+    seen = state if shadow is None else shadow.state
     events: list[Event] = []
 
     def write(event: Event) -> None:
         if shadow is not None:
-            shadow.seq = len(events)
             try:
-                if isinstance(event, MoveEvent):
-                    shadow.apply_move(event.player, event.move)
-                else:
-                    assert isinstance(event, ChanceEvent)
-                    shadow.apply_chance(event.outcome)
+                shadow.feed(event)
             except RuleViolation as exc:
                 raise SimulationError(f"{game.id} game {index} seen from {view}: event {len(events)} "
                                       f"does not replay: {exc}") from exc
@@ -329,8 +326,8 @@ def simulate_one(game: Game, n_players: int, seed: int, index: int, *,
                     write(ChanceEvent(outcome))
             state.reveals.clear()
         if observe_every and len(events) % observe_every == 0:
-            events.append(ObserveEvent(seen.observe(["score", "legal_count", "state_hash"]), "simulator"))
-    events.append(ObserveEvent(seen.observe(["score", "state_hash"]), "simulator"))
+            write(ObserveEvent(seen.observe(["score", "legal_count", "state_hash"]), "simulator"))
+    write(ObserveEvent(seen.observe(["score", "state_hash"]), "simulator"))
     result = {"score": state.totals(), "rank": state.ranking(), "end": "normal"}
     source: dict[str, Any] = {"kind": "simulated", "engine": ENGINE_VERSION, "seed": seed,
                               "agents": {p: a for p, a in zip(pids, agents)}}
