@@ -120,6 +120,12 @@ class Task(Generic[S]):
         """What the decision waits for, in words."""
         return self.awaiting
 
+    def refuse(self, s: S, player: str, move: Move) -> str:
+        """Why ``move``, of a type the decision does not accept, is refused, in words (a title may
+        word it its own way)."""
+        return (f"{player} cannot {move.type.replace('_', ' ')} now: the rules await "
+                f"{player}'s {self.describe()}")
+
     # ---- an automatic step
 
     def run(self, s: S) -> None:
@@ -189,8 +195,7 @@ class TaskState(State):
     def _play(self, player: str, move: Move) -> None:
         t = self.stack[-1]
         if not isinstance(move, t.accepts):
-            raise IllegalMove(f"{player} cannot {move.type.replace('_', ' ')} now: the rules await "
-                              f"{player}'s {t.describe()}")
+            raise IllegalMove(t.refuse(self, player, move))
         reason = t.check(self, player, move)
         if reason is not None:
             raise IllegalMove(reason)
