@@ -37,6 +37,7 @@ import msgspec
 
 from ingest.bga.base import GameImporter
 from ingest.bga.log import BgaLog, Notif, Packet
+from replay.games.perikles import tasks
 from replay.games.perikles.board import HELD
 from replay.games.perikles.components import (
     CITY,
@@ -47,7 +48,6 @@ from replay.games.perikles.components import (
     LOCATION_SLOTS,
     UNIT,
 )
-from replay.games.perikles.decisions import key as decision_point
 from replay.games.perikles.phases.military import choice_cities
 from replay.games.perikles.state import PeriklesState
 
@@ -71,7 +71,7 @@ CANDIDATE_SPACE = {"α": "alpha", "β": "beta"}
 SIDE_OF_BATTLEPOS = {1: "attacker", 2: "attacker", 3: "defender", 4: "defender"}
 BATTLE_TILES = ("brasidas", "phormio", "thessalanianallies", "persianfleet")
 INFLUENCE_SPECIALS = ("perikles", "plague", "alkibiades")
-PASSES = {"influence/after": "finish_turn"}
+PASSES: dict[type[tasks.Task], str] = {tasks.SpecialTileAfterTheTile: "finish_turn"}
 """The passes :meth:`PeriklesImporter.settle` emits; the pre-combat window's come at its ``rollBattle``
 only (the window of a location without face-down units opens before the log has finished the one
 before it)."""
@@ -246,10 +246,12 @@ class PeriklesImporter(GameImporter):
 
     # ---- settling what BGA does not show -------------------------------------------------
 
-    def point(self) -> str:
-        return decision_point(self.pk)
+    def point(self) -> type[tasks.Task] | None:
+        """The step the engine waits at (the top task's class), None once the game is over."""
+        task = self.pk.pending()
+        return None if task is None else type(task)
 
-    def settle(self, actor: str | None = None, keep: tuple[str, ...] = ()) -> None:
+    def settle(self, actor: str | None = None, keep: tuple[type[tasks.Task], ...] = ()) -> None:
         """Emit the passes the engine awaits before the next thing the log shows: an unused special tile
         kept at the end of an influence turn, a commit turn that has ended.  ``actor``'s
         own decision at a point in ``keep`` is not passed (he is about to act there)."""
@@ -263,7 +265,7 @@ class PeriklesImporter(GameImporter):
                 return
             if at in PASSES:
                 self.move(t, PASSES[at])
-            elif at.startswith("commit") and t != actor and self.claimed_turn == self.engine_turn():
+            elif at is not None and issubclass(at, tasks.CommitTurn) and t != actor and self.claimed_turn == self.engine_turn():
                 self.move(t, "end_commit")  # the commit turn BGA started has ended
             else:
                 return
@@ -271,7 +273,8 @@ class PeriklesImporter(GameImporter):
     def engine_turn(self) -> tuple[str, int] | None:
         """The engine's commit turn now: (player, influence tiles spent so far), or None."""
         t = self.turn()
-        if isinstance(t, str) and self.point().startswith("commit"):
+        at = self.point()
+        if isinstance(t, str) and at is not None and issubclass(at, tasks.CommitTurn):
             return (t, len(self.pk.spent))
         return None
 
@@ -333,9 +336,9 @@ def influence_cubes(imp: PeriklesImporter, n: Notif) -> None:
     cubes, Perikles, an undefended location's reward)."""
     p, city = _pid(n.args["player_id"]), str(n.args["city"])
     at = imp.point()
-    if at == "placement":
+    if at is tasks.InitialPlacement:
         imp.move(p, "place_cube", city=city)
-    elif at == "influence/any_city" and imp.turn() == p:
+    elif at is tasks.PlaceTheAnyCube and imp.turn() == p:
         imp.move(p, "place_any_cube", city=city)
 
 
@@ -344,7 +347,7 @@ def cube_limit(imp: PeriklesImporter, n: Notif) -> None:
     the same, Q4).  For the Any tile's cube it is the player's decision, whose city the log does not give:
     ``place_any_cube`` without a city, which the rules accept only when the cube cannot be placed."""
     p = _pid(n.args["player_id"])
-    if imp.point() == "influence/any_city" and imp.turn() == p:
+    if imp.point() is tasks.PlaceTheAnyCube and imp.turn() == p:
         imp.move(p, "place_any_cube", city=None)
 
 
@@ -412,7 +415,7 @@ def play_special(imp: PeriklesImporter, n: Notif) -> None:
         imp.claim(p)
         imp.move(p, "play_slave_revolt", target=str(revolt.args["return_from"]))
         return
-    imp.settle(actor=p, keep=("influence/after",))
+    imp.settle(actor=p, keep=(tasks.SpecialTileAfterTheTile,))
     if tile == "perikles":
         imp.move(p, "play_perikles")
     elif tile == "alkibiades":
@@ -463,7 +466,7 @@ def spartan_choice(imp: PeriklesImporter, n: Notif) -> None:
 def retrieve_deadpool(imp: PeriklesImporter, n: Notif) -> None:
     """`retrieveDeadpool`: a unit back from the dead pool; a decision only when both types lay there."""
     p, city = _pid(n.args["player_id"]), str(n.args["city"])
-    if imp.point() == "recover" and imp.turn() == p and city in choice_cities(imp.pk, p):
+    if imp.point() is tasks.RecoverAUnit and imp.turn() == p and city in choice_cities(imp.pk, p):
         imp.move(p, "recover_unit", city=city, unit_type=str(n.args["type"]))
     uid = imp._unit({"id": n.args["id"], "city": n.args["city"], "type": n.args["type"],
                      "strength": n.args["strength"]})
@@ -687,7 +690,7 @@ def reveal_counters(imp: PeriklesImporter, n: Notif) -> None:
 def roll_battle(imp: PeriklesImporter, n: Notif) -> None:
     """`rollBattle`: a dice combat begins. The special tiles played before it are moves now (everyone
     else with an unused tile declines); BGA's strengths and table column are observed."""
-    while imp.point() == "battle_special":
+    while imp.point() is tasks.PreCombatSpecialTile:
         p = imp.turn()
         play = imp.battle_plays.pop(p, None)
         if play is None:
@@ -738,7 +741,7 @@ def _combat_type(imp: PeriklesImporter, loc: str) -> str:
 
 def to_deadpool(imp: PeriklesImporter, n: Notif) -> None:
     """`toDeadpool`: the casualty (a decision when the weakest units belong to several powers)."""
-    if imp.point() == "casualty":
+    if imp.point() is tasks.Casualty:
         imp.move(imp.turn(), "choose_casualty", power=str(n.args["city"]))
     loc = str(n.args["location"])
     imp.observe({"combat": {loc: {_combat_type(imp, loc): {

@@ -124,15 +124,7 @@ def test_a_refused_move_is_not_legal_and_changes_nothing(corpus: tuple[Game, lis
     assert refused >= 20
 
 
-GAMES_ON_THE_PUBLIC_PATHS = [g for g in available() if g != "perikles"]
-"""Every title but Perikles, whose leaders' standing permissions still override the paths
-(moving it onto the hooks belongs to the Perikles work of issue 29)."""
-
-
-@pytest.mark.parametrize("game_id", [
-    "toy", *GAMES_ON_THE_PUBLIC_PATHS,
-    pytest.param("perikles", marks=pytest.mark.xfail(strict=True, reason="Perikles still overrides them")),
-])
+@pytest.mark.parametrize("game_id", ["toy", *available()])
 def test_the_public_paths_are_the_base_class_s(game_id: str) -> None:
     cls = get_game(game_id).state_class
     for name in ("apply_move", "apply_chance", "play", "reveal"):

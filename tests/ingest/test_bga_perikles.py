@@ -15,8 +15,8 @@ from ingest.bga import BgaImportError, import_log, parse_log, read_log
 from ingest.bga.log import Notif, Packet
 from ingest.bga.perikles import HANDLERS, INFLUENCE_BY_BGA_ID, PeriklesImporter
 from replay.games import get_game
+from replay.games.perikles import tasks
 from replay.games.perikles.components import CITY_KEYS, INFLUENCE, LOCATION, UNIT
-from replay.games.perikles.decisions import key
 from replay.record import ChanceEvent, MoveEvent, ObserveEvent
 from replay.replayer import COMPLETE, replay
 from replay.simulate import simulate_one
@@ -113,7 +113,7 @@ def test_influence_cubes_is_a_starting_cube_in_placement() -> None:
 
 def test_influence_cubes_of_a_tile_is_an_effect() -> None:
     imp = importer()
-    reach(imp, lambda s: s.stage == "influence" and s.step == "before")
+    reach(imp, lambda s: type(s.pending()) is tasks.TakeATile)
     p = imp.turn()
     send(imp, "influenceCubes", player_id=p, cubes=2, city="athens")
     assert events(imp) == []
@@ -121,7 +121,7 @@ def test_influence_cubes_of_a_tile_is_an_effect() -> None:
 
 def test_cube_limit_on_the_any_tiles_cube_is_the_placement_without_a_city() -> None:
     imp = importer()
-    reach(imp, lambda s: key(s) == "influence/any_city")
+    reach(imp, lambda s: type(s.pending()) is tasks.PlaceTheAnyCube)
     p = imp.turn()
     imp.pk.cubes["megara"][p] += 30 - imp.pk.cubes_on_board(p)
     send(imp, "cubeLimit", player_id=p)
@@ -132,13 +132,13 @@ def test_cube_limit_on_the_any_tiles_cube_is_the_placement_without_a_city() -> N
 
 def test_influence_card_taken_takes_the_slot_and_checks_the_tile() -> None:
     imp = importer()
-    reach(imp, lambda s: s.stage == "influence" and s.step == "before")
+    reach(imp, lambda s: type(s.pending()) is tasks.TakeATile)
     p, slot = imp.turn(), 1
     ours = imp.pk.display[0]
     send(imp, "influenceCardTaken", player_id=p, slot=str(slot), card_id=BGA_ID[ours], tile=tile(ours, slot))
     assert events(imp)[0] == (p, {"type": "take_tile", "slot": 1})
     imp2 = importer()
-    reach(imp2, lambda s: s.stage == "influence" and s.step == "before")
+    reach(imp2, lambda s: type(s.pending()) is tasks.TakeATile)
     wrong = next(t for t in INFLUENCE if t != imp2.pk.display[0] and t not in imp2.pk.display)
     with pytest.raises(BgaImportError, match="BGA's slot 1 holds"):
         send(imp2, "influenceCardTaken", player_id=imp2.turn(), slot="1", tile=tile(wrong, 1))
@@ -164,7 +164,7 @@ def test_candidate_proposed_is_a_nomination() -> None:
 
 def test_cube_removed_is_the_assassin_or_a_plague_effect() -> None:
     imp = importer()
-    reach(imp, lambda s: s.stage == "influence" and s.step == "assassin")
+    reach(imp, lambda s: type(s.pending()) is tasks.AssassinSymbol)
     p = imp.turn()
     m = next(m.to_dict() for m in imp.state.legal_moves() if m.to_dict()["space"] == "city")
     send(imp, "cubeRemoved", "", candidate_id=m["victim"], city=m["city"])   # no log line: Plague's effect
@@ -187,7 +187,7 @@ def test_candidate_promoted_is_checked() -> None:
 
 def test_play_special_influence_tiles_are_moves_and_pass_the_after_step() -> None:
     imp = importer()
-    reach(imp, lambda s: s.stage == "influence" and s.step == "after")
+    reach(imp, lambda s: type(s.pending()) is tasks.SpecialTileAfterTheTile)
     p = imp.turn()
     secret(imp)
     send(imp, "playSpecial", player_id=p, tile="perikles")
@@ -197,7 +197,7 @@ def test_play_special_influence_tiles_are_moves_and_pass_the_after_step() -> Non
 
 def test_play_special_plague_takes_its_city_from_the_packet() -> None:
     imp = importer()
-    reach(imp, lambda s: s.stage == "influence" and s.step == "before")
+    reach(imp, lambda s: type(s.pending()) is tasks.TakeATile)
     p = imp.turn()
     secret(imp)
     pk = Packet("/table/t1", 42, 42, 0)
@@ -211,7 +211,7 @@ def test_play_special_plague_takes_its_city_from_the_packet() -> None:
 
 def test_alkibiades_move_moves_one_cube() -> None:
     imp = importer()
-    reach(imp, lambda s: s.stage == "influence" and s.step == "before")
+    reach(imp, lambda s: type(s.pending()) is tasks.TakeATile)
     p = imp.turn()
     secret(imp)
     imp.move(p, "play_alkibiades")
@@ -476,9 +476,9 @@ def test_the_pre_combat_window_is_passed_at_its_roll_battle_only() -> None:
     """seed8018 packet 242: the window of a location whose units are all known opens while the log is
     still claiming the one before; what the log shows meanwhile passes nobody's special tile there."""
     imp = importer()
-    reach(imp, lambda s: key(s) == "battle_special", seed=1)
+    reach(imp, lambda s: type(s.pending()) is tasks.PreCombatSpecialTile, seed=1)
     imp.settle()
-    assert events(imp) == [] and key(imp.pk) == "battle_special"
+    assert events(imp) == [] and type(imp.pk.pending()) is tasks.PreCombatSpecialTile
 
 
 def test_a_location_decided_without_a_decision_does_not_spoil_the_claim_before_it() -> None:
@@ -646,9 +646,9 @@ def test_a_seat_view_import_corrupted_is_caught() -> None:
     assert r.divergences[0].seq == seq and r.divergences[0].kind == "impossible_chance"
 
 
-def test_key_of_a_seat_view_commit_turn() -> None:
+def test_a_seat_view_game_begins_with_the_deal() -> None:
     st = GAME.initial_state(PLAYERS, {"ruleset": "bga", "seat_view": True})
-    assert key(st) == "deal_influence"
+    assert type(st.pending()) is tasks.DealInfluenceTiles and st.snapshot()["stage"] == "deal_influence"
 
 
 def test_retrieve_deadpool_is_checked_against_the_units_our_rules_returned() -> None:

@@ -9,9 +9,9 @@ engine protocol on top.
 from __future__ import annotations
 
 from bisect import insort
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from replay.engine import ChanceRequest, State, Turn
+from replay.decisions import TaskState
 
 from .components import (
     CITY,
@@ -28,6 +28,9 @@ from .components import (
     LocationTile,
 )
 
+if TYPE_CHECKING:
+    from .tasks import Task
+
 # Where a unit is: its home stack, the dead pool, with the player who leads its
 # city ("held"), in the shared Persian pool ("pool"), or committed to a location.
 STACK, DEAD, HELD, POOL, BATTLE = "stack", "dead", "held", "pool", "battle"
@@ -37,19 +40,20 @@ UNKNOWN = "?"
 round-1 display tile nobody took (a BGA log names display tiles only when they are taken)."""
 
 
-class Board(State):
-    """Perikles state data and shared helpers (the protocol methods are in ``state.py``)."""
+class Board(TaskState):
+    """Perikles state data and shared helpers (the protocol comes from the task stack, ``tasks.py``;
+    the rest of it is in ``state.py``)."""
+
+    stack: list[Task]  # type: ignore[assignment]  # Perikles's own tasks
 
     def __init__(self, players: list[str], options: dict[str, Any]) -> None:
         super().__init__(players, options)
         self.round = 1
-        self.stage = "deal_influence"
-        self.step = ""
         self.cur: str | None = None
+        """The player whose turn it is in the current phase (the tasks name who decides)."""
         self.first_player: str | None = None
         self.start_player: str | None = None
         self.last_athens_leader: str | None = None
-        self.over = False
         # cities
         self.cubes: dict[str, dict[str, int]] = {c: {p: 2 for p in players} for c in CITY_KEYS}
         self.alpha: dict[str, str | None] = {c: None for c in CITY_KEYS}
@@ -129,13 +133,22 @@ class Board(State):
         self.pending_roll: int | None = None
         self.casualty_side: str | None = None
         # engine bookkeeping
-        self._turn: Turn = ChanceRequest("draw", "influence", count=DISPLAY_SLOTS)
         self._score_cache: dict[str, dict[str, int]] | None = None
         """The last score(); every rule that moves a cube or candidate, raises a statue, adds a defeat or
         scores a location calls :meth:`score_changed`."""
         self._memo: dict[tuple[str, ...], Any] | None = None
         """Unit lookups and commit conditions cached while legal moves are listed or a move is checked
         (nothing moves meanwhile)."""
+
+    @property
+    def stage(self) -> str:
+        """The step of the rules under way, as the snapshot names it: the top task's (``over`` once the
+        game has ended)."""
+        return "over" if self.over else self.stack[-1].stage
+
+    def pending(self) -> Task | None:
+        """The task the rules wait on (the top of the stack), None once the game is over."""
+        return None if self.over else self.stack[-1]
 
     # ---- players --------------------------------------------------------
 

@@ -29,7 +29,6 @@ from .components import (
     UNITS,
     tiles_per_player,
 )
-from .flow import PHASES
 
 if TYPE_CHECKING:
     from replay.engine import State
@@ -185,7 +184,7 @@ def features(state: State, player: str) -> list[float]:
 def global_features(state: State) -> list[float]:
     """The game-wide features (len == len(GLOBAL_NAMES))."""
     s: Board = state  # type: ignore[assignment]
-    phase = PHASES.get(s.stage, s.stage)
+    phase = s.phase()[1]
     return [
         float(s.round), _PHASE_INDEX.get(phase, 0.0), _progress(s, phase),
         float(s.defeats["athens"]), float(s.defeats["sparta"]),

@@ -1,30 +1,21 @@
-"""The Perikles state on the engine protocol: whose turn, legal moves, chance, score, snapshot."""
+"""The Perikles state on the engine protocol: its tasks (``tasks.py``) say whose turn it is and
+what is legal; here the standing permissions, reveals, score and snapshot."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from replay.departures import load_departures
-from replay.engine import (
-    OVER,
-    ChanceRequest,
-    GameOverError,
-    IllegalMove,
-    ImpossibleChance,
-    Move,
-    Outcome,
-    Turn,
-)
+from replay.engine import GameOverError, IllegalMove, Move
 
-from . import decisions, flow, unknowns
+from . import unknowns
 from .board import Board
 from .components import CITY, CITY_KEYS, LOCATION, PERSIA, UNITS
-from .decisions import EXPECTED, RULES, key
 from .describe import describe
-from .flow import PHASES
-from .moves import ANY_TIME, SendUnit
-from .phases import battles
+from .moves import ANY_TIME, SendUnit, SetPermission
+from .phases import battles, commitment
 from .scoring import ranking, score_breakdown
+from .tasks import DealInfluenceTiles, RevealCounters, Task
 
 
 def _clone(value: Any) -> Any:
@@ -44,83 +35,46 @@ class PeriklesState(Board):
 
     def __init__(self, players: list[str], options: dict[str, Any]) -> None:
         super().__init__(players, options)
-        self._advance()
+        self.push(DealInfluenceTiles())
+        self.advance()
 
-    # ---- protocol -----------------------------------------------------------
+    # ---- protocol (the rest comes from the tasks) ---------------------------
 
-    def turn(self) -> Turn:
-        return self._turn
-
-    def legal_moves(self) -> list[Move]:
-        player = self._turn
-        if not isinstance(player, str):
-            return []
-        return list(decisions.legal(self, player))
-
-    def apply_move(self, player: str, move: Move) -> None:
+    def _move_at_once(self, player: str, move: Move) -> bool:
         """A move of :data:`~.moves.ANY_TIME` (a leader's standing permission) may come whoever is to
-        move, even while chance is awaited; every other move goes through the usual checks."""
+        move, even while chance is awaited: checked and applied like any move, and whose turn it is
+        does not change.  Every other move goes the core's way."""
         if type(move) in ANY_TIME:
-            if self._turn is OVER:
+            if self.over:
                 raise GameOverError(f"the game is over; {player} cannot play {move.type}")
-            self._play_any_time(player, move)
-            return
-        super().apply_move(player, move)
+            self.set_permission(player, move)
+            return True
+        return super()._move_at_once(player, move)
 
-    def play(self, player: str, move: Move) -> None:
+    def _play_legal(self, player: str, move: Move) -> None:
         if type(move) in ANY_TIME:
-            self._play_any_time(player, move)
+            self.set_permission(player, move)
             return
-        super().play(player, move)
+        super()._play_legal(player, move)
 
-    def apply_chance(self, outcome: Outcome) -> None:
-        """Slave Revolt's pick may name a counter the state holds under another id of the same kind (the
-        record's ``send_unit`` names units by kind, the engine moved the lowest-numbered one): the two ids
-        are swapped first, as a reveal does, so the state's ids follow the record's."""
-        t = self._turn
-        if isinstance(t, ChanceRequest) and t.name == "slave_revolt" and "choose" in outcome:
-            if unknowns.follow_twin(self, t.options, outcome.get("value")):
-                self._advance()  # the request names the counters there now
-        super().apply_chance(outcome)
-
-    def _play_any_time(self, player: str, move: Move) -> None:
-        """Checked and applied like any move; whose turn it is does not change."""
-        _, check, apply = RULES[type(move)]
-        why = check(self, player, move)
+    def set_permission(self, player: str, move: Move) -> None:
+        """The leader of a location's city grants or revokes a power's standing permission to defend it."""
+        assert isinstance(move, SetPermission)
+        why = commitment.set_permission_check(self, player, move)
         if why is not None:
             raise IllegalMove(why)
-        apply(self, player, move)
-
-    def _play(self, player: str, move: Move) -> None:
-        allowed, what = EXPECTED[key(self)]
-        if type(move) not in allowed:
-            raise IllegalMove(f"{player} cannot {move.type.replace('_', ' ')} now: in the "
-                              f"{self.phase()[1]} phase {player} must {what}")
-        _, check, apply = RULES[type(move)]
-        self._memo = {}  # nothing moves while the move is checked
-        try:
-            why = check(self, player, move)
-        finally:
-            self._memo = None
-        if why is not None:
-            raise IllegalMove(why)
-        apply(self, player, move)
-        self._advance()
-
-    def _reveal(self, request: ChanceRequest, outcome: Outcome) -> None:
-        if request.kind == "reveal":  # only a reveal event answers it (State.apply_chance routes those)
-            raise ImpossibleChance(f"the rules await the counters at {request.name[len('location:'):]} "
-                                   f"turned up ({{\"reveal\": \"{request.name}\", ...}}), not {outcome}")
-        flow.reveal(self, request, outcome)
-        self._advance()
+        commitment.set_permission(self, player, move)
 
     def _reveal_zone(self, zone: str, items: list[Any]) -> None:
         """``{"reveal": "location:<key>", "items": [unit ids]}``: the counters at a location turned up (or a
-        zone of :meth:`unknown_zones` dealt)."""
+        zone of :meth:`unknown_zones` dealt).  When the battles wait for that location's counters and
+        none is face down any more, they go on."""
         unknowns.reveal(self, zone, items)
-        if self.stage == "reveal" and not unknowns.face_down_at(self, self.current_location().key):
-            self.stage = "location"
-            self._advance()
+        if not self.over:
+            top = self.stack[-1]
+            if type(top) is RevealCounters and not unknowns.face_down_at(self, self.current_location().key):
+                self.pop(top)
+                self.advance()
 
     def unknown_zones(self) -> dict[str, tuple[int, Any, dict[Any, int]]]:
         """Secret special tiles, display tiles never named, units sent face down (``unknowns.py``)."""
@@ -133,9 +87,6 @@ class PeriklesState(Board):
                 return SendUnit(power=move.power, unit_type=move.unit_type, strength=None,
                                 location=move.location, side=move.side)
         return move
-
-    def _advance(self) -> None:
-        self._turn = flow.advance(self)
 
     # ---- scores -------------------------------------------------------------------
 
@@ -157,7 +108,7 @@ class PeriklesState(Board):
         return totals[player] - others + bonus
 
     def phase(self) -> tuple[int | None, str]:
-        return (self.round, PHASES.get(self.stage, self.stage))
+        return (self.round, "game end" if self.over else self.stack[-1].phase)
 
     def describe_move(self, player: str, move: Move) -> str:
         return describe(self, player, move)
@@ -166,6 +117,8 @@ class PeriklesState(Board):
         new = object.__new__(type(self))
         d = {k: (list(v) if k in ("milestones", "departures", "taken") else _clone(v)) for k, v in self.__dict__.items()}
         new.__dict__.update(d)
+        new.stack = cast("list[Task]", self.copied_stack())
+        new._memo = None
         return new
 
     # ---- views --------------------------------------------------------------------------
@@ -196,14 +149,16 @@ class PeriklesState(Board):
         return {loc: sorted(out[loc]) for loc in sorted(out)}
 
     def snapshot(self) -> dict[str, Any]:
-        t = self._turn
+        t = self.turn()
         to_move = t if isinstance(t, str) else None
+        stage, step = ("over", "done") if self.over else self.stack[-1].view(self)
+        phase = self.phase()[1]
         at, holder, where, sides, main = self.unit_at, self.unit_holder, self.unit_location, self.unit_side, self.unit_main
         return {
             "round": self.round,
-            "phase": self.phase()[1],
-            "stage": self.stage,
-            "step": self.step,
+            "phase": phase,
+            "stage": stage,
+            "step": step,
             "to_move": to_move,
             "first_player": self.first_player,
             "start_player": self.start_player,
@@ -229,8 +184,7 @@ class PeriklesState(Board):
             },
             "locations": {
                 "slots": [{"slot": i + 1, "key": k, "owner": LOCATION[k].owner, "vp": LOCATION[k].vp,
-                           "resolved": self.stage in PHASES and i < self.battle_slot
-                           and PHASES[self.stage] in ("battles", "end of round")}
+                           "resolved": i < self.battle_slot and phase in ("battles", "end of round")}
                           for i, k in enumerate(self.locations)],
                 "claimed": {p: list(v) for p, v in self.claimed.items()},
                 "unclaimed": list(self.unclaimed),

@@ -5,12 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from replay.engine import ChanceRequest, Move
-from replay.games.perikles import GAME
+from replay.games.perikles import GAME, tasks
 from replay.games.perikles.components import INFLUENCE_TILES, LOCATIONS
 from replay.games.perikles.phases import commitment
 from replay.games.perikles.state import PeriklesState
 
 PLAYERS3 = ["p1", "p2", "p3"]
+
+
+def goto(st: PeriklesState, task: tasks.Task) -> None:
+    """The rules go on from ``task`` (a step of the round reached by hand), as far as they can."""
+    st.stack = [task]
+    st.advance()
 
 
 def players(n: int) -> list[str]:
@@ -69,8 +75,8 @@ def at_battle(n: int = 3, *, ruleset: str = "official", locations: list[str] | N
     """
     quiet = ["perikles", "plague", "alkibiades", "slaverevolt", "brasidas"][:n]
     st = placed(n, ruleset=ruleset, locations=locations, specials=specials or quiet)
-    st.stage = "commit"
-    st.step = ""
+    assert st.cur is not None
+    st.stack = [tasks.CommitTurn(st.cur)]
     for p in st.players:
         st.hands[p] = []
     return st
@@ -102,8 +108,7 @@ def military_phase(ruleset: str, hands: dict[str, list[str]], specials: list[str
     give_units(st, "p2", "athens")
     give_units(st, "p2", "argos")
     give_units(st, "p3", "persia")
-    st.stage = "military"
-    st._advance()
+    goto(st, tasks.MilitaryPhase())
     return st
 
 
@@ -118,9 +123,8 @@ def commit(st: PeriklesState, player: str, power: str, unit_type: str, strength:
 def fight(st: PeriklesState, location: str) -> None:
     """Start resolving ``location`` (as if the battle phase had reached its slot)."""
     st.battle_slot = st.locations.index(location)
-    st.stage = "location"
     st.cur = None
-    st._advance()
+    goto(st, tasks.Locations())
 
 
 def roll(st: PeriklesState, attacker: tuple[int, int], defender: tuple[int, int]) -> None:

@@ -16,6 +16,7 @@ from perikles_helpers import (
     commit,
     fight,
     give_units,
+    goto,
     military_phase,
     placed,
     play,
@@ -24,6 +25,7 @@ from perikles_helpers import (
 
 from gamerec_cli.main import main
 from replay.engine import IllegalMove
+from replay.games.perikles import tasks
 from replay.games.perikles.components import CITY_KEYS
 from replay.games.perikles.moves import (
     AnswerPermission,
@@ -188,8 +190,7 @@ def test_the_cube_limit(ruleset: str, on_board: int, departs: bool) -> None:
 ])
 def test_nomination_skipping(ruleset: str, p3_can: bool, departs: bool) -> None:
     st = placed(4, ruleset=ruleset)
-    st.stage = "nomination_start"
-    st._advance()
+    goto(st, tasks.NominationsBegin())
     for c in CITY_KEYS:
         st.cubes[c] = {p: 0 for p in st.players}
     for c in ("athens", "sparta", "argos", "corinth"):
@@ -204,9 +205,11 @@ def test_nomination_skipping(ruleset: str, p3_can: bool, departs: bool) -> None:
 # ---- commit turns -------------------------------------------------------------------------------------
 
 
-def _military(ruleset: str, hands: dict[str, list[str]] | None = None) -> PeriklesState:
-    """The military phase (``perikles_helpers.military_phase``); p2 commits first."""
+def _military(ruleset: str, hands: dict[str, list[str]] | None = None, seat_view: bool = False) -> PeriklesState:
+    """The military phase (``perikles_helpers.military_phase``); p2 commits first.  ``seat_view``: permission
+    is asked before units are chosen, as on BGA."""
     st = military_phase(ruleset, hands or {"p1": ["athens-2a"], "p2": ["sparta-2a", "argos-2a"], "p3": ["corinth-2a"]})
+    st.seat_view = seat_view
     play(st, ChooseFirstCommitter(player="p2"))
     assert st.turn() == "p2" and st.stage == "commit"
     return st
@@ -294,8 +297,7 @@ def test_an_extra_unit_of_another_power_than_the_cubes(ruleset: str, third: Send
     ("official", "pylos", False),
 ])
 def test_asking_again_after_a_refusal(ruleset: str, again: str, departs: bool) -> None:
-    st = _military(ruleset)
-    st.seat_view = True  # permission asked before units are chosen, as on BGA
+    st = _military(ruleset, seat_view=True)
     play(st, AskPermission(power="argos", location="cephallenia"))
     play(st, AnswerPermission(grant=False))
     if ruleset == "official":

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from perikles_helpers import milestones, placed, play
+from perikles_helpers import goto, milestones, placed, play
 
 from replay.engine import IllegalMove
+from replay.games.perikles import tasks
 from replay.games.perikles.components import CITY_KEYS, UNITS
 from replay.games.perikles.moves import Nominate
 from replay.games.perikles.phases import elections, nominations
@@ -13,8 +14,7 @@ from replay.games.perikles.phases import elections, nominations
 
 def _nomination_phase(ruleset: str = "official"):  # type: ignore[no-untyped-def]
     st = placed(3, ruleset=ruleset)
-    st.stage = "nomination_start"
-    st._advance()
+    goto(st, tasks.NominationsBegin())
     return st
 
 
@@ -73,8 +73,7 @@ def test_a_player_who_cannot_nominate_is_passed_over() -> None:
 
 def test_bga_passes_over_two_players() -> None:
     st = placed(4, ruleset="bga")
-    st.stage = "nomination_start"
-    st._advance()
+    goto(st, tasks.NominationsBegin())
     for c in CITY_KEYS:
         st.cubes[c] = {p: 0 for p in st.players}
     for c in ("athens", "sparta", "argos", "corinth"):
@@ -83,8 +82,7 @@ def test_bga_passes_over_two_players() -> None:
     play(st, Nominate(city="athens", nominee="p1"))
     assert st.turn() == "p4"  # p2 cannot; BGA also passes over p3
     official = placed(4)
-    official.stage = "nomination_start"
-    official._advance()
+    goto(official, tasks.NominationsBegin())
     official.cubes = {c: dict(v) for c, v in st.cubes.items()}
     official.cubes["athens"]["p1"] = 1
     play(official, Nominate(city="athens", nominee="p1"))

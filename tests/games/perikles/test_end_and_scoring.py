@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from perikles_helpers import at_battle, give_units, placed, request
+from perikles_helpers import at_battle, give_units, goto, placed, request
 
 from replay.engine import OVER
+from replay.games.perikles import tasks
 from replay.games.perikles.components import CITY, CITY_KEYS
 from replay.games.perikles.phases import end_of_round
 
 
 def _end_round(st) -> None:  # type: ignore[no-untyped-def]
-    st.stage = "end_round"
     st.cur = None
-    st._advance()
+    goto(st, tasks.EndOfRound())
 
 
 def test_leaders_become_statues_and_everything_resets() -> None:

@@ -6,7 +6,7 @@ import pytest
 from perikles_helpers import fresh, placed, play, request
 
 from replay.engine import ChanceRequest, IllegalMove, WrongPlayer
-from replay.games.perikles import GAME
+from replay.games.perikles import GAME, tasks
 from replay.games.perikles.components import CITY_KEYS
 from replay.games.perikles.moves import (
     AlkibiadesMove,
@@ -102,7 +102,7 @@ def test_colour_rule_exception_when_every_tile_is_held() -> None:
 def test_any_tile_lets_the_player_choose_the_city() -> None:
     st = placed(3, display=DISPLAY)
     play(st, TakeTile(slot=5))
-    assert st.turn() == "p1" and st.legal_moves() == [PlaceAnyCube(city=c) for c in CITY_KEYS]
+    assert st.turn() == "p1" and list(st.legal_moves()) == [PlaceAnyCube(city=c) for c in CITY_KEYS]
     play(st, PlaceAnyCube(city="corinth"))
     assert st.cubes["corinth"]["p1"] == 3
 
@@ -123,7 +123,7 @@ def test_any_tile_cube_without_a_city_only_when_the_limit_leaves_it_unplaced(rul
 def test_candidate_symbol_makes_a_nomination_anywhere() -> None:
     st = placed(3, display=DISPLAY)
     play(st, TakeTile(slot=2))
-    assert st.cubes["athens"]["p1"] == 3 and st.step == "candidate"
+    assert st.cubes["athens"]["p1"] == 3 and type(st.pending()) is tasks.CandidateSymbol
     play(st, Nominate(city="thebes", nominee="p3"))
     assert st.alpha["thebes"] == "p3" and st.cubes["thebes"]["p3"] == 1
 
@@ -164,7 +164,7 @@ def test_tiles_per_player_and_no_refill_after_the_last() -> None:
                 pool = [x for x, _ in t.pool]
                 st.apply_chance({"draw": "influence", "items": pool[:1]})
                 continue
-            move = st.legal_moves()[0]
+            move = next(iter(st.legal_moves()))
             takes += isinstance(move, TakeTile)
             st.apply_move(t, move)
         assert takes == n * per
@@ -230,7 +230,7 @@ def test_alkibiades_moves_two_cubes_not_candidates() -> None:
     play(st, AlkibiadesMove(owner="p3", from_city="argos", to_city="athens"))
     play(st, AlkibiadesMove(owner="p3", from_city="argos", to_city="sparta"))
     assert st.cubes["argos"]["p3"] == 0 and st.cubes["athens"]["p3"] == 3 and st.cubes["sparta"]["p3"] == 3
-    assert st.step == "before"  # played before taking a tile: the turn goes on
+    assert type(st.pending()) is tasks.TakeATile  # played before taking a tile: the turn goes on
     play(st, TakeTile(slot=1))
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 from perikles_helpers import MILITARY_LOCATIONS as LOCS
-from perikles_helpers import commit, give_units, military_phase, placed, play, request
+from perikles_helpers import commit, give_units, goto, military_phase, placed, play, request
 
 from replay.engine import IllegalMove
+from replay.games.perikles import tasks
 from replay.games.perikles.components import UNIT
 from replay.games.perikles.moves import (
     AnswerPermission,
@@ -34,7 +35,7 @@ def _send(power: str, unit_type: str, strength: int, location: str, side: str) -
 def test_spartan_leader_names_the_first_committer() -> None:
     st = _military()
     assert st.turn() == "p1" and st.stage == "choose_first"
-    assert len(st.legal_moves()) == 3
+    assert len(list(st.legal_moves())) == 3
     play(st, ChooseFirstCommitter(player="p2"))
     assert st.turn() == "p2" and st.hands["p2"] == [] and st.spent == ["sparta-2a"]
 
@@ -57,8 +58,7 @@ def test_no_sparta_leader_start_player_commits_first() -> None:
     give_units(st, "p2", "athens")
     give_units(st, "p3", "persia")
     give_units(st, "p1", "thebes")
-    st.stage = "military"
-    st._advance()
+    goto(st, tasks.MilitaryPhase())
     assert st.turn() == "p1" and st.stage == "commit"
 
 
@@ -70,8 +70,7 @@ def test_dead_pool_recovery_takes_the_weakest_automatically() -> None:
     for uid in ("u3", "u5"):  # Athenian hoplites 2 and 3
         st.unit_at[uid] = "dead"
         st.unit_holder[uid] = None
-    st.stage = "military"
-    st._advance()
+    goto(st, tasks.MilitaryPhase())
     assert st.unit_at["u3"] == "held" and st.unit_holder["u3"] == "p2" and st.unit_at["u5"] == "dead"
 
 
@@ -82,8 +81,7 @@ def test_dead_pool_recovery_choice_of_type_before_the_spartan_choice() -> None:
     give_units(st, "p2", "athens")
     for uid in ("u1", "u14", "u15"):  # Athenian 1-hoplite, 4-trireme; Spartan 1-hoplite
         st.unit_at[uid] = "dead"
-    st.stage = "military"
-    st._advance()
+    goto(st, tasks.MilitaryPhase())
     assert st.unit_at["u15"] == "held"  # Sparta's only dead type came back first, automatically
     assert st.turn() == "p2" and set(st.legal_moves()) == {RecoverUnit(city="athens", unit_type="hoplite"),
                                                            RecoverUnit(city="athens", unit_type="trireme")}
@@ -99,8 +97,7 @@ def test_bga_spartan_choice_comes_before_recovery() -> None:
     give_units(st, "p2", "athens")
     for uid in ("u1", "u14"):
         st.unit_at[uid] = "dead"
-    st.stage = "military"
-    st._advance()
+    goto(st, tasks.MilitaryPhase())
     assert st.stage == "choose_first"
     play(st, ChooseFirstCommitter(player="p3"))
     assert st.turn() == "p2" and st.stage == "recover"

@@ -9,6 +9,7 @@ import pytest
 
 from replay.engine import IllegalMove, ImpossibleChance
 from replay.games import get_game
+from replay.games.perikles import tasks
 from replay.games.perikles.board import UNKNOWN
 from replay.games.perikles.components import UNIT
 from replay.record import ChanceEvent, MoveEvent, Record
@@ -132,7 +133,7 @@ def test_every_unused_tile_holder_gets_the_after_step_in_a_seat_view() -> None:
         state.apply_move(state.turn(), GAME.parse_move({"type": "place_cube", "city": city}))
     slot = next(i + 1 for i, t in enumerate(state.display) if t and t.endswith("-2a"))
     state.apply_move("p1", GAME.parse_move({"type": "take_tile", "slot": slot}))
-    assert state.turn() == "p1" and state.step == "after"   # p1's tile is secret: he is asked
+    assert state.turn() == "p1" and type(state.pending()) is tasks.SpecialTileAfterTheTile   # p1's tile is secret: he is asked
     state.apply_move("p1", GAME.parse_move({"type": "finish_turn"}))
     assert state.turn() != "p1"
 

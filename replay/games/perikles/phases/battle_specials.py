@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..components import HOPLITE, SIDES, SPECIAL, SPECIAL_TILES, TRIREME, UNIT
 from ..moves import DeclineSpecial, PlayBrasidas, PlayPersianFleet, PlayPhormio, PlayThessalianAllies
-from .battles import begin_rolling, combat_type
+from .battles import combat_type
 
 if TYPE_CHECKING:
     from ..board import Board
@@ -44,16 +44,15 @@ def special_eligible(s: Board, player: str) -> bool:
     return tile is not None and tile_eligible(s, tile)
 
 
-def open_window(s: Board) -> None:
-    """Offer the pre-combat special tiles in turn; when nobody is left, the dice decide."""
+def next_in_window(s: Board) -> str | None:
+    """The next player offered a pre-combat special tile (those not eligible are passed over), or
+    None when nobody is left and the dice decide."""
     while s.window:
         p = s.window[0]
         if special_eligible(s, p):
-            s.cur = p
-            s.stage = "battle_special"
-            return
+            return p
         s.window.pop(0)
-    begin_rolling(s)
+    return None
 
 
 def _special_check(s: Board, player: str, key: str) -> str | None:
@@ -77,7 +76,6 @@ def _played(s: Board, player: str, key: str) -> None:
     s.bind_special(player, key)
     s.special_used[player] = True
     s.window.pop(0)
-    s.stage = "window"
 
 
 def play_brasidas_options(s: Board, player: str) -> Iterator[PlayBrasidas]:
@@ -154,15 +152,6 @@ def play_persian_fleet(s: Board, player: str, move: PlayPersianFleet) -> None:
     _played(s, player, "persianfleet")
 
 
-def decline_special_options(s: Board, player: str) -> Iterator[DeclineSpecial]:
-    yield DeclineSpecial()
-
-
-def decline_special_check(s: Board, player: str, move: DeclineSpecial) -> str | None:
-    return None
-
-
 def decline_special(s: Board, player: str, move: DeclineSpecial) -> None:
     s.window.pop(0)
-    s.stage = "window"
 

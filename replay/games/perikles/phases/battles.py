@@ -40,16 +40,11 @@ def hits(s: Board, total: int, target: int) -> bool:
 # ---- a location begins ------------------------------------------------------------------
 
 
-def start_location(s: Board) -> None:
-    """Reveal the location and settle the cases without a fight; otherwise fight its combats."""
-    if s.battle_slot >= len(s.locations):
-        s.stage = "end_round"
-        return
+def start_location(s: Board) -> bool:
+    """The location is revealed (every counter there known): settle the cases without a fight, or
+    say that its combats are fought (True)."""
     tile = s.current_location()
     loc = tile.key
-    if s.face_down and unknowns.face_down_at(s, loc):
-        s.stage = "reveal"  # the counters sent face down must be turned up first
-        return
     unknowns.location_revealed(s, loc)
     s.tokens = {ATTACKER: 0, DEFENDER: 0}
     s.combat1_winner = None
@@ -71,7 +66,8 @@ def start_location(s: Board) -> None:
         else:
             finish_location(s, None)
     else:
-        s.stage = "combat"
+        return True
+    return False
 
 
 def came(s: Board, location: str, side: str) -> bool:
@@ -151,8 +147,9 @@ def combat_type(s: Board) -> str:
     return s.current_location().combats[s.combat_no]
 
 
-def start_combat(s: Board) -> None:
-    """Second-combat setup, who is present, and either a result without dice or the special-tile window."""
+def start_combat(s: Board) -> tuple[bool, str | None]:
+    """Second-combat setup and who is present: ``(True, None)`` when the dice decide (the special-tile
+    window opens), else ``(False, winner)``, the combat decided without dice (no casualty)."""
     tile = s.current_location()
     loc = tile.key
     kind = combat_type(s)
@@ -165,15 +162,14 @@ def start_combat(s: Board) -> None:
     att = s.units_at(loc, ATTACKER, kind)
     dfn = s.units_at(loc, DEFENDER, kind)
     if not att and not dfn:
-        end_combat(s, None)
-    elif not att:
-        end_combat(s, DEFENDER)
-    elif not dfn and not tile.intrinsic(DEFENDER, kind):
-        end_combat(s, ATTACKER)
-    else:
-        s.combat = {"rolls": [], "rolloff": False}
-        s.window = s.in_order_from(s.start_player or s.players[0])
-        s.stage = "window"
+        return False, None
+    if not att:
+        return False, DEFENDER
+    if not dfn and not tile.intrinsic(DEFENDER, kind):
+        return False, ATTACKER
+    s.combat = {"rolls": [], "rolloff": False}
+    s.window = s.in_order_from(s.start_player or s.players[0])
+    return True, None
 
 
 # ---- strengths, the table, the dice --------------------------------------------------------
@@ -225,7 +221,6 @@ def begin_rolling(s: Board) -> None:
         "start_tokens_attacker": s.tokens[ATTACKER], "start_tokens_defender": s.tokens[DEFENDER],
     })
     s.pending_roll = None
-    s.stage = "roll"
 
 
 def _doubling_departure(s: Board, attack: int, defence: int, label: str) -> None:
@@ -266,8 +261,9 @@ def _hit_departure(s: Board, c: dict[str, Any], totals: tuple[int, int], bga: tu
              f"{s.current_location().name}, {c['combat_type']} combat: {equal}, equal to its target, hits: {outcome}")
 
 
-def roll(s: Board, attacker_total: int, defender_total: int) -> None:
-    """Both sides rolled: hits take tokens; two tokens win; both at two means a roll-off."""
+def roll(s: Board, attacker_total: int, defender_total: int) -> str | None:
+    """Both sides rolled: hits take tokens; two tokens win; both at two means a roll-off.  The winner,
+    or None while the dice roll on."""
     c = s.combat
     assert c is not None
     c["rolls"].append([attacker_total, defender_total])
@@ -292,7 +288,7 @@ def roll(s: Board, attacker_total: int, defender_total: int) -> None:
             winner = DEFENDER
     if winner is not None:
         c["winner"] = winner
-        take_casualty(s, other(winner))
+    return winner
 
 
 # ---- casualties --------------------------------------------------------------------------------
@@ -309,20 +305,23 @@ def casualty_candidates(s: Board, side: str) -> list[str]:
     return [u for u in group if UNIT[u].strength == low]
 
 
-def take_casualty(s: Board, side: str) -> None:
+def take_casualty(s: Board, side: str) -> bool:
+    """The losing side gives up its weakest unit; True when several powers' units tie and its main
+    player (``cur``) chooses whose."""
     found = casualty_candidates(s, side)
     powers = sorted({UNIT[u].power for u in found})
     if len(powers) > 1:
         sides = s.main_player[s.current_location().key]
         s.casualty_side = side
         s.cur = sides[side]
-        s.stage = "casualty"
-        return
+        return True
     lose_unit(s, found[0] if found else None)
+    return False
 
 
-def lose_unit(s: Board, uid: str | None) -> None:
-    """A city unit goes to the dead pool; a Persian one back to Persia, out for the round."""
+def lose_unit(s: Board, uid: str | None) -> str | None:
+    """A city unit goes to the dead pool; a Persian one back to Persia, out for the round.  The
+    combat is over: its winner is returned."""
     c = s.combat
     assert c is not None
     if uid is not None:
@@ -333,12 +332,12 @@ def lose_unit(s: Board, uid: str | None) -> None:
         c.update({"casualty": uid, "casualty_power": u.power, "casualty_strength": u.strength})
     else:
         c.update({"casualty": None, "casualty_power": None, "casualty_strength": None})
-    winner = c["winner"]
+    winner: str | None = c["winner"]
     milestone = {k: c[k] for k in COMBAT_FIELDS}
     s.add_milestone("combat", **milestone)
     s.combat = None
     s.casualty_side = None
-    end_combat(s, winner)
+    return winner
 
 
 COMBAT_FIELDS = ("round", "location", "combat_no", "combat_type", "attacker_player", "defender_player",
@@ -364,25 +363,27 @@ def choose_casualty_check(s: Board, player: str, move: ChooseCasualty) -> str | 
     return None
 
 
-def choose_casualty(s: Board, player: str, move: ChooseCasualty) -> None:
+def choose_casualty(s: Board, player: str, move: ChooseCasualty) -> str | None:
+    """The chosen power's weakest unit is lost; the combat's winner is returned."""
     assert s.casualty_side is not None
     found = [u for u in casualty_candidates(s, s.casualty_side) if UNIT[u].power == move.power]
-    lose_unit(s, found[0])
+    return lose_unit(s, found[0])
 
 
 # ---- the result ------------------------------------------------------------------------------
 
 
-def end_combat(s: Board, winner: str | None) -> None:
-    """Combat 1's winner starts combat 2 with a token; the last combat's winner takes the location."""
+def end_combat(s: Board, winner: str | None) -> bool:
+    """Combat 1's winner starts combat 2 with a token (True: it follows); the last combat's winner
+    takes the location."""
     if s.ruleset != "bga":
         s.brasidas = s.phormio = False
     if s.combat_no + 1 < len(s.current_location().combats):
         s.combat1_winner = winner
         s.combat_no += 1
-        s.stage = "combat"
-    else:
-        finish_location(s, winner)
+        return True
+    finish_location(s, winner)
+    return False
 
 
 def finish_location(s: Board, winner: str | None) -> None:
@@ -401,7 +402,6 @@ def finish_location(s: Board, winner: str | None) -> None:
         s.send_home(uid)
     s.battle_slot += 1
     s.brasidas = s.phormio = False
-    s.stage = "location"
 
 
 def claim_tile(s: Board, claimant: str) -> None:

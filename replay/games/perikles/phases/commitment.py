@@ -272,15 +272,18 @@ def placement_departures(s: Board, player: str, power: str, unit_type: str, loca
                  f"{what}, unrelated to the units sent with it this turn: {said}")
 
 
-def send_unit(s: Board, player: str, move: SendUnit) -> None:
+def send_unit(s: Board, player: str, move: SendUnit) -> str | None:
+    """The unit goes to its side of the location, or, to defend it without permission, waits for the
+    owning city's leader: he is returned (he answers next)."""
     if move.side == DEFENDER and needs_permission(s, player, move.power, move.location):
         owner_leader = s.leader[LOCATION[move.location].owner]
+        assert owner_leader is not None  # send_unit_check: a location without a leader cannot be asked
         s.permission_request = {"player": player, "power": move.power, "unit_type": move.unit_type,
                                 "strength": move.strength, "location": move.location}
-        s.stage = "permission"
         s.cur = owner_leader
-        return
+        return owner_leader
     send(s, player, move.power, move.unit_type, move.strength, move.location, move.side)
+    return None
 
 
 # ---- permission -------------------------------------------------------------------
@@ -289,10 +292,6 @@ def send_unit(s: Board, player: str, move: SendUnit) -> None:
 def answer_permission_options(s: Board, player: str) -> Iterator[AnswerPermission]:
     yield AnswerPermission(grant=True)
     yield AnswerPermission(grant=False)
-
-
-def answer_permission_check(s: Board, player: str, move: AnswerPermission) -> str | None:
-    return None
 
 
 def ask_permission_options(s: Board, player: str) -> Iterator[AskPermission]:
@@ -327,14 +326,17 @@ def ask_permission_check(s: Board, player: str, move: AskPermission) -> str | No
     return None
 
 
-def ask_permission(s: Board, player: str, move: AskPermission) -> None:
-    """The request goes to the owning city's leader; no unit moves until he answers."""
+def ask_permission(s: Board, player: str, move: AskPermission) -> str:
+    """The request goes to the owning city's leader, who is returned (he answers next); no unit moves
+    until he answers."""
     if s.ruleset == "bga":
         _ask_departures(s, player, move)
     s.permission_request = {"player": player, "power": move.power, "unit_type": None, "strength": None,
                             "location": move.location, "ask": True}
-    s.stage = "permission"
-    s.cur = s.leader[LOCATION[move.location].owner]
+    leader = s.leader[LOCATION[move.location].owner]
+    assert leader is not None  # ask_permission_check
+    s.cur = leader
+    return leader
 
 
 def _ask_departures(s: Board, player: str, move: AskPermission) -> None:
@@ -363,7 +365,6 @@ def answer_permission(s: Board, player: str, move: AnswerPermission) -> None:
         if req.get("ask"):
             s.commit_granted = False
     s.permission_request = None
-    s.stage = "commit"
     s.cur = requester
 
 

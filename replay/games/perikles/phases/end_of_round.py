@@ -57,11 +57,9 @@ def end_round(s: Board) -> None:
     clear_round(s)
     if game_ends(s):
         s.over = True
-        s.stage = "over"
         return
     s.round += 1
     s.spent = []
     s.hands = {p: [] for p in s.players}
     s.display = [None] * len(s.display)
     s.locations = []
-    s.stage = "deal_influence"

@@ -9,12 +9,10 @@ from ..board import UNKNOWN
 from ..components import ANY, CITY_KEYS, INFLUENCE, INFLUENCE_TILES, SPECIAL, tiles_per_player
 from ..moves import (
     Assassinate,
-    FinishTurn,
     PlaceAnyCube,
     PlaceCube,
     TakeTile,
 )
-from . import nominations
 
 if TYPE_CHECKING:
     from ..board import Board
@@ -84,37 +82,16 @@ def take_tile_check(s: Board, player: str, move: TakeTile) -> str | None:
     return None
 
 
-def take_tile(s: Board, player: str, move: TakeTile) -> None:
+def take_tile(s: Board, player: str, move: TakeTile) -> str:
+    """The tile leaves the display for the player's hand (its slot is refilled after the turn);
+    returns it."""
     tile_id = s.display[move.slot - 1]
     assert tile_id is not None
-    tile = INFLUENCE[tile_id]
     s.display[move.slot - 1] = None
     s.refill_slot = move.slot
     s.hands[player].append(tile_id)
     s.take(player, "influence tile", tile_id)
-    if tile.city == ANY:
-        s.step = "any_city"
-        return
-    s.add_cubes(player, tile.city, tile.shards)
-    resolve_symbol(s, player, tile.symbol)
-
-
-def resolve_symbol(s: Board, player: str, symbol: str) -> None:
-    """Candidate: one nomination anywhere (no effect if none is possible). Assassin: remove one cube."""
-    if symbol == "candidate" and nominations.can_nominate(s, player):
-        s.step = "candidate"
-    elif symbol == "assassin" and any(True for _ in assassinate_options(s, player)):
-        s.step = "assassin"
-    else:
-        after_tile(s, player)
-
-
-def after_tile(s: Board, player: str) -> None:
-    """Step 5: a last chance for an influence special tile, else the turn ends."""
-    if can_play_influence_special(s, player):
-        s.step = "after"
-    else:
-        s.step = "done"
+    return tile_id
 
 
 def place_any_cube_options(s: Board, player: str) -> Iterator[PlaceAnyCube]:
@@ -133,7 +110,6 @@ def place_any_cube_check(s: Board, player: str, move: PlaceAnyCube) -> str | Non
 def place_any_cube(s: Board, player: str, move: PlaceAnyCube) -> None:
     if move.city is not None:
         s.add_cubes(player, move.city, 1)
-    after_tile(s, player)
 
 
 # ---- the Assassin symbol ----------------------------------------------------------
@@ -180,7 +156,6 @@ def assassinate(s: Board, player: str, move: Assassinate) -> None:
     else:
         s.beta[c] = None
     s.score_changed()
-    after_tile(s, player)
 
 
 # ---- after the tile: a last chance for a special tile ----------------------------------
@@ -197,24 +172,11 @@ def can_play_influence_special(s: Board, player: str) -> bool:
     return tile is not None and SPECIAL[tile].timing == "influence"
 
 
-def finish_turn_options(s: Board, player: str) -> Iterator[FinishTurn]:
-    yield FinishTurn()
-
-
-def finish_turn_check(s: Board, player: str, move: FinishTurn) -> str | None:
-    return None
-
-
-def finish_turn(s: Board, player: str, move: FinishTurn) -> None:
-    s.step = "done"
-
-
 # ---- turn flow ------------------------------------------------------------------------
 
 
 def begin_turn(s: Board, player: str) -> None:
     s.cur = player
-    s.step = "before"
     s.special_played_this_turn = False
 
 
@@ -223,16 +185,13 @@ def tiles_to_take(s: Board) -> int:
 
 
 def start_influence(s: Board) -> None:
-    s.stage = "influence"
     s.takes = 0
-    assert s.start_player is not None
-    begin_turn(s, s.start_player)
 
 
-def end_of_turn(s: Board) -> None:
-    """A tile taken: the slot is refilled unless that was the phase's last tile."""
+def end_of_turn(s: Board) -> bool:
+    """A tile taken: whether that was the phase's last tile (else the slot is refilled)."""
     s.takes += 1
-    s.stage = "nomination_start" if s.takes == tiles_to_take(s) else "refill"
+    return s.takes == tiles_to_take(s)
 
 
 def deck_pool(s: Board) -> tuple[tuple[str, int], ...]:

@@ -29,12 +29,6 @@ def _special_played(s: Board, player: str, key: str) -> None:
     s.special_played_this_turn = True
 
 
-def _after_special(s: Board, player: str) -> None:
-    """Played before taking a tile: the turn goes on; played after: the turn ends."""
-    if s.step == "after":
-        s.step = "done"
-
-
 def play_perikles_options(s: Board, player: str) -> Iterator[PlayPerikles]:
     if s.may_hold_special(player, "perikles"):
         yield PlayPerikles()
@@ -48,7 +42,6 @@ def play_perikles(s: Board, player: str, move: PlayPerikles) -> None:
     """Perikles: two of the player's cubes into Athens (30-cube limit applies)."""
     _special_played(s, player, "perikles")
     s.add_cubes(player, "athens", 2)
-    _after_special(s, player)
 
 
 def play_plague_options(s: Board, player: str) -> Iterator[PlayPlague]:
@@ -75,7 +68,6 @@ def play_plague(s: Board, player: str, move: PlayPlague) -> None:
     for p, n in plague_losses(s, move.city).items():
         s.cubes[move.city][p] -= n
     s.score_changed()
-    _after_special(s, player)
 
 
 def play_alkibiades_options(s: Board, player: str) -> Iterator[PlayAlkibiades]:
@@ -88,10 +80,9 @@ def play_alkibiades_check(s: Board, player: str, move: PlayAlkibiades) -> str | 
 
 
 def play_alkibiades(s: Board, player: str, move: PlayAlkibiades) -> None:
+    """Alkibiades: two cube moves follow (the turn then goes on at ``resume_step``)."""
     _special_played(s, player, "alkibiades")
-    s.resume_step = "done" if s.step == "after" else s.step
     s.alkibiades_left = 2
-    s.step = "alkibiades"
 
 
 def alkibiades_move_options(s: Board, player: str) -> Iterator[AlkibiadesMove]:
@@ -117,12 +108,12 @@ def alkibiades_move_check(s: Board, player: str, move: AlkibiadesMove) -> str | 
     return None
 
 
-def alkibiades_move(s: Board, player: str, move: AlkibiadesMove) -> None:
-    """Alkibiades: one cube moves city to city (candidate cubes stay put)."""
+def alkibiades_move(s: Board, player: str, move: AlkibiadesMove) -> bool:
+    """Alkibiades: one cube moves city to city (candidate cubes stay put).  Whether another move
+    follows (one is left, and some cube can move)."""
     s.cubes[move.from_city][move.owner] -= 1
     s.cubes[move.to_city][move.owner] += 1  # the same cubes on the board: the score does not change
     s.alkibiades_left -= 1
-    if s.alkibiades_left == 0 or not any(True for _ in alkibiades_move_options(s, player)):
-        s.step = s.resume_step
+    return s.alkibiades_left > 0 and any(True for _ in alkibiades_move_options(s, player))
 
 

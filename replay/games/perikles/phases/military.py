@@ -127,10 +127,6 @@ def choose_first_committer(s: Board, player: str, move: ChooseFirstCommitter) ->
 # ---- commit turns -------------------------------------------------------------------------------
 
 
-def end_commit_options(s: Board, player: str) -> Iterator[EndCommit]:
-    yield EndCommit()
-
-
 def end_commit_check(s: Board, player: str, move: EndCommit) -> str | None:
     if s.commit_cube_city is not None and s.commit_sent <= MAX_UNITS:
         return (f"{player} cannot end his commit turn yet: he spent a cube in "
@@ -138,11 +134,8 @@ def end_commit_check(s: Board, player: str, move: EndCommit) -> str | None:
     return None
 
 
-def end_commit(s: Board, player: str, move: EndCommit) -> None:
-    finish_commit_turn(s, player)
-
-
 def finish_commit_turn(s: Board, player: str) -> None:
+    """The commit turn ends (``bga``: after a granted permission the next player's turn is free, Q3)."""
     if s.ruleset == "bga" and s.commit_granted:
         s.free_turn_for = s.next_player(player)
         # the rulebook's next turn (as next_commit_turn finds it) spends a tile; the free one never does
@@ -155,7 +148,6 @@ def finish_commit_turn(s: Board, player: str) -> None:
         s.depart("free_commit_turn_after_grant",
                  f"{player} was granted a permission this turn: {s.free_turn_for} commits next without "
                  f"spending a tile; by the rulebook {rulebook}")
-    s.stage = "next_commit"
     s.cur = None
 
 
@@ -180,7 +172,6 @@ def begin_commit_turn(s: Board, player: str) -> None:
     s.commit_cube_city = None
     s.commit_denied = []
     s.commit_granted = False
-    s.stage = "commit"
 
 
 def next_commit_turn(s: Board) -> str | None:
@@ -209,32 +200,21 @@ def next_commit_turn(s: Board) -> str | None:
 
 def start_military(s: Board) -> None:
     """Official: recovery from the Sparta leader (the start player if none), then his choice.
-    ``bga``: the choice first."""
+    ``bga``: the choice first (its recovery follows, :func:`after_spartan_choice`)."""
     s.commit_shards = 2
     s.free_turn_for = None
-    if s.ruleset == "bga":
-        s.stage = "choose_first"
-        return
-    assert s.start_player is not None
-    s.recovery_queue = recovery_queue(s, s.leader["sparta"] or s.start_player)
-    s.stage = "recover"
-
-
-def after_recovery(s: Board) -> None:
-    s.stage = "next_commit" if s.ruleset == "bga" else "choose_first"
+    if s.ruleset != "bga":
+        assert s.start_player is not None
+        s.recovery_queue = recovery_queue(s, s.leader["sparta"] or s.start_player)
 
 
 def after_spartan_choice(s: Board) -> None:
-    """Official: recovery came first, commits follow. ``bga``: recovery follows, from the chosen player."""
+    """``bga``: the recovery follows the choice, from the chosen player."""
     if s.ruleset == "bga":
         assert s.first_committer is not None
         s.recovery_queue = recovery_queue(s, s.first_committer)
-        s.stage = "recover"
-    else:
-        s.stage = "next_commit"
 
 
 def no_spartan_choice(s: Board) -> None:
     """Sparta has no leader: the round's start player commits first."""
     s.first_committer = s.commit_next = s.start_player
-    after_spartan_choice(s)

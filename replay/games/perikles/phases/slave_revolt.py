@@ -69,7 +69,6 @@ def play_slave_revolt(s: Board, player: str, move: PlaySlaveRevolt) -> None:
     s.bind_special(player, "slaverevolt")
     s.special_used[player] = True
     s.revolt_target = move.target
-    s.stage = "slave_revolt"
 
 
 def slave_revolt_strikes(s: Board, unit_id: str) -> None:
@@ -77,6 +76,5 @@ def slave_revolt_strikes(s: Board, unit_id: str) -> None:
     assert s.revolt_target is not None
     unknowns.revolt_strikes(s, s.revolt_target, unit_id)
     s.revolt_target = None
-    s.stage = "commit"
 
 

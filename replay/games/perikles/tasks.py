@@ -1,0 +1,1021 @@
+"""Perikles's tasks: every point where its rules wait, on the core's task stack.
+
+Each step of the rulebook's round (``/work/shared/rules/perikles.md`` §3-§5.7) is one task
+class: a **decision** a player makes (its candidate moves, the check of one, its effect), a
+**chance** step (the deal, a refill, the dice, the Slave Revolt pick, the counters turned up)
+or an **automatic** step (the elections, the order of commit turns, a combat without dice...).
+The core (:class:`replay.decisions.TaskState`) drives them; a task does its rule by calling
+the functions of ``phases/`` and then says what follows (it pops itself, pushes the next
+step), so the rules read in rulebook order here:
+
+* setup and the deal (§3, §5.1): :class:`DealInfluenceTiles`, :class:`DealLocationTiles`,
+  :class:`DealSpecialTiles`, :class:`FirstPlayer`, :class:`InitialPlacement`;
+* the influence phase (§5.2), one task per step of a turn: :class:`TakeATile` (steps 1-2),
+  :class:`PlaceTheAnyCube` (3), :class:`CandidateSymbol` and :class:`AssassinSymbol` (4),
+  :class:`SpecialTileAfterTheTile` (5), :class:`AlkibiadesMoves`, :class:`EndOfInfluenceTurn`
+  and :class:`Refill` (6);
+* nominations (§5.3): :class:`NominationsBegin`, :class:`Nomination`; elections (§5.4):
+  :class:`Elections`;
+* the military phase (§5.5): :class:`MilitaryPhase`, :class:`DeadPoolRecovery`,
+  :class:`RecoverAUnit`, :class:`SpartanChoice`, :class:`FirstCommitterChoice`,
+  :class:`CommitTurns`, :class:`CommitTurn`, :class:`PermissionToDefend`, :class:`SlaveRevoltPick`;
+* the battles (§5.6): :class:`Locations`, :class:`RevealCounters`, :class:`Combat`,
+  :class:`PreCombatWindow`, :class:`PreCombatSpecialTile`, :class:`Dice`, :class:`Casualty`;
+* the end of a round (§5.7): :class:`EndOfRound`.
+
+Every task names the **stage** the snapshot shows for it (and an influence-turn task its
+**step**), and the **phase** of frames (:meth:`Task.view`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from replay import decisions
+from replay.engine import ChanceRequest, ImpossibleChance, Move, Outcome
+
+from . import moves as mv
+from . import unknowns
+from .board import UNKNOWN
+from .components import (
+    ANY,
+    DISPLAY_SLOTS,
+    INFLUENCE,
+    INFLUENCE_TILES,
+    LOCATION_SLOTS,
+    LOCATIONS,
+    SPECIAL_TILES,
+)
+from .phases import (
+    battle_specials,
+    battles,
+    commitment,
+    elections,
+    end_of_round,
+    influence,
+    influence_specials,
+    military,
+    nominations,
+    slave_revolt,
+)
+
+if TYPE_CHECKING:
+    from .state import PeriklesState  # noqa: F401 (the base class names it in a string)
+
+
+@dataclass(slots=True)
+class Task(decisions.Task["PeriklesState"]):
+    """One pending step of Perikles's rules.
+
+    ``stage`` is the name the snapshot gives the step, ``phase`` the phase label of frames
+    (:meth:`PeriklesState.phase`); ``awaiting`` says what the player must do, in the words of a
+    refused move's message."""
+
+    player: str = ""
+    stage: ClassVar[str] = ""
+    phase: ClassVar[str] = ""
+
+    def view(self, s: PeriklesState) -> tuple[str, str]:
+        """``(stage, step)`` as the snapshot shows them.  Outside an influence turn the step is the
+        last influence turn's: ``done``, or nothing before the first one."""
+        return self.stage, "done"
+
+    def refuse(self, s: PeriklesState, player: str, move: Move) -> str:
+        return (f"{player} cannot {move.type.replace('_', ' ')} now: in the {self.phase} phase "
+                f"{player} must {self.awaiting}")
+
+
+@dataclass(slots=True)
+class Chance(Task):
+    """A chance step.  Its request is made when the rules reach it and kept while it waits
+    (:meth:`ask` makes it; a step that waits again after an outcome forgets it)."""
+
+    decision = False
+    _request: ChanceRequest | None = None
+
+    def request(self, s: PeriklesState) -> ChanceRequest | None:
+        req = self._request
+        if req is None:
+            req = self._request = self.ask(s)
+        return req
+
+    def ask(self, s: PeriklesState) -> ChanceRequest:
+        raise NotImplementedError
+
+
+@dataclass(slots=True)
+class Step(Task):
+    """An automatic step: the rules do it at once."""
+
+    decision = False
+
+
+def draws(s: PeriklesState, request: ChanceRequest, outcome: Outcome) -> list[str]:
+    """The items of a draw (an item the record does not name is :data:`~.board.UNKNOWN`)."""
+    return [UNKNOWN if x is None else str(x) for x in outcome["items"]]
+
+
+# ---- setup and the deal (§3, §5.1) ---------------------------------------------------------
+
+
+@dataclass(slots=True)
+class SetupStep(Chance):
+    """A chance step of the first round's setup: no influence turn has been played yet."""
+
+    def view(self, s: PeriklesState) -> tuple[str, str]:
+        return self.stage, "" if s.round == 1 else "done"
+
+
+@dataclass(slots=True)
+class DealInfluenceTiles(SetupStep):
+    """Ten influence tiles face up into the display."""
+
+    stage = "deal_influence"
+    phase = "deal"
+
+    def ask(self, s: PeriklesState) -> ChanceRequest:
+        return ChanceRequest("draw", "influence", count=DISPLAY_SLOTS, pool=tuple((t.id, 1) for t in INFLUENCE_TILES),
+                             reason=f"round {s.round}: the influence display")
+
+    def reveal(self, s: PeriklesState, req: ChanceRequest, outcome: Outcome) -> None:
+        s.display = list(draws(s, req, outcome))
+        s.pop(self)
+        s.push(DealLocationTiles())
+
+
+@dataclass(slots=True)
+class DealLocationTiles(SetupStep):
+    """Seven new location tiles into the battle slots; in round 1 the setup goes on, later the
+    influence phase begins."""
+
+    stage = "deal_locations"
+    phase = "deal"
+
+    def ask(self, s: PeriklesState) -> ChanceRequest:
+        pool = tuple((t.key, 1) for t in LOCATIONS if t.key not in s.dealt_locations)
+        return ChanceRequest("draw", "locations", count=LOCATION_SLOTS, pool=pool,
+                             reason=f"round {s.round}: the location tiles")
+
+    def reveal(self, s: PeriklesState, req: ChanceRequest, outcome: Outcome) -> None:
+        items = draws(s, req, outcome)
+        if UNKNOWN in items:
+            raise ImpossibleChance(f"a {req.name} draw cannot leave items unknown: location tiles are dealt face up")
+        s.shown = {}  # a late reveal of the last round's locations can no longer come
+        s.locations = list(items)
+        s.dealt_locations += items
+        s.pop(self)
+        if s.round == 1:
+            s.push(DealSpecialTiles())
+        else:
+            influence_phase(s)
+
+
+@dataclass(slots=True)
+class DealSpecialTiles(SetupStep):
+    """One secret special tile per player, in seat order (seat view: the record names none)."""
+
+    stage = "deal_specials"
+    phase = "setup"
+
+    def ask(self, s: PeriklesState) -> ChanceRequest:
+        return ChanceRequest("draw", "special", count=len(s.players), pool=tuple((t.key, 1) for t in SPECIAL_TILES),
+                             reason="one secret special tile per player, in seat order",
+                             visible_to=() if s.seat_view else None)
+
+    def reveal(self, s: PeriklesState, req: ChanceRequest, outcome: Outcome) -> None:
+        items = draws(s, req, outcome)
+        if UNKNOWN in items and not s.seat_view:
+            raise ImpossibleChance(f"a {req.name} draw cannot leave items unknown: special tiles dealt face down "
+                                   "need options.seat_view, under which the order of play does not depend on "
+                                   "which tile a player holds")
+        for p, tile in zip(s.players, items):
+            s.special[p] = tile
+        s.pop(self)
+        s.push(FirstPlayer())
+
+
+@dataclass(slots=True)
+class FirstPlayer(SetupStep):
+    """The first player, at random; the initial placement begins with him."""
+
+    stage = "first_player"
+    phase = "setup"
+
+    def ask(self, s: PeriklesState) -> ChanceRequest:
+        return ChanceRequest("choose", "first_player", options=tuple(s.players))
+
+    def reveal(self, s: PeriklesState, req: ChanceRequest, outcome: Outcome) -> None:
+        value = str(outcome["value"])
+        s.first_player = s.start_player = value
+        s.placements_left = 2 * len(s.players)
+        s.cur = value
+        s.pop(self)
+        s.push(InitialPlacement(value))
+
+
+@dataclass(slots=True)
+class InitialPlacement(Task):
+    """One cube into any city: two laps clockwise from the first player."""
+
+    stage = "placement"
+    phase = "setup"
+    accepts = (mv.PlaceCube,)
+    awaiting = "place a starting cube"
+
+    def view(self, s: PeriklesState) -> tuple[str, str]:
+        return self.stage, ""
+
+    def candidates(self, s: PeriklesState) -> Iterator[Move]:
+        return influence.place_cube_options(s, self.player)
+
+    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
+        assert isinstance(move, mv.PlaceCube)
+        return influence.place_cube_check(s, player, move)
+
+    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
+        assert isinstance(move, mv.PlaceCube)
+        influence.place_cube(s, player, move)
+        s.pop(self)
+        if s.placements_left:
+            assert s.cur is not None
+            s.push(InitialPlacement(s.cur))
+        else:
+            influence_phase(s)
+
+
+# ---- the influence phase (§5.2) -------------------------------------------------------------
+
+
+def influence_phase(s: PeriklesState) -> None:
+    """Turns clockwise from the round's start player."""
+    influence.start_influence(s)
+    assert s.start_player is not None
+    influence_turn(s, s.start_player)
+
+
+def influence_turn(s: PeriklesState, player: str) -> None:
+    influence.begin_turn(s, player)
+    s.push(TakeATile(player))
+
+
+@dataclass(slots=True)
+class InfluenceStep(Task):
+    """A step of an influence turn (the snapshot shows it as the ``influence`` stage's step)."""
+
+    stage = "influence"
+    phase = "influence"
+    step: ClassVar[str] = ""
+
+    def view(self, s: PeriklesState) -> tuple[str, str]:
+        return self.stage, self.step
+
+
+INFLUENCE_SPECIALS: tuple[type[Move], ...] = (mv.PlayPerikles, mv.PlayPlague, mv.PlayAlkibiades)
+
+
+def influence_special_options(s: PeriklesState, player: str) -> Iterator[Move]:
+    yield from influence_specials.play_perikles_options(s, player)
+    yield from influence_specials.play_plague_options(s, player)
+    yield from influence_specials.play_alkibiades_options(s, player)
+
+
+def influence_special_check(s: PeriklesState, player: str, move: Move) -> str | None:
+    if isinstance(move, mv.PlayPerikles):
+        return influence_specials.play_perikles_check(s, player, move)
+    if isinstance(move, mv.PlayPlague):
+        return influence_specials.play_plague_check(s, player, move)
+    assert isinstance(move, mv.PlayAlkibiades)
+    return influence_specials.play_alkibiades_check(s, player, move)
+
+
+def play_influence_special(s: PeriklesState, player: str, move: Move) -> None:
+    """Perikles or Plague at once; Alkibiades's two moves come next (:class:`AlkibiadesMoves`)."""
+    if isinstance(move, mv.PlayPerikles):
+        influence_specials.play_perikles(s, player, move)
+    elif isinstance(move, mv.PlayPlague):
+        influence_specials.play_plague(s, player, move)
+    else:
+        assert isinstance(move, mv.PlayAlkibiades)
+        influence_specials.play_alkibiades(s, player, move)
+        s.push(AlkibiadesMoves(player))
+
+
+@dataclass(slots=True)
+class TakeATile(InfluenceStep):
+    """Steps 1-2: an influence special tile may come first; then a tile from the display, whose
+    cubes and symbol follow."""
+
+    step = "before"
+    accepts = (mv.TakeTile, *INFLUENCE_SPECIALS)
+    awaiting = "take an influence tile"
+
+    def candidates(self, s: PeriklesState) -> Iterator[Move]:
+        yield from influence.take_tile_options(s, self.player)
+        yield from influence_special_options(s, self.player)
+
+    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
+        if isinstance(move, mv.TakeTile):
+            return influence.take_tile_check(s, player, move)
+        return influence_special_check(s, player, move)
+
+    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
+        if not isinstance(move, mv.TakeTile):
+            if isinstance(move, mv.PlayAlkibiades):
+                s.resume_step = self.step
+            play_influence_special(s, player, move)
+            return
+        tile = INFLUENCE[influence.take_tile(s, player, move)]
+        s.pop(self)
+        if tile.city == ANY:
+            s.push(PlaceTheAnyCube(player))
+            return
+        s.add_cubes(player, tile.city, tile.shards)
+        symbol(s, player, tile.symbol)
+
+
+def symbol(s: PeriklesState, player: str, name: str) -> None:
+    """Step 4: Candidate, one nomination anywhere (no effect if none is possible); Assassin, one cube
+    removed."""
+    if name == "candidate" and nominations.can_nominate(s, player):
+        s.push(CandidateSymbol(player))
+    elif name == "assassin" and any(True for _ in influence.assassinate_options(s, player)):
+        s.push(AssassinSymbol(player))
+    else:
+        after_the_tile(s, player)
+
+
+def after_the_tile(s: PeriklesState, player: str) -> None:
+    """Step 5: a last chance for an influence special tile, else the turn ends."""
+    if influence.can_play_influence_special(s, player):
+        s.push(SpecialTileAfterTheTile(player))
+    else:
+        s.push(EndOfInfluenceTurn(player))
+
+
+@dataclass(slots=True)
+class PlaceTheAnyCube(InfluenceStep):
+    """Step 3 for an Any tile: its cube into a city of the player's choice."""
+
+    step = "any_city"
+    accepts = (mv.PlaceAnyCube,)
+    awaiting = "choose the city for the Any tile's cube"
+
+    def candidates(self, s: PeriklesState) -> Iterator[Move]:
+        return influence.place_any_cube_options(s, self.player)
+
+    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
+        assert isinstance(move, mv.PlaceAnyCube)
+        return influence.place_any_cube_check(s, player, move)
+
+    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
+        assert isinstance(move, mv.PlaceAnyCube)
+        influence.place_any_cube(s, player, move)
+        s.pop(self)
+        after_the_tile(s, player)
+
+
+@dataclass(slots=True)
+class CandidateSymbol(InfluenceStep):
+    """Step 4, Candidate: one nomination in any city (§5.3's rules)."""
+
+    step = "candidate"
+    accepts = (mv.Nominate,)
+    awaiting = "make the Candidate symbol's nomination"
+
+    def candidates(self, s: PeriklesState) -> Iterator[Move]:
+        return nominations.nominate_options(s, self.player)
+
+    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
+        assert isinstance(move, mv.Nominate)
+        return nominations.nominate_check(s, player, move)
+
+    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
+        assert isinstance(move, mv.Nominate)
+        nominations.nominate(s, player, move)
+        s.pop(self)
+        after_the_tile(s, player)
+
+
+@dataclass(slots=True)
+class AssassinSymbol(InfluenceStep):
+    """Step 4, Assassin: one cube of any colour removed from any city or candidate space."""
+
+    step = "assassin"
+    accepts = (mv.Assassinate,)
+    awaiting = "remove a cube with the Assassin symbol"
+
+    def candidates(self, s: PeriklesState) -> Iterator[Move]:
+        return influence.assassinate_options(s, self.player)
+
+    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
+        assert isinstance(move, mv.Assassinate)
+        return influence.assassinate_check(s, player, move)
+
+    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
+        assert isinstance(move, mv.Assassinate)
+        influence.assassinate(s, player, move)
+        s.pop(self)
+        after_the_tile(s, player)
+
+
+@dataclass(slots=True)
+class SpecialTileAfterTheTile(InfluenceStep):
+    """Step 5: an influence special tile not played at step 1, or the end of the turn."""
+
+    step = "after"
+    accepts = (mv.FinishTurn, *INFLUENCE_SPECIALS)
+    awaiting = "finish the influence turn"
+
+    def candidates(self, s: PeriklesState) -> Iterator[Move]:
+        yield mv.FinishTurn()
+        yield from influence_special_options(s, self.player)
+
+    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
+        if isinstance(move, mv.FinishTurn):
+            return None
+        return influence_special_check(s, player, move)
+
+    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
+        s.pop(self)
+        s.push(EndOfInfluenceTurn(player))
+        if not isinstance(move, mv.FinishTurn):
+            if isinstance(move, mv.PlayAlkibiades):
+                s.resume_step = EndOfInfluenceTurn.step
+            play_influence_special(s, player, move)
+
+
+@dataclass(slots=True)
+class AlkibiadesMoves(InfluenceStep):
+    """Alkibiades: two cubes move city to city, one at a time; then the turn goes on where the tile
+    was played."""
+
+    step = "alkibiades"
+    accepts = (mv.AlkibiadesMove,)
+    awaiting = "move a cube with Alkibiades"
+
+    def candidates(self, s: PeriklesState) -> Iterator[Move]:
+        return influence_specials.alkibiades_move_options(s, self.player)
+
+    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
+        assert isinstance(move, mv.AlkibiadesMove)
+        return influence_specials.alkibiades_move_check(s, player, move)
+
+    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
+        assert isinstance(move, mv.AlkibiadesMove)
+        if not influence_specials.alkibiades_move(s, player, move):
+            s.pop(self)
+
+
+@dataclass(slots=True)
+class EndOfInfluenceTurn(InfluenceStep):
+    """The turn is over: the display is refilled, unless that was the phase's last tile."""
+
+    decision = False
+    step = "done"
+
+    def run(self, s: PeriklesState) -> None:
+        s.pop(self)
+        if influence.end_of_turn(s):
+            s.push(NominationsBegin())
+        else:
+            s.push(Refill())
+
+
+@dataclass(slots=True)
+class Refill(Chance):
+    """Step 6: the empty display slot is refilled from the deck; the next player's turn begins."""
+
+    stage = "refill"
+    phase = "influence"
+
+    def ask(self, s: PeriklesState) -> ChanceRequest:
+        return ChanceRequest("draw", "influence", count=1, pool=influence.deck_pool(s),
+                             reason=f"refill of display slot {s.refill_slot}")
+
+    def reveal(self, s: PeriklesState, req: ChanceRequest, outcome: Outcome) -> None:
+        s.display[s.refill_slot - 1] = draws(s, req, outcome)[0]
+        s.pop(self)
+        assert s.cur is not None
+        influence_turn(s, s.next_player(s.cur))
+
+
+# ---- nominations and elections (§5.3, §5.4) --------------------------------------------------
+
+
+@dataclass(slots=True)
+class NominationsBegin(Step):
+    """From the start player, the first player able to nominate."""
+
+    stage = "nomination_start"
+    phase = "nominations"
+
+    def run(self, s: PeriklesState) -> None:
+        assert s.start_player is not None
+        s.cur = nominations.first_nominator(s, s.start_player)
+        s.pop(self)
+        s.push(Elections() if s.cur is None else Nomination(s.cur))
+
+
+@dataclass(slots=True)
+class Nomination(Task):
+    """A nomination turn; players who cannot nominate are passed over, and the phase ends when
+    nobody can."""
+
+    stage = "nomination"
+    phase = "nominations"
+    accepts = (mv.Nominate,)
+    awaiting = "nominate a candidate"
+
+    def candidates(self, s: PeriklesState) -> Iterator[Move]:
+        return nominations.nominate_options(s, self.player)
+
+    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
+        assert isinstance(move, mv.Nominate)
+        return nominations.nominate_check(s, player, move)
+
+    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
+        assert isinstance(move, mv.Nominate)
+        nominations.nominate(s, player, move)
+        s.cur = nominations.next_nominator(s, player)
+        s.pop(self)
+        s.push(Elections() if s.cur is None else Nomination(s.cur))
+
+
+@dataclass(slots=True)
+class Elections(Step):
+    """Every city elects its leader; players leading none become Persian leaders."""
+
+    stage = "elections"
+    phase = "elections"
+
+    def run(self, s: PeriklesState) -> None:
+        elections.hold_elections(s)
+        s.pop(self)
+        s.push(MilitaryPhase())
+
+
+# ---- the military phase (§5.5) ------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class MilitaryPhase(Step):
+    """Official: dead-pool recovery from the leader of Sparta, then his choice of the first
+    committer.  ``bga``: the choice first (Q7)."""
+
+    stage = "military"
+    phase = "military"
+
+    def run(self, s: PeriklesState) -> None:
+        military.start_military(s)
+        s.pop(self)
+        s.push(SpartanChoice() if s.ruleset == "bga" else DeadPoolRecovery())
+
+
+@dataclass(slots=True)
+class DeadPoolRecovery(Step):
+    """Each leader takes back one unit of each city he leads from the dead pool: by himself when
+    one type lies there, by his choice (:class:`RecoverAUnit`) when both do."""
+
+    stage = "recover"
+    phase = "military"
+
+    def run(self, s: PeriklesState) -> None:
+        if military.run_recoveries(s):
+            assert s.cur is not None
+            s.push(RecoverAUnit(s.cur))
+            return
+        s.pop(self)
+        s.push(CommitTurns() if s.ruleset == "bga" else SpartanChoice())
+
+
+@dataclass(slots=True)
+class RecoverAUnit(Task):
+    """Both unit types of a city lie in the dead pool: its leader chooses which comes back."""
+
+    stage = "recover"
+    phase = "military"
+    accepts = (mv.RecoverUnit,)
+    awaiting = "choose which unit comes back from the dead pool"
+
+    def candidates(self, s: PeriklesState) -> Iterator[Move]:
+        return military.recover_unit_options(s, self.player)
+
+    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
+        assert isinstance(move, mv.RecoverUnit)
+        return military.recover_unit_check(s, player, move)
+
+    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
+        assert isinstance(move, mv.RecoverUnit)
+        military.recover_unit(s, player, move)
+        s.pop(self)
+
+
+@dataclass(slots=True)
+class SpartanChoice(Step):
+    """The leader of Sparta names the first committer; without one, the start player commits first."""
+
+    stage = "choose_first"
+    phase = "military"
+
+    def run(self, s: PeriklesState) -> None:
+        s.pop(self)
+        spartan = s.leader["sparta"]
+        if spartan is None:
+            military.no_spartan_choice(s)
+            after_the_spartan_choice(s)
+            return
+        s.cur = spartan
+        s.push(FirstCommitterChoice(spartan))
+
+
+def after_the_spartan_choice(s: PeriklesState) -> None:
+    """Official: the recovery came first, the commit turns follow.  ``bga``: the recovery follows,
+    from the chosen player."""
+    military.after_spartan_choice(s)
+    s.push(DeadPoolRecovery() if s.ruleset == "bga" else CommitTurns())
+
+
+@dataclass(slots=True)
+class FirstCommitterChoice(Task):
+    """The leader of Sparta chooses any player, himself included, to commit first."""
+
+    stage = "choose_first"
+    phase = "military"
+    accepts = (mv.ChooseFirstCommitter,)
+    awaiting = "name the first player to commit (as leader of Sparta)"
+
+    def candidates(self, s: PeriklesState) -> Iterator[Move]:
+        return military.choose_first_committer_options(s, self.player)
+
+    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
+        assert isinstance(move, mv.ChooseFirstCommitter)
+        return military.choose_first_committer_check(s, player, move)
+
+    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
+        assert isinstance(move, mv.ChooseFirstCommitter)
+        military.choose_first_committer(s, player, move)
+        s.pop(self)
+        after_the_spartan_choice(s)
+
+
+@dataclass(slots=True)
+class CommitTurns(Step):
+    """Commit turns in order, each spending an influence tile (§5.5.2); a turn that could only end
+    is spent at once.  When every tile is used, the battles begin."""
+
+    stage = "next_commit"
+    phase = "military"
+
+    def run(self, s: PeriklesState) -> None:
+        p = military.next_commit_turn(s)
+        if p is None:
+            s.battle_slot = 0
+            s.pop(self)
+            s.push(Locations())
+            return
+        military.begin_commit_turn(s, p)
+        turn = (CommitTurnAskingFirst if s.seat_view else CommitTurn)(p)
+        s.push(turn)
+        if not turn.can_do_more_than_end(s):
+            military.finish_commit_turn(s, p)
+            s.pop(turn)
+
+
+@dataclass(slots=True)
+class CommitTurn(Task):
+    """One commit turn (§5.5.3): up to two units (four after a spent cube), Slave Revolt, the end of
+    the turn.  Unit lookups are kept while the moves are listed or one is checked (nothing moves
+    meanwhile)."""
+
+    stage = "commit"
+    phase = "military"
+    accepts: ClassVar[tuple[type[Move], ...]] = (mv.SendUnit, mv.SpendCube, mv.EndCommit, mv.PlaySlaveRevolt)
+    awaiting = "commit units"
+
+    def candidates(self, s: PeriklesState) -> Iterator[Move]:
+        outer = s._memo is None
+        if outer:
+            s._memo = {}
+        try:
+            yield from self.options(s)
+        finally:
+            if outer:
+                s._memo = None
+
+    def options(self, s: PeriklesState) -> Iterator[Move]:
+        p = self.player
+        yield from commitment.send_unit_options(s, p)
+        yield from commitment.spend_cube_options(s, p)
+        yield mv.EndCommit()
+        yield from slave_revolt.play_slave_revolt_options(s, p)
+
+    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
+        if s._memo is not None:
+            return self.why_not(s, player, move)
+        s._memo = {}
+        try:
+            return self.why_not(s, player, move)
+        finally:
+            s._memo = None
+
+    def why_not(self, s: PeriklesState, player: str, move: Move) -> str | None:
+        if isinstance(move, mv.SendUnit):
+            return commitment.send_unit_check(s, player, move)
+        if isinstance(move, mv.SpendCube):
+            return commitment.spend_cube_check(s, player, move)
+        if isinstance(move, mv.EndCommit):
+            return military.end_commit_check(s, player, move)
+        if isinstance(move, mv.PlaySlaveRevolt):
+            return slave_revolt.play_slave_revolt_check(s, player, move)
+        assert isinstance(move, mv.AskPermission)
+        return commitment.ask_permission_check(s, player, move)
+
+    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
+        if isinstance(move, mv.SendUnit):
+            leader = commitment.send_unit(s, player, move)
+            if leader is not None:
+                s.push(PermissionToDefend(leader))
+        elif isinstance(move, mv.SpendCube):
+            commitment.spend_cube(s, player, move)
+        elif isinstance(move, mv.EndCommit):
+            military.finish_commit_turn(s, player)
+            s.pop(self)
+        elif isinstance(move, mv.PlaySlaveRevolt):
+            slave_revolt.play_slave_revolt(s, player, move)
+            s.push(SlaveRevoltPick())
+        else:
+            assert isinstance(move, mv.AskPermission)
+            s.push(PermissionToDefend(commitment.ask_permission(s, player, move)))
+
+    def can_do_more_than_end(self, s: PeriklesState) -> bool:
+        """Whether the turn offers anything but ending it (else the tile is spent for nothing).
+
+        Seat view: a player with an unused special tile is asked whenever Slave Revolt has a
+        target, since whether his tile is Slave Revolt may be secret."""
+        p = self.player
+        if s.seat_view and not s.special_used[p] and slave_revolt.any_target(s):
+            return True
+        moves = self.candidates(s)
+        try:
+            return any(not isinstance(m, mv.EndCommit) and self.check(s, p, m) is None for m in moves)
+        finally:
+            moves.close()  # type: ignore[attr-defined]
+
+
+@dataclass(slots=True)
+class CommitTurnAskingFirst(CommitTurn):
+    """A commit turn of a record seen from one seat: permission to defend is asked before the units
+    are chosen (``ask_permission``), as on BGA."""
+
+    accepts = (*CommitTurn.accepts, mv.AskPermission)
+
+    def options(self, s: PeriklesState) -> Iterator[Move]:
+        yield from CommitTurn.options(self, s)
+        yield from commitment.ask_permission_options(s, self.player)
+
+
+@dataclass(slots=True)
+class PermissionToDefend(Task):
+    """The leader of the city owning a location grants or refuses a request to defend it; the
+    commit turn then goes on."""
+
+    stage = "permission"
+    phase = "military"
+    accepts = (mv.AnswerPermission,)
+    awaiting = "answer a request to defend his location"
+
+    def candidates(self, s: PeriklesState) -> Iterator[Move]:
+        return commitment.answer_permission_options(s, self.player)
+
+    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
+        assert isinstance(move, mv.AnswerPermission)
+        commitment.answer_permission(s, player, move)
+        s.pop(self)
+
+
+@dataclass(slots=True)
+class SlaveRevoltPick(Chance):
+    """Slave Revolt: a Spartan hoplite at the target, picked at random, goes home for the round."""
+
+    stage = "slave_revolt"
+    phase = "military"
+
+    def ask(self, s: PeriklesState) -> ChanceRequest:
+        assert s.revolt_target is not None
+        return ChanceRequest("choose", "slave_revolt",
+                             options=tuple(slave_revolt.revolt_candidates(s, s.revolt_target)),
+                             reason="Slave Revolt: which Spartan hoplite rises")
+
+    def outcome_at_once(self, s: PeriklesState, outcome: Outcome) -> ChanceRequest | None:
+        """The pick may name a counter the state holds under another id of the same kind (the
+        record's ``send_unit`` names units by kind, the engine moved the lowest-numbered one): the
+        two ids are swapped first, as a reveal does, so that the state's ids follow the record's.
+        The pick itself always goes the checked way."""
+        if "choose" in outcome:
+            req = self.request(s)
+            assert req is not None
+            if unknowns.follow_twin(s, req.options, outcome.get("value")):
+                self._request = None  # the request names the counters there now
+        return None
+
+    def reveal(self, s: PeriklesState, req: ChanceRequest, outcome: Outcome) -> None:
+        slave_revolt.slave_revolt_strikes(s, str(outcome["value"]))
+        s.pop(self)
+
+
+# ---- the battles (§5.6) ---------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Locations(Step):
+    """The locations in slot order: each is revealed, then settled without a fight or fought."""
+
+    stage = "location"
+    phase = "battles"
+
+    def run(self, s: PeriklesState) -> None:
+        if s.battle_slot >= len(s.locations):
+            s.pop(self)
+            s.push(EndOfRound())
+        elif s.face_down and unknowns.face_down_at(s, s.current_location().key):
+            s.push(RevealCounters())  # the counters sent face down must be turned up first
+        elif battles.start_location(s):
+            s.push(Combat())
+
+
+@dataclass(slots=True)
+class RevealCounters(Chance):
+    """The counters sent face down to the location are turned up (a ``reveal`` event, which
+    :meth:`PeriklesState._reveal_zone` applies)."""
+
+    stage = "reveal"
+    phase = "battles"
+
+    def ask(self, s: PeriklesState) -> ChanceRequest:
+        loc = s.current_location()
+        return ChanceRequest("reveal", unknowns.zone_name(loc.key),
+                             reason=f"the units sent face down to {loc.name} are turned up")
+
+    def reveal(self, s: PeriklesState, req: ChanceRequest, outcome: Outcome) -> None:
+        raise ImpossibleChance(f"the rules await the counters at {req.name[len('location:'):]} "
+                               f"turned up ({{\"reveal\": \"{req.name}\", ...}}), not {outcome}")
+
+
+@dataclass(slots=True)
+class Combat(Step):
+    """One combat of the location: decided without dice when a side is absent, else the pre-combat
+    window and the dice."""
+
+    stage = "combat"
+    phase = "battles"
+
+    def run(self, s: PeriklesState) -> None:
+        s.pop(self)
+        dice, winner = battles.start_combat(s)
+        if dice:
+            s.push(PreCombatWindow())
+        else:
+            combat_won(s, winner)
+
+
+def combat_won(s: PeriklesState, winner: str | None) -> None:
+    """The combat is over: the location's next combat follows, or the location is won."""
+    if battles.end_combat(s, winner):
+        s.push(Combat())
+
+
+@dataclass(slots=True)
+class PreCombatWindow(Step):
+    """Every player whose special tile is eligible is offered it, from the start player; then the
+    dice decide."""
+
+    stage = "window"
+    phase = "battles"
+
+    def run(self, s: PeriklesState) -> None:
+        p = battle_specials.next_in_window(s)
+        if p is not None:
+            s.cur = p
+            s.push(PreCombatSpecialTile(p))
+            return
+        battles.begin_rolling(s)
+        s.pop(self)
+        s.push(Dice())
+
+
+@dataclass(slots=True)
+class PreCombatSpecialTile(Task):
+    """Brasidas, Phormio, Thessalian Allies or Persian Fleet now, or the tile is kept."""
+
+    stage = "battle_special"
+    phase = "battles"
+    accepts = (mv.PlayBrasidas, mv.PlayPhormio, mv.PlayThessalianAllies, mv.PlayPersianFleet, mv.DeclineSpecial)
+    awaiting = "play or keep his special tile before the combat"
+
+    def candidates(self, s: PeriklesState) -> Iterator[Move]:
+        p = self.player
+        yield from battle_specials.play_brasidas_options(s, p)
+        yield from battle_specials.play_phormio_options(s, p)
+        yield from battle_specials.play_thessalian_allies_options(s, p)
+        yield from battle_specials.play_persian_fleet_options(s, p)
+        yield mv.DeclineSpecial()
+
+    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
+        if isinstance(move, mv.PlayBrasidas):
+            return battle_specials.play_brasidas_check(s, player, move)
+        if isinstance(move, mv.PlayPhormio):
+            return battle_specials.play_phormio_check(s, player, move)
+        if isinstance(move, mv.PlayThessalianAllies):
+            return battle_specials.play_thessalian_allies_check(s, player, move)
+        if isinstance(move, mv.PlayPersianFleet):
+            return battle_specials.play_persian_fleet_check(s, player, move)
+        return None
+
+    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
+        if isinstance(move, mv.PlayBrasidas):
+            battle_specials.play_brasidas(s, player, move)
+        elif isinstance(move, mv.PlayPhormio):
+            battle_specials.play_phormio(s, player, move)
+        elif isinstance(move, mv.PlayThessalianAllies):
+            battle_specials.play_thessalian_allies(s, player, move)
+        elif isinstance(move, mv.PlayPersianFleet):
+            battle_specials.play_persian_fleet(s, player, move)
+        else:
+            assert isinstance(move, mv.DeclineSpecial)
+            battle_specials.decline_special(s, player, move)
+        s.pop(self)
+
+
+@dataclass(slots=True)
+class Dice(Chance):
+    """Both sides roll 2d6, the attacker first, until a side holds two battle tokens (or wins the
+    roll-off); the loser gives up a unit."""
+
+    stage = "roll"
+    phase = "battles"
+
+    def ask(self, s: PeriklesState) -> ChanceRequest:
+        side = "attacker" if s.pending_roll is None else "defender"
+        return ChanceRequest("roll", side, count=2, sides=6,
+                             reason=f"{s.current_location().name}, {battles.combat_type(s)} combat: the {side}'s 2d6")
+
+    def reveal(self, s: PeriklesState, req: ChanceRequest, outcome: Outcome) -> None:
+        self._request = None
+        total = sum(outcome["roll"])
+        if s.pending_roll is None:
+            s.pending_roll = total
+            return
+        attacker_total, s.pending_roll = s.pending_roll, None
+        winner = battles.roll(s, attacker_total, total)
+        if winner is None:
+            return
+        s.pop(self)
+        if battles.take_casualty(s, battles.other(winner)):
+            assert s.cur is not None
+            s.push(Casualty(s.cur))
+        else:
+            combat_won(s, winner)
+
+
+@dataclass(slots=True)
+class Casualty(Task):
+    """The weakest units of the losing side belong to several powers: its main player chooses
+    whose is lost."""
+
+    stage = "casualty"
+    phase = "battles"
+    accepts = (mv.ChooseCasualty,)
+    awaiting = "choose whose unit is the casualty"
+
+    def candidates(self, s: PeriklesState) -> Iterator[Move]:
+        return battles.choose_casualty_options(s, self.player)
+
+    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
+        assert isinstance(move, mv.ChooseCasualty)
+        return battles.choose_casualty_check(s, player, move)
+
+    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
+        assert isinstance(move, mv.ChooseCasualty)
+        winner = battles.choose_casualty(s, player, move)
+        s.pop(self)
+        combat_won(s, winner)
+
+
+# ---- the end of a round (§5.7) -----------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class EndOfRound(Step):
+    """Leaders become statues, the round's state is cleared; the game ends or the next round is
+    dealt."""
+
+    stage = "end_round"
+    phase = "end of round"
+
+    def run(self, s: PeriklesState) -> None:
+        end_of_round.end_round(s)
+        s.pop(self)
+        if not s.over:
+            s.push(DealInfluenceTiles())
