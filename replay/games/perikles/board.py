@@ -40,11 +40,9 @@ UNKNOWN = "?"
 round-1 display tile nobody took (a BGA log names display tiles only when they are taken)."""
 
 
-class Board(TaskState):
+class Board(TaskState["Task"]):
     """Perikles state data and shared helpers (the protocol comes from the task stack, ``tasks.py``;
     the rest of it is in ``state.py``)."""
-
-    stack: list[Task]  # type: ignore[assignment]  # Perikles's own tasks
 
     def __init__(self, players: list[str], options: dict[str, Any]) -> None:
         super().__init__(players, options)

@@ -3,7 +3,7 @@ what is legal; here the standing permissions, reveals, score and snapshot."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from replay.departures import load_departures
 from replay.engine import GameOverError, IllegalMove, Move
@@ -15,7 +15,7 @@ from .describe import describe
 from .moves import ANY_TIME, SendUnit, SetPermission
 from .phases import battles, commitment
 from .scoring import ranking, score_breakdown
-from .tasks import DealInfluenceTiles, RevealCounters, Task
+from .tasks import DealInfluenceTiles, RevealCounters
 
 
 def _clone(value: Any) -> Any:
@@ -117,7 +117,7 @@ class PeriklesState(Board):
         new = object.__new__(type(self))
         d = {k: (list(v) if k in ("milestones", "departures", "taken") else _clone(v)) for k, v in self.__dict__.items()}
         new.__dict__.update(d)
-        new.stack = cast("list[Task]", self.copied_stack())
+        new.stack = self.copied_stack()
         new._memo = None
         return new
 
