@@ -260,19 +260,22 @@ class TaskState(State, Generic[T]):
         """Run automatic steps and close finished decisions until the game waits (a decision
         that is open, a chance step that awaits randomness) or is over."""
         stack = self.stack
-        while stack and not self.over:
-            t = stack[-1]
-            if t.decision:
-                if not t.may_close or t.is_open(self):
+        try:
+            while not self.over:
+                t = stack[-1]
+                if t.decision:
+                    if not t.may_close or t.is_open(self):
+                        return
+                    stack.pop()
+                    t.close(self)
+                elif t.awaits_chance and t.awaits(self):
                     return
-                stack.pop()
-                t.close(self)
-            elif t.awaits_chance and t.awaits(self):
-                return
-            else:
-                t.run(self)
-        if not stack and not self.over:
-            raise RuntimeError("engine bug: the rules have nothing left to do but the game is not over")
+                else:
+                    t.run(self)
+        except IndexError:
+            if stack:  # raised by a rule, not by an empty stack
+                raise
+            raise RuntimeError("engine bug: the rules have nothing left to do but the game is not over") from None
 
     def push(self, task: T) -> None:
         """``task`` is done next (before everything already on the stack)."""

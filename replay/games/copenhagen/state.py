@@ -1,8 +1,8 @@
 """The Copenhagen state: setup, the position, score, snapshot.
 
 What the rules wait for is a stack of tasks (:mod:`replay.decisions`), one per step of the turn,
-declared in :mod:`steps`; the state's ``step`` is the name of the step on top (``over`` once the
-game has ended), and ``must_discard`` says the hand limit is to be kept first.
+declared in :mod:`steps`; the state's ``step`` names the step on top (``over`` once the game
+has ended), and ``must_discard`` says the hand limit is to be kept first.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from replay.games.copenhagen.board import Player
 from replay.games.copenhagen.components import components
 from replay.games.copenhagen.rules import harbour
 from replay.games.copenhagen.scoring import CATEGORIES
-from replay.games.copenhagen.steps import END_POINTS, DealHarbour, HandLimit
+from replay.games.copenhagen.steps import END_POINTS, DealHarbour
 from replay.games.copenhagen.steps import Task as Step
 from replay.hidden import reveal_in
 
@@ -57,16 +57,11 @@ class CopenhagenState(TaskState[Step]):
         self.rebuilds = 0
         self.end: str | None = None
         self._score: dict[str, dict[str, int]] | None = None
+        self.step = DealHarbour.step
+        """The name of the step on top of the stack (a discard on top keeps the step it
+        interrupts), ``over`` once the game has ended: kept by :func:`steps.goto`, read by every
+        frame (:meth:`phase`) and shown by the snapshot."""
         self.push(DealHarbour(players[0]))
-
-    @property
-    def step(self) -> str:
-        """The step of the turn the rules are at (a discard on top keeps the step it interrupts)."""
-        if self.over:
-            return "over"
-        stack = self.stack
-        top = stack[-1]
-        return top.step if type(top) is not HandLimit else stack[-2].step
 
     def unknown_zones(self) -> dict[str, tuple[int, Any, dict[Any, int]]]:
         """Every hand with cards drawn face down (``hand:<player>``)."""
@@ -120,10 +115,9 @@ class CopenhagenState(TaskState[Step]):
         return {pid: 1 + sum(1 for q in self.players if key[q] < key[pid]) for pid in self.players}
 
     def phase(self) -> tuple[int | None, str]:
-        step = self.step
-        if step == "deal_harbour" or step == "deal_hands":
+        if self.step in ("deal_harbour", "deal_hands"):
             return (None, "setup")
-        return (self.turns // len(self.players) + 1, step)
+        return (self.turns // len(self.players) + 1, self.step)
 
     # ---- views -----------------------------------------------------------
 

@@ -13,7 +13,8 @@ on the stack (each step replaces the one before it, :func:`goto`):
 
 Whenever the player holds more than 7 cards after taking a card, :class:`HandLimit`
 goes on top of the step: a discard first, then the step goes on.  The state's
-``step`` (in its snapshot) is the step's name; ``over`` once the game has ended.
+``step`` (in its snapshot) is the step's name, kept by :func:`goto`; ``over`` once the game
+has ended.
 """
 
 from __future__ import annotations
@@ -159,7 +160,7 @@ class FirstCard(Task):
 
     def check(self, s: CopenhagenState, player: str, move: Move) -> str | None:
         if type(move) is TakeCard:
-            return taking.first_card_problem(s, player, move.slot)
+            return taking.slot_problem(s, player, move.slot, "first")  # any slot with a card
         if type(move) is Build:
             return building.build_problem(s, player, move)
         return Task.check(self, s, player, move)
@@ -343,6 +344,7 @@ class Refill(Draw):
 def goto(s: CopenhagenState, step: Task) -> None:
     """The turn moves on to ``step`` (it replaces the step on top of the stack)."""
     s.stack[-1] = step
+    s.step = step.step
 
 
 def card_taken(s: CopenhagenState, player: str) -> None:
@@ -424,6 +426,7 @@ def game_over(s: CopenhagenState, why: str) -> None:
     may differ from the rulebook's tiebreak (a departure)."""
     s.end = why
     s.over = True
+    s.step = "over"
     if s.ruleset == "bga" and why == END_POINTS:
         ranks, official = s.ranking(), s.ranking_by(tiebreak=True)
         if ranks != official:

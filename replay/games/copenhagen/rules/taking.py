@@ -46,11 +46,6 @@ def slot_problem(s: CopenhagenState, pid: str, slot: int, nth: str) -> str | Non
     return None
 
 
-def first_card_problem(s: CopenhagenState, pid: str, slot: int) -> str | None:
-    """The first card comes from any slot with a card."""
-    return slot_problem(s, pid, slot, "first")
-
-
 def take_first_card(s: CopenhagenState, pid: str, slot: int) -> None:
     _take(s, pid, slot)
     s.first_slot = slot
