@@ -431,6 +431,8 @@ def _describe_type(typ: type | tuple[type, ...]) -> str:
 
 
 def _check_format(fmt: Any) -> None:
+    if fmt is UNSET:
+        raise _err(f"missing format (expected {FORMAT!r})", "$.format")
     if fmt != FORMAT:
         raise _err(f"unsupported format {fmt!r} (expected {FORMAT!r})", "$.format")
 
