@@ -280,7 +280,9 @@ def _written(event: Event, out: Callable[..., Any], *fields: Any) -> Any:
 # move, a chance or an observe object: its form is the key it holds, not a tag's value, so it is
 # one struct with the fields of all three), its player, its chance outcome, its observable keys,
 # and the result.  The JSON Schema (:func:`record_schema`, ``docs/record-schema.json``) is
-# generated from the same structs; each check after decoding is stated in it as well.
+# generated from the same structs; it states the checks after decoding too, except those that
+# depend on values elsewhere in the record (unique player ids, a move's or a result's player being
+# one of the record's) and the date's form.
 
 
 class Player(msgspec.Struct, forbid_unknown_fields=True, gc=False):
@@ -429,6 +431,8 @@ def _describe_type(typ: type | tuple[type, ...]) -> str:
 
 
 def _check_format(fmt: Any) -> None:
+    if fmt is UNSET:
+        raise _err(f"missing format (expected {FORMAT!r})", "$.format")
     if fmt != FORMAT:
         raise _err(f"unsupported format {fmt!r} (expected {FORMAT!r})", "$.format")
 

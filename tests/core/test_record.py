@@ -60,6 +60,7 @@ def test_valid_record_parses_into_typed_events() -> None:
         ({"events": [{"observe": {"mood": 1}}]}, "unknown observable key 'mood'"),
         ({"options": {"ruleset": "house"}}, "at $.options.ruleset: unknown ruleset 'house'"),
         ({"events": None}, "at $.events: Expected `array`, got `null`"),
+        ({"format": None}, "f.jsonl:7: at $.format: unsupported format None (expected 'gamerec/1')"),
         ({"players": [{"id": "a", "seat": 1}, {"id": "b"}]}, "at $.players[0]: Object contains unknown field `seat`"),
         ({"events": [{"chance": {"roll": [1]}, "player": "a"}]},
          "event 0 at $.events[0].player: unknown field 'player' in a chance event"),
