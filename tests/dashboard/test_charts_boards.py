@@ -137,7 +137,7 @@ def test_a_seat_that_never_won_is_visible() -> None:
     assert marks == ["bar", "tick", "text"]
     zero = spec["spec"]["layer"][2]
     assert zero["transform"] == [{"filter": "datum.win_rate == 0"}] and zero["encoding"]["text"] == {"value": "0%"}
-    assert spec["facet"]["header"]["labelLimit"] == 0  # "Pax Pamir (2nd ed.)" whole
+    assert spec["facet"]["header"]["labelLimit"] == 0  # "Pax Pamir (2nd edition)" whole
 
 
 def test_the_final_score_gets_a_readable_step_of_its_own() -> None:
