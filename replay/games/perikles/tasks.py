@@ -106,13 +106,13 @@ class Chance(Task):
 
 
 @dataclass(slots=True)
-class Step(Task):
+class Automatic(Task):
     """An automatic step: the rules do it at once."""
 
     decision = False
 
 
-def draws(s: PeriklesState, request: ChanceRequest, outcome: Outcome) -> list[str]:
+def draws(outcome: Outcome) -> list[str]:
     """The items of a draw (an item the record does not name is :data:`~.board.UNKNOWN`)."""
     return [UNKNOWN if x is None else str(x) for x in outcome["items"]]
 
@@ -121,15 +121,15 @@ def draws(s: PeriklesState, request: ChanceRequest, outcome: Outcome) -> list[st
 
 
 @dataclass(slots=True)
-class SetupStep(Chance):
-    """A chance step of the first round's setup: no influence turn has been played yet."""
+class Deal(Chance):
+    """A deal of the setup or of a later round: in round 1 no influence turn has been played yet."""
 
     def view(self, s: PeriklesState) -> tuple[str, str]:
         return self.stage, "" if s.round == 1 else "done"
 
 
 @dataclass(slots=True)
-class DealInfluenceTiles(SetupStep):
+class DealInfluenceTiles(Deal):
     """Ten influence tiles face up into the display."""
 
     stage = "deal_influence"
@@ -140,13 +140,13 @@ class DealInfluenceTiles(SetupStep):
                              reason=f"round {s.round}: the influence display")
 
     def reveal(self, s: PeriklesState, req: ChanceRequest, outcome: Outcome) -> None:
-        s.display = list(draws(s, req, outcome))
+        s.display = list(draws(outcome))
         s.pop(self)
         s.push(DealLocationTiles())
 
 
 @dataclass(slots=True)
-class DealLocationTiles(SetupStep):
+class DealLocationTiles(Deal):
     """Seven new location tiles into the battle slots; in round 1 the setup goes on, later the
     influence phase begins."""
 
@@ -159,7 +159,7 @@ class DealLocationTiles(SetupStep):
                              reason=f"round {s.round}: the location tiles")
 
     def reveal(self, s: PeriklesState, req: ChanceRequest, outcome: Outcome) -> None:
-        items = draws(s, req, outcome)
+        items = draws(outcome)
         if UNKNOWN in items:
             raise ImpossibleChance(f"a {req.name} draw cannot leave items unknown: location tiles are dealt face up")
         s.shown = {}  # a late reveal of the last round's locations can no longer come
@@ -173,7 +173,7 @@ class DealLocationTiles(SetupStep):
 
 
 @dataclass(slots=True)
-class DealSpecialTiles(SetupStep):
+class DealSpecialTiles(Deal):
     """One secret special tile per player, in seat order (seat view: the record names none)."""
 
     stage = "deal_specials"
@@ -185,7 +185,7 @@ class DealSpecialTiles(SetupStep):
                              visible_to=() if s.seat_view else None)
 
     def reveal(self, s: PeriklesState, req: ChanceRequest, outcome: Outcome) -> None:
-        items = draws(s, req, outcome)
+        items = draws(outcome)
         if UNKNOWN in items and not s.seat_view:
             raise ImpossibleChance(f"a {req.name} draw cannot leave items unknown: special tiles dealt face down "
                                    "need options.seat_view, under which the order of play does not depend on "
@@ -197,11 +197,14 @@ class DealSpecialTiles(SetupStep):
 
 
 @dataclass(slots=True)
-class FirstPlayer(SetupStep):
+class FirstPlayer(Chance):
     """The first player, at random; the initial placement begins with him."""
 
     stage = "first_player"
     phase = "setup"
+
+    def view(self, s: PeriklesState) -> tuple[str, str]:
+        return self.stage, ""
 
     def ask(self, s: PeriklesState) -> ChanceRequest:
         return ChanceRequest("choose", "first_player", options=tuple(s.players))
@@ -495,7 +498,7 @@ class Refill(Chance):
                              reason=f"refill of display slot {s.refill_slot}")
 
     def reveal(self, s: PeriklesState, req: ChanceRequest, outcome: Outcome) -> None:
-        s.display[s.refill_slot - 1] = draws(s, req, outcome)[0]
+        s.display[s.refill_slot - 1] = draws(outcome)[0]
         s.pop(self)
         assert s.cur is not None
         influence_turn(s, s.next_player(s.cur))
@@ -505,7 +508,7 @@ class Refill(Chance):
 
 
 @dataclass(slots=True)
-class NominationsBegin(Step):
+class NominationsBegin(Automatic):
     """From the start player, the first player able to nominate."""
 
     stage = "nomination_start"
@@ -544,7 +547,7 @@ class Nomination(Task):
 
 
 @dataclass(slots=True)
-class Elections(Step):
+class Elections(Automatic):
     """Every city elects its leader; players leading none become Persian leaders."""
 
     stage = "elections"
@@ -560,7 +563,7 @@ class Elections(Step):
 
 
 @dataclass(slots=True)
-class MilitaryPhase(Step):
+class MilitaryPhase(Automatic):
     """Official: dead-pool recovery from the leader of Sparta, then his choice of the first
     committer.  ``bga``: the choice first (Q7)."""
 
@@ -574,7 +577,7 @@ class MilitaryPhase(Step):
 
 
 @dataclass(slots=True)
-class DeadPoolRecovery(Step):
+class DeadPoolRecovery(Automatic):
     """Each leader takes back one unit of each city he leads from the dead pool: by himself when
     one type lies there, by his choice (:class:`RecoverAUnit`) when both do."""
 
@@ -613,7 +616,7 @@ class RecoverAUnit(Task):
 
 
 @dataclass(slots=True)
-class SpartanChoice(Step):
+class SpartanChoice(Automatic):
     """The leader of Sparta names the first committer; without one, the start player commits first."""
 
     stage = "choose_first"
@@ -661,7 +664,7 @@ class FirstCommitterChoice(Task):
 
 
 @dataclass(slots=True)
-class CommitTurns(Step):
+class CommitTurns(Automatic):
     """Commit turns in order, each spending an influence tile (§5.5.2); a turn that could only end
     is spent at once.  When every tile is used, the battles begin."""
 
@@ -829,7 +832,7 @@ class SlaveRevoltPick(Chance):
 
 
 @dataclass(slots=True)
-class Locations(Step):
+class Locations(Automatic):
     """The locations in slot order: each is revealed, then settled without a fight or fought."""
 
     stage = "location"
@@ -864,7 +867,7 @@ class RevealCounters(Chance):
 
 
 @dataclass(slots=True)
-class Combat(Step):
+class Combat(Automatic):
     """One combat of the location: decided without dice when a side is absent, else the pre-combat
     window and the dice."""
 
@@ -887,7 +890,7 @@ def combat_won(s: PeriklesState, winner: str | None) -> None:
 
 
 @dataclass(slots=True)
-class PreCombatWindow(Step):
+class PreCombatWindow(Automatic):
     """Every player whose special tile is eligible is offered it, from the start player; then the
     dice decide."""
 
@@ -1007,7 +1010,7 @@ class Casualty(Task):
 
 
 @dataclass(slots=True)
-class EndOfRound(Step):
+class EndOfRound(Automatic):
     """Leaders become statues, the round's state is cleared; the game ends or the next round is
     dealt."""
 
