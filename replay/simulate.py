@@ -205,17 +205,13 @@ class ValueAgent(GreedyAgent):
         super().__init__(rng, breadth)
 
     def values(self, state: State, player: str, moves: Sequence[Move]) -> list[float]:
-        from replay.evaluator import load_model
+        from replay.evaluator import after_move, load_model
 
         model = load_model(state.game_id)
         if model is None:
             raise SimulationError(f"{state.game_id} has no value model yet: train one with "
                                   f"gamerec train --game {state.game_id}")
-        children = []
-        for m in moves:
-            trial = state.copy()
-            trial.play(player, m)
-            children.append(trial)
+        children = [after_move(state, player, m) for m in moves]
         return [c[player] for c in model.chances_many(children)]
 
 

@@ -4,8 +4,9 @@ Iteration 0 plays ``games`` games greedy agent against greedy agent; each later 
 ``games`` more with the model trained so far: half of them the value agent against itself, half
 against the greedy agent (seats alternating).  From every game, positions are sampled at the
 decisions, *as the public saw them* (:func:`replay.analysis.positions`: hidden draws unknown, as
-an analysis sees a position), and each player's row (:meth:`FeatureSet.rows`) is labelled with
-that player's final win share.  After each iteration a LightGBM model is fitted to all the rows so
+an analysis sees a position; none from the middle of an action, in a title that names it: the value
+agent judges moves by the position once the action is done), and each player's row
+(:meth:`FeatureSet.rows`) is labelled with that player's final win share.  After each iteration a LightGBM model is fitted to all the rows so
 far (cross-entropy on the win share, fixed parameters, one thread, deterministic, seeded), and
 the last one is the result.
 
@@ -104,7 +105,8 @@ def game_rows(game: Game, record_players: int, seed: int, index: int, agents: li
     first = [p for p in record.player_ids if rank[p] == 1]
     share = {p: (1.0 / len(first) if p in first else 0.0) for p in record.player_ids}
     chart, _ = positions(record, DECISIONS)
-    chart = [pos for pos in chart if pos.mover is not None]
+    inside = fs.mid_action
+    chart = [pos for pos in chart if pos.mover is not None and not (inside is not None and inside(pos.state))]
     out = Rows()
     if not chart:
         return out
