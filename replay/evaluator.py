@@ -22,7 +22,8 @@ by their sum (they add up to one); a finished game gives its real win shares.
 A model is loaded only when its names are the code's (:class:`ModelError` otherwise): a model
 trained before a title's features changed must be trained again, never read with shifted
 inputs.  :class:`ValueAgent` plays by the model: a one-move look-ahead that keeps the move after
-which the mover's chance is the highest.
+which the mover's chance is the highest — in a title whose turn is several moves, the position once
+the mover's action is done (:func:`after_move`).
 """
 
 from __future__ import annotations

@@ -192,7 +192,8 @@ class PassingAgent:
 
 class ValueAgent(GreedyAgent):
     """Tries up to ``breadth`` legal moves on copies and keeps the one after which the title's value
-    model (:mod:`replay.evaluator`) gives the mover the highest win chance; ties are broken at
+    model (:mod:`replay.evaluator`) gives the mover the highest win chance (after the rest of the
+    mover's action, in a title that names one: :func:`replay.evaluator.after_move`); ties are broken at
     random (seeded).  It keeps :class:`GreedyAgent`'s guards against choices that loop.  A title
     without a value model cannot be played by it (:class:`SimulationError`)."""
 
