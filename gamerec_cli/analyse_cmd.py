@@ -205,7 +205,10 @@ def calibrate_cmd(game_id: str, method: str | None, games: int, players: int | N
 @click.option("--players", type=int, default=None, help="Player count (default: cycle through the allowed counts).")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Folder for value-model.txt and value-model.json (default: the title's package data).")
-def train_cmd(game_id: str, games: int, seed: int, iterations: int, players: int | None, out: str | None) -> None:
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Local processes that play each iteration's games (the model does not depend on it).")
+def train_cmd(game_id: str, games: int, seed: int, iterations: int, players: int | None, out: str | None,
+              workers: int) -> None:
     """Train a title's value model (the win chances of `analyse --method value`) from self-play.
 
     Deterministic: the same command gives a byte-identical model (docs/analysis.md)."""
@@ -221,7 +224,7 @@ def train_cmd(game_id: str, games: int, seed: int, iterations: int, players: int
     c0 = time.process_time()
     try:
         trained = train(game_id, games, seed, iterations, players, command=command,
-                        progress=lambda line: click.echo(line, err=True))
+                        progress=lambda line: click.echo(line, err=True), workers=workers)
         folder = write(trained, out)
     except (UnknownGame, TrainingError, ModelError, SimulationError) as exc:
         _fail(str(exc))

@@ -53,7 +53,7 @@ from typing import Any, TypeVar
 
 from replay import ENGINE_VERSION
 from replay.engine import OVER, ChanceRequest, Move, Outcome, RuleViolation, State
-from replay.evaluator import ModelError, ValueModel, load_model, win_shares
+from replay.evaluator import ModelError, ValueModel, after_move, load_model, win_shares
 from replay.games import get_game
 from replay.loop import Loop
 from replay.record import ChanceEvent, Event, MoveEvent, Record
@@ -583,7 +583,8 @@ def alternatives(state: State, player: str, played: Move, record: Record, seq: i
 
 def value_alternatives(state: State, player: str, played: Move, record: Record, model: ValueModel,
                        limit: int) -> list[Alternative]:
-    """Each legal move at the decision, applied to ``state`` (the mover's view) and scored by the value
+    """Each legal move at the decision, applied to ``state`` (the mover's view; the rest of the action
+    played as the value agent judges it, :func:`~replay.evaluator.after_move`) and scored by the value
     model; the played move and the ``limit - 1`` best others are kept."""
     names = _names(record)
     moves = list(state.legal_moves())
@@ -592,11 +593,7 @@ def value_alternatives(state: State, player: str, played: Move, record: Record, 
     if hidden:
         others = [m for m in others if not _binds_unknown(state, player, m, hidden)]
     tried = [played, *others]
-    children = []
-    for m in tried:
-        trial = state.copy()
-        trial.play(player, m)
-        children.append(trial)
+    children = [after_move(state, player, m) for m in tried]
     chances = [c[player] for c in model.chances_many(children)]
     kept = sorted(range(1, len(tried)), key=lambda i: (-chances[i], i))[: limit - 1]
     return [Alternative(tried[i], _words(state, player, tried[i], names), Estimate.of_model(chances[i]), i == 0)

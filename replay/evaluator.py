@@ -22,13 +22,15 @@ by their sum (they add up to one); a finished game gives its real win shares.
 A model is loaded only when its names are the code's (:class:`ModelError` otherwise): a model
 trained before a title's features changed must be trained again, never read with shifted
 inputs.  :class:`ValueAgent` plays by the model: a one-move look-ahead that keeps the move after
-which the mover's chance is the highest.
+which the mover's chance is the highest — in a title whose turn is several moves, the position once
+the mover's action is done (:func:`after_move`).
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import random
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -36,10 +38,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from replay.engine import OVER, State
-from replay.simulate import ValueAgent
+from replay.engine import OVER, Move, State
+from replay.simulate import GreedyAgent, ValueAgent
 
-__all__ = ["FeatureSet", "ModelError", "ValueAgent", "ValueModel", "feature_set", "installed", "load_model"]
+__all__ = ["FeatureSet", "ModelError", "ValueAgent", "ValueModel", "after_move", "feature_set", "installed",
+           "load_model"]
 
 FORMAT = 1
 """The version of ``value-model.json``'s layout."""
@@ -68,6 +71,10 @@ class FeatureSet:
     global_names: tuple[str, ...]
     player_features: Callable[[State, str], list[float]]
     game_features: Callable[[State], list[float]]
+    mid_action: Callable[[State], bool] | None = None
+    """For a title whose turn is several moves (Coal Baron: a work space, then its mining steps), whether
+    ``state`` is in the middle of the mover's action: a move is then judged by the position once the
+    action is done (:func:`after_move`), and training takes no position from inside an action."""
 
     @property
     def row_names(self) -> list[str]:
@@ -108,7 +115,35 @@ def feature_set(game_id: str) -> FeatureSet | None:
     names = tuple(mod.NAMES)
     global_names = tuple(getattr(mod, "GLOBAL_NAMES", ()))
     game_features: Callable[[State], list[float]] = getattr(mod, "global_features", lambda state: [])
-    return FeatureSet(game_id, names, global_names, mod.features, game_features)
+    return FeatureSet(game_id, names, global_names, mod.features, game_features, getattr(mod, "mid_action", None))
+
+
+FOLLOW_UP_SEED = "follow-up"
+"""The seed of the greedy agent that completes an action in :func:`after_move`."""
+FOLLOW_UP_LIMIT = 200
+"""At most this many follow-up moves complete an action in :func:`after_move` (an action always ends
+sooner; the bound only guards against a title whose ``mid_action`` never says it is done)."""
+
+
+def after_move(state: State, player: str, move: Move) -> State:
+    """The position a value model judges ``move`` by: ``move`` played by ``player`` on a copy of
+    ``state``; then, in a title with ``mid_action`` in its features, the rest of the mover's action
+    played by the greedy agent (its own tie-breaks seeded afresh each time, so the result depends on
+    the position only), up to the first position where the action is done, chance decides or
+    another player is to move.  A one-move look-ahead inside an action (one cage move of the mining
+    steps) would compare positions the model cannot tell apart: it compares finished actions."""
+    trial = state.copy()
+    trial.play(player, move)
+    fs = feature_set(state.game_id)
+    if fs is None or fs.mid_action is None:
+        return trial
+    agent: GreedyAgent | None = None
+    for _ in range(FOLLOW_UP_LIMIT):
+        if trial.turn() != player or not fs.mid_action(trial):
+            break
+        agent = agent or GreedyAgent(random.Random(FOLLOW_UP_SEED))
+        trial.play(player, agent.choose(trial, player))
+    return trial
 
 
 # --------------------------------------------------------------------------

@@ -193,7 +193,8 @@ class PassingAgent:
 
 class ValueAgent(GreedyAgent):
     """Tries up to ``breadth`` legal moves on copies and keeps the one after which the title's value
-    model (:mod:`replay.evaluator`) gives the mover the highest win chance; ties are broken at
+    model (:mod:`replay.evaluator`) gives the mover the highest win chance (after the rest of the
+    mover's action, in a title that names one: :func:`replay.evaluator.after_move`); ties are broken at
     random (seeded).  It keeps :class:`GreedyAgent`'s guards against choices that loop.  A title
     without a value model cannot be played by it (:class:`SimulationError`)."""
 
@@ -206,17 +207,13 @@ class ValueAgent(GreedyAgent):
         super().__init__(rng, breadth)
 
     def values(self, state: State, player: str, moves: Sequence[Move]) -> list[float]:
-        from replay.evaluator import load_model
+        from replay.evaluator import after_move, load_model
 
         model = load_model(state.game_id)
         if model is None:
             raise SimulationError(f"{state.game_id} has no value model yet: train one with "
                                   f"gamerec train --game {state.game_id}")
-        children = []
-        for m in moves:
-            trial = state.copy()
-            trial.play(player, m)
-            children.append(trial)
+        children = [after_move(state, player, m) for m in moves]
         return [c[player] for c in model.chances_many(children)]
 
 

@@ -4,8 +4,9 @@ Iteration 0 plays ``games`` games greedy agent against greedy agent; each later 
 ``games`` more with the model trained so far: half of them the value agent against itself, half
 against the greedy agent (seats alternating).  From every game, positions are sampled at the
 decisions, *as the public saw them* (:func:`replay.analysis.positions`: hidden draws unknown, as
-an analysis sees a position), and each player's row (:meth:`FeatureSet.rows`) is labelled with
-that player's final win share.  After each iteration a LightGBM model is fitted to all the rows so
+an analysis sees a position; none from the middle of an action, in a title that names it: the value
+agent judges moves by the position once the action is done), and each player's row
+(:meth:`FeatureSet.rows`) is labelled with that player's final win share.  After each iteration a LightGBM model is fitted to all the rows so
 far (cross-entropy on the win share, fixed parameters, one thread, deterministic, seeded), and
 the last one is the result.
 
@@ -104,7 +105,8 @@ def game_rows(game: Game, record_players: int, seed: int, index: int, agents: li
     first = [p for p in record.player_ids if rank[p] == 1]
     share = {p: (1.0 / len(first) if p in first else 0.0) for p in record.player_ids}
     chart, _ = positions(record, DECISIONS)
-    chart = [pos for pos in chart if pos.mover is not None]
+    inside = fs.mid_action
+    chart = [pos for pos in chart if pos.mover is not None and not (inside is not None and inside(pos.state))]
     out = Rows()
     if not chart:
         return out
@@ -157,9 +159,38 @@ def line_up(iteration: int, index: int, n_players: int) -> list[str]:
     return ["value" if s == seat else "greedy" for s in range(n_players)]
 
 
+Task = tuple[str, int, int, int, list[str], str]
+"""One training game: title, player count, seed, index, the agents, the seed of its positions' stride."""
+
+
+def _rows(task: Task) -> Rows:
+    game_id, n, seed, index, agents, stride_seed = task
+    return game_rows(get_game(game_id), n, seed, index, agents, stride_seed)
+
+
+_worker_models: dict[int, ValueModel] = {}
+"""In a worker process: the model of the tasks so far, by the hash of its text (parsed once)."""
+
+
+def _rows_task(job: tuple[Task, str | None, dict[str, Any] | None]) -> Rows:
+    """:func:`game_rows` of one game in a worker process, with the model (its text and meta) installed
+    if there is one."""
+    task, text, meta = job
+    if text is None or meta is None:
+        return _rows(task)
+    key = hash(text)
+    model = _worker_models.get(key)
+    if model is None:
+        _worker_models.clear()
+        model = _worker_models[key] = ValueModel.from_text(task[0], text, meta)
+    with installed(model):
+        return _rows(task)
+
+
 def train(game_id: str, games: int, seed: int, iterations: int, players: int | None = None,
-          command: str = "", progress: Callable[[str], None] | None = None) -> Trained:
-    """Train ``game_id``'s value model by ``iterations`` rounds of self-play of ``games`` games each."""
+          command: str = "", progress: Callable[[str], None] | None = None, workers: int = 1) -> Trained:
+    """Train ``game_id``'s value model by ``iterations`` rounds of self-play of ``games`` games each.
+    ``workers`` local processes play an iteration's games; the model does not depend on how many."""
     import lightgbm
 
     game = get_game(game_id)
@@ -182,15 +213,12 @@ def train(game_id: str, games: int, seed: int, iterations: int, players: int | N
     for it in range(iterations):
         new = Rows()
         new_sizes: list[int] = []
+        tasks: list[Task] = []
         for k in range(games):
             index = FIRST_INDEX + it * games + k
             n = counts[k % len(counts)]
-            agents = line_up(it, k, n)
-            if model is not None:
-                with installed(model):
-                    r = game_rows(game, n, seed, index, agents, f"{game_id}:{seed}:{index}:positions")
-            else:
-                r = game_rows(game, n, seed, index, agents, f"{game_id}:{seed}:{index}:positions")
+            tasks.append((game_id, n, seed, index, line_up(it, k, n), f"{game_id}:{seed}:{index}:positions"))
+        for (_, n, *_), r in zip(tasks, _play(tasks, model, workers)):
             new.extend(r)
             new_sizes += [n] * (len(r.x) // n)
         check = ""
@@ -212,6 +240,22 @@ def train(game_id: str, games: int, seed: int, iterations: int, players: int | N
     assert model is not None
     text = booster.model_to_string(num_iteration=-1)
     return Trained(ValueModel.from_text(game_id, text, meta), text, meta, log)
+
+
+def _play(tasks: list[Task], model: ValueModel | None, workers: int) -> list[Rows]:
+    """:func:`game_rows` of every task, in order, with ``model`` installed: in this process, or over
+    ``workers`` local processes (each parses the model from its text once)."""
+    if workers <= 1 or len(tasks) < 2:
+        if model is None:
+            return [_rows(t) for t in tasks]
+        with installed(model):
+            return [_rows(t) for t in tasks]
+    from concurrent.futures import ProcessPoolExecutor
+
+    text = model.booster.model_to_string(num_iteration=-1) if model is not None else None
+    jobs = [(t, text, model.meta if model is not None else None) for t in tasks]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(_rows_task, jobs, chunksize=max(1, len(jobs) // (4 * workers))))
 
 
 def write(trained: Trained, out: Path | str | None = None) -> Path:

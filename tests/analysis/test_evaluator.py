@@ -81,6 +81,8 @@ def test_training_writes_a_small_model_that_loads(tiny: Trained, tmp_path: Path)
 def test_the_same_command_gives_a_byte_identical_model(tiny: Trained) -> None:
     again = train(GAME, games=6, seed=3, iterations=2, players=2, command="test")
     assert again.text == tiny.text and again.meta == tiny.meta
+    spread = train(GAME, games=6, seed=3, iterations=2, players=2, command="test", workers=2)
+    assert spread.text == tiny.text and spread.meta == tiny.meta  # the games played in two processes
     other = train(GAME, games=6, seed=4, iterations=1, players=2, command="test")
     assert other.text != tiny.text
 

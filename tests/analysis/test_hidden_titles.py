@@ -1,4 +1,4 @@
-"""What Perikles, Pax Pamir and Praga keep hidden is dealt afresh in every rollout, never read from the record,
+"""What Perikles, Pax Pamir, Praga and Coal Baron keep hidden is dealt afresh in every rollout, never read from the record,
 and never seen by the title's value model (checked once the title has one).
 
 Each test changes something the public could not know at a point of a record (a unit committed
@@ -393,6 +393,51 @@ def test_praga_hides_nothing_but_its_stacks_and_never_reads_a_future_draw() -> N
     events[k] = ChanceEvent({**rec.events[k].outcome, "items": [spare, *items[1:]]})  # type: ignore[union-attr]
     seqs = [p.seq for p in chart if p.seq < k][-4:]
     assert _chances(rec, seqs, RESAMPLE) == _chances(_with(rec, events), seqs, RESAMPLE)
+
+
+def _coal_baron_top_return(rec: Record) -> tuple[int, int] | None:
+    """The first event where tunnel tiles go back on top of the deck (two or more, in some order), and
+    the event that draws the first of them onto the board, if more than fifteen events lie between."""
+    from replay.games.coal_baron.moves import ReturnTiles
+
+    state = get_game(rec.game).initial_state(rec.player_ids, rec.options)
+    since: int | None = None
+    put = 0
+    for i, ev in enumerate(rec.events):
+        if isinstance(ev, MoveEvent):
+            state.apply_move(ev.player, ev.move)
+        elif isinstance(ev, ChanceEvent):
+            state.apply_chance(ev.outcome)
+        top = len(state.tiles.top)  # type: ignore[attr-defined]
+        if since is not None and top < put:
+            if i - since > 15:
+                return since, i
+            since = None
+        if since is None and isinstance(ev, MoveEvent) and isinstance(ev.move, ReturnTiles) \
+                and ev.move.to == "top" and len(set(ev.move.tiles)) > 1:
+            since, put = i, top
+    return None
+
+
+def test_coal_baron_tiles_put_back_after_a_look_stay_unknown_until_drawn() -> None:
+    """A draw-five shows five tunnel tiles to its player alone, who puts the others back on top of the
+    deck in an order the others do not see: put back in another order, the chances before the first of
+    them is drawn onto the board do not move (rollouts and the value model alike); known, they do."""
+    from replay.games.coal_baron.moves import ReturnTiles
+
+    found = None
+    for index in range(10):
+        rec = simulate_one(get_game("coal_baron"), 2, 3, index, observe_every=0, agents=["random", "random"])
+        found = _coal_baron_top_return(rec)
+        if found:
+            break
+    assert found is not None
+    k, drawn = found
+    back = rec.events[k]
+    assert isinstance(back, MoveEvent) and isinstance(back.move, ReturnTiles)
+    events = list(rec.events)
+    events[k] = MoveEvent(back.player, ReturnTiles(to="top", tiles=tuple(reversed(back.move.tiles))))
+    assert _unmoved_before(rec, _with(rec, events), k + 1, drawn)
 
 
 def test_perikles_a_unit_waiting_for_permission_is_dealt_from_its_senders_group() -> None:

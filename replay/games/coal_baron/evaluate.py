@@ -21,8 +21,15 @@ CUBE_WORTH = (0.8, 1.1, 1.5, 1.9)
 
 
 def evaluate(st: CoalBaronState, player: str) -> float:
-    """Points so far plus the likely worth of orders, coal, francs and workers, minus the best
-    opponent's points."""
+    """:func:`worth` minus the best opponent's points."""
+    totals = st.totals()
+    others = [v for p, v in totals.items() if p != player]
+    return worth(st, player) - (max(others) if others else 0)
+
+
+def worth(st: CoalBaronState, player: str) -> float:
+    """Points so far plus the likely worth of orders, coal, francs and workers (everything it reads
+    lies open on the table)."""
     totals = st.totals()
     pit = st.pits[player]
     value = float(totals[player])
@@ -46,5 +53,4 @@ def evaluate(st: CoalBaronState, player: str) -> float:
             cubes = sum(sum(x) for x in pit.coal) + pit.cage_load() + sum(pit.storage)
             value += 0.3 * min(st.steps, 2 * min(needed, cubes))
         value -= 0.01 * st.steps
-    others = [v for p, v in totals.items() if p != player]
-    return value - (max(others) if others else 0)
+    return value

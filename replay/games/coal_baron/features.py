@@ -5,7 +5,9 @@ cubes on them, the coal in each pit (on the minecarts, in the cage, in storage),
 workers, the tunnel tiles, and the values of the twelve shift majorities.  What will turn into
 points: orders ready to deliver, cubes that match an order's empty spaces, the majorities a player
 would take if the shift were scored now (and in the shifts still to come), the end bonuses
-(francs, coal) and penalties (orders still held, an unbalanced pit).
+(francs, coal) and penalties (orders still held, an unbalanced pit).  One number sums them up as the
+greedy agent weighs them (``worth``, with its lead over the best other player): a tree model splits
+on it finely, which tells apart moves a little better or worse.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from replay.games.coal_baron.components import CAGE_CAPACITY, MAJORITIES, ORDERS, SURFACE
+from replay.games.coal_baron.evaluate import worth
 from replay.games.coal_baron.pit import Pit
 from replay.games.coal_baron.rules.shift import category_value
 from replay.games.coal_baron.scoring import imbalance, rank_category
@@ -21,6 +24,8 @@ from replay.games.coal_baron.state import CoalBaronState
 LAST_SHIFT = 3
 
 NAMES: tuple[str, ...] = (
+    "worth",                 # the greedy agent's value of the position, before its comparison (evaluate.worth)
+    "lead",                  # worth minus the best other player's
     "points",
     "orders_points",         # points of delivered orders
     "shift_points",          # majority points scored so far
@@ -116,7 +121,9 @@ def features(state: CoalBaronState, player: str) -> list[float]:
     on_carts = sum(sum(level) for level in pit.coal)
     carts = sum(pit.carts)
     tiles = sum(len(x) for x in pit.light) + sum(len(x) for x in pit.dark)
-    return [float(totals[player]), float(pit.orders_vp), float(sum(pit.shift_points)), float(now), float(rest),
+    mine = worth(state, player)
+    lead = mine - max((worth(state, p) for p in state.players if p != player), default=0.0)
+    return [mine, lead, float(totals[player]), float(pit.orders_vp), float(sum(pit.shift_points)), float(now), float(rest),
             *_orders(pit),
             float(on_carts), float(pit.cage_load()), float(sum(pit.storage)), float(pit.coal_owned()),
             1.0 if pit.cage_level == SURFACE else 0.0, float(CAGE_CAPACITY - pit.cage_load()),
@@ -127,3 +134,13 @@ def features(state: CoalBaronState, player: str) -> list[float]:
 def global_features(state: CoalBaronState) -> list[float]:
     """How far the game has gone (:data:`GLOBAL_NAMES`)."""
     return [float(state.shift), float(sum(pit.workers for pit in state.pits.values()))]
+
+
+MID_ACTION = frozenset({"mining", "return_tiles", "return_orders", "choose_coal"})
+"""The decisions that continue an action already begun: the mining steps of a work space, the cards
+or tiles put back after a draw-five, the colour of a cube the supply lacks."""
+
+
+def mid_action(state: CoalBaronState) -> bool:
+    """Whether the mover is in the middle of an action (:data:`MID_ACTION`)."""
+    return state.decision in MID_ACTION
