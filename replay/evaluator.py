@@ -75,6 +75,15 @@ class FeatureSet:
     """For a title whose turn is several moves (Coal Baron: a work space, then its mining steps), whether
     ``state`` is in the middle of the mover's action: a move is then judged by the position once the
     action is done (:func:`after_move`), and training takes no position from inside an action."""
+    progress: Callable[[State], float] | None = None
+    """How far the game has moved on (never falls): the value agent's guard against stalling
+    (:class:`ValueAgent`); ``None`` for a title whose games always move on."""
+    whole_turn: bool = False
+    """The value agent judges a move at the end of the mover's turn (the rest played by the greedy
+    agent), not right after it."""
+    shortlist: int | None = None
+    """The value agent reads the model only on the moves that the greedy agent's own evaluation
+    ranks among its best ``shortlist`` (ties included); ``None``: on every move."""
 
     @property
     def row_names(self) -> list[str]:
@@ -115,7 +124,9 @@ def feature_set(game_id: str) -> FeatureSet | None:
     names = tuple(mod.NAMES)
     global_names = tuple(getattr(mod, "GLOBAL_NAMES", ()))
     game_features: Callable[[State], list[float]] = getattr(mod, "global_features", lambda state: [])
-    return FeatureSet(game_id, names, global_names, mod.features, game_features, getattr(mod, "mid_action", None))
+    return FeatureSet(game_id, names, global_names, mod.features, game_features, getattr(mod, "mid_action", None),
+                      getattr(mod, "progress", None), bool(getattr(mod, "WHOLE_TURN", False)),
+                      getattr(mod, "SHORTLIST", None))
 
 
 FOLLOW_UP_SEED = "follow-up"

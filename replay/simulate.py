@@ -196,15 +196,36 @@ class ValueAgent(GreedyAgent):
     model (:mod:`replay.evaluator`) gives the mover the highest win chance (after the rest of the
     mover's action, in a title that names one: :func:`replay.evaluator.after_move`); ties are broken at
     random (seeded).  It keeps :class:`GreedyAgent`'s guards against choices that loop.  A title
-    without a value model cannot be played by it (:class:`SimulationError`)."""
+    without a value model cannot be played by it (:class:`SimulationError`).
+
+    Two things a title's features may ask for (``replay/games/<game>/features.py``; titles that
+    ask for neither are played by the model alone):
+
+    * ``SHORTLIST = k``: the model chooses among the moves the greedy agent's evaluation ranks
+      among its best ``k`` (a prior: the model corrects the heuristic, never plays a move it
+      thinks poor);
+    * ``WHOLE_TURN = True``: a move is judged at the end of the mover's turn, not right after it:
+      the greedy agent plays the rest of the turn on the copy (draws sampled from their pools),
+      up to the next decision of another player, where the model reads the chances (a turn of
+      several actions is judged whole, at the kind of position the model learnt from);
+    * ``progress(state)``: how far the game has moved on.  When it has not moved for
+      :attr:`STUCK` of this agent's choices, only moves that move it on are tried, if there are
+      any (two agents that each wait for the other would otherwise play forever).
+    """
 
     name = "value"
 
     BREADTH = 128
     """At most this many moves are tried (a sample of them beyond): every move at almost every decision."""
 
+    STUCK = 12
+    """This agent's choices without progress (about three of its turns) before it insists on progress."""
+
     def __init__(self, rng: random.Random, breadth: int = BREADTH) -> None:
         super().__init__(rng, breadth)
+        self.progress: float | None = None
+        self.stuck = 0
+        """This agent's choices since the game's progress last changed."""
 
     def values(self, state: State, player: str, moves: Sequence[Move]) -> list[float]:
         from replay.evaluator import after_move, load_model
@@ -214,7 +235,56 @@ class ValueAgent(GreedyAgent):
             raise SimulationError(f"{state.game_id} has no value model yet: train one with "
                                   f"gamerec train --game {state.game_id}")
         children = [after_move(state, player, m) for m in moves]
-        return [c[player] for c in model.chances_many(children)]
+        tried = list(range(len(children)))
+        progress = model.features.progress
+        if progress is not None:
+            tried = self._moving_on(progress, state, children)
+        shortlist = model.features.shortlist
+        if shortlist is not None and len(tried) > shortlist:
+            prior = {i: _value(children[i], player) for i in tried}
+            cut = sorted(prior.values(), reverse=True)[shortlist - 1]
+            tried = [i for i in tried if prior[i] >= cut]
+        if model.features.whole_turn:
+            rng = random.Random(self.rng.random())
+            for i in tried:
+                self._finish_turn(children[i], player, rng)
+        out = [-1.0] * len(children)  # below any chance: a move left out is never chosen
+        chances = model.chances_many([children[i] for i in tried])
+        for i, c in zip(tried, chances):
+            out[i] = c[player]
+        return out
+
+    TURN_MOVES = 200
+    """At most this many moves finish a turn on a copy (the greedy agent's guards end loops sooner)."""
+
+    def _finish_turn(self, state: State, player: str, rng: random.Random) -> None:
+        """Play the rest of ``player``'s turn on ``state`` (a copy) by the greedy agent, chance drawn
+        with ``rng``, until another player is to decide or the game is over."""
+        greedy = GreedyAgent(rng)
+        state.reveals = []  # a copy shares the list with its original
+        for _ in range(self.TURN_MOVES):
+            t = state.turn()
+            if isinstance(t, ChanceRequest):
+                state.reveal(sample_outcome(t, rng))
+            elif t is OVER or t != player:
+                break
+            else:
+                state.play(player, greedy.choose(state, player))
+        state.reveals.clear()
+
+    def _moving_on(self, progress: Callable[[State], float], state: State, children: list[State]) -> list[int]:
+        """The children to try: all of them, or, when the game has been stuck for :attr:`STUCK` of
+        this agent's choices, those that move it on (all of them if none does)."""
+        now = progress(state)
+        if now != self.progress:
+            self.progress, self.stuck = now, 0
+        else:
+            self.stuck += 1
+        everything = list(range(len(children)))
+        if self.stuck < self.STUCK:
+            return everything
+        onward = [i for i, c in enumerate(children) if progress(c) > now]
+        return onward or everything
 
 
 AGENTS: dict[str, Any] = {"random": RandomAgent, "greedy": GreedyAgent, "passing": PassingAgent,

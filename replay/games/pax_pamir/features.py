@@ -32,6 +32,11 @@ NAMES: tuple[str, ...] = (
     "military", "political", "economic", "intelligence", "favored_stars", "favored_in_hand",
     "leveraged", "prizes", "gifts", "events_held",
 )
+SHORTLIST = 3
+"""The value agent lets the model choose among the greedy evaluation's three best moves..."""
+WHOLE_TURN = True
+"""...each judged at the end of the mover's turn, two actions and what they lead to (see
+:class:`replay.simulate.ValueAgent`)."""
 GLOBAL_NAMES: tuple[str, ...] = (
     "checks_resolved", "deck_size", "checks_in_market", "check_column", "turn", "best_block_lead", "dominant_now",
     "actions_left", "in_action",
@@ -47,6 +52,13 @@ def check_points(s: PaxState) -> dict[str, int]:
         loyal = {p: s.influence(p) for p in s.players if s.loyalty[p] == winner}
         return place_points(loyal, DC_SUCCESS_POINTS)
     return place_points({p: s.cylinders_in_play(p) for p in s.players}, DC_FAIL_POINTS)
+
+
+def progress(s: PaxState) -> float:
+    """Cards that have left the deck and the market (bought, discarded, resolved): the market moves
+    on only when someone buys, and players who all wait never reach a Dominance Check."""
+    waiting = s.deck_size_view() + sum(1 for row in s.market for card in row if card is not None)
+    return -float(waiting)
 
 
 def check_column(s: PaxState) -> int:
