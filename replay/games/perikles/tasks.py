@@ -715,17 +715,17 @@ class CommitTurn(Task):
         yield from slave_revolt.play_slave_revolt_options(s, p)
 
     def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
-        if s._memo is not None:
-            return self.why_not(s, player, move)
-        s._memo = {}
-        try:
-            return self.why_not(s, player, move)
-        finally:
-            s._memo = None
+        if s._memo is None:  # a move checked by itself
+            s._memo = {}
+            try:
+                return self.check(s, player, move)
+            finally:
+                s._memo = None
+        if type(move) is mv.SendUnit:  # the commonest candidate by far: checked first, at once
+            return commitment.send_unit_check(s, player, move)
+        return self.why_not(s, player, move)
 
     def why_not(self, s: PeriklesState, player: str, move: Move) -> str | None:
-        if isinstance(move, mv.SendUnit):
-            return commitment.send_unit_check(s, player, move)
         if isinstance(move, mv.SpendCube):
             return commitment.spend_cube_check(s, player, move)
         if isinstance(move, mv.EndCommit):
