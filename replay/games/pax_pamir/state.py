@@ -137,19 +137,35 @@ class PaxState(TaskState[Task]):
 
     # ------------------------------------------------------------------ protocol (see replay.decisions)
 
+    def _move_at_once(self, player: str, move: Move) -> bool:
+        """The commonest move first: ``end_turn`` of the player in the action phase, always
+        legal (:meth:`end_turn`); any other move the core's way."""
+        if type(move) is EndTurn and not self.over:
+            t = self.stack[-1]
+            if type(t) is ActionsTask and t.player == player:
+                self.end_turn(t, player, move)
+                return True
+        return TaskState._move_at_once(self, player, move)
+
     def apply_decision(self, task: Task, player: str, move: Move) -> None:
         """Apply a checked move; the epoch moves on with every move but ``end_turn`` (whose
-        cleanup says whether it changes something).  The commonest move, ``end_turn`` in the
-        action phase, usually has nothing to clean up: the next turn then begins at once,
-        served by the same two tasks (:func:`turns.pass_at_once`)."""
+        cleanup says whether it changes something)."""
         if type(move) is not EndTurn:
             self.epoch += 1
-        elif type(task) is ActionsTask and turns.pass_at_once(self, task):
-            if self.stack[-1] is not task:  # Blackmail first; else the task serving the next turn is open
-                self.advance()
+        elif type(task) is ActionsTask:
+            self.end_turn(task, player, move)
             return
         task.apply(self, player, move)
         self.advance()
+
+    def end_turn(self, actions: ActionsTask, player: str, move: Move) -> None:
+        """``end_turn`` in the action phase.  It usually has nothing to clean up: the next turn
+        then begins at once, served by the same two tasks (:func:`turns.pass_at_once`)."""
+        if not turns.pass_at_once(self, actions):
+            actions.apply(self, player, move)
+            self.advance()
+        elif self.stack[-1] is not actions:  # Blackmail first; else the task serving the next turn is open
+            self.advance()
 
     def apply_outcome(self, task: Task, request: ChanceRequest, outcome: Outcome) -> None:
         self.epoch += 1
