@@ -1,10 +1,13 @@
 """Drive a game state through a record: frames, milestones, divergences, status.
 
-:func:`replay` is the one entry point.  For every event it checks the event
-against the rules (through the state's checked path), records a
-:class:`Frame`, and compares every ``observe`` event and the record's
-``result`` with the replayed state.  Disagreements are :class:`Divergence`
-objects of the architecture's kinds:
+:func:`replay` is the one entry point.  It runs the record's events through
+the replay loop (:class:`replay.loop.Loop`: each event checked against the
+rules through the state's checked path) with this module's observers:
+:class:`Verify` compares every ``observe`` event with the replayed state and
+notes the event the rules refused, :class:`Frames` records a :class:`Frame`
+per event; :class:`Replaying` holds them, and its ``finish`` checks the
+record's ``result``.  Disagreements are :class:`Divergence` objects of the
+architecture's kinds:
 
 ``illegal_move``, ``wrong_player``, ``impossible_chance``, ``missing_chance``
 (a move came while the rules await randomness), ``observation_mismatch``,
