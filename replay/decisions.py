@@ -78,7 +78,10 @@ class Task(Generic[S]):
     * ``awaits_chance`` — set by the class itself: whether it defines
       :meth:`request`;
     * ``reveals_at_once`` — set by the class itself: whether it defines
-      :meth:`outcome_at_once`.
+      :meth:`outcome_at_once`;
+    * ``accepted`` — set by the class itself: the types of :attr:`accepts` as a set,
+      the fast test of a move's type (``isinstance`` against a tuple of move types
+      costs a call per type that does not match).
     """
 
     player: str
@@ -87,12 +90,14 @@ class Task(Generic[S]):
     awaiting: ClassVar[str] = ""
     awaits_chance: ClassVar[bool] = False
     reveals_at_once: ClassVar[bool] = False
+    accepted: ClassVar[frozenset[type[Move]]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # (not ``super()``: the slotted dataclass is a new class, the one the name now holds)
         super(Task, cls).__init_subclass__(**kwargs)
         cls.awaits_chance = cls.request is not Task.request
         cls.reveals_at_once = cls.outcome_at_once is not Task.outcome_at_once
+        cls.accepted = frozenset(cls.accepts)
 
     # ---- a decision
 
@@ -194,7 +199,7 @@ class TaskState(State):
 
     def _play(self, player: str, move: Move) -> None:
         t = self.stack[-1]
-        if not isinstance(move, t.accepts):
+        if type(move) not in t.accepted and not isinstance(move, t.accepts):
             raise IllegalMove(t.refuse(self, player, move))
         reason = t.check(self, player, move)
         if reason is not None:
@@ -214,8 +219,8 @@ class TaskState(State):
         if self.over:
             return False
         t = self.stack[-1]
-        if t.decision and t.player == player and isinstance(move, t.accepts) and t.check(
-                self, player, move) is None:
+        if t.decision and t.player == player and (type(move) in t.accepted or isinstance(move, t.accepts)) \
+                and t.check(self, player, move) is None:
             self.apply_decision(t, player, move)
             return True
         return False
