@@ -81,7 +81,10 @@ class Task(Generic[S]):
     * ``reveals_at_once`` — set by the class itself: whether it defines
       :meth:`outcome_at_once`;
     * ``may_close`` — set by the class itself: whether it defines :meth:`is_open`
-      (a decision that does not is open until its move).
+      (a decision that does not is open until its move);
+    * ``accepted`` — set by the class itself: the types of :attr:`accepts` as a set,
+      the fast test of a move's type (``isinstance`` against a tuple of move types
+      costs a call per type that does not match).
     """
 
     player: str
@@ -91,6 +94,7 @@ class Task(Generic[S]):
     awaits_chance: ClassVar[bool] = False
     reveals_at_once: ClassVar[bool] = False
     may_close: ClassVar[bool] = False
+    accepted: ClassVar[frozenset[type[Move]]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # (not ``super()``: the slotted dataclass is a new class, the one the name now holds)
@@ -98,6 +102,7 @@ class Task(Generic[S]):
         cls.awaits_chance = cls.request is not Task.request
         cls.reveals_at_once = cls.outcome_at_once is not Task.outcome_at_once
         cls.may_close = cls.is_open is not Task.is_open
+        cls.accepted = frozenset(cls.accepts)
 
     # ---- a decision
 
@@ -201,7 +206,7 @@ class TaskState(State, Generic[T]):
 
     def _play(self, player: str, move: Move) -> None:
         t = self.stack[-1]
-        if not isinstance(move, t.accepts):
+        if type(move) not in t.accepted and not isinstance(move, t.accepts):
             raise IllegalMove(t.refuse(self, player, move))
         reason = t.check(self, player, move)
         if reason is not None:
@@ -221,8 +226,8 @@ class TaskState(State, Generic[T]):
         if self.over:
             return False
         t = self.stack[-1]
-        if t.decision and t.player == player and isinstance(move, t.accepts) and t.check(
-                self, player, move) is None:
+        if t.decision and t.player == player and (type(move) in t.accepted or isinstance(move, t.accepts)) \
+                and t.check(self, player, move) is None:
             self.apply_decision(t, player, move)
             return True
         return False

@@ -63,7 +63,7 @@ def test_draw_five_keep_one_return_the_rest_on_top() -> None:
         play(st, KeepTile(tile="t22"))
     play(st, KeepTile(tile="t10"))
     assert st.pits["p1"].dark[1] == ["t10"] and st.pits["p1"].francs == 0
-    assert st.decision == "return_tiles" and len(st.legal_moves()) == 2 * 24
+    assert st.decision == "return_tiles" and len(list(st.legal_moves())) == 2 * 24
     with pytest.raises(IllegalMove, match="p1 must put back exactly the tiles not taken"):
         play(st, ReturnTiles(to="top", tiles=("t22", "t4", "t28")))
     play(st, ReturnTiles(to="top", tiles=("t48", "t22", "t4", "t28")))

@@ -158,7 +158,7 @@ def test_mining_legal_moves_are_all_accepted_and_complete() -> None:
     give_order(st, "p1", "o8")    # barrow G G
     pit.cage = [1, 0, 2, 0]
     pit.storage = [0, 1, 0, 1]
-    moves = st.legal_moves()
+    moves = list(st.legal_moves())
     subs = [m for m in moves if isinstance(m, Substitute)]
     # 4 kinds of cube: 6 pairs of two different kinds, plus (grey, grey), the only kind with two cubes;
     # for each of the 4 empty spaces of o11 and the one colour of o8

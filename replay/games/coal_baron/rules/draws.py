@@ -9,15 +9,18 @@ refill turns them face up.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from itertools import permutations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
-from replay.engine import IllegalMove, Move
-from replay.hidden import HiddenPool, add, could_hold, take
+from replay.engine import Move
+from replay.hidden import HiddenPool, PartlyKnownDeck, add, could_hold, take
 
 from ..components import TILES
 from ..moves import KeepOrder, KeepTile, ReturnOrders, ReturnTiles
 from ..pit import Outstanding
+from ..tasks import Task
 from . import factory
 
 if TYPE_CHECKING:
@@ -55,52 +58,64 @@ def _candidates(revealed: list[str | None], pool: HiddenPool) -> list[str]:
     return named
 
 
-def keep_tile_moves(st: CoalBaronState, player: str) -> list[Move]:
-    francs = st.pits[player].francs
-    out: list[Move] = [KeepTile(tile=None)]
-    out.extend(KeepTile(tile=t) for t in _candidates(st.revealed, st.tile_pool) if TILES[t].price <= francs)
-    return out
+@dataclass(slots=True)
+class KeepTileTask(Task):
+    """6.2 step 2: buy at most one of the revealed tiles (one the player can pay for)."""
 
+    kind = "keep_tile"
+    awaiting = "choose which revealed tunnel tile to buy (or none)"
+    accepts = (KeepTile,)
 
-def keep_tile(st: CoalBaronState, player: str, move: KeepTile) -> None:
-    tile = move.tile
-    if tile is not None:
-        if tile not in TILES or not could_take(st.revealed, tile, st.tile_pool):
-            raise IllegalMove(f"{player} cannot buy {tile}: the revealed tiles are " + shown(st.revealed))
-        francs = st.pits[player].francs
+    def candidates(self, s: CoalBaronState) -> Iterable[Move]:
+        return [KeepTile(tile=None), *(KeepTile(tile=t) for t in _candidates(s.revealed, s.tile_pool))]
+
+    def check(self, s: CoalBaronState, player: str, move: Move) -> str | None:
+        assert isinstance(move, KeepTile)
+        tile = move.tile
+        if tile is None:
+            return None
+        if tile not in TILES or not could_take(s.revealed, tile, s.tile_pool):
+            return f"{player} cannot buy {tile}: the revealed tiles are " + shown(s.revealed)
+        francs = s.pits[player].francs
         if TILES[tile].price > francs:
-            raise IllegalMove(f"{player} cannot buy {TILES[tile].describe()}: it costs "
-                              f"{TILES[tile].price} francs, {player} has {francs}")
-        take_drawn(st.revealed, tile, st.tile_pool, f"{player} buys {tile} from the revealed tiles")
-    st.done_deciding()
-    if tile is not None:
-        factory.acquire_tile(st, player, tile)
+            return (f"{player} cannot buy {TILES[tile].describe()}: it costs "
+                    f"{TILES[tile].price} francs, {player} has {francs}")
+        return None
+
+    def apply(self, s: CoalBaronState, player: str, move: Move) -> None:
+        assert isinstance(move, KeepTile)
+        s.pop(self)
+        tile = move.tile
+        if tile is not None:
+            take_drawn(s.revealed, tile, s.tile_pool, f"{player} buys {tile} from the revealed tiles")
+            factory.acquire_tile(s, player, tile)
 
 
-def keep_order_moves(st: CoalBaronState, player: str) -> list[Move]:
-    out: list[Move] = [KeepOrder(card=None)]
-    out.extend(KeepOrder(card=c) for c in _candidates(st.revealed, st.order_pool))
-    return out
+@dataclass(slots=True)
+class KeepOrderTask(Task):
+    """6.7 step 2: keep at most one of the revealed order cards."""
 
+    kind = "keep_order"
+    awaiting = "choose which revealed order card to keep (or none)"
+    accepts = (KeepOrder,)
 
-def keep_order(st: CoalBaronState, player: str, move: KeepOrder) -> None:
-    card = move.card
-    if card is not None:
-        if not could_take(st.revealed, card, st.order_pool):
-            raise IllegalMove(f"{player} cannot keep {card}: the revealed order cards are " + shown(st.revealed))
-        take_drawn(st.revealed, card, st.order_pool, f"{player} keeps {card} from the revealed order cards")
-        st.pits[player].outstanding.append(Outstanding(card))
-    st.done_deciding()
+    def candidates(self, s: CoalBaronState) -> Iterable[Move]:
+        return [KeepOrder(card=None), *(KeepOrder(card=c) for c in _candidates(s.revealed, s.order_pool))]
 
+    def check(self, s: CoalBaronState, player: str, move: Move) -> str | None:
+        assert isinstance(move, KeepOrder)
+        card = move.card
+        if card is not None and not could_take(s.revealed, card, s.order_pool):
+            return f"{player} cannot keep {card}: the revealed order cards are " + shown(s.revealed)
+        return None
 
-def ask_return_tiles(st: CoalBaronState) -> None:
-    if st.revealed:
-        st.decide("return_tiles", st.actor)
-
-
-def ask_return_orders(st: CoalBaronState) -> None:
-    if st.revealed:
-        st.decide("return_orders", st.actor)
+    def apply(self, s: CoalBaronState, player: str, move: Move) -> None:
+        assert isinstance(move, KeepOrder)
+        s.pop(self)
+        card = move.card
+        if card is not None:
+            take_drawn(s.revealed, card, s.order_pool, f"{player} keeps {card} from the revealed order cards")
+            s.pits[player].outstanding.append(Outstanding(card))
 
 
 def _orders_of(revealed: list[str | None]) -> list[tuple[str | None, ...]]:
@@ -108,42 +123,89 @@ def _orders_of(revealed: list[str | None]) -> list[tuple[str | None, ...]]:
     return list(dict.fromkeys(permutations(revealed)))
 
 
-def return_tiles_moves(st: CoalBaronState, player: str) -> list[Move]:
-    return [ReturnTiles(to=e, tiles=p) for e in ENDS for p in _orders_of(st.revealed)]
+@dataclass(slots=True)
+class PutBack(Task):
+    """6.2 / 6.7 step 3: the items not taken go back all on the top or all at the bottom of the
+    deck, in the order the player gives (when any is left)."""
+
+    what: ClassVar[str] = ""
+    """``tiles`` or ``order cards``."""
+
+    def is_open(self, s: CoalBaronState) -> bool:
+        return bool(s.revealed)
+
+    def deck(self, s: CoalBaronState) -> tuple[PartlyKnownDeck, HiddenPool]:
+        raise NotImplementedError
+
+    def put(self, move: Move) -> tuple[str, tuple[str | None, ...]]:
+        """The end of the deck and the items the move names."""
+        raise NotImplementedError
+
+    def check(self, s: CoalBaronState, player: str, move: Move) -> str | None:
+        """Named items must be among those not taken (binding unknown ones)."""
+        to, items = self.put(move)
+        if to not in ENDS:
+            return f"{player} cannot put the {self.what} back on {to!r}: they go on the top or at the bottom"
+        zone: dict[str | None, int] = {}
+        add(zone, s.revealed)
+        named: dict[str | None, int] = {}
+        add(named, (i for i in items if i is not None))
+        if len(items) != len(s.revealed) or not could_hold(zone, named, self.deck(s)[1]):
+            return (f"{player} must put back exactly the {self.what} not taken ("
+                    + shown(s.revealed) + "), not " + shown(items))
+        return None
+
+    def apply(self, s: CoalBaronState, player: str, move: Move) -> None:
+        """An item put back unnamed lies there face down: if it was known, it is not any more
+        (the record's viewer saw it go back, not where)."""
+        s.pop(self)
+        to, items = self.put(move)
+        deck, pool = self.deck(s)
+        zone: dict[str | None, int] = {}
+        add(zone, s.revealed)
+        named: dict[str | None, int] = {}
+        add(named, (i for i in items if i is not None))
+        for item, n in named.items():
+            take(zone, item, pool, f"{player} puts {self.what} back", n)
+        for item, n in zone.items():
+            if item is not None:
+                for _ in range(n):
+                    pool.hide(item)
+        deck.put_back(list(items), to)
+        s.revealed = []
 
 
-def return_orders_moves(st: CoalBaronState, player: str) -> list[Move]:
-    return [ReturnOrders(to=e, cards=p) for e in ENDS for p in _orders_of(st.revealed)]
+@dataclass(slots=True)
+class ReturnTilesTask(PutBack):
+    kind = "return_tiles"
+    awaiting = "put the other revealed tiles back on the top or bottom of the deck"
+    accepts = (ReturnTiles,)
+    what = "tiles"
+
+    def deck(self, s: CoalBaronState) -> tuple[PartlyKnownDeck, HiddenPool]:
+        return s.tiles, s.tile_pool
+
+    def put(self, move: Move) -> tuple[str, tuple[str | None, ...]]:
+        assert isinstance(move, ReturnTiles)
+        return move.to, move.tiles
+
+    def candidates(self, s: CoalBaronState) -> Iterable[Move]:
+        return [ReturnTiles(to=e, tiles=p) for e in ENDS for p in _orders_of(s.revealed)]
 
 
-def _put_back(st: CoalBaronState, player: str, what: str, to: str, items: tuple[str | None, ...]) -> None:
-    """The items not taken go back in the order given.  Named items must be among them (binding
-    unknown ones); an item put back unnamed lies there face down: if it was known, it is not any
-    more (the record's viewer saw it go back, not where)."""
-    if to not in ENDS:
-        raise IllegalMove(f"{player} cannot put the {what} back on {to!r}: they go on the top or at the bottom")
-    deck, pool = (st.tiles, st.tile_pool) if what == "tiles" else (st.orders, st.order_pool)
-    zone: dict[str | None, int] = {}
-    add(zone, st.revealed)
-    named: dict[str | None, int] = {}
-    add(named, (i for i in items if i is not None))
-    if len(items) != len(st.revealed) or not could_hold(zone, named, pool):
-        raise IllegalMove(f"{player} must put back exactly the {what} not taken ("
-                          + shown(st.revealed) + "), not " + shown(items))
-    for item, n in named.items():
-        take(zone, item, pool, f"{player} puts {what} back", n)
-    for item, n in zone.items():
-        if item is not None:
-            for _ in range(n):
-                pool.hide(item)
-    deck.put_back(list(items), to)
-    st.revealed = []
-    st.done_deciding()
+@dataclass(slots=True)
+class ReturnOrdersTask(PutBack):
+    kind = "return_orders"
+    awaiting = "put the other revealed order cards back on the top or bottom of the deck"
+    accepts = (ReturnOrders,)
+    what = "order cards"
 
+    def deck(self, s: CoalBaronState) -> tuple[PartlyKnownDeck, HiddenPool]:
+        return s.orders, s.order_pool
 
-def return_tiles(st: CoalBaronState, player: str, move: ReturnTiles) -> None:
-    _put_back(st, player, "tiles", move.to, move.tiles)
+    def put(self, move: Move) -> tuple[str, tuple[str | None, ...]]:
+        assert isinstance(move, ReturnOrders)
+        return move.to, move.cards
 
-
-def return_orders(st: CoalBaronState, player: str, move: ReturnOrders) -> None:
-    _put_back(st, player, "order cards", move.to, move.cards)
+    def candidates(self, s: CoalBaronState) -> Iterable[Move]:
+        return [ReturnOrders(to=e, cards=p) for e in ENDS for p in _orders_of(s.revealed)]

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from replay.engine import IllegalMove, Move
+from replay.engine import Move
 
 from ..components import COAL_SUPPLY, COLOUR_INDEX, COLOURS, SPACES, TILES
 from ..moves import ChooseCoal
+from ..tasks import Draw, Task
+from . import draws
 
 if TYPE_CHECKING:
     from ..state import CoalBaronState
@@ -23,8 +27,22 @@ def buy_tile(st: CoalBaronState, player: str, space: str) -> None:
 
 def look_at_tiles(st: CoalBaronState, player: str, space: str) -> None:
     """The draw space: reveal the top five tiles; then keep one (or none) and return the rest."""
-    st.queue.insert(0, "return_tiles")
-    st.start_draw(st.tiles, SPACES[space].value, "tile_draw", f"{player} looks at the top tunnel tiles")
+    st.push(draws.ReturnTilesTask(player))
+    st.push(draws.KeepTileTask(player))
+    st.push(LookAtTilesTask(player, need=SPACES[space].value,
+                            reason=f"{player} looks at the top tunnel tiles"))
+
+
+@dataclass(slots=True)
+class LookAtTilesTask(Draw):
+    """Mine cart factory, draw space (6.2), step 1: draw the top five tiles; only the player
+    sees them."""
+
+    deck = "tiles"
+    private = True
+
+    def drawn(self, s: CoalBaronState, got: list[str | None]) -> None:
+        s.revealed = list(got)
 
 
 def acquire_tile(st: CoalBaronState, player: str, tile: str) -> None:
@@ -47,9 +65,7 @@ def load_new_minecarts(st: CoalBaronState, player: str, level: int, carts: int) 
     st.pits[player].coal[level][level] += filled
     short = carts - filled
     if short and any(st.supply):
-        st.shortage_level = level
-        st.shortage_left = short
-        st.decide("choose_coal", player)
+        st.push(CoalShortageTask(player, level, short))
 
 
 def note_coal_supply(st: CoalBaronState, player: str, level: int, filled: int) -> None:
@@ -65,21 +81,45 @@ def note_coal_supply(st: CoalBaronState, player: str, level: int, filled: int) -
                                  f"player would choose a colour for {filled - physical}")
 
 
-def choose_coal_moves(st: CoalBaronState, player: str) -> list[Move]:
-    return [ChooseCoal(colour=c) for i, c in enumerate(COLOURS) if st.supply[i] > 0]
+@dataclass(slots=True)
+class CoalShortageTask(Task):
+    """The shortage rule (6.1): the supply lacks cubes of the level's colour, so the player
+    chooses a colour for each new minecart left unfilled (while the supply has any cube)."""
 
+    level: int = 0
+    """The level (and colour) of the new minecarts."""
+    left: int = 0
+    """How many of them still wait for a cube."""
+    kind = "choose_coal"
+    awaiting = "choose the colour of a cube for a new minecart (the supply lacks its colour)"
+    accepts = (ChooseCoal,)
 
-def choose_coal(st: CoalBaronState, player: str, move: ChooseCoal) -> None:
-    c = COLOUR_INDEX.get(move.colour)
-    level = COLOURS[st.shortage_level]
-    if c is None:
-        raise IllegalMove(f"{player} cannot put a {move.colour!r} cube on the new {level} minecart: "
-                          "coal is yellow, brown, grey or black")
-    if st.supply[c] == 0:
-        raise IllegalMove(f"{player} cannot put a {move.colour} cube on the new {level} minecart: "
-                          f"the supply has no {move.colour} cube left")
-    st.supply[c] -= 1
-    st.pits[player].coal[st.shortage_level][c] += 1
-    st.shortage_left -= 1
-    if st.shortage_left == 0 or not any(st.supply):
-        st.done_deciding()
+    def is_open(self, s: CoalBaronState) -> bool:
+        return self.left > 0 and any(s.supply)
+
+    def candidates(self, s: CoalBaronState) -> Iterable[Move]:
+        return [ChooseCoal(colour=c) for c in COLOURS]
+
+    def check(self, s: CoalBaronState, player: str, move: Move) -> str | None:
+        assert isinstance(move, ChooseCoal)
+        c = COLOUR_INDEX.get(move.colour)
+        level = COLOURS[self.level]
+        if c is None:
+            return (f"{player} cannot put a {move.colour!r} cube on the new {level} minecart: "
+                    "coal is yellow, brown, grey or black")
+        if s.supply[c] == 0:
+            return (f"{player} cannot put a {move.colour} cube on the new {level} minecart: "
+                    f"the supply has no {move.colour} cube left")
+        return None
+
+    def apply(self, s: CoalBaronState, player: str, move: Move) -> None:
+        assert isinstance(move, ChooseCoal)
+        c = COLOUR_INDEX[move.colour]
+        s.supply[c] -= 1
+        s.pits[player].coal[self.level][c] += 1
+        self.left -= 1
+
+    def view(self, s: CoalBaronState) -> dict[str, Any]:
+        out = Task.view(self, s)
+        out["shortage"] = {"level": self.level, "carts": self.left}
+        return out

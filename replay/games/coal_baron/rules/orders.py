@@ -2,39 +2,91 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from replay.engine import IllegalMove, Move
+from replay.engine import Move
 
-from ..components import ORDERS, SPACES
+from ..components import DRAFT_LEFTOVER_SPACE, FACE_DOWN, ORDERS, SPACES
 from ..moves import DraftOrder
 from ..pit import Outstanding, Pit
+from ..tasks import Draw, Task
+from . import draws, turns
 from .draws import could_take, shown, take_drawn
 
 if TYPE_CHECKING:
     from ..state import CoalBaronState
 
 
-def draft_moves(st: CoalBaronState, player: str) -> list[Move]:
-    named = [c for c in st.draft_pool if c is not None]
-    if None in st.draft_pool:
-        named += [c for c, _ in st.order_pool.possible() if c not in named]
-    return [DraftOrder(card=c) for c in named]
+def reveal_draft(st: CoalBaronState) -> None:
+    """Setup 6: reveal 3 x players + 1 order cards for the draft."""
+    n = len(st.players)
+    st.push(RevealDraftTask("", need=3 * n + 1, reason=f"the opening draft: {3 * n + 1} order cards"))
 
 
-def draft_order(st: CoalBaronState, player: str, move: DraftOrder) -> None:
-    """Take one revealed card; picks go in reverse turn order, three laps; the last card goes
-    to the board."""
-    if not could_take(st.draft_pool, move.card, st.order_pool):
-        raise IllegalMove(f"{player} cannot draft {move.card}: the cards left in the draft are "
-                          + shown(st.draft_pool))
-    take_drawn(st.draft_pool, move.card, st.order_pool, f"{player} drafts {move.card}")
-    st.pits[player].outstanding.append(Outstanding(move.card))
-    st.draft_turns.pop(0)
-    if st.draft_turns:
-        st.decide("draft", st.draft_turns[0])
-    else:
-        st.end_draft()
+@dataclass(slots=True)
+class RevealDraftTask(Draw):
+    """Setup 6: the order cards revealed for the draft."""
+
+    deck = "orders"
+
+    def drawn(self, s: CoalBaronState, got: list[str | None]) -> None:
+        """Picks go from the player to the start player's right in reverse turn order, three
+        laps."""
+        n = len(s.players)
+        s.draft_pool = list(got)
+        lap = [s.players[(s.start_player - 1 - i) % n] for i in range(n)]
+        pickers = lap * 3
+        s.push(DraftTask(pickers[0], pickers))
+
+
+@dataclass(slots=True)
+class DraftTask(Task):
+    """The order-card draft (setup 6): each picker in turn takes one revealed card."""
+
+    turns: list[str] = field(default_factory=list)
+    """Who picks, in order, from this pick on."""
+    kind = "draft"
+    awaiting = "take an order card in the opening draft"
+    accepts = (DraftOrder,)
+
+    def candidates(self, s: CoalBaronState) -> Iterable[Move]:
+        named = [c for c in s.draft_pool if c is not None]
+        if None in s.draft_pool:
+            named += [c for c, _ in s.order_pool.possible() if c not in named]
+        return [DraftOrder(card=c) for c in named]
+
+    def check(self, s: CoalBaronState, player: str, move: Move) -> str | None:
+        assert isinstance(move, DraftOrder)
+        if not could_take(s.draft_pool, move.card, s.order_pool):
+            return f"{player} cannot draft {move.card}: the cards left in the draft are " + shown(s.draft_pool)
+        return None
+
+    def apply(self, s: CoalBaronState, player: str, move: Move) -> None:
+        assert isinstance(move, DraftOrder)
+        draft_order(s, player, move.card)
+        self.turns.pop(0)
+        if self.turns:
+            self.player = self.turns[0]
+        else:
+            s.pop(self)
+            end_draft(s)
+
+
+def draft_order(st: CoalBaronState, player: str, card: str) -> None:
+    """Take one revealed card into the outstanding orders."""
+    take_drawn(st.draft_pool, card, st.order_pool, f"{player} drafts {card}")
+    st.pits[player].outstanding.append(Outstanding(card))
+
+
+def end_draft(st: CoalBaronState) -> None:
+    """The card nobody drafted goes face up on its order space; fill the others (setup 7), and
+    the first shift begins."""
+    leftover = st.draft_pool.pop()
+    st.order_spaces[DRAFT_LEFTOVER_SPACE] = FACE_DOWN if leftover is None else leftover
+    st.push(turns.StartShiftTask(""))
+    turns.refill(st, turns.RefillOrdersTask)
 
 
 def take_order(st: CoalBaronState, player: str, space: str) -> None:
@@ -47,8 +99,22 @@ def take_order(st: CoalBaronState, player: str, space: str) -> None:
 
 def look_at_orders(st: CoalBaronState, player: str, space: str) -> None:
     """The draw space: reveal the top five order cards; keep one (or none), return the rest."""
-    st.queue.insert(0, "return_orders")
-    st.start_draw(st.orders, SPACES[space].value, "order_draw", f"{player} looks at the top order cards")
+    st.push(draws.ReturnOrdersTask(player))
+    st.push(draws.KeepOrderTask(player))
+    st.push(LookAtOrdersTask(player, need=SPACES[space].value,
+                             reason=f"{player} looks at the top order cards"))
+
+
+@dataclass(slots=True)
+class LookAtOrdersTask(Draw):
+    """New orders, draw space (6.7), step 1: draw the top five order cards; only the player
+    sees them."""
+
+    deck = "orders"
+    private = True
+
+    def drawn(self, s: CoalBaronState, got: list[str | None]) -> None:
+        s.revealed = list(got)
 
 
 def completed_of(pit: Pit, transport: int) -> list[Outstanding]:

@@ -2,16 +2,45 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from replay.engine import IllegalMove, Move
+from replay.engine import Move
 
-from ..components import FACE_DOWN, SPACES, TILES, TRANSPORTS
+from ..components import FACE_DOWN, SPACE_IDS, SPACES, TILES, TRANSPORTS
 from ..moves import PlaceWorkers
+from ..tasks import Task
 from . import factory, mining, money, orders
 
 if TYPE_CHECKING:
     from ..state import CoalBaronState
+
+#: the placement on each work space (the candidates of a turn, in board order)
+PLACEMENTS: dict[str, PlaceWorkers] = {s: PlaceWorkers(space=s) for s in SPACE_IDS}
+
+
+@dataclass(slots=True)
+class PlaceWorkersTask(Task):
+    """A turn of the work phase (rules 4, 5): the player places workers on one work space and
+    carries out its action."""
+
+    kind = "place"
+    awaiting = "place workers on a work space"
+    accepts = (PlaceWorkers,)
+
+    def candidates(self, s: CoalBaronState) -> Iterable[Move]:
+        return [PLACEMENTS[x] for x in s.usable]
+
+    def check(self, s: CoalBaronState, player: str, move: Move) -> str | None:
+        assert isinstance(move, PlaceWorkers)
+        reason = why_not(s, player, move.space)
+        return None if reason is None else f"{player} cannot place workers on {move.space}: {reason}"
+
+    def apply(self, s: CoalBaronState, player: str, move: Move) -> None:
+        assert isinstance(move, PlaceWorkers)
+        s.pop(self)
+        place_workers(s, player, move.space)
 
 
 def workers_needed(st: CoalBaronState, space: str) -> int:
@@ -54,16 +83,9 @@ def why_not(st: CoalBaronState, player: str, space: str) -> str | None:
     return None
 
 
-def placement_moves(st: CoalBaronState, player: str) -> list[Move]:
-    return [PlaceWorkers(space=s) for s in st.usable if why_not(st, player, s) is None]
-
-
-def place_workers(st: CoalBaronState, player: str, move: PlaceWorkers) -> None:
-    """Send the workers standing there to the canteen, place k + 1, carry out the action."""
-    space = move.space
-    reason = why_not(st, player, space)
-    if reason is not None:
-        raise IllegalMove(f"{player} cannot place workers on {space}: {reason}")
+def place_workers(st: CoalBaronState, player: str, space: str) -> None:
+    """Send the workers standing there to the canteen, place k + 1, carry out the action (the
+    end of the turn follows what it asks, :class:`~.turns.WorkPhaseTask`)."""
     need = workers_needed(st, space)
     ws = SPACES[space]
     on_space = st.occupants.setdefault(space, {})
@@ -74,7 +96,6 @@ def place_workers(st: CoalBaronState, player: str, move: PlaceWorkers) -> None:
     on_space[player] = on_space.get(player, 0) + need
     st.pits[player].workers -= need
     st.space = space
-    st.end_turn()
     ACTIONS[ws.group](st, player, space)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..components import FACTORY_GROUPS, MAJORITIES, SETUP, SPACES, Majority
@@ -14,9 +15,50 @@ from ..scoring import (
     rank_category,
     unfulfilled_points,
 )
+from ..tasks import Task
+from . import turns
 
 if TYPE_CHECKING:
     from ..state import CoalBaronState
+
+
+@dataclass(slots=True)
+class ShiftScoringTask(Task):
+    """Shift scoring (rules 7), then the next shift's preparation, or after shift 3 final
+    scoring."""
+
+    decision = False
+
+    def run(self, s: CoalBaronState) -> None:
+        s.pop(self)
+        score_shift(s)
+        s.invalidate_score()
+        s.push(NextShiftTask("") if s.shift < 3 else FinalScoringTask(""))
+
+
+@dataclass(slots=True)
+class NextShiftTask(Task):
+    """Preparing the next shift (rules 8): a new start player, every worker back."""
+
+    decision = False
+
+    def run(self, s: CoalBaronState) -> None:
+        s.pop(self)
+        s.start_player = next_start_player(s)
+        workers_back(s)
+        s.push(turns.StartShiftTask(""))
+
+
+@dataclass(slots=True)
+class FinalScoringTask(Task):
+    """The end of the game (rules 9): final scoring."""
+
+    decision = False
+
+    def run(self, s: CoalBaronState) -> None:
+        s.pop(self)
+        final_scoring(s)
+        s.over = True
 
 
 def category_value(pit: Pit, m: Majority) -> int:
