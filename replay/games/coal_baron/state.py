@@ -44,7 +44,8 @@ FINAL_VALUES: dict[str, Callable[[Pit, str], int]] = {
     "end_pit_balance": imbalance,
 }
 
-class CoalBaronState(TaskState):
+
+class CoalBaronState(TaskState[Task]):
     game_id = "coal_baron"
     departure_rules = load_departures("replay.games.coal_baron")
 
@@ -113,7 +114,7 @@ class CoalBaronState(TaskState):
         if self.over:
             return None
         t = self.stack[-1]
-        return t if t.decision else None  # type: ignore[return-value]
+        return t if t.decision else None
 
     @property
     def decision(self) -> str | None:
