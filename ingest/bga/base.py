@@ -146,7 +146,10 @@ class GameImporter:
         self.game: Game = get_game(self.game_id)
         self._move_structs = _structs_of(self.game)
         self._bare_moves = self.game.bare_moves
-        self.state: State = self.game.initial_state(players, self.options())
+        self.loop = Loop(self.game.initial_state(players, self.options()))
+        """The replay loop the events are fed to as they are made (:meth:`_emit`, :meth:`observe`):
+        it applies them to :attr:`state`.  :meth:`replay_into` gives it the observers of the
+        record's replay, so that the import's own engine run is that replay (no second run)."""
         self.events: list[Event] = []
         self.mismatches: list[Mismatch] = []
         self.current: Notif | None = None
@@ -161,12 +164,18 @@ class GameImporter:
         """Compare each of BGA's observations with our state as it is emitted (noting a
         :class:`Mismatch`).  Off when the record is replayed right after the import (``ingest``,
         ``verify``): the replay compares every observation at its event anyway."""
-        self.loop = Loop(self.state)
-        """The replay loop the events are fed to as they are made (:meth:`_emit`, :meth:`observe`):
-        it applies them to :attr:`state`.  :meth:`replay_into` gives it the observers of the
-        record's replay, so that the import's own engine run is that replay (no second run)."""
         self.replaying: Replaying | None = None
         """Set by :meth:`replay_into`: the record's replay, made as the events are fed."""
+
+    @property
+    def state(self) -> State:
+        """The live engine state: the one the replay loop applies the events to (read it, never
+        change it, except to set up a position before the first event, as a test does)."""
+        return self.loop.state
+
+    @state.setter
+    def state(self, state: State) -> None:
+        self.loop.state = state
 
     def replay_into(self, replaying: Replaying) -> None:
         """Before :meth:`run`: feed every event to ``replaying``'s loop (a replay over
