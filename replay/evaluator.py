@@ -28,7 +28,6 @@ the mover's action is done (:func:`after_move`).
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
 from collections.abc import Callable, Iterator, Sequence
@@ -39,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from replay.engine import OVER, Move, State
+from replay.games import optional_module
 from replay.simulate import GreedyAgent, ValueAgent
 
 __all__ = ["FeatureSet", "ModelError", "ValueAgent", "ValueModel", "after_move", "feature_set", "installed",
@@ -114,13 +114,9 @@ class FeatureSet:
 @cache
 def feature_set(game_id: str) -> FeatureSet | None:
     """The features of ``game_id`` (``replay/games/<game>/features.py``), or ``None`` if it has none yet."""
-    name = f"replay.games.{game_id}.features"
-    try:
-        mod = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name == name:
-            return None
-        raise
+    mod = optional_module(f"replay.games.{game_id}.features")
+    if mod is None:
+        return None
     names = tuple(mod.NAMES)
     global_names = tuple(getattr(mod, "GLOBAL_NAMES", ()))
     game_features: Callable[[State], list[float]] = getattr(mod, "global_features", lambda state: [])

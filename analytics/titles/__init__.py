@@ -15,10 +15,11 @@ registered title has every piece.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
+
+from replay.games import optional_module
 
 PIECES = ("catalogue", "deeper_tables")
 
@@ -27,13 +28,7 @@ def title_module(title: str) -> ModuleType | None:
     """``analytics/titles/<title>.py``, or None for a title without one."""
     if not title.isidentifier():
         return None
-    name = f"{__name__}.{title}"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name == name:
-            return None
-        raise
+    return optional_module(f"{__name__}.{title}")
 
 
 def title_piece(title: str, piece: str) -> Callable[..., Any] | None:

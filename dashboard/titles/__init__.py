@@ -19,11 +19,10 @@ registered title has the required pieces.
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 from typing import Any
 
-from replay.games import UnknownGame, available, get_game
+from replay.games import UnknownGame, available, get_game, optional_module
 
 REQUIRED = ("board_html", "resources")
 OPTIONAL = ("strategy_figures", "PAGES", "STAND_IN_NOTE", "TILES_NOTE")
@@ -33,13 +32,7 @@ def title_module(title: str) -> ModuleType | None:
     """``dashboard/titles/<title>.py``, or None for a title without one."""
     if not title.isidentifier():
         return None
-    name = f"{__name__}.{title}"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name == name:
-            return None
-        raise
+    return optional_module(f"{__name__}.{title}")
 
 
 def title_piece(title: str, piece: str) -> Any:

@@ -14,13 +14,12 @@ in one line.
 
 from __future__ import annotations
 
-import importlib
 from functools import cache
 
 from ingest.bga.base import FRAMEWORK_TYPES, GameImporter
 from ingest.bga.errors import BgaImportError
 from ingest.bga.log import BgaLog
-from replay.games import available, get_game
+from replay.games import available, get_game, optional_module
 
 
 @cache
@@ -47,12 +46,9 @@ def importers() -> dict[str, type[GameImporter]]:
 def _modules() -> dict[str, type[GameImporter]]:
     out: dict[str, type[GameImporter]] = {}
     for name in (f"ingest.bga.{gid}" for gid in available()):
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name == name:
-                continue
-            raise
+        module = optional_module(name)
+        if module is None:
+            continue
         cls: type[GameImporter] = module.IMPORTER
         out[cls.game_id] = cls
     return out

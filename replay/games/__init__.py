@@ -8,6 +8,7 @@ asked for, so a broken or missing game never stops the others.
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 
 from replay.engine import Game
 
@@ -38,6 +39,18 @@ def available() -> list[str]:
 def register(game: Game) -> None:
     """Make ``game`` available under its id (tests use this for toy games)."""
     _cache[game.id] = game
+
+
+def optional_module(name: str) -> ModuleType | None:
+    """The module ``name``, or None if there is no such module (a title's optional piece: its
+    features, its BGA importer, its analytics or dashboard module).  An import error inside the
+    module itself is raised, not mistaken for a missing piece."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == name:
+            return None
+        raise
 
 
 def get_game(game_id: str) -> Game:

@@ -19,6 +19,7 @@ has ended.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
@@ -88,7 +89,7 @@ class Task(decisions.Task["CopenhagenState"]):
 
 
 @dataclass(slots=True)
-class Draw(Task):
+class Draw(Task, ABC):
     """A step that waits for cards from the deck, always, while it is on the stack.
 
     Its request is made when first asked for and kept until the cards come: a ``reveal`` event
@@ -105,9 +106,9 @@ class Draw(Task):
             self._req = self.draw(s)
         return self._req
 
+    @abstractmethod
     def draw(self, s: CopenhagenState) -> ChanceRequest:
         """What may come up now."""
-        raise NotImplementedError
 
 
 @dataclass(slots=True)

@@ -29,6 +29,7 @@ Every task names the **stage** the snapshot shows for it (and an influence-turn 
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
@@ -88,7 +89,7 @@ class Task(decisions.Task["PeriklesState"]):
 
 
 @dataclass(slots=True)
-class Chance(Task):
+class Chance(Task, ABC):
     """A chance step.  Its request is made when the rules reach it and kept while it waits
     (:meth:`ask` makes it; a step that waits again after an outcome forgets it)."""
 
@@ -101,8 +102,9 @@ class Chance(Task):
             req = self._request = self.ask(s)
         return req
 
+    @abstractmethod
     def ask(self, s: PeriklesState) -> ChanceRequest:
-        raise NotImplementedError
+        """The randomness this step waits for, as the rules have reached it."""
 
 
 @dataclass(slots=True)

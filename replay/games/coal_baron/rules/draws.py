@@ -9,6 +9,7 @@ refill turns them face up.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import permutations
@@ -124,7 +125,7 @@ def _orders_of(revealed: list[str | None]) -> list[tuple[str | None, ...]]:
 
 
 @dataclass(slots=True)
-class PutBack(Task):
+class PutBack(Task, ABC):
     """6.2 / 6.7 step 3: the items not taken go back all on the top or all at the bottom of the
     deck, in the order the player gives (when any is left)."""
 
@@ -134,12 +135,13 @@ class PutBack(Task):
     def is_open(self, s: CoalBaronState) -> bool:
         return bool(s.revealed)
 
+    @abstractmethod
     def deck(self, s: CoalBaronState) -> tuple[PartlyKnownDeck, HiddenPool]:
-        raise NotImplementedError
+        """The deck the items go back to, and the pool its unknown items come from."""
 
+    @abstractmethod
     def put(self, move: Move) -> tuple[str, tuple[str | None, ...]]:
         """The end of the deck and the items the move names."""
-        raise NotImplementedError
 
     def check(self, s: CoalBaronState, player: str, move: Move) -> str | None:
         """Named items must be among those not taken (binding unknown ones)."""

@@ -3,6 +3,7 @@ with no worker left; the end of every turn refills the board (6.8)."""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -70,7 +71,7 @@ def refill(st: CoalBaronState, task: type[Refill]) -> bool:
 
 
 @dataclass(slots=True)
-class Refill(Draw):
+class Refill(Draw, ABC):
     """Draw an item for each empty space of a display, from the top of its deck, and lay them
     face up in the refill order."""
 
@@ -78,8 +79,9 @@ class Refill(Draw):
     """The empty spaces being refilled, in refill order."""
 
     @staticmethod
+    @abstractmethod
     def spaces(s: CoalBaronState) -> dict[str, str | None]:
-        raise NotImplementedError
+        """The display refilled: its spaces and what lies on each."""
 
     def drawn(self, s: CoalBaronState, got: list[str | None]) -> None:
         """Lay the drawn items face up on the empty spaces, in refill order.  An item drawn from a
