@@ -59,7 +59,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from replay.engine import OVER, ChanceRequest, IllegalMove, Move, Outcome, State, Turn
+from replay.engine import OVER, ChanceRequest, IllegalMove, Move, Outcome, State, Turn, check_outcome_form
 
 S = TypeVar("S", bound="TaskState[Any]")
 T = TypeVar("T", bound="Task[Any]")
@@ -176,6 +176,17 @@ class TaskState(State, Generic[T]):
     way gives).
     """
 
+    _plain_decisions: ClassVar[bool] = True
+    """Set by the class itself: whether it keeps :meth:`apply_decision` as it is (a move is then
+    applied without the hook's call)."""
+    _plain_outcomes: ClassVar[bool] = True
+    """The same for :meth:`apply_outcome`."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._plain_decisions = cls.apply_decision is TaskState.apply_decision
+        cls._plain_outcomes = cls.apply_outcome is TaskState.apply_outcome
+
     def __init__(self, players: list[str], options: dict[str, Any]) -> None:
         super().__init__(players, options)
         self.stack: list[T] = []
@@ -214,7 +225,12 @@ class TaskState(State, Generic[T]):
         self.apply_decision(t, player, move)
 
     def _play_legal(self, player: str, move: Move) -> None:
-        self.apply_decision(self.stack[-1], player, move)
+        t = self.stack[-1]
+        if self._plain_decisions:
+            t.apply(self, player, move)
+            self.advance()
+        else:
+            self.apply_decision(t, player, move)
 
     def _reveal(self, request: ChanceRequest, outcome: Outcome) -> None:
         self.apply_outcome(self.stack[-1], request, outcome)
@@ -228,21 +244,38 @@ class TaskState(State, Generic[T]):
         t = self.stack[-1]
         if t.decision and t.player == player and (type(move) in t.accepted or isinstance(move, t.accepts)) \
                 and t.check(self, player, move) is None:
-            self.apply_decision(t, player, move)
+            if self._plain_decisions:  # (the hook's default, without its call)
+                t.apply(self, player, move)
+                self.advance()
+            else:
+                self.apply_decision(t, player, move)
             return True
         return False
 
     def _chance_at_once(self, outcome: Outcome) -> bool:
-        """A chance step's fast path (:meth:`Task.outcome_at_once`), when it has one."""
+        """The usual case of the checked path for chance: a chance step is on top.  Its fast path
+        (:meth:`Task.outcome_at_once`) when it has one; otherwise its request, the outcome checked
+        against it (:func:`~replay.engine.check_outcome_form`, as the long way does) and revealed.
+        Anything else goes the long way, which says what is wrong."""
         if self.over:
             return False
         t = self.stack[-1]
-        if t.reveals_at_once and not t.decision:
+        if t.decision:
+            return False
+        if t.reveals_at_once:
             req = t.outcome_at_once(self, outcome)
             if req is not None:
                 self.apply_outcome(t, req, outcome)
                 return True
-        return False
+        req = t.request(self)
+        assert req is not None, "advance() leaves a chance step on top only when it awaits randomness"
+        check_outcome_form(req, outcome)
+        if self._plain_outcomes:  # (the hook's default, without its call)
+            t.reveal(self, req, outcome)
+            self.advance()
+        else:
+            self.apply_outcome(t, req, outcome)
+        return True
 
     # ---- hooks
 

@@ -96,8 +96,8 @@ class HiddenPool:
         """``(item, copies)`` that an unknown card may be, in composition order
         (the pool of a draw request)."""
         known = self.known
-        return tuple((item, n - known.get(item, 0)) for item, n in self.composition.items()
-                     if n > known.get(item, 0))
+        return tuple([(item, n - known.get(item, 0)) for item, n in self.composition.items()
+                      if n > known.get(item, 0)])  # (a list first: no generator to resume per item)
 
     def see(self, item: Any, where: str) -> None:
         """An unknown copy is identified as ``item`` (drawn face up, revealed, spent).

@@ -191,9 +191,11 @@ class CoalBaronState(TaskState[Task]):
     def phase(self) -> tuple[int | None, str]:
         if self.over:
             return (3, "over")
+        t = self.stack[-1]  # (what :attr:`decision` says, without its two calls: once per event)
+        kind = t.kind if t.decision else None
         if self.shift == 0:
-            return (None, "setup" if self.decision != "draft" else "draft")
-        return (self.shift, "work" if self.decision in (None, "place") else self.decision)
+            return (None, "setup" if kind != "draft" else "draft")
+        return (self.shift, "work" if kind is None or kind == "place" else kind)
 
     def describe_move(self, player: str, move: Move) -> str:
         return describe(self, player, move)

@@ -77,10 +77,9 @@ def draw_request(s: CopenhagenState, count: int, reason: str,
 
 
 def next_empty_slot(s: CopenhagenState) -> int | None:
-    for i, card in enumerate(s.harbour):
-        if card is None:
-            return i
-    return None
+    """The first harbour slot without a card (refilled first), or None when every slot has one."""
+    harbour = s.harbour
+    return harbour.index(None) if None in harbour else None
 
 
 def take_from_deck(s: CopenhagenState, items: list[str | None], why: str) -> None:

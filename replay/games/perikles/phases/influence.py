@@ -196,8 +196,8 @@ def end_of_turn(s: Board) -> bool:
 
 def deck_pool(s: Board) -> tuple[tuple[str, int], ...]:
     """The face-down influence tiles: neither on display, in a hand nor spent."""
-    out_of_deck = set(s.spent)
-    out_of_deck.update(t for t in s.display if t is not None)
+    out_of_deck: set[str | None] = set(s.spent)
+    out_of_deck.update(s.display)  # (an empty display slot adds None, which is no tile's id)
     for hand in s.hands.values():
         out_of_deck.update(hand)
-    return tuple((t.id, 1) for t in INFLUENCE_TILES if t.id not in out_of_deck)
+    return tuple([(t.id, 1) for t in INFLUENCE_TILES if t.id not in out_of_deck])
