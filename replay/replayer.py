@@ -246,7 +246,7 @@ class Frames(Observer):
     def applied(self, seq: int, event: MoveEvent | ChanceEvent, state: State) -> None:
         self._score = score = state.score()
         self._round, self._phase = rnd, phase = state.phase()
-        if type(event) is MoveEvent or isinstance(event, MoveEvent):
+        if type(event) is MoveEvent or type(event) is not ChanceEvent and isinstance(event, MoveEvent):
             self._add(Frame(seq, "move", event.player, event.move, rnd, phase, score))
         else:
             self._add(Frame(seq, event.kind, None, None, rnd, phase, score))
