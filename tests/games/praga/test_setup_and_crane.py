@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from praga_helpers import PLAYERS, decision, first_items, me, new_game, play, run, settle, vp
+from praga_helpers import PLAYERS, decision, first_items, legal, me, new_game, play, run, settle, vp
 
 from replay.engine import ChanceRequest, IllegalMove
 from replay.games.praga import GAME
@@ -117,7 +117,7 @@ def test_used_tile_goes_to_the_first_red_space_at_end_of_turn() -> None:
     st = new_game(3)
     play(st, m.TakeTile(position=5))  # T6 (wall / King's Road) on notch W11: buy an egg or not
     while decision(st)["kind"] != "turn":
-        play(st, st.legal_moves()[0])
+        play(st, legal(st)[0])
     play(st, m.EndTurn())
     assert crane.tile_at(st, 0) == "T6" and crane.tile_at(st, 1) == "T1"
     assert st.turn() == "p2"
