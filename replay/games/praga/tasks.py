@@ -21,7 +21,7 @@ which gives the next player a turn whenever nothing else is pending.
 
 from __future__ import annotations
 
-from abc import abstractmethod
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -90,7 +90,7 @@ def push(s: PragaState, *tasks: Task) -> None:
 
 
 @dataclass(slots=True)
-class Draw(Task):
+class Draw(Task, ABC):
     """Tiles drawn from the face-down stack ``deck``: ``unseen`` from its shuffled middle (the
     chance outcome awaited), then ``known`` from under it.  A subclass says what the tiles are
     for (:attr:`purpose`) and what becomes of them (:meth:`drawn`)."""

@@ -160,6 +160,18 @@ def test_skip_only_when_no_tile_can_be_taken() -> None:
     assert vp(st) == 0
 
 
+def test_skip_refused_while_a_tile_of_the_row_can_be_taken() -> None:
+    st = new_game(3)
+    st.d["p"]["p1"].update(gold=9, stone=9)
+    actions.perform(st, "p1", "wall", bonus=False, source="technology")
+    run(st)
+    before = st.state_hash()
+    assert m.SkipAction() not in legal(st) and m.PickTile(slot=0) in legal(st)
+    with pytest.raises(IllegalMove, match="p1 cannot skip the wall action: a tile of the row can be taken"):
+        st.apply_move("p1", m.SkipAction())
+    assert st.state_hash() == before
+
+
 def test_technology_track_past_the_top_scores_two_per_step() -> None:
     from replay.games.praga.rules.effects import advance_technology
 

@@ -25,6 +25,26 @@ def test_setup_chance_events_in_engine_order() -> None:
                      ("first_player", 1)]
 
 
+def test_the_snapshot_shows_what_is_pending() -> None:
+    """The pending draw, the pending decision and the automatic steps still to run, the next first."""
+    st = GAME.initial_state(PLAYERS[:3], {})
+    snap = st.snapshot()
+    assert snap["chance"] == {"deck": "action_tiles", "purpose": "crane_setup", "unseen": 6, "known": 0}
+    assert snap["decision"] is None and snap["to_move"] is None
+    assert snap["pending_steps"] == ["setup_plazas", "setup_plazas", "setup_plazas", "refill_row", "refill_row",
+                                     "refill_row", "setup_neutral_buildings", "setup_first_player"]
+    settle(st)
+    first = st.d["order"][0]
+    snap = st.snapshot()
+    assert snap["chance"] is None and snap["pending_steps"] == []
+    assert snap["decision"] == {"kind": "turn", "player": first} and snap["to_move"] == first
+    st.apply_move(first, m.TakeTile(position=2))  # red space 3: its notch gives the S permission or 1 VP
+    snap = st.snapshot()
+    assert snap["decision"] == {"kind": "reward", "player": first, "options": [[{"special_ok": True}], [{"vp": 1}]],
+                                "cat": "crane", "src": "crane_inner"}
+    assert snap["pending_steps"] == ["choose_crane_action"]
+
+
 def test_four_players_have_no_neutral_buildings_and_all_tokens() -> None:
     st = new_game(4)
     assert st.d["city"]["built"] == {}
