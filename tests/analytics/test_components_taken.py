@@ -44,8 +44,7 @@ def _lay_there(state: State, title: str, move: Move) -> tuple[str, str] | None:
     if title == "perikles" and move.type == "take_tile":
         return "influence tile", state.display[move.slot - 1]  # type: ignore[attr-defined]
     if title == "praga" and move.type == "pick_tile":
-        state.turn()
-        row = state.d["decision"]["row"]  # type: ignore[attr-defined]
+        row = state.decision()["row"]  # type: ignore[attr-defined]
         return f"{row} tile", state.d["display"][row][move.slot]  # type: ignore[attr-defined]
     return None
 

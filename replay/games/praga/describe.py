@@ -40,7 +40,7 @@ def reward_text(atoms: list[dict[str, Any]]) -> str:
 
 
 def describe(s: PragaState, player: str, move: Move) -> str:
-    dec = s.d["decision"] or {}
+    dec = s.decision() or {}
     if isinstance(move, m.TakeTile):
         tile = crane.tile_at(s, move.position)
         acts = " / ".join(ACTION_NAMES[a] for a in crane.tile_actions(s, tile)) if tile else "?"

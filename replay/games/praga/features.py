@@ -66,7 +66,7 @@ def features(state: PragaState, player: str) -> list[float]:
     built = s.d["city"]["built"]
     mine = s.worth(player)  # points, the final scoring as it stands, resources a little: one number
     # that grows with every good thing, so that the model tells apart positions one point apart
-    dec = s.d["decision"]
+    dec = s.decision()
     return [
         mine,
         mine - max(s.worth(q) for q in s.players if q != player),

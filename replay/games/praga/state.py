@@ -1,4 +1,4 @@
-"""The Praga state on the engine protocol: whose turn, legal moves, play, chance, score, snapshot."""
+"""The Praga state: the position (one plain-JSON dict), its task stack, scores and views."""
 
 from __future__ import annotations
 
@@ -6,24 +6,27 @@ from typing import Any
 
 import orjson
 
+from replay.decisions import TaskState
 from replay.departures import load_departures
-from replay.engine import OVER, ChanceRequest, IllegalMove, ImpossibleChance, Move, Outcome, State, Turn
+from replay.engine import Move
 from replay.hidden import PartlyKnownDeck
 
-from . import flow
 from .components import ROUNDS
-from .decisions import RULES, allows, explain
 from .describe import describe
 from .rules import crane
-from .rules.setup import initial, initial_stacks
+from .rules.setup import initial, initial_stacks, setup_steps
+from .rules.turn import PlayerTurns
 from .scoring import final_points, ranking, score_breakdown
+from .tasks import Decision, Draw, Step, Task, push
 
 ERA_PHASE = {1: "era I", 2: "era II"}
 """The phase label of a round of play, by era."""
 
 
-class PragaState(State):
-    """A game of Praga Caput Regni in progress; the whole position is the plain-JSON dict ``d``."""
+class PragaState(TaskState[Task]):
+    """A game of Praga Caput Regni in progress: the whole position is the plain-JSON dict ``d``; what the
+    rules wait for is the core's task stack (:mod:`.tasks`), with :class:`~.rules.turn.PlayerTurns` at
+    its bottom."""
 
     game_id = "praga"
     departure_rules = load_departures("replay.games.praga")
@@ -34,8 +37,9 @@ class PragaState(State):
         self.d: dict[str, Any] = initial(players)
         self.stacks: dict[str, PartlyKnownDeck] = initial_stacks(players)
         self._score: dict[str, dict[str, int]] | None = None
-        self._request: ChanceRequest | None = None
-        flow.run(self)
+        self.stack.append(PlayerTurns())
+        push(self, *setup_steps(players))
+        self.advance()
 
     # ---- helpers used by the rules ------------------------------------------------------
 
@@ -46,47 +50,15 @@ class PragaState(State):
     def round(self) -> int:
         return min(ROUNDS, int(self.d["turns"]) // len(self.players) + 1)
 
-    # ---- protocol ----------------------------------------------------------------------
+    def pending(self) -> Decision | None:
+        """The decision the rules wait for (None while a draw is awaited and after the end)."""
+        t = self.stack[-1]
+        return t if isinstance(t, Decision) and not self.over else None
 
-    def turn(self) -> Turn:
-        if self.d["over"]:
-            return OVER
-        if self.d["chance"] is not None:
-            if self._request is None:
-                self._request = flow.request(self)
-            assert self._request is not None
-            return self._request
-        player: str = self.d["decision"]["player"]
-        return player
-
-    def legal_moves(self) -> list[Move]:
-        dec = self.d["decision"]
-        if self.d["over"] or self.d["chance"] is not None or dec is None:
-            return []
-        return RULES[dec["kind"]][0](self, dec)
-
-    def _play(self, player: str, move: Move) -> None:
-        dec = self.d["decision"]
-        if dec is None or self.d["over"] or self.d["chance"] is not None or not allows(self, dec, move):
-            raise IllegalMove(explain(self, dec, move))
-        self._apply(dec, move)
-
-    def _play_legal(self, player: str, move: Move) -> None:
-        """The trusted path: ``move`` came from :meth:`legal_moves`, so it is not checked again."""
-        self._apply(self.d["decision"], move)
-
-    def _apply(self, dec: dict[str, Any], move: Move) -> None:
-        # the score is cached until points change (``effects.add_vp``, the final scoring)
-        self.d["decision"] = None
-        RULES[dec["kind"]][1](self, dec, move)
-        flow.run(self)
-
-    def _reveal(self, request: ChanceRequest, outcome: Outcome) -> None:
-        if request.kind == "draw" and len(outcome["items"]) != request.count:
-            raise ImpossibleChance(f"the {request.name} draw needs {request.count} tiles")
-        self._request = None
-        flow.reveal(self, outcome)
-        flow.run(self)
+    def decision(self) -> dict[str, Any] | None:
+        """The pending decision as the snapshot shows it: ``{"kind": ..., "player": ..., <its fields>}``."""
+        t = self.pending()
+        return t.view() if t is not None else None
 
     def unknown_zones(self) -> dict[str, tuple[int, Any, dict[Any, int]]]:
         """None: every tile a player holds or sees is known to all (rules section 14 hides only the
@@ -112,7 +84,7 @@ class PragaState(State):
         """Points so far plus the final scoring as it stands, resources a little."""
         me = self.d["p"][player]
         base = sum(self.score()[player].values())
-        if not self.d["over"]:
+        if not self.over:
             base += sum(final_points(self, player).values())
         goods = int(me["gold"]) + int(me["stone"])
         spare = int(me["silver"]) + int(me["goldw"]) + int(me["eggs"])
@@ -135,6 +107,7 @@ class PragaState(State):
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         new.d = orjson.loads(orjson.dumps(self.d))
+        new.stack = self.copied_stack()
         new.stacks = {k: v.copy() for k, v in self.stacks.items()}
         new.milestones = list(self.milestones)
         new.departures = list(self.departures)
@@ -161,12 +134,16 @@ class PragaState(State):
         }
 
     def snapshot(self) -> dict[str, Any]:
-        d = self.d
-        snap: dict[str, Any] = orjson.loads(orjson.dumps(
-            {k: v for k, v in d.items() if k != "tasks"}))
+        top = self.stack[-1]
+        waiting = not self.over and isinstance(top, (Decision, Draw))
+        view = {**self.d,
+                "decision": top.view() if waiting and isinstance(top, Decision) else None,
+                "chance": top.view() if waiting and isinstance(top, Draw) else None}
+        snap: dict[str, Any] = orjson.loads(orjson.dumps(view))
         snap["round"] = self.round()
-        snap["to_move"] = d["decision"]["player"] if d["decision"] else None
+        snap["to_move"] = snap["decision"]["player"] if snap["decision"] else None
         snap["crane_view"] = crane.crane_view(self)
         snap["stacks"] = {k: {"unseen": v.hidden, "bottom": list(v.bottom)} for k, v in sorted(self.stacks.items())}
-        snap["pending_steps"] = [t["op"] for t in d["tasks"]]
+        steps = self.stack[1:-1] if waiting else self.stack[1:]
+        snap["pending_steps"] = [t.op for t in reversed(steps) if isinstance(t, Step)]
         return snap

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from replay.engine import ChanceRequest, Move
-from replay.games.praga import GAME, PragaState, flow
+from replay.games.praga import GAME, PragaState
+from replay.games.praga.rules.turn import Turn
 
 PLAYERS = ["p1", "p2", "p3", "p4"]
 
@@ -49,17 +50,29 @@ def me(st: PragaState, player: str = "p1") -> dict[str, Any]:
     return p
 
 
+def resume(st: PragaState) -> None:
+    """Run the pending rule steps after a test changed the position by hand (or called a rule): the
+    turn in progress is asked afresh, of the player whose turn it now is."""
+    for t in [t for t in st.stack if isinstance(t, Turn)]:
+        st.pop(t)
+    st.advance()
+
+
 def run(st: PragaState) -> None:
-    """Run queued rule steps after a test changed the position by hand."""
-    if st.d["decision"] is not None and st.d["decision"]["kind"] == "turn":
-        st.d["decision"] = None
-    flow.run(st)
+    """:func:`resume`, then answer the draws it comes to with ``first_items``."""
+    resume(st)
     settle(st)
 
 
 def decision(st: PragaState) -> dict[str, Any]:
-    dec: dict[str, Any] = st.d["decision"]
+    """The pending decision as the snapshot shows it."""
+    dec = st.decision()
+    assert dec is not None
     return dec
+
+
+def legal(st: PragaState) -> list[Move]:
+    return list(st.legal_moves())
 
 
 def vp(st: PragaState, player: str = "p1") -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from praga_helpers import decision, me, new_game, play, run, settle
+from praga_helpers import decision, legal, me, new_game, play, resume, run, settle
 
 from replay.engine import ChanceRequest, IllegalMove
 from replay.games.praga import moves as m
@@ -51,10 +51,7 @@ def test_reaching_the_cathedral_top_tier_takes_a_gold_bridge_tile() -> None:
     st = new_game(3)
     st.d["p"]["p1"].update(gold=3, cathedral={"row": 3, "col": 0})
     grids.move_up(st, "p1", "cathedral", pay_fee=True)
-    st.d["decision"] = None
-    from replay.games.praga import flow
-
-    flow.run(st)
+    resume(st)
     req = st.turn()
     assert isinstance(req, ChanceRequest) and req.name == "bridge_V" and req.count == 1
     st.apply_chance({"draw": "bridge_V", "items": ["V-6"]})
@@ -151,7 +148,7 @@ def test_second_upgrade_in_a_turn_official_top_only_bga_either(ruleset: str) -> 
     st, old, new = _mines_upgraded_twice_this_turn(ruleset)
     if ruleset == "bga":
         assert decision(st)["kind"] == "upgrade_bonus"
-        assert st.legal_moves() == [m.ChooseUpgradeBonus(tile=old), m.ChooseUpgradeBonus(tile=new)]
+        assert legal(st) == [m.ChooseUpgradeBonus(tile=old), m.ChooseUpgradeBonus(tile=new)]
         play(st, m.ChooseUpgradeBonus(tile=old))
     assert decision(st)["kind"] == "turn"
     # the covered tile's bonus differs from the top tile's: BGA's amendment changed the bonus
@@ -168,17 +165,14 @@ def build(st, tile: str, space: str, player: str = "p1") -> None:  # type: ignor
     st.d["display"]["building"][0] = tile
     st.d["p"][player].update(gold=9, stone=9)
     actions.perform(st, player, "building", bonus=False, source="technology")
-    st.d["decision"] = None
-    from replay.games.praga import flow
-
-    flow.run(st)
-    assert st.d["decision"]["player"] == player
+    resume(st)
+    assert decision(st)["player"] == player
     st.d["p"][player]["wealth"] = ["wealth6", "wealth9_gold", "wealth9_stone"]
     st.apply_move(player, m.PickTile(slot=0))
     st.apply_move(player, m.PlaceTile(at=space))
     settle(st)
-    while st.d["decision"]["kind"] != "rotate":
-        st.apply_move(player, st.legal_moves()[0])
+    while decision(st)["kind"] != "rotate":
+        st.apply_move(player, legal(st)[0])
         settle(st)
     st.apply_move(player, m.RotateTile(rotation=0))
     settle(st)
@@ -211,7 +205,7 @@ def test_plaza_completion_majority_takes_both_others_choose_one() -> None:
     tile = st.d["city"]["plaza_tiles"][plaza]
     build(st, tiles[3], spaces[2], "p1")
     assert plaza in st.d["city"]["completed"]
-    assert st.d["decision"]["player"] == "p2" and st.d["decision"]["kind"] == "reward"
+    assert decision(st)["player"] == "p2" and decision(st)["kind"] == "reward"
     kinds = [(x["player_id"], x["both_rewards"]) for x in st.milestones if x["type"] == "plaza_completed"]
     assert kinds == [("p1", True), ("p2", False)]
     assert tile
@@ -247,11 +241,8 @@ def test_game_end_lower_reward_to_every_player_with_a_cube() -> None:
     spaces = PLAZAS["P06"]["spaces"]
     st.d["city"]["built"][spaces[0]] = {"tile": cube_building(1)[0], "rot": 0, "owner": "p3", "paid": 2}
     plazas.game_end_rewards(st)
-    st.d["decision"] = None
-    from replay.games.praga import flow
-
     st.d["over"] = False
-    flow.run(st)
+    resume(st)
     lower = [x for x in st.milestones if x["type"] == "plaza_lower_reward"]
     assert [(x["plaza"], x["player_id"]) for x in lower] == [("P06", "p3")]
 

@@ -6,7 +6,7 @@ from praga_helpers import new_game
 
 from replay.games.praga import moves as m
 from replay.games.praga.rules import crane
-from replay.games.praga.rules.actions import slot_name
+from replay.games.praga.rules.actions import PickFromDisplay, slot_name
 
 
 def test_crane_spaces_are_named_by_zone_and_counted_from_one() -> None:
@@ -24,7 +24,7 @@ def test_display_slots_count_from_one_and_the_rightmost_is_special() -> None:
     assert slot_name("wall", 3) == "slot 4 (special) of the wall row"
     assert slot_name("upgrade", [0, 3]) == "slots 1 and 4 (special) of the upgrade row"
     st = new_game(3)
-    st.d["decision"] = {"type": "pick", "row": "wall", "player": "p1"}
+    st.push(PickFromDisplay("p1", "wall"))
     assert st.describe_move("p1", m.PickTile(slot=2)).endswith("from slot 3 of the wall row")
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from praga_helpers import decision, me, new_game, play, run
+from praga_helpers import decision, legal, me, new_game, play, run
 
 from replay.engine import ChanceRequest, IllegalMove
 from replay.games.praga import moves as m
@@ -15,8 +15,8 @@ def test_extra_action_costs_two_gold_or_gold_and_silver_windows_once_per_turn() 
     st = new_game(3)
     me(st).update(goldw=1, silver=1)
     run(st)
-    assert m.ExtraAction(action="mines", pay="gold_silver") in st.legal_moves()
-    assert m.ExtraAction(action="mines", pay="two_gold") not in st.legal_moves()
+    assert m.ExtraAction(action="mines", pay="gold_silver") in legal(st)
+    assert m.ExtraAction(action="mines", pay="two_gold") not in legal(st)
     play(st, m.ExtraAction(action="mines", pay="gold_silver"))
     play(st, m.Manage(mode="produce"))
     assert me(st)["gold"] == 5 and (me(st)["goldw"], me(st)["silver"]) == (0, 0)
@@ -30,7 +30,7 @@ def test_swap_puts_two_tiles_under_their_stacks_and_refills_from_the_top() -> No
     st = new_game(3)
     before = list(st.d["display"]["wall"])
     play(st, m.SwapTiles(row="wall"))
-    assert len(st.legal_moves()) == 12  # 6 pairs of slots, paid with gold or stone
+    assert len(legal(st)) == 12  # 6 pairs of slots, paid with gold or stone
     play(st, m.SwapSlots(slots=[0, 3], pay="stone"))
     assert me(st)["stone"] == 1
     assert st.stacks["wall_I"].bottom == [before[0]]
@@ -94,7 +94,7 @@ def test_t4_3_any_action_t4_4_wall_two_stone_cheaper() -> None:
     st.d["display"]["wall"][0] = "WI-02"  # 2 stone
     me(st).update(stone=0)
     use(st, "T4-4")
-    assert m.PickTile(slot=0) in st.legal_moves()
+    assert m.PickTile(slot=0) in legal(st)
 
 
 def test_t4_6_advance_then_produce_independently() -> None:
@@ -149,7 +149,7 @@ def test_level_two_tile_icon_technologies(tech: str, icon: str | None) -> None:
     actions.perform(st, "p1", kind, bonus=False, source="technology")
     run(st)
     play(st, m.PickTile(slot=0))
-    play(st, st.legal_moves()[-1])
+    play(st, legal(st)[-1])
     if decision(st)["kind"] == "rotate":
         play(st, m.RotateTile(rotation=0))
     assert me(st)["vp"]["technologies"] == 1

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from praga_helpers import decision, me, new_game, play, run, vp
+from praga_helpers import decision, legal, me, new_game, play, resume, run, vp
 
 from replay.engine import ChanceRequest, IllegalMove
 from replay.games.praga import moves as m
-from replay.games.praga.flow import decide
 from replay.games.praga.rules import actions
+from replay.games.praga.rules.actions import ManageTrack
 from replay.games.praga.rules.effects import add_resource
 
 
 def manage(st, track: str) -> None:  # type: ignore[no-untyped-def]
-    decide(st, "p1", "manage", track=track)
+    st.push(ManageTrack("p1", track))
 
 
 def test_produce_gold_is_mines_plus_bonuses_left_of_the_marker_plus_tokens() -> None:
@@ -36,7 +36,7 @@ def test_expand_gains_one_and_the_fifth_mine_takes_a_production_token() -> None:
     play(st, m.Manage(mode="expand"))
     assert me(st)["mines"] == 6 and me(st)["gold"] == 3
     assert decision(st)["kind"] == "production_token"
-    assert st.legal_moves() == [m.TakeProductionToken(token=t) for t in ["pt1", "pt2", "pt3", "pt4", "pt5", "pt6"]]
+    assert legal(st) == [m.TakeProductionToken(token=t) for t in ["pt1", "pt2", "pt3", "pt4", "pt5", "pt6"]]
     play(st, m.TakeProductionToken(token="pt5"))
     assert me(st)["prod_tokens"]["mines"] == ["pt5"] and "pt5" not in st.d["river"]
     assert st.milestones[-1]["type"] == "production_token"
@@ -49,7 +49,7 @@ def test_last_space_cannot_expand_and_unlocks_a_seal() -> None:
     play(st, m.Manage(mode="expand"))
     assert me(st)["quarries"] == 8 and me(st)["seal_rights"] == ["quarries"]
     manage(st, "quarries")
-    assert st.legal_moves() == [m.Manage(mode="produce")]
+    assert legal(st) == [m.Manage(mode="produce")]
     with pytest.raises(IllegalMove, match="last space and cannot expand"):
         st.apply_move("p1", m.Manage(mode="expand"))
 
@@ -89,10 +89,7 @@ def test_technology_draw_keeps_one_and_the_others_go_under_the_stack() -> None:
     from replay.games.praga.rules.effects import advance_technology
 
     advance_technology(st, "p1", 1)
-    st.d["decision"] = None
-    from replay.games.praga import flow
-
-    flow.run(st)
+    resume(st)
     req = st.turn()
     assert isinstance(req, ChanceRequest) and req.name == "technology_I" and req.count == 3
     st.apply_chance({"draw": "technology_I", "items": ["T1-4", "T1-2", "T1-6"]})
@@ -112,10 +109,7 @@ def test_known_bottom_of_a_stack_is_drawn_without_chance() -> None:
     from replay.games.praga.rules.effects import advance_technology
 
     advance_technology(st, "p2", 1)
-    st.d["decision"] = None
-    from replay.games.praga import flow
-
-    flow.run(st)
+    resume(st)
     req = st.turn()
     assert isinstance(req, ChanceRequest) and req.count == 1 and req.pool == (("T3-1", 1),)
 
@@ -140,7 +134,7 @@ def test_one_shot_t4_5_builds_two_gold_cheaper_without_upgrade_bonus() -> None:
     play(st, m.UseTechnology(tech="T4-5"))
     assert decision(st)["kind"] == "pick_tile"
     play(st, m.PickTile(slot=0))
-    south = [a for a in st.legal_moves() if isinstance(a, m.PlaceTile)]
+    south = [a for a in legal(st) if isinstance(a, m.PlaceTile)]
     assert south and all(st.d["city"]["built"].get(x.at) is None for x in south)
     play(st, south[0])
     assert me(st)["gold"] == 0 and me(st)["stone"] == 4
@@ -160,10 +154,22 @@ def test_skip_only_when_no_tile_can_be_taken() -> None:
     st.d["p"]["p1"].update(gold=0, stone=0)
     actions.perform(st, "p1", "wall", bonus=False, source="technology")
     run(st)
-    assert st.legal_moves() == [m.SkipAction()]
+    assert legal(st) == [m.SkipAction()]
     with pytest.raises(IllegalMove, match="cannot build wall WI-01: it costs 0 gold and 1 stone, p1 has 0 gold"):
         st.apply_move("p1", m.PickTile(slot=0))
     assert vp(st) == 0
+
+
+def test_skip_refused_while_a_tile_of_the_row_can_be_taken() -> None:
+    st = new_game(3)
+    st.d["p"]["p1"].update(gold=9, stone=9)
+    actions.perform(st, "p1", "wall", bonus=False, source="technology")
+    run(st)
+    before = st.state_hash()
+    assert m.SkipAction() not in legal(st) and m.PickTile(slot=0) in legal(st)
+    with pytest.raises(IllegalMove, match="p1 cannot skip the wall action: a tile of the row can be taken"):
+        st.apply_move("p1", m.SkipAction())
+    assert st.state_hash() == before
 
 
 def test_technology_track_past_the_top_scores_two_per_step() -> None:

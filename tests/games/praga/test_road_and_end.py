@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from praga_helpers import decision, me, new_game, play, run, settle
+from praga_helpers import decision, legal, me, new_game, play, resume, run, settle
 
 from replay.engine import OVER, ChanceRequest, IllegalMove
 from replay.games.praga import moves as m
@@ -65,10 +65,7 @@ def test_bridge_needs_an_egg_and_iv_draws_three_silver_tiles() -> None:
     assert not actions.performable(st, "p1", "kings_road")
     me(st)["eggs"] = 1
     actions.perform(st, "p1", "kings_road", bonus=False, source="technology")
-    st.d["decision"] = None
-    from replay.games.praga import flow
-
-    flow.run(st)
+    resume(st)
     req = st.turn()
     assert isinstance(req, ChanceRequest) and req.name == "bridge_IV" and req.count == 3
     st.apply_chance({"draw": "bridge_IV", "items": ["IV-2", "IV-5", "IV-1"]})
@@ -87,7 +84,7 @@ def test_space_v_takes_a_gold_tile_and_the_road_then_closes() -> None:
     road(st)
     assert len(me(st)["gold_tiles"]) == 1 and me(st)["road"] == 5
     assert decision(st)["kind"] == "plank"
-    play(st, st.legal_moves()[0])
+    play(st, legal(st)[0])
     assert not actions.performable(st, "p1", "kings_road")
 
 
@@ -95,7 +92,7 @@ def test_windows_are_discarded_down_to_two_at_end_of_turn() -> None:
     st = new_game(3)
     play(st, m.TakeTile(position=4))
     while decision(st)["kind"] != "turn":
-        play(st, st.legal_moves()[-1])
+        play(st, legal(st)[-1])
     me(st).update(silver=2, goldw=2)
     play(st, m.EndTurn())
     assert decision(st)["kind"] == "discard_window" and decision(st)["player"] == "p1"
@@ -107,13 +104,13 @@ def test_windows_are_discarded_down_to_two_at_end_of_turn() -> None:
 def finish_turn(st) -> None:  # type: ignore[no-untyped-def]
     """Play the player to move through one turn with the first legal choices (no free actions)."""
     player = st.turn()
-    play(st, next(x for x in st.legal_moves() if isinstance(x, m.TakeTile)))
+    play(st, next(x for x in legal(st) if isinstance(x, m.TakeTile)))
     while st.turn() == player and decision(st)["kind"] != "turn":
-        play(st, st.legal_moves()[0])
+        play(st, legal(st)[0])
     if st.turn() == player:
         play(st, m.EndTurn())
     while st.turn() == player:
-        play(st, st.legal_moves()[0])
+        play(st, legal(st)[0])
 
 
 @pytest.mark.parametrize(("n", "after"), [(2, 16), (3, 26), (4, 31)])

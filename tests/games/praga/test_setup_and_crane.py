@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from praga_helpers import PLAYERS, decision, first_items, me, new_game, play, run, settle, vp
+from praga_helpers import PLAYERS, decision, first_items, legal, me, new_game, play, run, settle, vp
 
 from replay.engine import ChanceRequest, IllegalMove
 from replay.games.praga import GAME
@@ -23,6 +23,26 @@ def test_setup_chance_events_in_engine_order() -> None:
                      ("plaza_tiles_yellow", 2), ("upgrade_I", 3), ("upgrade_I_special", 1), ("wall_I", 3),
                      ("wall_I_special", 1), ("building_I", 3), ("building_I_special", 1), ("building_I", 4),
                      ("first_player", 1)]
+
+
+def test_the_snapshot_shows_what_is_pending() -> None:
+    """The pending draw, the pending decision and the automatic steps still to run, the next first."""
+    st = GAME.initial_state(PLAYERS[:3], {})
+    snap = st.snapshot()
+    assert snap["chance"] == {"deck": "action_tiles", "purpose": "crane_setup", "unseen": 6, "known": 0}
+    assert snap["decision"] is None and snap["to_move"] is None
+    assert snap["pending_steps"] == ["setup_plazas", "setup_plazas", "setup_plazas", "refill_row", "refill_row",
+                                     "refill_row", "setup_neutral_buildings", "setup_first_player"]
+    settle(st)
+    first = st.d["order"][0]
+    snap = st.snapshot()
+    assert snap["chance"] is None and snap["pending_steps"] == []
+    assert snap["decision"] == {"kind": "turn", "player": first} and snap["to_move"] == first
+    st.apply_move(first, m.TakeTile(position=2))  # red space 3: its notch gives the S permission or 1 VP
+    snap = st.snapshot()
+    assert snap["decision"] == {"kind": "reward", "player": first, "options": [[{"special_ok": True}], [{"vp": 1}]],
+                                "cat": "crane", "src": "crane_inner"}
+    assert snap["pending_steps"] == ["choose_crane_action"]
 
 
 def test_four_players_have_no_neutral_buildings_and_all_tokens() -> None:
@@ -117,7 +137,7 @@ def test_used_tile_goes_to_the_first_red_space_at_end_of_turn() -> None:
     st = new_game(3)
     play(st, m.TakeTile(position=5))  # T6 (wall / King's Road) on notch W11: buy an egg or not
     while decision(st)["kind"] != "turn":
-        play(st, st.legal_moves()[0])
+        play(st, legal(st)[0])
     play(st, m.EndTurn())
     assert crane.tile_at(st, 0) == "T6" and crane.tile_at(st, 1) == "T1"
     assert st.turn() == "p2"

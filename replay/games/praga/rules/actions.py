@@ -3,15 +3,19 @@ King's Road (in bridge.py)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from replay.engine import Move
+
 from .. import geometry as g
-from ..components import BOARD, HEX_TILES, SPACES, spaces_in_play
-from ..flow import Task, decide, handler, push
+from .. import moves as m
+from ..components import ACTION_NAMES, BOARD, HEX_TILES, SPACES, spaces_in_play
+from ..tasks import Decision, Step, push
 from . import grids, placement, production
 from .bridge import kings_road
 from .effects import add_vp, advance_university, gain, has_tech, pay
-from .plazas import buildings_around
+from .plazas import CheckPlazas, buildings_around
 
 if TYPE_CHECKING:
     from ..state import PragaState
@@ -47,30 +51,73 @@ def performable(s: PragaState, player: str, action: str) -> bool:
 
 def perform(s: PragaState, player: str, action: str, *, bonus: bool, discount: dict[str, int] | None = None,
             source: str = "crane") -> None:
-    push(s, {"op": "action", "p": player, "action": action, "bonus": bonus, "discount": discount or {},
-             "source": source})
+    push(s, PerformAction(player, action, bonus, discount or {}, source))
 
 
-@handler("action")
-def do_action(s: PragaState, task: Task) -> None:
-    p, action = task["p"], task["action"]
-    turn = s.d["turn"]
-    if task["source"] == "crane":
-        push(s, {"op": "crane_action_done"})
-    if task["bonus"]:
-        turn["performed"][action] = turn["performed"].get(action, 0) + 1
-        push(s, {"op": "upgrade_bonus", "p": p, "action": action})
-    if action in ("mines", "quarries"):
-        decide(s, p, "manage", track=action)
-    elif action == "kings_road":
-        kings_road(s, p)
-    else:
-        decide(s, p, "pick_tile", row=ROW_OF[action], discount=task["discount"])
+@dataclass(slots=True)
+class ChooseAction(Decision):
+    """Which action to perform: one of the crane tile's two, or any action a technology grants."""
+
+    options: list[str] = field(default_factory=list)
+    bonus: bool = False
+    discount: dict[str, int] = field(default_factory=dict)
+    source: str = ""
+    kind = "choose_action"
+    accepts = (m.ChooseAction,)
+    awaiting = "choose which action to perform"
+
+    def candidates(self, s: PragaState) -> list[Move]:
+        return [m.ChooseAction(action=o) for o in self.options]
+
+    def check(self, s: PragaState, player: str, move: Any) -> str | None:
+        if move.action in self.options:
+            return None
+        return (f"{player} cannot choose {move.action!r}: the choice is among "
+                f"{', '.join(ACTION_NAMES[a] for a in self.options)} (King's Road needs the pawn before V and an "
+                f"egg for the bridge)")
+
+    def apply(self, s: PragaState, player: str, move: Any) -> None:
+        s.pop(self)
+        perform(s, player, move.action, bonus=self.bonus, discount=self.discount, source=self.source)
 
 
-@handler("crane_action_done")
-def crane_action_done(s: PragaState, task: Task) -> None:
-    s.d["turn"]["action_done"] = True
+@dataclass(slots=True)
+class PerformAction(Step):
+    """Perform ``action`` (with its upgrade bonus when ``bonus``; ``source``: the crane tile, an extra
+    action or a technology)."""
+
+    action: str = ""
+    bonus: bool = False
+    discount: dict[str, int] = field(default_factory=dict)
+    source: str = ""
+    op = "action"
+
+    def run(self, s: PragaState) -> None:
+        s.pop(self)
+        p, action = self.player, self.action
+        turn = s.d["turn"]
+        if self.source == "crane":
+            push(s, CraneActionDone())
+        if self.bonus:
+            turn["performed"][action] = turn["performed"].get(action, 0) + 1
+            push(s, UpgradeBonus(p, action))
+        if action in ("mines", "quarries"):
+            s.push(ManageTrack(p, action))
+        elif action == "kings_road":
+            kings_road(s, p)
+        else:
+            s.push(PickFromDisplay(p, ROW_OF[action], self.discount))
+
+
+@dataclass(slots=True)
+class CraneActionDone(Step):
+    """The crane tile's action is carried out: the turn may end."""
+
+    op = "crane_action_done"
+
+    def run(self, s: PragaState) -> None:
+        s.pop(self)
+        s.d["turn"]["action_done"] = True
 
 
 # --- upgrade bonuses -------------------------------------------------------------
@@ -97,17 +144,69 @@ def take_upgrade_bonus(s: PragaState, player: str, action: str, tile: str) -> No
     gain(s, player, HEX_TILES[tile]["upgrade_bonus"], "upgrades")
 
 
-@handler("upgrade_bonus")
-def upgrade_bonus(s: PragaState, task: Task) -> None:
-    tiles = bonus_tiles(s, task["p"], task["action"])
-    bonuses = {str(HEX_TILES[t]["upgrade_bonus"]) for t in tiles}
-    if len(bonuses) > 1:
-        decide(s, task["p"], "upgrade_bonus", action=task["action"], tiles=tiles)
-    elif tiles:
-        gain(s, task["p"], HEX_TILES[tiles[0]]["upgrade_bonus"], "upgrades")
+@dataclass(slots=True)
+class UpgradeBonus(Step):
+    """The upgrade bonus of a performance of ``action`` (a choice under the BGA ruleset when the action
+    was upgraded twice this turn with different bonuses)."""
+
+    action: str = ""
+    op = "upgrade_bonus"
+
+    def run(self, s: PragaState) -> None:
+        s.pop(self)
+        tiles = bonus_tiles(s, self.player, self.action)
+        bonuses = {str(HEX_TILES[t]["upgrade_bonus"]) for t in tiles}
+        if len(bonuses) > 1:
+            s.push(ChooseUpgradeBonus(self.player, self.action, tiles))
+        elif tiles:
+            gain(s, self.player, HEX_TILES[tiles[0]]["upgrade_bonus"], "upgrades")
+
+
+@dataclass(slots=True)
+class ChooseUpgradeBonus(Decision):
+    """BGA ruleset: which of this turn's upgrade tiles of ``action`` gives its bonus."""
+
+    action: str = ""
+    tiles: list[str] = field(default_factory=list)
+    kind = "upgrade_bonus"
+    accepts = (m.ChooseUpgradeBonus,)
+    awaiting = "choose which upgrade tile's bonus to take"
+
+    def candidates(self, s: PragaState) -> list[Move]:
+        return [m.ChooseUpgradeBonus(tile=t) for t in self.tiles]
+
+    def check(self, s: PragaState, player: str, move: Any) -> str | None:
+        return None if move.tile in self.tiles else self.otherwise(player, move)
+
+    def apply(self, s: PragaState, player: str, move: Any) -> None:
+        s.pop(self)
+        take_upgrade_bonus(s, player, self.action, move.tile)
 
 
 # --- manage mines / quarries ---------------------------------------------------
+
+
+@dataclass(slots=True)
+class ManageTrack(Decision):
+    """Manage mines (or quarries): expand or produce."""
+
+    track: str = ""
+    kind = "manage"
+    accepts = (m.Manage,)
+    awaiting = "choose to expand or produce"
+
+    def candidates(self, s: PragaState) -> list[Move]:
+        out: list[Move] = [] if production.at_end(s, self.player, self.track) else [m.Manage(mode="expand")]
+        return out + [m.Manage(mode="produce")]
+
+    def check(self, s: PragaState, player: str, move: Any) -> str | None:
+        if move.mode == "produce" or (move.mode == "expand" and not production.at_end(s, player, self.track)):
+            return None
+        return f"{player}'s {self.track} marker is on the last space and cannot expand further; only produce"
+
+    def apply(self, s: PragaState, player: str, move: Any) -> None:
+        s.pop(self)
+        manage(s, player, self.track, move.mode)
 
 
 def manage(s: PragaState, player: str, track: str, mode: str) -> None:
@@ -182,61 +281,142 @@ def why_not_pick(s: PragaState, player: str, row: str, slot: int, discount: dict
     return None
 
 
+@dataclass(slots=True)
+class PickFromDisplay(Decision):
+    """Take a tile from the action's display row (the special one only with S), or skip when none
+    can be taken."""
+
+    row: str = ""
+    discount: dict[str, int] = field(default_factory=dict)
+    kind = "pick_tile"
+    accepts = (m.PickTile, m.SkipAction)
+    awaiting = "take a tile from the display row"
+
+    def candidates(self, s: PragaState) -> list[Move]:
+        return [*(m.PickTile(slot=i) for i in range(SPECIAL_SLOT + 1)), m.SkipAction()]
+
+    def check(self, s: PragaState, player: str, move: Move) -> str | None:
+        if isinstance(move, m.PickTile):
+            return why_not_pick(s, player, self.row, move.slot, self.discount)
+        if all(why_not_pick(s, player, self.row, i, self.discount) is not None for i in range(SPECIAL_SLOT + 1)):
+            return None
+        return f"{player} cannot skip the {self.row} action: a tile of the row can be taken"
+
+    def apply(self, s: PragaState, player: str, move: Move) -> None:
+        s.pop(self)
+        if isinstance(move, m.PickTile):
+            pick_tile(s, player, self.row, move.slot, self.discount)
+
+
 def pick_tile(s: PragaState, player: str, row: str, slot: int, discount: dict[str, int]) -> None:
     tile = s.d["display"][row][slot]
     s.d["display"][row][slot] = None
     s.take(player, f"{row} tile", tile)
     if row == "upgrade":
         direction = BOARD["action_hex_direction"][HEX_TILES[tile]["upgrades"]]
-        decide(s, player, "rotate", tile=tile, at=g.action_hex(direction), tile_kind="upgrade")
+        s.push(RotateTile(player, tile, g.action_hex(direction), "upgrade"))
     elif row == "wall":
         pay(s, player, tile_cost(s, tile, discount))
-        push(s, {"op": "prompt_place", "p": player, "tile": tile, "kind": "wall", "discount": discount})
+        push(s, PromptPlace(player, tile, "wall", discount))
         gain(s, player, HEX_TILES[tile]["reward"], "walls")
     else:
-        decide(s, player, "place", tile=tile, tile_kind="building", discount=discount)
+        s.push(PlaceTile(player, tile, "building", discount))
 
 
-@handler("prompt_place")
-def prompt_place(s: PragaState, task: Task) -> None:
-    decide(s, task["p"], "place", tile=task["tile"], tile_kind=task["kind"], discount=task["discount"])
+@dataclass(slots=True)
+class PromptPlace(Step):
+    """After a wall's reward: where the wall goes."""
+
+    tile: str = ""
+    tile_kind: str = ""
+    discount: dict[str, int] = field(default_factory=dict)
+    op = "prompt_place"
+
+    def run(self, s: PragaState) -> None:
+        s.pop(self)
+        s.push(PlaceTile(self.player, self.tile, self.tile_kind, self.discount))
 
 
-def place_targets(s: PragaState, player: str, dec: dict[str, Any]) -> list[str]:
-    if dec["tile_kind"] == "wall":
-        return [w for w in g.WALL_SLOTS if can_place(s, player, dec, w)]
-    return [b for b in free_spaces(s) if can_place(s, player, dec, b)]
+@dataclass(slots=True)
+class PlaceTile(Decision):
+    """Where the tile taken goes: a wall on the ring around the action board, a building on a city space."""
+
+    tile: str = ""
+    tile_kind: str = ""
+    discount: dict[str, int] = field(default_factory=dict)
+    kind = "place"
+    accepts = (m.PlaceTile,)
+    awaiting = "choose where the tile goes"
+
+    def candidates(self, s: PragaState) -> list[Move]:
+        return [m.PlaceTile(at=a) for a in (g.WALL_SLOTS if self.tile_kind == "wall" else free_spaces(s))]
+
+    def check(self, s: PragaState, player: str, move: Any) -> str | None:
+        if can_place(s, player, self.tile_kind, self.tile, self.discount, move.at):
+            return None
+        return f"{player} cannot place {self.tile} at {move.at!r}: it is taken, unknown or unaffordable"
+
+    def apply(self, s: PragaState, player: str, move: Any) -> None:
+        s.pop(self)
+        place(s, player, self.tile, self.tile_kind, self.discount, move.at)
 
 
-def can_place(s: PragaState, player: str, dec: dict[str, Any], at: str) -> bool:
+def can_place(s: PragaState, player: str, tile_kind: str, tile: str, discount: dict[str, int], at: str) -> bool:
     """A wall goes on a free slot of the ring around the action board; a building on a free space of the
     city in play whose cost (with the space's extra) the player can pay."""
-    if dec["tile_kind"] == "wall":
+    if tile_kind == "wall":
         return at in g.WALL_SLOTS and at not in s.d["p"][player]["walls"]
     return (at in SPACES and at not in s.d["city"]["built"] and at in spaces_in_play(len(s.players))
-            and covers(s, player, space_cost(s, dec["tile"], at, dec["discount"])))
+            and covers(s, player, space_cost(s, tile, at, discount)))
 
 
-def place(s: PragaState, player: str, dec: dict[str, Any], at: str) -> None:
-    tile = dec["tile"]
-    if dec["tile_kind"] == "wall":
-        decide(s, player, "rotate", tile=tile, at=at, tile_kind="wall")
+def place(s: PragaState, player: str, tile: str, tile_kind: str, discount: dict[str, int], at: str) -> None:
+    if tile_kind == "wall":
+        s.push(RotateTile(player, tile, at, "wall"))
         return
-    cost = space_cost(s, tile, at, dec["discount"])
+    cost = space_cost(s, tile, at, discount)
     pay(s, player, cost)
     s.d["turn"]["last_paid"] = cost["gold"] + cost["stone"]
-    push(s, {"op": "prompt_rotate", "p": player, "tile": tile, "at": at, "kind": "building"})
+    push(s, PromptRotate(player, tile, at, "building"))
     gain(s, player, list(HEX_TILES[tile]["reward"]) + list(SPACES[at]["extra_reward"]), "buildings")
 
 
-@handler("prompt_rotate")
-def prompt_rotate(s: PragaState, task: Task) -> None:
-    decide(s, task["p"], "rotate", tile=task["tile"], at=task["at"], tile_kind=task["kind"])
+@dataclass(slots=True)
+class PromptRotate(Step):
+    """After a building's rewards: its rotation."""
+
+    tile: str = ""
+    at: str = ""
+    tile_kind: str = ""
+    op = "prompt_rotate"
+
+    def run(self, s: PragaState) -> None:
+        s.pop(self)
+        s.push(RotateTile(self.player, self.tile, self.at, self.tile_kind))
 
 
-def rotate(s: PragaState, player: str, dec: dict[str, Any], rot: int) -> None:
-    {"upgrade": finish_upgrade, "wall": finish_wall, "building": finish_building}[dec["tile_kind"]](
-        s, player, dec["tile"], dec["at"], rot)
+@dataclass(slots=True)
+class RotateTile(Decision):
+    """The rotation of the tile being placed; then the tile is finished as an upgrade, a wall or a building."""
+
+    tile: str = ""
+    at: str = ""
+    tile_kind: str = ""
+    kind = "rotate"
+    accepts = (m.RotateTile,)
+    awaiting = "choose the tile's rotation"
+
+    def candidates(self, s: PragaState) -> list[Move]:
+        return [m.RotateTile(rotation=r) for r in range(6)]
+
+    def check(self, s: PragaState, player: str, move: Any) -> str | None:
+        if move.rotation in range(6):
+            return None
+        return f"a hex tile has rotations 0 to 5, not {move.rotation!r}"
+
+    def apply(self, s: PragaState, player: str, move: Any) -> None:
+        s.pop(self)
+        FINISH[self.tile_kind](s, player, self.tile, self.at, move.rotation)
 
 
 def finish_upgrade(s: PragaState, player: str, tile: str, at: str, rot: int) -> None:
@@ -283,7 +463,7 @@ def finish_building(s: PragaState, player: str, tile: str, at: str, rot: int) ->
     s.d["city"]["built"][at] = {"tile": tile, "rot": rot, "owner": owner, "paid": paid}
     if "cube_space" not in t["icons"]:
         add_vp(s, player, buildings_around(s, at), "buildings")
-    push(s, {"op": "check_plazas", "space": at, "p": player})
+    push(s, CheckPlazas(player, at))
     placement.place_in_city(s, player, SPACES[at]["hex"], tile, rot)
     if "cathedral" in t["icons"]:
         grids.move_sideways(s, player, "cathedral", 1)
@@ -291,3 +471,7 @@ def finish_building(s: PragaState, player: str, tile: str, at: str, rot: int) ->
     if has_tech(s, player, tech):
         add_vp(s, player, 1, "technologies")
         gain(s, player, [{"stone" if tech == "T2-6" else "gold": 1}], "technologies")
+
+
+FINISH = {"upgrade": finish_upgrade, "wall": finish_wall, "building": finish_building}
+"""How a rotated tile is finished, by its kind."""

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from replay.engine import Move
+
+from .. import moves as m
 from ..components import GOLD_TILES, PLANKS, ROAD, SILVER_TILES
-from ..flow import Task, decide, draw, handler, push, put_under, resolver
+from ..tasks import Decision, Draw, Step, draw, push, put_under
 from .effects import gain
 
 if TYPE_CHECKING:
@@ -23,9 +27,9 @@ def kings_road(s: PragaState, player: str) -> None:
     if space["egg_cost"]:
         me["eggs"] -= int(space["egg_cost"])
     if me["road"] == 4:
-        draw(s, "bridge_IV", 3, "silver_bridge_tiles", p=player)
+        draw(s, SilverBridgeDraw(player, "bridge_IV"), 3)
     elif me["road"] == 5:
-        draw(s, "bridge_V", 1, "gold_bridge_tile", p=player)
+        draw(s, GoldBridgeDraw(player, "bridge_V"), 1)
     elif s.ruleset == "bga":
         street_either(s, player, space)
     else:
@@ -34,22 +38,49 @@ def kings_road(s: PragaState, player: str) -> None:
 
 def street_both(s: PragaState, player: str, space: dict[str, Any]) -> None:
     """Official: the free effect, then the egg effect for 1 egg if the player wants it."""
-    push(s, {"op": "offer_road_egg", "p": player, "space": space["space"]})
+    push(s, OfferRoadEgg(player, space["space"]))
     gain(s, player, space["free"], "kings_road")
 
 
 def street_either(s: PragaState, player: str, space: dict[str, Any]) -> None:
     """BGA: either pay 1 egg for the egg effect, or take the free effect."""
     if s.d["p"][player]["eggs"] >= 1:
-        decide(s, player, "road_egg", space=space["space"])
+        s.push(RoadEggChoice(player, space["space"]))
     else:
         gain(s, player, space["free"], "kings_road")
 
 
-@handler("offer_road_egg")
-def offer_road_egg(s: PragaState, task: Task) -> None:
-    if s.d["p"][task["p"]]["eggs"] >= 1:
-        decide(s, task["p"], "road_egg", space=task["space"])
+@dataclass(slots=True)
+class OfferRoadEgg(Step):
+    """Official: after the street space's free effect, its egg effect is offered to a player with an egg."""
+
+    space: int = 0
+    op = "offer_road_egg"
+
+    def run(self, s: PragaState) -> None:
+        s.pop(self)
+        if s.d["p"][self.player]["eggs"] >= 1:
+            s.push(RoadEggChoice(self.player, self.space))
+
+
+@dataclass(slots=True)
+class RoadEggChoice(Decision):
+    """On street space ``space``: pay an egg for its egg effect, or not."""
+
+    space: int = 0
+    kind = "road_egg"
+    accepts = (m.RoadEgg,)
+    awaiting = "decide whether to pay an egg on the King's Road"
+
+    def candidates(self, s: PragaState) -> list[Move]:
+        return [m.RoadEgg(pay=True), m.RoadEgg(pay=False)]
+
+    def check(self, s: PragaState, player: str, move: Any) -> str | None:
+        return None if move.pay in (True, False) else self.otherwise(player, move)
+
+    def apply(self, s: PragaState, player: str, move: Any) -> None:
+        s.pop(self)
+        road_egg(s, player, self.space, move.pay)
 
 
 def road_egg(s: PragaState, player: str, space_no: int, paid: bool) -> None:
@@ -64,38 +95,106 @@ def road_egg(s: PragaState, player: str, space_no: int, paid: bool) -> None:
         gain(s, player, space["free"], "kings_road")
 
 
-@resolver("silver_bridge_tiles")
-def silver_drawn(s: PragaState, info: dict[str, Any], items: list[str]) -> None:
-    decide(s, info["p"], "keep_bridge_tile", tiles=items)
+@dataclass(slots=True)
+class SilverBridgeDraw(Draw):
+    """Space IV: three silver bridge tiles drawn; the player keeps one."""
+
+    purpose = "silver_bridge_tiles"
+
+    def details(self) -> dict[str, Any]:
+        return {"p": self.player}
+
+    def drawn(self, s: PragaState, items: list[str]) -> None:
+        s.push(KeepBridgeTile(self.player, items))
+
+
+@dataclass(slots=True)
+class KeepBridgeTile(Decision):
+    """Keep one of the silver bridge tiles drawn."""
+
+    tiles: list[str] = field(default_factory=list)
+    kind = "keep_bridge_tile"
+    accepts = (m.KeepBridgeTile,)
+    awaiting = "keep one of the silver bridge tiles drawn"
+
+    def candidates(self, s: PragaState) -> list[Move]:
+        return [m.KeepBridgeTile(tile=t) for t in sorted(self.tiles)]
+
+    def check(self, s: PragaState, player: str, move: Any) -> str | None:
+        if move.tile in self.tiles:
+            return None
+        return f"{player} drew {', '.join(sorted(self.tiles))}; {move.tile!r} is not among them"
+
+    def apply(self, s: PragaState, player: str, move: Any) -> None:
+        s.pop(self)
+        keep_silver(s, player, self.tiles, move.tile)
 
 
 def keep_silver(s: PragaState, player: str, drawn: list[str], tile: str) -> None:
     """Keep one, the others under the stack; lay it as a plank (or, with no plank free, take only its bonus)."""
     put_under(s, "bridge_IV", [t for t in drawn if t != tile])
     if free_planks(s):
-        decide(s, player, "plank", tile=tile)
+        s.push(LayPlank(player, tile))
     else:
         s.d["bridge"]["discarded"].append(tile)
         gain(s, player, SILVER_TILES[tile]["bonus"], "kings_road")
 
 
-@resolver("gold_bridge_tile")
-def gold_drawn(s: PragaState, info: dict[str, Any], items: list[str]) -> None:
+@dataclass(slots=True)
+class GoldBridgeDraw(Draw):
     """Space V: the chosen face-down gold tile is kept for its end scoring; laid as a plank if one is free."""
-    player = info["p"]
-    if not items:
-        return
-    tile = items[0]
-    s.d["p"][player]["gold_tiles"].append(tile)
-    if free_planks(s):
-        decide(s, player, "plank", tile=tile)
+
+    purpose = "gold_bridge_tile"
+
+    def details(self) -> dict[str, Any]:
+        return {"p": self.player}
+
+    def drawn(self, s: PragaState, items: list[str]) -> None:
+        player = self.player
+        if not items:
+            return
+        tile = items[0]
+        s.d["p"][player]["gold_tiles"].append(tile)
+        if free_planks(s):
+            s.push(LayPlank(player, tile))
 
 
-@resolver("cathedral_gold_tile")
-def cathedral_tile(s: PragaState, info: dict[str, Any], items: list[str]) -> None:
-    if items:
-        s.d["p"][info["p"]]["gold_tiles"].append(items[0])
-        s.add_milestone("cathedral_top", round=s.round(), player_id=info["p"], tile=items[0])
+@dataclass(slots=True)
+class CathedralGoldDraw(Draw):
+    """The Cathedral's top tier: one of the gold (V) tiles lying by the Cathedral."""
+
+    purpose = "cathedral_gold_tile"
+
+    def details(self) -> dict[str, Any]:
+        return {"p": self.player}
+
+    def drawn(self, s: PragaState, items: list[str]) -> None:
+        if items:
+            s.d["p"][self.player]["gold_tiles"].append(items[0])
+            s.add_milestone("cathedral_top", round=s.round(), player_id=self.player, tile=items[0])
+
+
+@dataclass(slots=True)
+class LayPlank(Decision):
+    """The plank space the bridge tile is laid on."""
+
+    tile: str = ""
+    kind = "plank"
+    accepts = (m.PlacePlank,)
+    awaiting = "choose the plank space for the bridge tile"
+
+    def candidates(self, s: PragaState) -> list[Move]:
+        return [m.PlacePlank(plank=k) for k in free_planks(s)]
+
+    def check(self, s: PragaState, player: str, move: Any) -> str | None:
+        free = free_planks(s)
+        if move.plank in free:
+            return None
+        return f"plank {move.plank!r} is not free (free: {', '.join(free)})"
+
+    def apply(self, s: PragaState, player: str, move: Any) -> None:
+        s.pop(self)
+        place_plank(s, player, self.tile, move.plank)
 
 
 def free_planks(s: PragaState) -> list[str]:

@@ -7,11 +7,12 @@ where ``first`` is the notch at the first red space.  Positions 0-3 are red, 4-6
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..components import ACTION_TILES, CRANE, NOTCHES, POSITIONS
-from ..flow import Task, decide, handler, push
-from .actions import performable
+from ..tasks import Step, push
+from .actions import ChooseAction, performable
 from .effects import add_vp, gain
 
 if TYPE_CHECKING:
@@ -81,7 +82,7 @@ def take_tile(s: PragaState, player: str, position: int) -> None:
     turn["tile_taken"] = True
     turn["used_tile"] = tile
     s.d["p"][player]["gold"] -= cost(position)
-    push(s, {"op": "choose_crane_action", "p": player, "tile": tile})
+    push(s, ChooseCraneAction(player, tile))
     gain(s, player, list(NOTCHES[notch]["bonus"]), "crane", "crane_inner")
     if crane["five"] == tile:
         crane["five"] = None
@@ -91,10 +92,18 @@ def take_tile(s: PragaState, player: str, position: int) -> None:
         gain(s, player, [{"vp": vp}], "crane", "crane_zone")
 
 
-@handler("choose_crane_action")
-def choose_crane_action(s: PragaState, task: Task) -> None:
-    options = [a for a in tile_actions(s, task["tile"]) if performable(s, task["p"], a)]
-    decide(s, task["p"], "choose_action", options=options, bonus=True, discount={}, source="crane")
+@dataclass(slots=True)
+class ChooseCraneAction(Step):
+    """After the tile's costs and bonuses: the player chooses one of its two actions (those that can be
+    performed now)."""
+
+    tile: str = ""
+    op = "choose_crane_action"
+
+    def run(self, s: PragaState) -> None:
+        s.pop(self)
+        options = [a for a in tile_actions(s, self.tile) if performable(s, self.player, a)]
+        s.push(ChooseAction(self.player, options, bonus=True, discount={}, source="crane"))
 
 
 def rotate(s: PragaState) -> None:

@@ -1,15 +1,20 @@
 """Gaining and paying: resources, the dials' wealth bonuses, windows, eggs, tokens, books and caps.
 
 A reward is a list of effect atoms (``{"gold": 2}``, ``{"choice": [[...], [...]]}``...); ``gain``
-queues them one by one so that a choice in the middle waits for the player.
+pushes one :class:`Gain` step per atom, so that a choice in the middle waits for the player
+(:class:`ChooseReward`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from replay.engine import Move
+
+from .. import moves as m
 from ..components import BOARD, HEX_TILES, LEVEL_NAME, TECH_AT, TECH_TOP, UNI_TOP
-from ..flow import Task, decide, draw, handler, push
+from ..tasks import Decision, Step, draw, push
 
 if TYPE_CHECKING:
     from ..state import PragaState
@@ -19,9 +24,9 @@ OVERFLOW_VP: int = BOARD["overflow_vp_per_step"]
 
 
 def gain(s: PragaState, player: str, atoms: list[dict[str, Any]], cat: str, src: str = "") -> None:
-    """Queue ``atoms`` for ``player`` at the front of the work queue (in order)."""
+    """``player`` gains ``atoms`` next, one after the other."""
     if atoms:
-        push(s, *({"op": "atom", "p": player, "atom": a, "cat": cat, "src": src} for a in atoms))
+        push(s, *(Gain(player, a, cat, src) for a in atoms))
 
 
 def has_tech(s: PragaState, player: str, tech: str) -> bool:
@@ -65,7 +70,7 @@ def advance_technology(s: PragaState, player: str, steps: int) -> None:
         me["tech"] += 1
         level = TECH_AT.get(me["tech"])
         if level is not None:
-            push(s, {"op": "draw_technology", "p": player, "level": level})
+            push(s, DrawTechnology(player, level))
 
 
 def advance_university(s: PragaState, player: str, steps: int) -> None:
@@ -77,11 +82,24 @@ def advance_university(s: PragaState, player: str, steps: int) -> None:
             me["uni"] += 1
 
 
-@handler("atom")
-def apply_atom(s: PragaState, task: Task) -> None:
+@dataclass(slots=True)
+class Gain(Step):
+    """Gain one effect atom (in score category ``cat``; ``src`` says where it comes from when a
+    technology cares: the crane's inner bonus or zone)."""
+
+    atom: dict[str, Any] = field(default_factory=dict)
+    cat: str = ""
+    src: str = ""
+    op = "atom"
+
+    def run(self, s: PragaState) -> None:
+        s.pop(self)
+        apply_atom(s, self.player, self.atom, self.cat, self.src)
+
+
+def apply_atom(s: PragaState, p: str, atom: dict[str, Any], cat: str, src: str) -> None:
     from . import grids, production  # the tracks and grids use gain() too
 
-    p, atom, cat, src = task["p"], task["atom"], task["cat"], task["src"]
     me = s.d["p"][p]
     (k, v), = atom.items()
     if k in ("gold", "stone"):
@@ -124,9 +142,34 @@ def apply_atom(s: PragaState, task: Task) -> None:
         if len(options) == 1:
             gain(s, p, options[0], cat, src)
         else:
-            decide(s, p, "reward", options=options, cat=cat, src=src)
+            s.push(ChooseReward(p, options, cat, src))
     else:
         raise ValueError(f"unknown effect atom {atom}")
+
+
+@dataclass(slots=True)
+class ChooseReward(Decision):
+    """One of several rewards (a choice atom, a plaza's upper rewards): ``option`` indexes ``options``."""
+
+    options: list[list[dict[str, Any]]] = field(default_factory=list)
+    cat: str = ""
+    src: str = ""
+    kind = "reward"
+    accepts = (m.ChooseReward,)
+    awaiting = "choose one of the offered rewards"
+
+    def candidates(self, s: PragaState) -> list[Move]:
+        return [m.ChooseReward(option=i) for i in range(len(self.options))]
+
+    def check(self, s: PragaState, player: str, move: Any) -> str | None:
+        if 0 <= move.option < len(self.options):
+            return None
+        return (f"{player} has {len(self.options)} rewards to choose from: "
+                + "; ".join(f"{i}: {describe_atoms(o) or 'nothing'}" for i, o in enumerate(self.options)))
+
+    def apply(self, s: PragaState, player: str, move: Any) -> None:
+        s.pop(self)
+        gain(s, player, self.options[move.option], self.cat, self.src)
 
 
 def inner_bonus_technology(s: PragaState, player: str, res: str) -> None:
@@ -179,6 +222,15 @@ def describe_atoms(atoms: list[dict[str, Any]]) -> str:
     return ", ".join(parts)
 
 
-@handler("draw_technology")
-def draw_technology(s: PragaState, task: Task) -> None:
-    draw(s, f"technology_{LEVEL_NAME[task['level']]}", 3, "technology", p=task["p"], level=task["level"])
+@dataclass(slots=True)
+class DrawTechnology(Step):
+    """A technology icon reached on the technology track: draw three technologies of its ``level``."""
+
+    level: int = 0
+    op = "draw_technology"
+
+    def run(self, s: PragaState) -> None:
+        from .technologies import TechnologyDraw
+
+        s.pop(self)
+        draw(s, TechnologyDraw(self.player, f"technology_{LEVEL_NAME[self.level]}", level=self.level), 3)

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from replay.engine import Move
+
+from .. import moves as m
 from ..components import ACTIONS, ROWS, SEALS, TECHS, hex_deck
-from ..flow import Task as _Task
-from ..flow import decide, draw, handler, push
+from ..tasks import Decision, push
 from .actions import perform, performable
-from .turn_end import row_deck
+from .turn_end import RefillSlot
 
 if TYPE_CHECKING:
     from ..state import PragaState
@@ -65,26 +68,43 @@ def swap_choices(s: PragaState, player: str, row: str) -> list[tuple[list[int], 
 
 def swap_tiles(s: PragaState, player: str, row: str) -> None:
     s.d["turn"]["swap_used"] = True
-    decide(s, player, "swap", row=row)
+    s.push(SwapSlotsChoice(player, row))
+
+
+@dataclass(slots=True)
+class SwapSlotsChoice(Decision):
+    """Swapping display tiles: which two tiles of ``row`` go under their stacks, and the payment."""
+
+    row: str = ""
+    kind = "swap"
+    accepts = (m.SwapSlots,)
+    awaiting = "choose the two tiles to swap and the payment"
+
+    def candidates(self, s: PragaState) -> list[Move]:
+        return [m.SwapSlots(slots=sl, pay=pay) for sl, pay in swap_choices(s, self.player, self.row)]
+
+    def check(self, s: PragaState, player: str, move: Any) -> str | None:
+        if (move.slots, move.pay) in swap_choices(s, player, self.row):
+            return None
+        return (f"{player} cannot swap slots {move.slots} paying {move.pay}: two different filled slots of the "
+                f"{self.row} row are needed, and 1 gold or 1 stone {player} has")
+
+    def apply(self, s: PragaState, player: str, move: Any) -> None:
+        s.pop(self)
+        swap_slots(s, player, self.row, move.slots, move.pay)
 
 
 def swap_slots(s: PragaState, player: str, row: str, slots: list[int], pay: str) -> None:
     """Put two tiles of a row under their stacks and refill those slots from the top at once."""
     s.d["p"][player][pay] -= 1
     display = s.d["display"][row]
-    tasks: list[_Task] = []
+    tasks: list[RefillSlot] = []
     for slot in sorted(slots):
         tile = display[slot]
         display[slot] = None
         s.stacks[hex_deck(tile)].put_back([tile], "bottom")
-        tasks.append({"op": "refill_slot", "row": row, "slot": slot})
+        tasks.append(RefillSlot(row=row, slot=slot))
     push(s, *tasks)
-
-
-@handler("refill_slot")
-def refill_slot(s: PragaState, task: _Task) -> None:
-    if s.d["display"][task["row"]][task["slot"]] is None:
-        draw(s, row_deck(s, task["row"], task["slot"] == 3), 1, "display", row=task["row"], slots=[task["slot"]])
 
 
 def why_not_seal(s: PragaState, player: str, seal: str) -> str | None:

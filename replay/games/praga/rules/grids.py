@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..components import GRIDS
-from ..flow import Task, draw, handler, push
+from ..tasks import Step, draw, push
 from .effects import add_vp, has_tech
 
 if TYPE_CHECKING:
@@ -86,7 +87,7 @@ def move_up(s: PragaState, player: str, name: str, *, pay_fee: bool) -> bool:
     moved(s, player)
     if name == "cathedral" and tier(name, pos["row"]) == 3 and not me["cathedral_tile_taken"]:
         me["cathedral_tile_taken"] = True
-        push(s, {"op": "cathedral_gold_tile", "p": player})
+        push(s, CathedralGoldTile(player))
     land(s, player, name)
     return True
 
@@ -112,11 +113,18 @@ def climb(s: PragaState, player: str, name: str) -> None:
     move_up(s, player, name, pay_fee=True)
 
 
-@handler("cathedral_gold_tile")
-def cathedral_gold_tile(s: PragaState, task: Task) -> None:
+@dataclass(slots=True)
+class CathedralGoldTile(Step):
     """Reaching the Cathedral's top tier: take one of the gold (V) tiles lying by the Cathedral."""
-    if s.stacks["bridge_V"].hidden:
-        draw(s, "bridge_V", 1, "cathedral_gold_tile", p=task["p"])
+
+    op = "cathedral_gold_tile"
+
+    def run(self, s: PragaState) -> None:
+        from .bridge import CathedralGoldDraw
+
+        s.pop(self)
+        if s.stacks["bridge_V"].hidden:
+            draw(s, CathedralGoldDraw(self.player, "bridge_V"), 1)
 
 
 def column_value(s: PragaState, player: str, name: str) -> int:

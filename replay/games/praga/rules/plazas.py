@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
+from replay.engine import Move
+
+from .. import moves as m
 from ..components import PLAZA_TILES, PLAZAS, SPACES
-from ..flow import Task, decide, handler, push
-from .effects import gain
+from ..tasks import Decision, Step, Task, push
+from .effects import ChooseReward, gain
 
 if TYPE_CHECKING:
     from ..state import PragaState
@@ -45,14 +49,21 @@ def majority(s: PragaState, plaza: str) -> list[str]:
     return [p for p in tied if paid_at(s, plaza, p) == best]
 
 
-@handler("check_plazas")
-def check_plazas(s: PragaState, task: Task) -> None:
-    built = s.d["city"]["built"]
-    for plaza in SPACES[task["space"]]["plazas"]:
-        if plaza in s.d["city"]["completed"] or plaza not in s.d["city"]["plaza_tiles"]:
-            continue
-        if all(b in built for b in PLAZAS[plaza]["spaces"]):
-            complete_plaza(s, plaza, task["p"])
+@dataclass(slots=True)
+class CheckPlazas(Step):
+    """After a building on ``space``: every plaza around it whose building spaces are all built is completed."""
+
+    space: str = ""
+    op = "check_plazas"
+
+    def run(self, s: PragaState) -> None:
+        s.pop(self)
+        built = s.d["city"]["built"]
+        for plaza in SPACES[self.space]["plazas"]:
+            if plaza in s.d["city"]["completed"] or plaza not in s.d["city"]["plaza_tiles"]:
+                continue
+            if all(b in built for b in PLAZAS[plaza]["spaces"]):
+                complete_plaza(s, plaza, self.player)
 
 
 def complete_plaza(s: PragaState, plaza: str, builder: str) -> None:
@@ -70,22 +81,56 @@ def complete_plaza(s: PragaState, plaza: str, builder: str) -> None:
         s.add_milestone("plaza_completed", round=s.round(), plaza=plaza, tile=tile["id"], player_id=p,
                         cubes=cubes[p], both_rewards=p in winners)
         if p in winners:
-            tasks.append({"op": "gain_all", "p": p, "atoms": [a for opt in tile["upper"] for a in opt],
-                          "cat": "plazas"})
+            tasks.append(GainAll(p, [a for opt in tile["upper"] for a in opt], "plazas"))
         else:
-            tasks.append({"op": "choose_upper", "p": p, "plaza": plaza})
+            tasks.append(ChooseUpper(p, plaza))
     push(s, *tasks)
 
 
-@handler("gain_all")
-def gain_all(s: PragaState, task: Task) -> None:
-    gain(s, task["p"], task["atoms"], task["cat"])
+@dataclass(slots=True)
+class GainAll(Step):
+    """A plaza's rewards, all of them (the majority's upper rewards, a lower reward at the game end)."""
+
+    atoms: list[dict[str, Any]] = field(default_factory=list)
+    cat: str = ""
+    op = "gain_all"
+
+    def run(self, s: PragaState) -> None:
+        s.pop(self)
+        gain(s, self.player, self.atoms, self.cat)
 
 
-@handler("choose_upper")
-def choose_upper(s: PragaState, task: Task) -> None:
-    tile = PLAZA_TILES[s.d["city"]["plaza_tiles"][task["plaza"]]]
-    decide(s, task["p"], "reward", options=tile["upper"], cat="plazas", src="plaza")
+@dataclass(slots=True)
+class ChooseUpper(Step):
+    """A completed plaza: a player with a cube there but not the majority chooses one upper reward."""
+
+    plaza: str = ""
+    op = "choose_upper"
+
+    def run(self, s: PragaState) -> None:
+        s.pop(self)
+        tile = PLAZA_TILES[s.d["city"]["plaza_tiles"][self.plaza]]
+        s.push(ChooseReward(self.player, tile["upper"], "plazas", "plaza"))
+
+
+@dataclass(slots=True)
+class ChoosePlaza(Decision):
+    """T4-1: the plaza whose two upper rewards the player takes."""
+
+    options: list[str] = field(default_factory=list)
+    kind = "plaza"
+    accepts = (m.ChoosePlaza,)
+    awaiting = "choose a plaza"
+
+    def candidates(self, s: PragaState) -> list[Move]:
+        return [m.ChoosePlaza(plaza=o) for o in self.options]
+
+    def check(self, s: PragaState, player: str, move: Any) -> str | None:
+        return None if move.plaza in self.options else self.otherwise(player, move)
+
+    def apply(self, s: PragaState, player: str, move: Any) -> None:
+        s.pop(self)
+        both_rewards(s, player, move.plaza)
 
 
 def both_rewards(s: PragaState, player: str, plaza: str) -> None:
@@ -106,5 +151,5 @@ def game_end_rewards(s: PragaState) -> None:
             if cubes[p]:
                 s.add_milestone("plaza_lower_reward", round=s.round(), plaza=plaza, tile=tile["id"], player_id=p,
                                 cubes=cubes[p])
-                tasks.append({"op": "gain_all", "p": p, "atoms": tile["lower"], "cat": "plazas"})
+                tasks.append(GainAll(p, tile["lower"], "plazas"))
     push(s, *tasks)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
+from replay.engine import Move
+
+from .. import moves as m
 from ..components import PRODUCTION_TOKENS, TRACK_DATA, TRACK_RESOURCE
-from ..flow import Task, decide, handler, push
+from ..tasks import Decision, Step, push
 from .effects import add_resource, add_vp, gain, has_tech
 
 if TYPE_CHECKING:
@@ -29,7 +33,7 @@ def advance_track(s: PragaState, player: str, track: str, steps: int) -> None:
         if has_tech(s, player, TRACK_TECH[track]):
             add_vp(s, player, 2, "technologies")
         if me[track] == data["token_at"]:
-            push(s, {"op": "offer_production_token", "p": player, "track": track})
+            push(s, OfferProductionToken(player, track))
         if me[track] == data["seal_at"] and track not in me["seal_rights"]:
             me["seal_rights"].append(track)
 
@@ -55,11 +59,39 @@ def produce(s: PragaState, player: str, track: str, cat: str) -> None:
     gain(s, player, atoms, cat)
 
 
-@handler("offer_production_token")
-def offer_production_token(s: PragaState, task: Task) -> None:
+@dataclass(slots=True)
+class OfferProductionToken(Step):
     """Fifth mine / fourth quarry: take any production token still in the river."""
-    if s.d["river"]:
-        decide(s, task["p"], "production_token", track=task["track"])
+
+    track: str = ""
+    op = "offer_production_token"
+
+    def run(self, s: PragaState) -> None:
+        s.pop(self)
+        if s.d["river"]:
+            s.push(TakeProductionToken(self.player, self.track))
+
+
+@dataclass(slots=True)
+class TakeProductionToken(Decision):
+    """The production token taken from the river, to the left end of ``track``."""
+
+    track: str = ""
+    kind = "production_token"
+    accepts = (m.TakeProductionToken,)
+    awaiting = "take a production token from the river"
+
+    def candidates(self, s: PragaState) -> list[Move]:
+        return [m.TakeProductionToken(token=t) for t in sorted(s.d["river"])]
+
+    def check(self, s: PragaState, player: str, move: Any) -> str | None:
+        if move.token in s.d["river"]:
+            return None
+        return f"{move.token!r} is not in the river (left: {', '.join(sorted(s.d['river']))})"
+
+    def apply(self, s: PragaState, player: str, move: Any) -> None:
+        s.pop(self)
+        take_production_token(s, player, self.track, move.token)
 
 
 def take_production_token(s: PragaState, player: str, track: str, token: str) -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from replay.engine import ChanceRequest, Outcome
 from replay.hidden import HiddenPool, PartlyKnownDeck
 
 from .. import geometry as g
@@ -27,8 +29,8 @@ from ..components import (
     tiles_of,
     tokens_in_play,
 )
-from ..flow import Task, draw, handler, resolver
-from .turn_end import new_turn
+from ..tasks import Draw, Step, Task, draw
+from .turn_end import RefillRow, new_turn
 
 if TYPE_CHECKING:
     from ..state import PragaState
@@ -79,15 +81,8 @@ def initial_stacks(players: list[str]) -> dict[str, PartlyKnownDeck]:
 
 def initial(players: list[str]) -> dict[str, Any]:
     n = len(players)
-    used = plazas_in_play(n)
     marks = {g.vertex(m["hex"], m["corner"]): m["colour"] for m in CITY["corner_marks"]
              if SPACES_BY_HEX.get(m["hex"]) in spaces_in_play(n)}
-    tasks: list[Task] = [{"op": "setup_crane"}]
-    for colour in sorted({PLAZA_TILES[t]["colour"] for t in PLAZA_TILES}):
-        if any(CITY_PLAZA[p]["colour"] == colour for p in used):
-            tasks.append({"op": "setup_plazas", "colour": colour})
-    tasks += [{"op": "refill_row", "row": r} for r in ROWS]
-    tasks += [{"op": "setup_neutral_buildings"}, {"op": "setup_first_player"}]
     return {
         "p": {p: player_setup() for p in players},
         "order": list(players),
@@ -100,38 +95,76 @@ def initial(players: list[str]) -> dict[str, Any]:
         "river": tokens_in_play(n),
         "seals": {},
         "turn": new_turn(),
-        "tasks": tasks, "decision": None, "chance": None,
     }
+
+
+def setup_steps(players: list[str]) -> list[Task]:
+    """The random parts of setup, in order: the crane's tiles, the plaza tiles of each colour in play,
+    the display rows, the neutral buildings, the start player."""
+    used = plazas_in_play(len(players))
+    tasks: list[Task] = [SetupCrane()]
+    for colour in sorted({PLAZA_TILES[t]["colour"] for t in PLAZA_TILES}):
+        if any(CITY_PLAZA[p]["colour"] == colour for p in used):
+            tasks.append(SetupPlazas(colour=colour))
+    tasks += [RefillRow(row=r) for r in ROWS]
+    tasks += [SetupNeutralBuildings(), SetupFirstPlayer()]
+    return tasks
 
 
 SPACES_BY_HEX = {d["hex"]: b for b, d in SPACES.items()}
 CITY_PLAZA = {p["id"]: p for p in CITY["plazas"]}
 
 
-@handler("setup_crane")
-def setup_crane(s: PragaState, task: Task) -> None:
-    draw(s, "action_tiles", 6, "crane_setup")
+@dataclass(slots=True)
+class SetupCrane(Step):
+    """Setup 8: the six action tiles placed at random on the crane."""
+
+    op = "setup_crane"
+
+    def run(self, s: PragaState) -> None:
+        s.pop(self)
+        draw(s, CraneSetupDraw(deck="action_tiles"), 6)
 
 
-@resolver("crane_setup")
-def crane_set_up(s: PragaState, info: dict[str, Any], items: list[str]) -> None:
+@dataclass(slots=True)
+class CraneSetupDraw(Draw):
     """The six action tiles, in draw order, into the 4 red spaces and the first 2 green spaces."""
-    from .crane import notch_at
 
-    for pos, tile in enumerate(items):
-        s.d["crane"]["hung"][str(notch_at(s, pos))] = tile
+    purpose = "crane_setup"
 
+    def drawn(self, s: PragaState, items: list[str]) -> None:
+        from .crane import notch_at
 
-@handler("setup_plazas")
-def setup_plazas(s: PragaState, task: Task) -> None:
-    used = [p for p in plazas_in_play(len(s.players)) if CITY_PLAZA[p]["colour"] == task["colour"]]
-    draw(s, f"plaza_tiles_{task['colour']}", len(used), "plaza_tiles", plazas=used)
+        for pos, tile in enumerate(items):
+            s.d["crane"]["hung"][str(notch_at(s, pos))] = tile
 
 
-@resolver("plaza_tiles")
-def plaza_tiles_drawn(s: PragaState, info: dict[str, Any], items: list[str]) -> None:
-    for plaza, tile in zip(info["plazas"], items):
-        s.d["city"]["plaza_tiles"][plaza] = tile
+@dataclass(slots=True)
+class SetupPlazas(Step):
+    """Setup 4: the plaza tiles of ``colour``, at random onto the plazas of that colour in play."""
+
+    colour: str = ""
+    op = "setup_plazas"
+
+    def run(self, s: PragaState) -> None:
+        s.pop(self)
+        used = [p for p in plazas_in_play(len(s.players)) if CITY_PLAZA[p]["colour"] == self.colour]
+        draw(s, PlazaTilesDraw(deck=f"plaza_tiles_{self.colour}", plazas=used), len(used))
+
+
+@dataclass(slots=True)
+class PlazaTilesDraw(Draw):
+    """Plaza tiles drawn onto ``plazas``, in order."""
+
+    plazas: list[str] = field(default_factory=list)
+    purpose = "plaza_tiles"
+
+    def details(self) -> dict[str, Any]:
+        return {"plazas": self.plazas}
+
+    def drawn(self, s: PragaState, items: list[str]) -> None:
+        for plaza, tile in zip(self.plazas, items):
+            s.d["city"]["plaza_tiles"][plaza] = tile
 
 
 def neutral_spaces(s: PragaState) -> list[str]:
@@ -139,27 +172,63 @@ def neutral_spaces(s: PragaState) -> list[str]:
     return [b for b in spaces_in_play(n) if n in SPACES[b]["preplaced_at"]]
 
 
-@handler("setup_neutral_buildings")
-def setup_neutral_buildings(s: PragaState, task: Task) -> None:
-    spaces = neutral_spaces(s)
-    if spaces:
-        draw(s, deck_name("building", 1, False), len(spaces), "neutral_buildings", spaces=spaces)
+@dataclass(slots=True)
+class SetupNeutralBuildings(Step):
+    """Setup 10 (2-3 players): a normal Era I building drawn for each space marked with the player count."""
+
+    op = "setup_neutral_buildings"
+
+    def run(self, s: PragaState) -> None:
+        s.pop(self)
+        spaces = neutral_spaces(s)
+        if spaces:
+            draw(s, NeutralBuildingsDraw(deck=deck_name("building", 1, False), spaces=spaces), len(spaces))
 
 
-@resolver("neutral_buildings")
-def neutral_drawn(s: PragaState, info: dict[str, Any], items: list[str]) -> None:
+@dataclass(slots=True)
+class NeutralBuildingsDraw(Draw):
     """2-3 players: a normal Era I building on each marked space; no cube, nobody gains anything."""
-    for space, tile in zip(info["spaces"], items):
-        s.d["city"]["built"][space] = {"tile": tile, "rot": 0, "owner": None, "paid": 0}
+
+    spaces: list[str] = field(default_factory=list)
+    purpose = "neutral_buildings"
+
+    def details(self) -> dict[str, Any]:
+        return {"spaces": self.spaces}
+
+    def drawn(self, s: PragaState, items: list[str]) -> None:
+        for space, tile in zip(self.spaces, items):
+            s.d["city"]["built"][space] = {"tile": tile, "rot": 0, "owner": None, "paid": 0}
 
 
-@handler("setup_first_player")
-def setup_first_player(s: PragaState, task: Task) -> None:
-    s.d["chance"] = {"deck": "first_player", "purpose": "first_player", "unseen": 1, "known": 0}
+@dataclass(slots=True)
+class SetupFirstPlayer(Step):
+    """Setup 12: the start player is chosen at random."""
+
+    op = "setup_first_player"
+
+    def run(self, s: PragaState) -> None:
+        s.pop(self)
+        s.push(FirstPlayerChoice(deck="first_player", unseen=1))
 
 
-@resolver("first_player")
-def first_player(s: PragaState, info: dict[str, Any], items: list[str]) -> None:
-    start = s.players.index(items[0])
-    s.d["order"] = s.players[start:] + s.players[:start]
-    s.d["stage"] = "play"
+@dataclass(slots=True)
+class FirstPlayerChoice(Draw):
+    """The start player, picked at random; play goes clockwise from there."""
+
+    purpose = "first_player"
+
+    def request(self, s: PragaState) -> ChanceRequest | None:
+        req = self._request
+        if req is None:
+            req = self._request = ChanceRequest(kind="choose", name="first_player", options=tuple(s.players),
+                                                reason="the start player")
+        return req
+
+    def reveal(self, s: PragaState, req: ChanceRequest, outcome: Outcome) -> None:
+        s.pop(self)
+        self.drawn(s, [str(outcome["value"])])
+
+    def drawn(self, s: PragaState, items: list[str]) -> None:
+        start = s.players.index(items[0])
+        s.d["order"] = s.players[start:] + s.players[:start]
+        s.d["stage"] = "play"

@@ -2,22 +2,59 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from replay.engine import Move
+
+from .. import moves as m
 from ..components import ACTIONS, LEVEL_NAME, TECHS
-from ..flow import Task, decide, handler, push, put_under, resolver
+from ..tasks import Decision, Draw, Step, push, put_under
 from . import grids, production
-from .actions import perform, performable
+from .actions import ChooseAction, perform, performable
 from .effects import add_resource, add_vp, advance_university, gain
+from .plazas import ChoosePlaza
 
 if TYPE_CHECKING:
     from ..state import PragaState
 
 
-@resolver("technology")
-def technology_drawn(s: PragaState, info: dict[str, Any], items: list[str]) -> None:
-    if items:
-        decide(s, info["p"], "keep_technology", tiles=items, level=info["level"])
+@dataclass(slots=True)
+class TechnologyDraw(Draw):
+    """Three technologies of ``level`` drawn for ``player``, who keeps one."""
+
+    level: int = 0
+    purpose = "technology"
+
+    def details(self) -> dict[str, Any]:
+        return {"p": self.player, "level": self.level}
+
+    def drawn(self, s: PragaState, items: list[str]) -> None:
+        if items:
+            s.push(KeepTechnology(self.player, items, self.level))
+
+
+@dataclass(slots=True)
+class KeepTechnology(Decision):
+    """Keep one of the technologies drawn (the others go under their stack)."""
+
+    tiles: list[str] = field(default_factory=list)
+    level: int = 0
+    kind = "keep_technology"
+    accepts = (m.KeepTechnology,)
+    awaiting = "keep one of the technology tiles drawn"
+
+    def candidates(self, s: PragaState) -> list[Move]:
+        return [m.KeepTechnology(tech=t) for t in sorted(self.tiles)]
+
+    def check(self, s: PragaState, player: str, move: Any) -> str | None:
+        if move.tech in self.tiles:
+            return None
+        return f"{player} drew {', '.join(sorted(self.tiles))}; {move.tech!r} is not among them"
+
+    def apply(self, s: PragaState, player: str, move: Any) -> None:
+        s.pop(self)
+        keep_technology(s, player, self.tiles, move.tech)
 
 
 def keep_technology(s: PragaState, player: str, drawn: list[str], tech: str) -> None:
@@ -43,7 +80,7 @@ def use_technology(s: PragaState, player: str, tech: str) -> None:
 def _t3_1(s: PragaState, p: str) -> None:
     options = [g for g in ("hunger_wall", "cathedral") if s.d["p"][p][g]["row"] < grids.TOP_ROW]
     if options:
-        decide(s, p, "grid", options=options, purpose="T3-1")
+        s.push(ChooseGrid(p, options, "T3-1"))
 
 
 def _t3_2(s: PragaState, p: str) -> None:
@@ -72,7 +109,7 @@ def _t3_6(s: PragaState, p: str) -> None:
 
 
 def _t4_1(s: PragaState, p: str) -> None:
-    decide(s, p, "plaza", options=sorted(s.d["city"]["plaza_tiles"]))
+    s.push(ChoosePlaza(p, sorted(s.d["city"]["plaza_tiles"])))
 
 
 def _t4_2(s: PragaState, p: str) -> None:
@@ -81,8 +118,8 @@ def _t4_2(s: PragaState, p: str) -> None:
 
 
 def _t4_3(s: PragaState, p: str) -> None:
-    decide(s, p, "choose_action", options=[a for a in ACTIONS if performable(s, p, a)], bonus=False,
-           discount={}, source="technology")
+    s.push(ChooseAction(p, [a for a in ACTIONS if performable(s, p, a)], bonus=False, discount={},
+                        source="technology"))
 
 
 def _t4_4(s: PragaState, p: str) -> None:
@@ -94,22 +131,71 @@ def _t4_5(s: PragaState, p: str) -> None:
 
 
 def _t4_6(s: PragaState, p: str) -> None:
-    decide(s, p, "track", options=["mines", "quarries"], purpose="advance")
+    s.push(ChooseTrack(p, ["mines", "quarries"], "advance"))
 
 
 USE = {"T3-1": _t3_1, "T3-2": _t3_2, "T3-3": _t3_3, "T3-4": _t3_4, "T3-5": _t3_5, "T3-6": _t3_6,
        "T4-1": _t4_1, "T4-2": _t4_2, "T4-3": _t4_3, "T4-4": _t4_4, "T4-5": _t4_5, "T4-6": _t4_6}
 
 
-def track_chosen(s: PragaState, player: str, dec: dict[str, Any], track: str) -> None:
+@dataclass(slots=True)
+class ChooseGrid(Decision):
+    """T3-1: move up one row on the Hunger Wall or the Cathedral, without the tier fee."""
+
+    options: list[str] = field(default_factory=list)
+    purpose: str = ""
+    kind = "grid"
+    accepts = (m.ChooseGrid,)
+    awaiting = "choose the Hunger Wall or the Cathedral"
+
+    def candidates(self, s: PragaState) -> list[Move]:
+        return [m.ChooseGrid(grid=o) for o in self.options]
+
+    def check(self, s: PragaState, player: str, move: Any) -> str | None:
+        return None if move.grid in self.options else self.otherwise(player, move)
+
+    def apply(self, s: PragaState, player: str, move: Any) -> None:
+        s.pop(self)
+        grids.move_up(s, player, move.grid, pay_fee=False)
+
+
+@dataclass(slots=True)
+class ChooseTrack(Decision):
+    """T4-6: the production track to advance (``purpose`` advance), then the one to produce on
+    (``produce``)."""
+
+    options: list[str] = field(default_factory=list)
+    purpose: str = ""
+    kind = "track"
+    accepts = (m.ChooseTrack,)
+    awaiting = "choose the gold mine or the quarry track"
+
+    def candidates(self, s: PragaState) -> list[Move]:
+        return [m.ChooseTrack(track=o) for o in self.options]
+
+    def check(self, s: PragaState, player: str, move: Any) -> str | None:
+        return None if move.track in self.options else self.otherwise(player, move)
+
+    def apply(self, s: PragaState, player: str, move: Any) -> None:
+        s.pop(self)
+        track_chosen(s, player, self.purpose, move.track)
+
+
+def track_chosen(s: PragaState, player: str, purpose: str, track: str) -> None:
     """T4-6: first the track to advance, then (independently) the track to produce on."""
-    if dec["purpose"] == "advance":
-        push(s, {"op": "prompt_track", "p": player})
+    if purpose == "advance":
+        push(s, PromptTrack(player))
         production.advance_track(s, player, track, 1)
     else:
         production.produce(s, player, track, "technologies")
 
 
-@handler("prompt_track")
-def prompt_track(s: PragaState, task: Task) -> None:
-    decide(s, task["p"], "track", options=["mines", "quarries"], purpose="produce")
+@dataclass(slots=True)
+class PromptTrack(Step):
+    """T4-6, after the advance: the track to produce on."""
+
+    op = "prompt_track"
+
+    def run(self, s: PragaState) -> None:
+        s.pop(self)
+        s.push(ChooseTrack(self.player, ["mines", "quarries"], "produce"))
