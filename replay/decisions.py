@@ -228,7 +228,9 @@ class TaskState(State, Generic[T]):
         t = self.stack[-1]
         if self._plain_decisions:
             t.apply(self, player, move)
-            self.advance()
+            top = self.stack[-1] if not self.over else None
+            if top is not None and (not top.decision or top.may_close):
+                self.advance()  # (else it would return at once: the game is over or waits for an open decision)
         else:
             self.apply_decision(t, player, move)
 
@@ -246,7 +248,9 @@ class TaskState(State, Generic[T]):
                 and t.check(self, player, move) is None:
             if self._plain_decisions:  # (the hook's default, without its call)
                 t.apply(self, player, move)
-                self.advance()
+                top = self.stack[-1] if not self.over else None
+                if top is not None and (not top.decision or top.may_close):
+                    self.advance()  # (else it would return at once: the game is over or waits for an open decision)
             else:
                 self.apply_decision(t, player, move)
             return True
@@ -272,7 +276,9 @@ class TaskState(State, Generic[T]):
         check_outcome_form(req, outcome)
         if self._plain_outcomes:  # (the hook's default, without its call)
             t.reveal(self, req, outcome)
-            self.advance()
+            top = self.stack[-1] if not self.over else None
+            if top is not None and (not top.decision or top.may_close):
+                self.advance()  # (else it would return at once: the game is over or waits for an open decision)
         else:
             self.apply_outcome(t, req, outcome)
         return True
