@@ -445,10 +445,9 @@ class DeclaredDecision(Task[S]):
         super(DeclaredDecision, cls).__init_subclass__(**kwargs)
 
     def _choice(self, move: Move) -> Choice:
-        c = self.choice_of.get(type(move))
-        if c is None:  # a subclass of an accepted type
-            c = next(c for c in self.choices if isinstance(move, c.move))
-        return c
+        """The choice of a move whose type is a subclass of an accepted one (the others are
+        found in :attr:`choice_of` at once)."""
+        return next(c for c in self.choices if isinstance(move, c.move))
 
     def candidates(self, s: S) -> Iterable[Move]:
         options = self._options
@@ -458,11 +457,11 @@ class DeclaredDecision(Task[S]):
         return chain.from_iterable(o(s, player) for o in options)
 
     def check(self, s: S, player: str, move: Move) -> str | None:
-        check = self._choice(move).check
+        check = (self.choice_of.get(type(move)) or self._choice(move)).check
         return None if check is None else check(s, player, move)
 
     def apply(self, s: S, player: str, move: Move) -> None:
-        c = self._choice(move)
+        c = self.choice_of.get(type(move)) or self._choice(move)
         rule = c.rule
         result = None if rule is None else rule(s, player, move)
         if c.ends:

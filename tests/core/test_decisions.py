@@ -303,3 +303,14 @@ def test_a_declared_choice_that_does_not_end_the_decision_keeps_it_open() -> Non
     assert s.knocks == 2 and type(s.stack[-1]) is DeclaredTake
     s.apply_move("a", Pass())  # no rule, no check: the decision just ends
     assert s.knocks == 2 and s.stones == 7 and s.stack[-1].player == "b"
+
+
+def test_a_move_of_a_subclass_of_a_declared_type_goes_to_that_type_s_choice() -> None:
+    class GreedyTake(Take, tag="greedy_take", frozen=True):
+        pass
+
+    s = declared(rolled=2)
+    with pytest.raises(IllegalMove, match="^a cannot take 3: at most 2$"):
+        s.apply_move("a", GreedyTake(stones=3))
+    s.apply_move("a", GreedyTake(stones=2))
+    assert s.stones == 5 and s.stack[-1].player == "b"

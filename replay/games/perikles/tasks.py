@@ -4,9 +4,11 @@ Each step of the rulebook's round (``/work/shared/rules/perikles.md`` §3-§5.7)
 class: a **decision** a player makes (its candidate moves, the check of one, its effect), a
 **chance** step (the deal, a refill, the dice, the Slave Revolt pick, the counters turned up)
 or an **automatic** step (the elections, the order of commit turns, a combat without dice...).
-The core (:class:`replay.decisions.TaskState`) drives them; a task does its rule by calling
-the functions of ``phases/`` and then says what follows (it pops itself, pushes the next
-step), so the rules read in rulebook order here:
+The core (:class:`replay.decisions.TaskState`) drives them.  A decision is declared
+(:class:`Decision`): its ``choices`` name, per move type, the options, check and rule
+functions of ``phases/`` and what follows (a ``then`` function that pushes the next step); a
+chance or automatic step calls the functions of ``phases/`` itself and pops itself.  So the
+rules read in rulebook order here:
 
 * setup and the deal (§3, §5.1): :class:`DealInfluenceTiles`, :class:`DealLocationTiles`,
   :class:`DealSpecialTiles`, :class:`FirstPlayer`, :class:`InitialPlacement`;
