@@ -49,14 +49,29 @@ typed with the title's state::
 
 A task is a slotted dataclass: its fields are what the step remembers (which
 card, how many left), and a snapshot may show them (:func:`task_view`).
+
+Most decisions have one shape: list the moves of a type the rules module
+offers, check one with the module's check, carry it out with the module's
+rule, then say what follows.  A :class:`DeclaredDecision` says that once, as
+data: its ``choices``, one :func:`choice` per move type (options, check,
+rule, then what follows), from which the core derives ``accepts``,
+``candidates``, ``check`` and ``apply``::
+
+    @dataclass(slots=True)
+    class TakeATile(InfluenceStep, Decision):
+        awaiting = "take an influence tile"
+        choices = (choice(TakeTile, take_tile_options, take_tile_check, take_tile,
+                          then=cubes_and_symbol),
+                   ...)
 """
 
 from __future__ import annotations
 
 import copy as _copy
 import dataclasses
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, ClassVar, Generic, TypeVar
 
 from replay.engine import OVER, ChanceRequest, IllegalMove, Move, Outcome, State, Turn, check_outcome_form
@@ -376,3 +391,120 @@ def task_view(t: Task[Any]) -> dict[str, Any]:
             continue
         out[name] = list(v) if isinstance(v, tuple) else (v.to_dict() if isinstance(v, Move) else v)
     return out
+
+
+# ---- a declared decision ------------------------------------------------------------------------
+
+M = TypeVar("M", bound=Move)
+R = TypeVar("R")
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One kind of move a declared decision offers, said once as the rulebook says it: the move
+    type and the three functions of the title's rules that make it, then what follows.  Made by
+    :func:`choice`, which checks that the functions agree.
+
+    * ``move`` — the move type (the decision :attr:`~Task.accepts` it);
+    * ``options`` — ``options(s, player)``: the moves of that type that might be legal, in a
+      fixed order (:func:`only` makes the options of a move that takes no argument);
+    * ``check`` — ``check(s, player, move)``: ``None`` when legal, else why not, in words;
+      ``None`` (no function) when every listed move is legal;
+    * ``rule`` — ``rule(s, player, move)``: the rule the move carries out; what it returns is
+      handed to ``then``; ``None`` when the move itself changes nothing (ending a turn);
+    * ``ends`` — whether the decision is over once the rule is done (the core pops it, before
+      ``then``); ``False`` keeps it open for another move (a special tile played first);
+    * ``then`` — ``then(task, s, player, result)``: what follows — the steps it pushes (after
+      the pop, so they are done first), the next player...  A method of the task serves
+      (its first parameter is the task)."""
+
+    move: type[Move]
+    options: Callable[[Any, str], Iterable[Move]]
+    check: Callable[[Any, str, Any], str | None] | None
+    rule: Callable[[Any, str, Any], Any] | None
+    ends: bool
+    then: Callable[[Any, Any, str, Any], None] | None
+
+
+def choice(move: type[M], options: Callable[[S, str], Iterable[M]],
+           check: Callable[[S, str, M], str | None] | None = None,
+           rule: Callable[[S, str, M], R] | None = None, *,
+           ends: bool = True, then: Callable[[T, S, str, R], None] | None = None) -> Choice:
+    """A :class:`Choice`.  Its type parameters tie the functions together, so that ``mypy`` checks
+    that they agree on the move type, the state and what the rule returns to ``then``."""
+    return Choice(move, options, check, rule, ends, then)
+
+
+def only(move: M) -> Callable[[object, str], tuple[M]]:
+    """The options of a move that takes no argument (``finish_turn``): that one move, always."""
+    moves = (move,)
+
+    def options(s: object, player: str) -> tuple[M]:
+        return moves
+
+    return options
+
+
+@dataclass(slots=True)
+class DeclaredDecision(Task[S]):
+    """A decision whose rule is said once, as data: its :attr:`choices`, one :class:`Choice` per
+    move type it takes, and the core derives the rest.
+
+    * :attr:`~Task.accepts` is the choices' move types, in order;
+    * :meth:`candidates` lists each choice's ``options`` in turn (so the legal moves come in the
+      choices' order);
+    * :meth:`check` is the check of the move's choice;
+    * :meth:`apply` runs the move's ``rule``, pops the decision if the choice ``ends`` it, then
+      runs ``then`` (what follows).
+
+    So a task reads like the rulebook's step::
+
+        @dataclass(slots=True)
+        class PlaceTheAnyCube(InfluenceStep, Decision):
+            \"\"\"Step 3 for an Any tile: its cube into a city of the player's choice.\"\"\"
+            awaiting = "choose the city for the Any tile's cube"
+            choices = (choice(mv.PlaceAnyCube, influence.place_any_cube_options,
+                              influence.place_any_cube_check, influence.place_any_cube,
+                              then=then_step_5),)
+
+    A title derives its declared decisions from its own task base and this class
+    (``class Decision(Task, decisions.DeclaredDecision["PeriklesState"])``); a task may still
+    override a derived method and call this class's (keeping a cache while the moves are listed,
+    say).  ``choice_of`` (set by the class itself) maps each move type to its choice."""
+
+    choices: ClassVar[tuple[Choice, ...]] = ()
+    choice_of: ClassVar[dict[type[Move], Choice]] = {}
+    _options: ClassVar[tuple[Callable[[Any, str], Iterable[Move]], ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        cls.accepts = tuple(c.move for c in cls.choices)
+        cls.choice_of = {c.move: c for c in cls.choices}
+        cls._options = tuple(c.options for c in cls.choices)
+        # (then the base's, which derives ``accepted`` from ``accepts``)
+        super(DeclaredDecision, cls).__init_subclass__(**kwargs)
+
+    def _choice(self, move: Move) -> Choice:
+        """The choice of a move whose type is a subclass of an accepted one (the others are
+        found in :attr:`choice_of` at once)."""
+        return next(c for c in self.choices if isinstance(move, c.move))
+
+    def candidates(self, s: S) -> Iterable[Move]:
+        options = self._options
+        if len(options) == 1:
+            return options[0](s, self.player)
+        player = self.player
+        return chain.from_iterable(o(s, player) for o in options)
+
+    def check(self, s: S, player: str, move: Move) -> str | None:
+        check = (self.choice_of.get(type(move)) or self._choice(move)).check
+        return None if check is None else check(s, player, move)
+
+    def apply(self, s: S, player: str, move: Move) -> None:
+        c = self.choice_of.get(type(move)) or self._choice(move)
+        rule = c.rule
+        result = None if rule is None else rule(s, player, move)
+        if c.ends:
+            s.pop(self)
+        then = c.then
+        if then is not None:
+            then(self, s, player, result)

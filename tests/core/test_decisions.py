@@ -4,17 +4,21 @@ Each turn a die is rolled (a chance step); the player to move then takes 1 to 3 
 most the roll (a decision); an automatic step passes the turn.  Whoever takes the last stone
 wins.  A player who rolls a 6 may first take a second turn's worth (a decision that closes by
 itself when no stone is left).
+
+The same take, declared (:class:`DeclaredTake`, a ``DeclaredDecision``): its rules are the
+functions ``take_options``, ``take_check`` and ``take_stones``; a player may also knock on the
+table (the decision stays open) or pass; three stones taken earn a bonus take.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
-from replay.decisions import Task, TaskState, clone_task, task_view
+from replay.decisions import DeclaredDecision, Task, TaskState, choice, clone_task, only, task_view
 from replay.engine import (
     OVER,
     ChanceRequest,
@@ -35,6 +39,10 @@ class Pass(Move, tag="pass", frozen=True):
     pass
 
 
+class Knock(Move, tag="knock", frozen=True):
+    pass
+
+
 class Pile(TaskState[Task[Any]]):
     game_id = "pile"
 
@@ -44,6 +52,7 @@ class Pile(TaskState[Task[Any]]):
         self.rolled = 0
         self.held: dict[str, int] = {p: 0 for p in players}
         self.quick = 0
+        self.knocks = 0
         self.push(Roll(players[0]))
         self.advance()
 
@@ -51,7 +60,8 @@ class Pile(TaskState[Task[Any]]):
         return {p: {"stones": self.held[p]} for p in self.players}
 
     def snapshot(self) -> dict[str, Any]:
-        return {"stones": self.stones, "rolled": self.rolled, "pending": [task_view(t) for t in self.stack]}
+        return {"stones": self.stones, "rolled": self.rolled, "held": dict(self.held), "knocks": self.knocks,
+                "pending": [task_view(t) for t in self.stack]}
 
 
 @dataclass(slots=True)
@@ -205,3 +215,102 @@ def test_a_copied_task_shares_no_list_and_a_view_shows_public_fields() -> None:
     assert t.marks == [1]
     assert task_view(t) == {"task": "Marks", "player": "a", "marks": [1]}
     assert Roll.awaits_chance and Roll.reveals_at_once and not TakeStones.awaits_chance
+
+
+# ---- the same take, declared
+
+
+def take_options(s: Pile, player: str) -> Iterator[Take]:
+    return (Take(stones=n) for n in (1, 2, 3))
+
+
+def take_check(s: Pile, player: str, move: Take) -> str | None:
+    most = min(3, s.rolled, s.stones)
+    return None if move.stones <= most else f"{player} cannot take {move.stones}: at most {most}"
+
+
+def take_stones(s: Pile, player: str, move: Take) -> int:
+    s.stones -= move.stones
+    s.held[player] += move.stones
+    return move.stones
+
+
+def bonus_after_three(task: Task[Pile], s: Pile, player: str, taken: int) -> None:
+    if taken == 3:
+        s.push(TakeStones(player, bonus=True))
+
+
+def knock(s: Pile, player: str, move: Knock) -> None:
+    s.knocks += 1
+
+
+@dataclass(slots=True)
+class DeclaredTake(DeclaredDecision[Pile]):
+    awaiting = "take of stones"
+    choices = (choice(Take, take_options, take_check, take_stones, then=bonus_after_three),
+               choice(Knock, only(Knock()), rule=knock, ends=False),
+               choice(Pass, only(Pass())))
+
+    def refuse(self, s: Pile, player: str, move: Move) -> str:
+        return f"{player} may take, knock or pass, not {move.type}"
+
+
+def declared(rolled: int, stones: int = 7) -> Pile:
+    """``a`` to take, declared, after a roll of ``rolled`` (the turn passes to ``b`` next)."""
+    s = pile(stones)
+    s.rolled = rolled
+    s.stack = [NextTurn("a"), DeclaredTake("a")]
+    return s
+
+
+def test_a_declared_decision_lists_its_choices_options_that_pass_their_checks_in_order() -> None:
+    s = declared(rolled=2)
+    task = s.stack[-1]
+    assert DeclaredTake.accepts == (Take, Knock, Pass)
+    assert list(s.legal_moves()) == [Take(stones=1), Take(stones=2), Knock(), Pass()]
+    assert list(s.legal_moves()) == [m for m in task.candidates(s) if task.check(s, "a", m) is None]
+    assert task.check(s, "a", Take(stones=3)) == "a cannot take 3: at most 2"
+
+
+def test_a_declared_decision_refuses_a_move_of_another_type_in_the_title_s_words() -> None:
+    class Other(Move, tag="other", frozen=True):
+        pass
+
+    s = declared(rolled=2)
+    before = s.snapshot()
+    with pytest.raises(IllegalMove, match="^a may take, knock or pass, not other$"):
+        s.apply_move("a", Other())
+    with pytest.raises(IllegalMove, match="^a cannot take 3: at most 2$"):
+        s.apply_move("a", Take(stones=3))
+    assert s.snapshot() == before
+
+
+def test_a_declared_decision_runs_the_rule_then_what_follows() -> None:
+    s = declared(rolled=2)
+    s.apply_move("a", Take(stones=2))  # the rule, the decision ends, nothing follows: the turn passes
+    assert (s.stones, s.held["a"]) == (5, 2) and type(s.stack[-1]) is Roll and s.stack[-1].player == "b"
+
+    s = declared(rolled=3)
+    s.apply_move("a", Take(stones=3))  # what follows is told the rule's result: a bonus take
+    assert s.stones == 4 and [type(t) for t in s.stack] == [NextTurn, TakeStones]
+    assert isinstance(s.stack[-1], TakeStones) and s.stack[-1].bonus
+
+
+def test_a_declared_choice_that_does_not_end_the_decision_keeps_it_open() -> None:
+    s = declared(rolled=2)
+    s.apply_move("a", Knock())
+    s.apply_move("a", Knock())
+    assert s.knocks == 2 and type(s.stack[-1]) is DeclaredTake
+    s.apply_move("a", Pass())  # no rule, no check: the decision just ends
+    assert s.knocks == 2 and s.stones == 7 and s.stack[-1].player == "b"
+
+
+def test_a_move_of_a_subclass_of_a_declared_type_goes_to_that_type_s_choice() -> None:
+    class GreedyTake(Take, tag="greedy_take", frozen=True):
+        pass
+
+    s = declared(rolled=2)
+    with pytest.raises(IllegalMove, match="^a cannot take 3: at most 2$"):
+        s.apply_move("a", GreedyTake(stones=3))
+    s.apply_move("a", GreedyTake(stones=2))
+    assert s.stones == 5 and s.stack[-1].player == "b"

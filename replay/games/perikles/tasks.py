@@ -4,9 +4,11 @@ Each step of the rulebook's round (``/work/shared/rules/perikles.md`` §3-§5.7)
 class: a **decision** a player makes (its candidate moves, the check of one, its effect), a
 **chance** step (the deal, a refill, the dice, the Slave Revolt pick, the counters turned up)
 or an **automatic** step (the elections, the order of commit turns, a combat without dice...).
-The core (:class:`replay.decisions.TaskState`) drives them; a task does its rule by calling
-the functions of ``phases/`` and then says what follows (it pops itself, pushes the next
-step), so the rules read in rulebook order here:
+The core (:class:`replay.decisions.TaskState`) drives them.  A decision is declared
+(:class:`Decision`): its ``choices`` name, per move type, the options, check and rule
+functions of ``phases/`` and what follows (a ``then`` function that pushes the next step); a
+chance or automatic step calls the functions of ``phases/`` itself and pops itself.  So the
+rules read in rulebook order here:
 
 * setup and the deal (§3, §5.1): :class:`DealInfluenceTiles`, :class:`DealLocationTiles`,
   :class:`DealSpecialTiles`, :class:`FirstPlayer`, :class:`InitialPlacement`;
@@ -30,11 +32,12 @@ Every task names the **stage** the snapshot shows for it (and an influence-turn 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from replay import decisions
+from replay.decisions import Choice, choice, only
 from replay.engine import ChanceRequest, ImpossibleChance, Move, Outcome
 
 from . import moves as mv
@@ -112,6 +115,12 @@ class Automatic(Task):
     """An automatic step: the rules do it at once."""
 
     decision = False
+
+
+@dataclass(slots=True)
+class Decision(Task, decisions.DeclaredDecision["PeriklesState"]):
+    """A player's decision, declared: its ``choices``, each a move type with the options, check and
+    rule of ``phases/`` that make it, then what follows (:class:`~replay.decisions.Choice`)."""
 
 
 def draws(outcome: Outcome) -> list[str]:
@@ -220,34 +229,27 @@ class FirstPlayer(Chance):
         s.push(InitialPlacement(value))
 
 
+def next_placement(task: Task, s: PeriklesState, player: str, _: None) -> None:
+    """The next player places, until every player has placed two cubes; then the influence phase."""
+    if s.placements_left:
+        assert s.cur is not None
+        s.push(InitialPlacement(s.cur))
+    else:
+        influence_phase(s)
+
+
 @dataclass(slots=True)
-class InitialPlacement(Task):
+class InitialPlacement(Decision):
     """One cube into any city: two laps clockwise from the first player."""
 
     stage = "placement"
     phase = "setup"
-    accepts = (mv.PlaceCube,)
     awaiting = "place a starting cube"
+    choices = (choice(mv.PlaceCube, influence.place_cube_options, influence.place_cube_check, influence.place_cube,
+                      then=next_placement),)
 
     def view(self, s: PeriklesState) -> tuple[str, str]:
         return self.stage, ""
-
-    def candidates(self, s: PeriklesState) -> Iterator[Move]:
-        return influence.place_cube_options(s, self.player)
-
-    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
-        assert isinstance(move, mv.PlaceCube)
-        return influence.place_cube_check(s, player, move)
-
-    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
-        assert isinstance(move, mv.PlaceCube)
-        influence.place_cube(s, player, move)
-        s.pop(self)
-        if s.placements_left:
-            assert s.cur is not None
-            s.push(InitialPlacement(s.cur))
-        else:
-            influence_phase(s)
 
 
 # ---- the influence phase (§5.2) -------------------------------------------------------------
@@ -277,67 +279,53 @@ class InfluenceStep(Task):
         return self.stage, self.step
 
 
-INFLUENCE_SPECIALS: tuple[type[Move], ...] = (mv.PlayPerikles, mv.PlayPlague, mv.PlayAlkibiades)
+Then = Callable[[Task, "PeriklesState", str, None], None]
+"""What follows a special tile's play (:attr:`Choice.then <replay.decisions.Choice.then>`)."""
 
 
-def influence_special_options(s: PeriklesState, player: str) -> Iterator[Move]:
-    yield from influence_specials.play_perikles_options(s, player)
-    yield from influence_specials.play_plague_options(s, player)
-    yield from influence_specials.play_alkibiades_options(s, player)
+def influence_special_tiles(ends: bool, then: Then | None, then_alkibiades: Then) -> tuple[Choice, ...]:
+    """Perikles, Plague, Alkibiades: the influence special tiles, played before the tile (step 1) or
+    after it (step 5); whether the step ends with the tile, and what follows, is the step's."""
+    return (choice(mv.PlayPerikles, influence_specials.play_perikles_options, influence_specials.play_perikles_check,
+                   influence_specials.play_perikles, ends=ends, then=then),
+            choice(mv.PlayPlague, influence_specials.play_plague_options, influence_specials.play_plague_check,
+                   influence_specials.play_plague, ends=ends, then=then),
+            choice(mv.PlayAlkibiades, influence_specials.play_alkibiades_options,
+                   influence_specials.play_alkibiades_check, influence_specials.play_alkibiades, ends=ends,
+                   then=then_alkibiades))
 
 
-def influence_special_check(s: PeriklesState, player: str, move: Move) -> str | None:
-    if isinstance(move, mv.PlayPerikles):
-        return influence_specials.play_perikles_check(s, player, move)
-    if isinstance(move, mv.PlayPlague):
-        return influence_specials.play_plague_check(s, player, move)
-    assert isinstance(move, mv.PlayAlkibiades)
-    return influence_specials.play_alkibiades_check(s, player, move)
+def alkibiades_moves(s: PeriklesState, player: str, resume_step: str) -> None:
+    """Alkibiades's two moves come next (:class:`AlkibiadesMoves`); the turn then goes on at ``resume_step``."""
+    s.resume_step = resume_step
+    s.push(AlkibiadesMoves(player))
 
 
-def play_influence_special(s: PeriklesState, player: str, move: Move) -> None:
-    """Perikles or Plague at once; Alkibiades's two moves come next (:class:`AlkibiadesMoves`)."""
-    if isinstance(move, mv.PlayPerikles):
-        influence_specials.play_perikles(s, player, move)
-    elif isinstance(move, mv.PlayPlague):
-        influence_specials.play_plague(s, player, move)
-    else:
-        assert isinstance(move, mv.PlayAlkibiades)
-        influence_specials.play_alkibiades(s, player, move)
-        s.push(AlkibiadesMoves(player))
+def alkibiades_before_the_tile(task: Task, s: PeriklesState, player: str, _: None) -> None:
+    alkibiades_moves(s, player, TakeATile.step)
+
+
+def cubes_and_symbol(task: Task, s: PeriklesState, player: str, tile_id: str) -> None:
+    """Step 3: the tile's cubes into its city (an Any tile's into a city of the player's choice); step 4,
+    its symbol."""
+    tile = INFLUENCE[tile_id]
+    if tile.city == ANY:
+        s.push(PlaceTheAnyCube(player))
+        return
+    s.add_cubes(player, tile.city, tile.shards)
+    symbol(s, player, tile.symbol)
 
 
 @dataclass(slots=True)
-class TakeATile(InfluenceStep):
+class TakeATile(InfluenceStep, Decision):
     """Steps 1-2: an influence special tile may come first; then a tile from the display, whose
     cubes and symbol follow."""
 
     step = "before"
-    accepts = (mv.TakeTile, *INFLUENCE_SPECIALS)
     awaiting = "take an influence tile"
-
-    def candidates(self, s: PeriklesState) -> Iterator[Move]:
-        yield from influence.take_tile_options(s, self.player)
-        yield from influence_special_options(s, self.player)
-
-    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
-        if isinstance(move, mv.TakeTile):
-            return influence.take_tile_check(s, player, move)
-        return influence_special_check(s, player, move)
-
-    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
-        if not isinstance(move, mv.TakeTile):
-            if isinstance(move, mv.PlayAlkibiades):
-                s.resume_step = self.step
-            play_influence_special(s, player, move)
-            return
-        tile = INFLUENCE[influence.take_tile(s, player, move)]
-        s.pop(self)
-        if tile.city == ANY:
-            s.push(PlaceTheAnyCube(player))
-            return
-        s.add_cubes(player, tile.city, tile.shards)
-        symbol(s, player, tile.symbol)
+    choices = (choice(mv.TakeTile, influence.take_tile_options, influence.take_tile_check, influence.take_tile,
+                      then=cubes_and_symbol),
+               *influence_special_tiles(ends=False, then=None, then_alkibiades=alkibiades_before_the_tile))
 
 
 def symbol(s: PeriklesState, player: str, name: str) -> None:
@@ -359,118 +347,77 @@ def after_the_tile(s: PeriklesState, player: str) -> None:
         s.push(EndOfInfluenceTurn(player))
 
 
+def then_step_5(task: Task, s: PeriklesState, player: str, _: None) -> None:
+    """The tile's cubes and symbol are done: step 5 follows (:func:`after_the_tile`)."""
+    after_the_tile(s, player)
+
+
 @dataclass(slots=True)
-class PlaceTheAnyCube(InfluenceStep):
+class PlaceTheAnyCube(InfluenceStep, Decision):
     """Step 3 for an Any tile: its cube into a city of the player's choice."""
 
     step = "any_city"
-    accepts = (mv.PlaceAnyCube,)
     awaiting = "choose the city for the Any tile's cube"
-
-    def candidates(self, s: PeriklesState) -> Iterator[Move]:
-        return influence.place_any_cube_options(s, self.player)
-
-    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
-        assert isinstance(move, mv.PlaceAnyCube)
-        return influence.place_any_cube_check(s, player, move)
-
-    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
-        assert isinstance(move, mv.PlaceAnyCube)
-        influence.place_any_cube(s, player, move)
-        s.pop(self)
-        after_the_tile(s, player)
+    choices = (choice(mv.PlaceAnyCube, influence.place_any_cube_options, influence.place_any_cube_check,
+                      influence.place_any_cube, then=then_step_5),)
 
 
 @dataclass(slots=True)
-class CandidateSymbol(InfluenceStep):
+class CandidateSymbol(InfluenceStep, Decision):
     """Step 4, Candidate: one nomination in any city (§5.3's rules)."""
 
     step = "candidate"
-    accepts = (mv.Nominate,)
     awaiting = "make the Candidate symbol's nomination"
-
-    def candidates(self, s: PeriklesState) -> Iterator[Move]:
-        return nominations.nominate_options(s, self.player)
-
-    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
-        assert isinstance(move, mv.Nominate)
-        return nominations.nominate_check(s, player, move)
-
-    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
-        assert isinstance(move, mv.Nominate)
-        nominations.nominate(s, player, move)
-        s.pop(self)
-        after_the_tile(s, player)
+    choices = (choice(mv.Nominate, nominations.nominate_options, nominations.nominate_check, nominations.nominate,
+                      then=then_step_5),)
 
 
 @dataclass(slots=True)
-class AssassinSymbol(InfluenceStep):
+class AssassinSymbol(InfluenceStep, Decision):
     """Step 4, Assassin: one cube of any colour removed from any city or candidate space."""
 
     step = "assassin"
-    accepts = (mv.Assassinate,)
     awaiting = "remove a cube with the Assassin symbol"
+    choices = (choice(mv.Assassinate, influence.assassinate_options, influence.assassinate_check,
+                      influence.assassinate, then=then_step_5),)
 
-    def candidates(self, s: PeriklesState) -> Iterator[Move]:
-        return influence.assassinate_options(s, self.player)
 
-    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
-        assert isinstance(move, mv.Assassinate)
-        return influence.assassinate_check(s, player, move)
+def the_turn_ends(task: Task, s: PeriklesState, player: str, _: None) -> None:
+    s.push(EndOfInfluenceTurn(player))
 
-    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
-        assert isinstance(move, mv.Assassinate)
-        influence.assassinate(s, player, move)
-        s.pop(self)
-        after_the_tile(s, player)
+
+def alkibiades_after_the_tile(task: Task, s: PeriklesState, player: str, _: None) -> None:
+    """Alkibiades's moves come before the end of the turn."""
+    s.push(EndOfInfluenceTurn(player))
+    alkibiades_moves(s, player, EndOfInfluenceTurn.step)
 
 
 @dataclass(slots=True)
-class SpecialTileAfterTheTile(InfluenceStep):
+class SpecialTileAfterTheTile(InfluenceStep, Decision):
     """Step 5: an influence special tile not played at step 1, or the end of the turn."""
 
     step = "after"
-    accepts = (mv.FinishTurn, *INFLUENCE_SPECIALS)
     awaiting = "finish the influence turn"
+    choices = (choice(mv.FinishTurn, only(mv.FinishTurn()), then=the_turn_ends),
+               *influence_special_tiles(ends=True, then=the_turn_ends, then_alkibiades=alkibiades_after_the_tile))
 
-    def candidates(self, s: PeriklesState) -> Iterator[Move]:
-        yield mv.FinishTurn()
-        yield from influence_special_options(s, self.player)
 
-    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
-        if isinstance(move, mv.FinishTurn):
-            return None
-        return influence_special_check(s, player, move)
-
-    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
-        s.pop(self)
-        s.push(EndOfInfluenceTurn(player))
-        if not isinstance(move, mv.FinishTurn):
-            if isinstance(move, mv.PlayAlkibiades):
-                s.resume_step = EndOfInfluenceTurn.step
-            play_influence_special(s, player, move)
+def another_alkibiades_move(task: Task, s: PeriklesState, player: str, another: bool) -> None:
+    """Alkibiades's second move, unless both are made or no cube can move."""
+    if not another:
+        s.pop(task)
 
 
 @dataclass(slots=True)
-class AlkibiadesMoves(InfluenceStep):
+class AlkibiadesMoves(InfluenceStep, Decision):
     """Alkibiades: two cubes move city to city, one at a time; then the turn goes on where the tile
     was played."""
 
     step = "alkibiades"
-    accepts = (mv.AlkibiadesMove,)
     awaiting = "move a cube with Alkibiades"
-
-    def candidates(self, s: PeriklesState) -> Iterator[Move]:
-        return influence_specials.alkibiades_move_options(s, self.player)
-
-    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
-        assert isinstance(move, mv.AlkibiadesMove)
-        return influence_specials.alkibiades_move_check(s, player, move)
-
-    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
-        assert isinstance(move, mv.AlkibiadesMove)
-        if not influence_specials.alkibiades_move(s, player, move):
-            s.pop(self)
+    choices = (choice(mv.AlkibiadesMove, influence_specials.alkibiades_move_options,
+                      influence_specials.alkibiades_move_check, influence_specials.alkibiades_move, ends=False,
+                      then=another_alkibiades_move),)
 
 
 @dataclass(slots=True)
@@ -523,29 +470,22 @@ class NominationsBegin(Automatic):
         s.push(Elections() if s.cur is None else Nomination(s.cur))
 
 
+def next_nomination(task: Task, s: PeriklesState, player: str, _: None) -> None:
+    """The next player able to nominate; the elections when nobody can."""
+    s.cur = nominations.next_nominator(s, player)
+    s.push(Elections() if s.cur is None else Nomination(s.cur))
+
+
 @dataclass(slots=True)
-class Nomination(Task):
+class Nomination(Decision):
     """A nomination turn; players who cannot nominate are passed over, and the phase ends when
     nobody can."""
 
     stage = "nomination"
     phase = "nominations"
-    accepts = (mv.Nominate,)
     awaiting = "nominate a candidate"
-
-    def candidates(self, s: PeriklesState) -> Iterator[Move]:
-        return nominations.nominate_options(s, self.player)
-
-    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
-        assert isinstance(move, mv.Nominate)
-        return nominations.nominate_check(s, player, move)
-
-    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
-        assert isinstance(move, mv.Nominate)
-        nominations.nominate(s, player, move)
-        s.cur = nominations.next_nominator(s, player)
-        s.pop(self)
-        s.push(Elections() if s.cur is None else Nomination(s.cur))
+    choices = (choice(mv.Nominate, nominations.nominate_options, nominations.nominate_check, nominations.nominate,
+                      then=next_nomination),)
 
 
 @dataclass(slots=True)
@@ -575,7 +515,7 @@ class MilitaryPhase(Automatic):
     def run(self, s: PeriklesState) -> None:
         military.start_military(s)
         s.pop(self)
-        s.push(SpartanChoice() if s.ruleset == "bga" else DeadPoolRecovery())
+        s.push(Spartanchoice() if s.ruleset == "bga" else DeadPoolRecovery())
 
 
 @dataclass(slots=True)
@@ -592,33 +532,23 @@ class DeadPoolRecovery(Automatic):
             s.push(RecoverAUnit(s.cur))
             return
         s.pop(self)
-        s.push(CommitTurns() if s.ruleset == "bga" else SpartanChoice())
+        s.push(CommitTurns() if s.ruleset == "bga" else Spartanchoice())
 
 
 @dataclass(slots=True)
-class RecoverAUnit(Task):
-    """Both unit types of a city lie in the dead pool: its leader chooses which comes back."""
+class RecoverAUnit(Decision):
+    """Both unit types of a city lie in the dead pool: its leader chooses which comes back (the
+    recovery then goes on)."""
 
     stage = "recover"
     phase = "military"
-    accepts = (mv.RecoverUnit,)
     awaiting = "choose which unit comes back from the dead pool"
-
-    def candidates(self, s: PeriklesState) -> Iterator[Move]:
-        return military.recover_unit_options(s, self.player)
-
-    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
-        assert isinstance(move, mv.RecoverUnit)
-        return military.recover_unit_check(s, player, move)
-
-    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
-        assert isinstance(move, mv.RecoverUnit)
-        military.recover_unit(s, player, move)
-        s.pop(self)
+    choices = (choice(mv.RecoverUnit, military.recover_unit_options, military.recover_unit_check,
+                      military.recover_unit),)
 
 
 @dataclass(slots=True)
-class SpartanChoice(Automatic):
+class Spartanchoice(Automatic):
     """The leader of Sparta names the first committer; without one, the start player commits first."""
 
     stage = "choose_first"
@@ -632,7 +562,7 @@ class SpartanChoice(Automatic):
             after_the_spartan_choice(s)
             return
         s.cur = spartan
-        s.push(FirstCommitterChoice(spartan))
+        s.push(FirstCommitterchoice(spartan))
 
 
 def after_the_spartan_choice(s: PeriklesState) -> None:
@@ -642,27 +572,20 @@ def after_the_spartan_choice(s: PeriklesState) -> None:
     s.push(DeadPoolRecovery() if s.ruleset == "bga" else CommitTurns())
 
 
+def the_first_committer_named(task: Task, s: PeriklesState, player: str, _: None) -> None:
+    after_the_spartan_choice(s)
+
+
 @dataclass(slots=True)
-class FirstCommitterChoice(Task):
+class FirstCommitterchoice(Decision):
     """The leader of Sparta chooses any player, himself included, to commit first."""
 
     stage = "choose_first"
     phase = "military"
-    accepts = (mv.ChooseFirstCommitter,)
     awaiting = "name the first player to commit (as leader of Sparta)"
-
-    def candidates(self, s: PeriklesState) -> Iterator[Move]:
-        return military.choose_first_committer_options(s, self.player)
-
-    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
-        assert isinstance(move, mv.ChooseFirstCommitter)
-        return military.choose_first_committer_check(s, player, move)
-
-    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
-        assert isinstance(move, mv.ChooseFirstCommitter)
-        military.choose_first_committer(s, player, move)
-        s.pop(self)
-        after_the_spartan_choice(s)
+    choices = (choice(mv.ChooseFirstCommitter, military.choose_first_committer_options,
+                      military.choose_first_committer_check, military.choose_first_committer,
+                      then=the_first_committer_named),)
 
 
 @dataclass(slots=True)
@@ -688,71 +611,53 @@ class CommitTurns(Automatic):
             s.pop(turn)
 
 
+def permission_asked(task: Task, s: PeriklesState, player: str, leader: str | None) -> None:
+    """A unit sent to defend a location of a city whose leader has not allowed it (or a request asked
+    first, seat view): that leader answers; the commit turn then goes on."""
+    if leader is not None:
+        s.push(PermissionToDefend(leader))
+
+
+def the_slaves_revolt(task: Task, s: PeriklesState, player: str, _: None) -> None:
+    s.push(SlaveRevoltPick())
+
+
 @dataclass(slots=True)
-class CommitTurn(Task):
+class CommitTurn(Decision):
     """One commit turn (§5.5.3): up to two units (four after a spent cube), Slave Revolt, the end of
     the turn.  Unit lookups are kept while the moves are listed or one is checked (nothing moves
     meanwhile)."""
 
     stage = "commit"
     phase = "military"
-    accepts: ClassVar[tuple[type[Move], ...]] = (mv.SendUnit, mv.SpendCube, mv.EndCommit, mv.PlaySlaveRevolt)
     awaiting = "commit units"
+    choices: ClassVar[tuple[Choice, ...]] = (choice(mv.SendUnit, commitment.send_unit_options, commitment.send_unit_check, commitment.send_unit,
+                      ends=False, then=permission_asked),
+               choice(mv.SpendCube, commitment.spend_cube_options, commitment.spend_cube_check,
+                      commitment.spend_cube, ends=False),
+               choice(mv.EndCommit, only(mv.EndCommit()), military.end_commit_check, military.end_commit),
+               choice(mv.PlaySlaveRevolt, slave_revolt.play_slave_revolt_options,
+                      slave_revolt.play_slave_revolt_check, slave_revolt.play_slave_revolt, ends=False,
+                      then=the_slaves_revolt))
 
     def candidates(self, s: PeriklesState) -> Iterator[Move]:
         outer = s._memo is None
         if outer:
             s._memo = {}
         try:
-            yield from self.options(s)
+            yield from Decision.candidates(self, s)
         finally:
             if outer:
                 s._memo = None
 
-    def options(self, s: PeriklesState) -> Iterator[Move]:
-        p = self.player
-        yield from commitment.send_unit_options(s, p)
-        yield from commitment.spend_cube_options(s, p)
-        yield mv.EndCommit()
-        yield from slave_revolt.play_slave_revolt_options(s, p)
-
     def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
-        if s._memo is None:  # a move checked by itself
-            s._memo = {}
-            try:
-                return self.check(s, player, move)
-            finally:
-                s._memo = None
-        if type(move) is mv.SendUnit:  # the commonest candidate by far: checked first, at once
-            return commitment.send_unit_check(s, player, move)
-        return self.why_not(s, player, move)
-
-    def why_not(self, s: PeriklesState, player: str, move: Move) -> str | None:
-        if isinstance(move, mv.SpendCube):
-            return commitment.spend_cube_check(s, player, move)
-        if isinstance(move, mv.EndCommit):
-            return military.end_commit_check(s, player, move)
-        if isinstance(move, mv.PlaySlaveRevolt):
-            return slave_revolt.play_slave_revolt_check(s, player, move)
-        assert isinstance(move, mv.AskPermission)
-        return commitment.ask_permission_check(s, player, move)
-
-    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
-        if isinstance(move, mv.SendUnit):
-            leader = commitment.send_unit(s, player, move)
-            if leader is not None:
-                s.push(PermissionToDefend(leader))
-        elif isinstance(move, mv.SpendCube):
-            commitment.spend_cube(s, player, move)
-        elif isinstance(move, mv.EndCommit):
-            military.finish_commit_turn(s, player)
-            s.pop(self)
-        elif isinstance(move, mv.PlaySlaveRevolt):
-            slave_revolt.play_slave_revolt(s, player, move)
-            s.push(SlaveRevoltPick())
-        else:
-            assert isinstance(move, mv.AskPermission)
-            s.push(PermissionToDefend(commitment.ask_permission(s, player, move)))
+        if s._memo is not None:
+            return Decision.check(self, s, player, move)
+        s._memo = {}  # a move checked by itself
+        try:
+            return Decision.check(self, s, player, move)
+        finally:
+            s._memo = None
 
     def can_do_more_than_end(self, s: PeriklesState) -> bool:
         """Whether the turn offers anything but ending it (else the tile is spent for nothing).
@@ -774,30 +679,21 @@ class CommitTurnAskingFirst(CommitTurn):
     """A commit turn of a record seen from one seat: permission to defend is asked before the units
     are chosen (``ask_permission``), as on BGA."""
 
-    accepts = (*CommitTurn.accepts, mv.AskPermission)
-
-    def options(self, s: PeriklesState) -> Iterator[Move]:
-        yield from CommitTurn.options(self, s)
-        yield from commitment.ask_permission_options(s, self.player)
+    choices = (*CommitTurn.choices,
+               choice(mv.AskPermission, commitment.ask_permission_options, commitment.ask_permission_check,
+                      commitment.ask_permission, ends=False, then=permission_asked))
 
 
 @dataclass(slots=True)
-class PermissionToDefend(Task):
+class PermissionToDefend(Decision):
     """The leader of the city owning a location grants or refuses a request to defend it; the
     commit turn then goes on."""
 
     stage = "permission"
     phase = "military"
-    accepts = (mv.AnswerPermission,)
     awaiting = "answer a request to defend his location"
-
-    def candidates(self, s: PeriklesState) -> Iterator[Move]:
-        return commitment.answer_permission_options(s, self.player)
-
-    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
-        assert isinstance(move, mv.AnswerPermission)
-        commitment.answer_permission(s, player, move)
-        s.pop(self)
+    choices = (choice(mv.AnswerPermission, commitment.answer_permission_options,
+                      rule=commitment.answer_permission),)
 
 
 @dataclass(slots=True)
@@ -911,46 +807,21 @@ class PreCombatWindow(Automatic):
 
 
 @dataclass(slots=True)
-class PreCombatSpecialTile(Task):
+class PreCombatSpecialTile(Decision):
     """Brasidas, Phormio, Thessalian Allies or Persian Fleet now, or the tile is kept."""
 
     stage = "battle_special"
     phase = "battles"
-    accepts = (mv.PlayBrasidas, mv.PlayPhormio, mv.PlayThessalianAllies, mv.PlayPersianFleet, mv.DeclineSpecial)
     awaiting = "play or keep his special tile before the combat"
-
-    def candidates(self, s: PeriklesState) -> Iterator[Move]:
-        p = self.player
-        yield from battle_specials.play_brasidas_options(s, p)
-        yield from battle_specials.play_phormio_options(s, p)
-        yield from battle_specials.play_thessalian_allies_options(s, p)
-        yield from battle_specials.play_persian_fleet_options(s, p)
-        yield mv.DeclineSpecial()
-
-    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
-        if isinstance(move, mv.PlayBrasidas):
-            return battle_specials.play_brasidas_check(s, player, move)
-        if isinstance(move, mv.PlayPhormio):
-            return battle_specials.play_phormio_check(s, player, move)
-        if isinstance(move, mv.PlayThessalianAllies):
-            return battle_specials.play_thessalian_allies_check(s, player, move)
-        if isinstance(move, mv.PlayPersianFleet):
-            return battle_specials.play_persian_fleet_check(s, player, move)
-        return None
-
-    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
-        if isinstance(move, mv.PlayBrasidas):
-            battle_specials.play_brasidas(s, player, move)
-        elif isinstance(move, mv.PlayPhormio):
-            battle_specials.play_phormio(s, player, move)
-        elif isinstance(move, mv.PlayThessalianAllies):
-            battle_specials.play_thessalian_allies(s, player, move)
-        elif isinstance(move, mv.PlayPersianFleet):
-            battle_specials.play_persian_fleet(s, player, move)
-        else:
-            assert isinstance(move, mv.DeclineSpecial)
-            battle_specials.decline_special(s, player, move)
-        s.pop(self)
+    choices = (choice(mv.PlayBrasidas, battle_specials.play_brasidas_options, battle_specials.play_brasidas_check,
+                      battle_specials.play_brasidas),
+               choice(mv.PlayPhormio, battle_specials.play_phormio_options, battle_specials.play_phormio_check,
+                      battle_specials.play_phormio),
+               choice(mv.PlayThessalianAllies, battle_specials.play_thessalian_allies_options,
+                      battle_specials.play_thessalian_allies_check, battle_specials.play_thessalian_allies),
+               choice(mv.PlayPersianFleet, battle_specials.play_persian_fleet_options,
+                      battle_specials.play_persian_fleet_check, battle_specials.play_persian_fleet),
+               choice(mv.DeclineSpecial, only(mv.DeclineSpecial()), rule=battle_specials.decline_special))
 
 
 @dataclass(slots=True)
@@ -984,28 +855,20 @@ class Dice(Chance):
             combat_won(s, winner)
 
 
+def the_casualty_lost(task: Task, s: PeriklesState, player: str, winner: str | None) -> None:
+    combat_won(s, winner)
+
+
 @dataclass(slots=True)
-class Casualty(Task):
+class Casualty(Decision):
     """The weakest units of the losing side belong to several powers: its main player chooses
     whose is lost."""
 
     stage = "casualty"
     phase = "battles"
-    accepts = (mv.ChooseCasualty,)
     awaiting = "choose whose unit is the casualty"
-
-    def candidates(self, s: PeriklesState) -> Iterator[Move]:
-        return battles.choose_casualty_options(s, self.player)
-
-    def check(self, s: PeriklesState, player: str, move: Move) -> str | None:
-        assert isinstance(move, mv.ChooseCasualty)
-        return battles.choose_casualty_check(s, player, move)
-
-    def apply(self, s: PeriklesState, player: str, move: Move) -> None:
-        assert isinstance(move, mv.ChooseCasualty)
-        winner = battles.choose_casualty(s, player, move)
-        s.pop(self)
-        combat_won(s, winner)
+    choices = (choice(mv.ChooseCasualty, battles.choose_casualty_options, battles.choose_casualty_check,
+                      battles.choose_casualty, then=the_casualty_lost),)
 
 
 # ---- the end of a round (§5.7) -----------------------------------------------------------------

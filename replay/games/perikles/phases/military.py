@@ -134,6 +134,11 @@ def end_commit_check(s: Board, player: str, move: EndCommit) -> str | None:
     return None
 
 
+def end_commit(s: Board, player: str, move: EndCommit) -> None:
+    """The player ends his commit turn."""
+    finish_commit_turn(s, player)
+
+
 def finish_commit_turn(s: Board, player: str) -> None:
     """The commit turn ends (``bga``: after a granted permission the next player's turn is free, Q3)."""
     if s.ruleset == "bga" and s.commit_granted:
