@@ -240,14 +240,20 @@ class TaskState(State, Generic[T]):
         self.apply_decision(t, player, move)
 
     def _play_legal(self, player: str, move: Move) -> None:
-        t = self.stack[-1]
-        if self._plain_decisions:
-            t.apply(self, player, move)
-            top = self.stack[-1] if not self.over else None
-            if top is not None and (not top.decision or top.may_close):
-                self.advance()  # (else it would return at once: the game is over or waits for an open decision)
-        else:
+        self._decide(self.stack[-1], player, move)
+
+    def _decide(self, t: T, player: str, move: Move) -> None:
+        """Apply a checked or trusted move: :meth:`apply_decision`, or, when the title keeps that
+        hook as it is, its work without its call and without :meth:`advance`'s when an open
+        decision is next (the usual case: advance would return at once)."""
+        if not self._plain_decisions:
             self.apply_decision(t, player, move)
+            return
+        t.apply(self, player, move)
+        if not self.over:
+            top = self.stack[-1]
+            if not top.decision or top.may_close:
+                self.advance()
 
     def _reveal(self, request: ChanceRequest, outcome: Outcome) -> None:
         self.apply_outcome(self.stack[-1], request, outcome)
@@ -261,13 +267,7 @@ class TaskState(State, Generic[T]):
         t = self.stack[-1]
         if t.decision and t.player == player and (type(move) in t.accepted or isinstance(move, t.accepts)) \
                 and t.check(self, player, move) is None:
-            if self._plain_decisions:  # (the hook's default, without its call)
-                t.apply(self, player, move)
-                top = self.stack[-1] if not self.over else None
-                if top is not None and (not top.decision or top.may_close):
-                    self.advance()  # (else it would return at once: the game is over or waits for an open decision)
-            else:
-                self.apply_decision(t, player, move)
+            self._decide(t, player, move)
             return True
         return False
 
@@ -289,11 +289,12 @@ class TaskState(State, Generic[T]):
         req = t.request(self)
         assert req is not None, "advance() leaves a chance step on top only when it awaits randomness"
         check_outcome_form(req, outcome)
-        if self._plain_outcomes:  # (the hook's default, without its call)
+        if self._plain_outcomes:  # (as :meth:`_decide` does for a move)
             t.reveal(self, req, outcome)
-            top = self.stack[-1] if not self.over else None
-            if top is not None and (not top.decision or top.may_close):
-                self.advance()  # (else it would return at once: the game is over or waits for an open decision)
+            if not self.over:
+                top = self.stack[-1]
+                if not top.decision or top.may_close:
+                    self.advance()
         else:
             self.apply_outcome(t, req, outcome)
         return True
