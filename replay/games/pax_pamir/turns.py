@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from replay.engine import ChanceRequest, Move, Outcome
 from replay.games.pax_pamir import bribes, market
 from replay.games.pax_pamir.actions import (
+    CardAction,
     action_cost,
     check_bribe_possible,
     check_card_action,
@@ -189,6 +190,9 @@ def clear_turn_marks(s: PaxState) -> None:
 
 
 CARD_ACTIONS = (Tax, Gift, Build, MoveAction, Betray, Battle)
+CARD_ACTION_TYPES: frozenset[type[Move]] = frozenset(CARD_ACTIONS)
+"""The card actions' move types, for a test by exact type (moves are final classes:
+``isinstance`` against a msgspec struct class that does not match costs ten times as much)."""
 
 
 def check_play(s: PaxState, player: str, move: Play) -> str | None:
@@ -251,26 +255,27 @@ class ActionsTask(Task):
     def check(self, s: PaxState, player: str, move: Move) -> str | None:
         if type(move) is EndTurn:
             return None
-        if isinstance(move, Buy):
+        if type(move) is Buy:
             return market.check_buy(s, player, move.row, move.col)
-        if isinstance(move, Play):
+        if type(move) is Play:
             return check_play(s, player, move)
-        if isinstance(move, CARD_ACTIONS):
-            reason = check_card_action(s, player, move.card, move.type)
+        if type(move) in CARD_ACTION_TYPES:
+            action = cast(CardAction, move)
+            reason = check_card_action(s, player, action.card, action.type)
             if reason is None:
-                if isinstance(move, Gift):
-                    reason = check_gift(s, player, move)
-                elif isinstance(move, Build):
-                    reason = check_build(s, player, move)
-                elif isinstance(move, Betray):
-                    reason = check_betray(s, player, move)
-                elif isinstance(move, Battle):
-                    reason = check_battle(s, player, move)
+                if type(action) is Gift:
+                    reason = check_gift(s, player, action)
+                elif type(action) is Build:
+                    reason = check_build(s, player, action)
+                elif type(action) is Betray:
+                    reason = check_betray(s, player, action)
+                elif type(action) is Battle:
+                    reason = check_battle(s, player, action)
             if reason is None and refusals_exhausted(s):
-                reason = check_bribe_possible(s, player, f"{move.type} with {card_name(move.card)}",
-                                              hostage_bribe(s, player, move.card), action_cost(s, player, move))
+                reason = check_bribe_possible(s, player, f"{action.type} with {card_name(action.card)}",
+                                              hostage_bribe(s, player, action.card), action_cost(s, player, action))
             return reason
-        if isinstance(move, BribeRefused):
+        if type(move) is BribeRefused:
             return bribes.check_bribe_refused(s, player, move)
         return None
 
@@ -279,10 +284,10 @@ class ActionsTask(Task):
             self.done = True
             s.stack.pop()
             self.close(s)
-        elif isinstance(move, Buy):
+        elif type(move) is Buy:
             s.actions_left -= 1
             market.buy(s, player, move.row, move.col)
-        elif isinstance(move, BribeRefused):
+        elif type(move) is BribeRefused:
             bribes.bribe_refused(s)
         else:
             bribes.begin(s, player, move)

@@ -27,11 +27,11 @@ CardAction = Tax | Gift | Build | MoveAction | Betray | Battle
 
 def action_cost(s: PaxState, player: str, move: Move) -> int:
     """What the action itself costs (a bribe may not eat into it)."""
-    if isinstance(move, Gift):
+    if type(move) is Gift:
         return move.value
-    if isinstance(move, Build):
+    if type(move) is Build:
         return build_cost(s, player, move.blocks)
-    if isinstance(move, Betray):
+    if type(move) is Betray:
         return BETRAY_COST
     return 0
 
@@ -97,17 +97,18 @@ def start_card_action(s: PaxState, player: str, move: CardAction) -> None:
         s.actions_left -= 1
     s.used.add(move.card)
     rank = COURT[move.card].rank
-    if isinstance(move, Tax):
+    if type(move) is Tax:
         s.push(TaxTask(player, move.card, rank))
-    elif isinstance(move, Gift):
+    elif type(move) is Gift:
         gift(s, player, move.value)
-    elif isinstance(move, Build):
+    elif type(move) is Build:
         build(s, player, move.blocks)
-    elif isinstance(move, MoveAction):
+    elif type(move) is MoveAction:
         s.push(MoveTask(player, move.card, rank))
-    elif isinstance(move, Betray):
+    elif type(move) is Betray:
         betray(s, player, move.target)
     else:
+        assert type(move) is Battle
         if move.region is not None:
             left = min(rank, battle_strength(s, player, move.region))
             s.push(BattleTask(player, move.card, move.region, None, left))
