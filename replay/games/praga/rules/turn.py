@@ -50,19 +50,19 @@ class Turn(Decision):
         return out
 
     def check(self, s: PragaState, player: str, move: Move) -> str | None:
-        if isinstance(move, m.TakeTile):
+        if type(move) is m.TakeTile:
             return crane.why_not_take(s, player, move.position)
-        if isinstance(move, m.Climb):
+        if type(move) is m.Climb:
             if move.grid not in grids.GRID_LABEL:
                 return f"there is no grid {move.grid!r} (hunger_wall or cathedral)"
             return grids.can_climb(s, player, move.grid)
-        if isinstance(move, m.ExtraAction):
+        if type(move) is m.ExtraAction:
             return free_actions.why_not_extra(s, player, move.action, move.pay)
-        if isinstance(move, m.SwapTiles):
+        if type(move) is m.SwapTiles:
             return free_actions.why_not_swap(s, player, move.row)
-        if isinstance(move, m.ClaimSeal):
+        if type(move) is m.ClaimSeal:
             return free_actions.why_not_seal(s, player, move.seal)
-        if isinstance(move, m.UseTechnology):
+        if type(move) is m.UseTechnology:
             return free_actions.why_not_technology(s, player, move.tech)
         turn = s.d["turn"]
         if turn["tile_taken"] and turn["action_done"]:
@@ -71,17 +71,17 @@ class Turn(Decision):
 
     def apply(self, s: PragaState, player: str, move: Move) -> None:
         s.pop(self)
-        if isinstance(move, m.TakeTile):
+        if type(move) is m.TakeTile:
             crane.take_tile(s, player, move.position)
-        elif isinstance(move, m.Climb):
+        elif type(move) is m.Climb:
             grids.climb(s, player, move.grid)
-        elif isinstance(move, m.ExtraAction):
+        elif type(move) is m.ExtraAction:
             free_actions.extra_action(s, player, move.action, move.pay)
-        elif isinstance(move, m.SwapTiles):
+        elif type(move) is m.SwapTiles:
             free_actions.swap_tiles(s, player, move.row)
-        elif isinstance(move, m.ClaimSeal):
+        elif type(move) is m.ClaimSeal:
             free_actions.claim_seal(s, player, move.seal)
-        elif isinstance(move, m.UseTechnology):
+        elif type(move) is m.UseTechnology:
             technologies.use_technology(s, player, move.tech)
         else:
             turn_end.end_turn(s, player)
