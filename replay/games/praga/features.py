@@ -27,6 +27,16 @@ NAMES: tuple[str, ...] = (
 GLOBAL_NAMES: tuple[str, ...] = ("progress", "era", "turns_left_per_player", "tile_taken", "action_done")
 
 
+def mid_action(state: PragaState) -> bool:
+    """Whether the mover is inside an action: any decision but the turn menu (taking a crane tile, a
+    free action or ending the turn).  Judged right after taking a tile, a move leaves the mover with an
+    action to choose and carry out, a position whose worth the model cannot read; judged once the
+    action is done, it is compared with the other tiles' actions done (:func:`replay.evaluator.after_move`).
+    """
+    dec = state.d["decision"]
+    return dec is not None and dec["kind"] != "turn"
+
+
 def points(s: PragaState, player: str) -> int:
     """Points on the score track (the final scoring included once the game is over)."""
     return sum(s.score()[player].values())

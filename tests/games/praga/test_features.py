@@ -1,4 +1,5 @@
-"""Praga's value-model features: known positions, public only, every reachable state, fast."""
+"""Praga's value-model features: known positions, public only, the middle of an action, and the value
+agent judging a move by the finished action (issue 30)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from praga_helpers import me, new_game
+from praga_helpers import decision, me, new_game, play
 from states import every_state as states
 
 from replay.analysis import positions
+from replay.engine import ChanceRequest
+from replay.evaluator import after_move, feature_set
 from replay.games import get_game
 from replay.games.praga import features as F
+from replay.games.praga.moves import ChooseAction, EndTurn, TakeTile
 from replay.games.praga.state import PragaState
 from replay.simulate import simulate_one
 
@@ -100,3 +104,56 @@ def test_the_shipped_value_model_reads_these_features() -> None:
     chart, _ = positions(rec)
     for chances in model.chances_many([p.state for p in chart[::5] if not p.state.is_over()]):
         assert sum(chances.values()) == pytest.approx(1.0) and all(0 < c < 1 for c in chances.values())
+
+
+def test_an_action_and_its_choices_are_the_middle_of_a_turn() -> None:
+    """Only the turn menu lies between two actions: the crane tile's action to choose and that action's
+    own choices are inside one."""
+    st = new_game(2)
+    assert decision(st)["kind"] == "turn" and not F.mid_action(st)
+    play(st, TakeTile(position=4))
+    assert decision(st)["kind"] == "choose_action" and F.mid_action(st)
+    fs = feature_set("praga")
+    assert fs is not None and fs.mid_action is F.mid_action
+
+
+def test_a_move_is_judged_by_the_finished_action() -> None:
+    """The value agent's look-ahead lets the greedy agent carry out the crane tile's action after the
+    tile is taken, up to the turn menu (or a draw, or the next player); the position itself is untouched
+    and the follow-up depends on the position alone."""
+    st = new_game(2)
+    mover = st.turn()
+    assert isinstance(mover, str)
+    before = st.state_hash()
+    child = after_move(st, mover, TakeTile(position=4))
+    turn = child.turn()
+    assert isinstance(turn, ChanceRequest) or not F.mid_action(child)  # type: ignore[arg-type]
+    if not isinstance(turn, ChanceRequest):
+        assert turn == mover and child.d["turn"]["action_done"]  # type: ignore[attr-defined]
+    assert EndTurn() in child.legal_moves() or isinstance(turn, ChanceRequest)
+    assert st.state_hash() == before and decision(st)["kind"] == "turn"
+    assert after_move(st, mover, TakeTile(position=4)).state_hash() == child.state_hash()
+    play(st, TakeTile(position=4))
+    action = decision(st)["options"][0]
+    done = after_move(st, mover, ChooseAction(action=action))
+    assert done.turn() != mover or not F.mid_action(done)  # type: ignore[arg-type]
+
+
+def test_training_takes_no_position_from_inside_an_action(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every training row of a Praga game is read at the turn menu, the kind of position the value agent
+    judges moves by."""
+    import dataclasses
+
+    from replay import training
+
+    fs = feature_set("praga")
+    assert fs is not None
+    seen: list[str] = []
+
+    def spy(state: PragaState, player: str) -> list[float]:
+        seen.append(state.d["decision"]["kind"])
+        return fs.player_features(state, player)
+
+    monkeypatch.setattr(training, "feature_set", lambda game: dataclasses.replace(fs, player_features=spy))
+    rows = training.game_rows(get_game("praga"), 2, 1, 0, ["greedy", "greedy"], "positions")
+    assert rows.x and set(seen) == {"turn"}
