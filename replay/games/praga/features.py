@@ -33,8 +33,8 @@ def mid_action(state: PragaState) -> bool:
     action to choose and carry out, a position whose worth the model cannot read; judged once the
     action is done, it is compared with the other tiles' actions done (:func:`replay.evaluator.after_move`).
     """
-    dec = state.d["decision"]
-    return dec is not None and dec["kind"] != "turn"
+    dec = state.pending()
+    return dec is not None and dec.kind != "turn"
 
 
 def points(s: PragaState, player: str) -> int:

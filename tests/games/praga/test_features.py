@@ -151,7 +151,7 @@ def test_training_takes_no_position_from_inside_an_action(monkeypatch: pytest.Mo
     seen: list[str] = []
 
     def spy(state: PragaState, player: str) -> list[float]:
-        seen.append(state.d["decision"]["kind"])
+        seen.append(decision(state)["kind"])
         return fs.player_features(state, player)
 
     monkeypatch.setattr(training, "feature_set", lambda game: dataclasses.replace(fs, player_features=spy))
