@@ -13,6 +13,7 @@ from replay.games.praga import moves as m
 from replay.games.praga.components import HEX_TILES, PLAZAS
 from replay.games.praga.rules import actions, grids, plazas
 from replay.games.praga.rules.effects import gain
+from replay.games.praga.tasks import push
 
 
 def test_hunger_wall_moves_left_and_scores_the_space() -> None:
@@ -239,12 +240,15 @@ def test_building_without_cube_space_scores_the_buildings_around_its_plaza() -> 
 def test_game_end_lower_reward_to_every_player_with_a_cube() -> None:
     st = new_game(3)
     spaces = PLAZAS["P06"]["spaces"]
-    st.d["city"]["built"][spaces[0]] = {"tile": cube_building(1)[0], "rot": 0, "owner": "p3", "paid": 2}
-    plazas.game_end_rewards(st)
-    st.d["over"] = False
+    st.d["city"]["plaza_tiles"]["P06"] = "PT05"  # lower reward: 3 VP
+    tiles = cube_building(2)
+    for b, t, who in zip(spaces[:2], tiles, ["p3", "p1"]):
+        st.d["city"]["built"][b] = {"tile": t, "rot": 0, "owner": who, "paid": 2}
+    push(st, *plazas.lower_rewards(st))
     resume(st)
     lower = [x for x in st.milestones if x["type"] == "plaza_lower_reward"]
-    assert [(x["plaza"], x["player_id"]) for x in lower] == [("P06", "p3")]
+    assert [(x["plaza"], x["player_id"]) for x in lower] == [("P06", "p1"), ("P06", "p3")]
+    assert [st.d["p"][p]["vp"]["plazas"] for p in st.players] == [3, 0, 3]
 
 
 def test_t4_1_both_rewards_of_any_plaza() -> None:

@@ -6,9 +6,13 @@ import pytest
 from praga_helpers import decision, legal, me, new_game, play, resume, run, settle
 
 from replay.engine import OVER, ChanceRequest, IllegalMove
+from replay.games.praga import GAME, PragaState
 from replay.games.praga import moves as m
+from replay.games.praga.components import HEX_TILES, PLAZA_TILES, PLAZAS, ROUNDS
 from replay.games.praga.rules import actions
 from replay.games.praga.scoring import final_points, ranking
+from replay.record import ChanceEvent, MoveEvent
+from replay.simulate import simulate_one
 
 
 def road(st, player: str = "p1") -> None:  # type: ignore[no-untyped-def]
@@ -162,3 +166,69 @@ def test_tie_goes_to_the_player_later_in_turn_order() -> None:
 def test_settle_leaves_no_chance_pending() -> None:
     st = new_game(2)
     assert not settle(st)
+
+
+def last_turn_with_a_cube_at(plaza: str, tile: str, owner: str) -> PragaState:
+    """A 3-player game at its very last turn (p3's): ``owner`` has a cube on one building around
+    ``plaza``, which shows plaza tile ``tile`` and is not completed."""
+    st = new_game(3)
+    st.d["city"]["plaza_tiles"][plaza] = tile
+    space = next(b for b in PLAZAS[plaza]["spaces"] if b not in st.d["city"]["built"])
+    building = next(t for t, d in HEX_TILES.items() if d["type"] == "building" and "cube_space" in d["icons"])
+    st.d["city"]["built"][space] = {"tile": building, "rot": 0, "owner": owner, "paid": 2}
+    st.d["turns"] = ROUNDS * 3 - 1
+    resume(st)
+    assert st.turn() == "p3"
+    return st
+
+
+def final_total(st: PragaState, player: str) -> int:
+    total: int = next(x["total"] for x in st.milestones if x["type"] == "final_scoring" and x["player_id"] == player)
+    return total
+
+
+def test_an_uncompleted_plaza_gives_its_lower_reward_before_the_final_scoring() -> None:
+    """11: after round 16 the uncompleted plazas are resolved (9.2), then the final scoring adds up."""
+    st = last_turn_with_a_cube_at("P08", "PT05", "p2")  # PT05's lower reward: 3 VP
+    assert PLAZA_TILES["PT05"]["lower"] == [{"vp": 3}]
+    finish_turn(st)
+    assert st.turn() is OVER
+    assert [(x["plaza"], x["player_id"]) for x in st.milestones if x["type"] == "plaza_lower_reward"] == [("P08", "p2")]
+    assert me(st, "p2")["vp"]["plazas"] == 3 and st.score()["p2"]["plazas"] == 3
+    assert final_total(st, "p2") == sum(st.score()["p2"].values()) == st.totals()["p2"]
+    snap = st.snapshot()
+    assert snap["pending_steps"] == [] and snap["decision"] is None and snap["chance"] is None
+
+
+def test_a_lower_reward_that_asks_a_decision_is_decided_before_the_final_scoring() -> None:
+    """PT04's lower reward, 1 stone, takes p2's dial to 6: the book cube, a technology step, three
+    technologies drawn and one kept, all before the game is over; the step counts in the final scoring."""
+    st = last_turn_with_a_cube_at("P04", "PT04", "p2")
+    assert PLAZA_TILES["PT04"]["lower"] == [{"stone": 1}]
+    me(st, "p2").update(gold=0, stone=5, tech=0, uni=3, wealth=[])
+    finish_turn(st)
+    assert st.turn() == "p2" and decision(st)["kind"] == "keep_technology"
+    assert not [x for x in st.milestones if x["type"] == "final_scoring"]
+    play(st, legal(st)[0])
+    assert st.turn() is OVER
+    assert me(st, "p2")["stone"] == 6 and me(st, "p2")["tech"] == 1 and "wealth6" in me(st, "p2")["wealth"]
+    assert me(st, "p2")["final"]["university_technology"] == 1  # University 3: x1, one step
+    assert st.snapshot()["pending_steps"] == []
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_nothing_is_pending_once_a_simulated_game_is_over(n: int) -> None:
+    lower = 0
+    for index in range(2):
+        rec = simulate_one(GAME, n, 5, index)
+        st = GAME.initial_state(rec.player_ids, rec.options)
+        for ev in rec.events:
+            if isinstance(ev, MoveEvent):
+                st.apply_move(ev.player, ev.move)
+            elif isinstance(ev, ChanceEvent):
+                st.apply_chance(ev.outcome)
+        assert st.turn() is OVER
+        snap = st.snapshot()
+        assert (snap["pending_steps"], snap["decision"], snap["chance"]) == ([], None, None)
+        lower += sum(1 for x in st.milestones if x["type"] == "plaza_lower_reward")
+    assert lower, "no simulated game had an uncompleted plaza with a cube: the check above proves nothing"

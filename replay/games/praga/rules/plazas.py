@@ -139,8 +139,9 @@ def both_rewards(s: PragaState, player: str, plaza: str) -> None:
     gain(s, player, [a for opt in tile["upper"] for a in opt], "plazas")
 
 
-def game_end_rewards(s: PragaState) -> None:
-    """Game end: every plaza not completed gives its lower reward to each player with a cube there."""
+def lower_rewards(s: PragaState) -> list[Task]:
+    """Game end: every plaza not completed gives its lower reward to each player with a cube there
+    (the steps that gain them, plaza by plaza, in seat order)."""
     tasks: list[Task] = []
     for plaza in sorted(s.d["city"]["plaza_tiles"]):
         if plaza in s.d["city"]["completed"]:
@@ -152,4 +153,4 @@ def game_end_rewards(s: PragaState) -> None:
                 s.add_milestone("plaza_lower_reward", round=s.round(), plaza=plaza, tile=tile["id"], player_id=p,
                                 cubes=cubes[p])
                 tasks.append(GainAll(p, tile["lower"], "plazas"))
-    push(s, *tasks)
+    return tasks

@@ -198,15 +198,15 @@ class AfterEraChange(Step):
 
 @dataclass(slots=True)
 class GameEnd(Step):
-    """After the last round: the uncompleted plazas' lower rewards, then the final scoring."""
+    """After the last round: the uncompleted plazas' lower rewards (with whatever they lead to), then
+    the final scoring."""
 
     op = "game_end"
 
     def run(self, s: PragaState) -> None:
         s.pop(self)
         s.d["stage"] = "final"
-        plazas.game_end_rewards(s)
-        push(s, FinalScoring())
+        push(s, *plazas.lower_rewards(s), FinalScoring())
 
 
 @dataclass(slots=True)
