@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from replay.games.perikles import GAME
 from replay.replayer import replay
-from replay.simulate import simulate_one
+from replay.simulate import SimulationError, simulate_one
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=6, deadline=None, derandomize=True)
 @given(seed=hs.integers(0, 10_000), n=hs.integers(3, 5), bga=hs.booleans())
 def test_simulated_games_replay_complete(seed: int, n: int, bga: bool) -> None:
     options = {"ruleset": "bga"} if bga else None
     rec = simulate_one(GAME, n, seed, 0, observe_every=7, options=options)
     r = replay(rec)
     assert r.status == "complete", [d.to_dict() for d in r.divergences]
+
+
+@pytest.mark.xfail(strict=True, raises=SimulationError, reason=(
+    "known bug (open): a player who spent a cube to send one more unit, then had his request to "
+    "defend refused, can neither send a unit nor end his commit turn (end_commit_check)"))
+def test_a_commit_turn_always_has_a_move() -> None:
+    simulate_one(GAME, 3, 1868, 0, observe_every=7, options={"ruleset": "bga"})
     kinds = {m["type"] for m in r.milestones}
     assert "election" in kinds
     for pid, cats in r.score.items():
