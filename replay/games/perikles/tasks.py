@@ -635,7 +635,7 @@ class CommitTurn(Decision):
                       ends=False, then=permission_asked),
                choice(mv.SpendCube, commitment.spend_cube_options, commitment.spend_cube_check,
                       commitment.spend_cube, ends=False),
-               choice(mv.EndCommit, only(mv.EndCommit()), military.end_commit_check, military.end_commit),
+               choice(mv.EndCommit, only(mv.EndCommit()), commitment.end_commit_check, commitment.end_commit),
                choice(mv.PlaySlaveRevolt, slave_revolt.play_slave_revolt_options,
                       slave_revolt.play_slave_revolt_check, slave_revolt.play_slave_revolt, ends=False,
                       then=the_slaves_revolt))

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from replay.games.perikles import GAME
+from replay.games.perikles.moves import EndCommit
+from replay.record import ChanceEvent
 from replay.replayer import replay
-from replay.simulate import SimulationError, simulate_one
+from replay.simulate import simulate_one
 
 
 @settings(max_examples=6, deadline=None, derandomize=True)
@@ -25,11 +26,28 @@ def test_simulated_games_replay_complete(seed: int, n: int, bga: bool) -> None:
         assert sum(cats.values()) == rec.result["score"][pid]
 
 
-@pytest.mark.xfail(strict=True, raises=SimulationError, reason=(
-    "known bug (open): a player who spent a cube to send one more unit, then had his request to "
-    "defend refused, can neither send a unit nor end his commit turn (end_commit_check)"))
-def test_a_commit_turn_always_has_a_move() -> None:
-    simulate_one(GAME, 3, 1868, 0, observe_every=7, options={"ruleset": "bga"})
+def test_a_refused_extra_unit_ends_the_turn_and_returns_the_cube() -> None:
+    """Seed 1868 (3 players, ``bga``): p2 spends a cube for a third unit, asks to defend with it,
+    is refused and has no other unit to send.  He may end his turn, and the cube goes back: a cube
+    is only spent if more than two units are sent (§5.5.3)."""
+    rec = simulate_one(GAME, 3, 1868, 0, observe_every=7, options={"ruleset": "bga"})
+    assert replay(rec).status == "complete"
+    st = GAME.initial_state([p["id"] for p in rec.players], rec.options)
+    returned = 0
+    for ev in rec.events:
+        move = getattr(ev, "move", None)
+        city = st.commit_cube_city
+        if isinstance(move, EndCommit) and city is not None and st.commit_sent <= 2:
+            before = st.cubes[city][ev.player]
+            st.apply_move(ev.player, move)  # the checked path: ending the turn is legal
+            assert st.cubes[city][ev.player] == before + 1
+            assert st.commit_cube_city is None
+            returned += 1
+        elif move is not None:
+            st.apply_move(ev.player, move)
+        elif isinstance(ev, ChanceEvent):
+            st.apply_chance(ev.outcome)
+    assert returned == 1
 
 
 def test_replay_is_deterministic() -> None:

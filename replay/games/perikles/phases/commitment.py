@@ -18,9 +18,9 @@ from ..components import (
     UNIT_TYPES,
     UNITS_BY_KIND,
 )
-from ..moves import AnswerPermission, AskPermission, SendUnit, SetPermission, SpendCube
+from ..moves import AnswerPermission, AskPermission, EndCommit, SendUnit, SetPermission, SpendCube
 from ..rulebook import by_the_rulebook
-from .military import MAX_UNITS, MAX_UNITS_WITH_CUBE, a_unit, power_name
+from .military import MAX_UNITS, MAX_UNITS_WITH_CUBE, a_unit, finish_commit_turn, power_name
 
 if TYPE_CHECKING:
     from ..board import Board
@@ -473,3 +473,30 @@ def spend_cube(s: Board, player: str, move: SpendCube) -> None:
     s.commit_cube_city = move.city
 
 
+
+
+# ---- the end of a commit turn ----------------------------------------------------------
+
+
+def end_commit_check(s: Board, player: str, move: EndCommit) -> str | None:
+    """After a spent cube the turn goes on while a further unit can be sent: the cube was spent for it."""
+    if s.commit_cube_city is None or s.commit_sent > MAX_UNITS:
+        return None
+    if any(send_unit_check(s, player, m) is None for m in send_unit_options(s, player)):
+        return (f"{player} cannot end his commit turn yet: he spent a cube in "
+                f"{s.commit_cube_city.capitalize()} and must send at least one more unit")
+    return None
+
+
+def end_commit(s: Board, player: str, move: EndCommit) -> None:
+    """The player ends his commit turn.  A cube is only spent if more than two units are sent
+    (§5.5.3): when a refused permission leaves no further unit to send, it returns to its city."""
+    if s.commit_cube_city is not None and s.commit_sent <= MAX_UNITS:
+        cube_back(s, player, s.commit_cube_city)
+    finish_commit_turn(s, player)
+
+
+def cube_back(s: Board, player: str, city: str) -> None:
+    s.cubes[city][player] += 1
+    s.score_changed()
+    s.commit_cube_city = None

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..board import DEAD, HELD
 from ..components import CITY_KEYS, INFLUENCE, UNIT_TYPES, UNITS
-from ..moves import ChooseFirstCommitter, EndCommit, RecoverUnit
+from ..moves import ChooseFirstCommitter, RecoverUnit
 
 if TYPE_CHECKING:
     from ..board import Board
@@ -125,18 +125,6 @@ def choose_first_committer(s: Board, player: str, move: ChooseFirstCommitter) ->
 
 
 # ---- commit turns -------------------------------------------------------------------------------
-
-
-def end_commit_check(s: Board, player: str, move: EndCommit) -> str | None:
-    if s.commit_cube_city is not None and s.commit_sent <= MAX_UNITS:
-        return (f"{player} cannot end his commit turn yet: he spent a cube in "
-                f"{s.commit_cube_city.capitalize()} and must send at least one more unit")
-    return None
-
-
-def end_commit(s: Board, player: str, move: EndCommit) -> None:
-    """The player ends his commit turn."""
-    finish_commit_turn(s, player)
 
 
 def finish_commit_turn(s: Board, player: str) -> None:
