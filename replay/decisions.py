@@ -281,14 +281,11 @@ class TaskState(State, Generic[T]):
         t = self.stack[-1]
         if t.decision:
             return False
-        if t.reveals_at_once:
-            req = t.outcome_at_once(self, outcome)
-            if req is not None:
-                self.apply_outcome(t, req, outcome)
-                return True
-        req = t.request(self)
-        assert req is not None, "advance() leaves a chance step on top only when it awaits randomness"
-        check_outcome_form(req, outcome)
+        req = t.outcome_at_once(self, outcome) if t.reveals_at_once else None
+        if req is None:
+            req = t.request(self)
+            assert req is not None, "advance() leaves a chance step on top only when it awaits randomness"
+            check_outcome_form(req, outcome)
         if self._plain_outcomes:  # (as :meth:`_decide` does for a move)
             t.reveal(self, req, outcome)
             if not self.over:

@@ -317,6 +317,10 @@ class HandLimit(Task):
         continue_taking(s)
 
 
+ONE_CARD = ChanceRequest("draw", harbour.DRAW, count=1, reason="refill the harbour")
+"""The request a refill card checked at once stands for (:meth:`Refill.outcome_at_once`)."""
+
+
 @dataclass(slots=True)
 class Refill(Draw):
     """The end of the turn: the empty harbour slots are refilled in order, one card at a time
@@ -327,6 +331,16 @@ class Refill(Draw):
     def draw(self, s: CopenhagenState) -> ChanceRequest:
         slot = harbour.next_empty_slot(s)
         return harbour.draw_request(s, 1, "refill " + (harbour.slot_name(slot) if slot is not None else "the harbour"))
+
+    def outcome_at_once(self, s: CopenhagenState, outcome: Outcome) -> ChanceRequest | None:
+        """One card the deck may give now (:func:`harbour.may_come_next`) is revealed at once,
+        its request never made (unless it was made already: then the card is checked against it)."""
+        if self._req is not None or outcome.get("draw") != harbour.DRAW:
+            return None
+        items = outcome.get("items")
+        if type(items) is list and len(items) == 1 and harbour.may_come_next(s, items[0]):
+            return ONE_CARD
+        return None
 
     def reveal(self, s: CopenhagenState, req: ChanceRequest, outcome: Outcome) -> None:
         self._req = None

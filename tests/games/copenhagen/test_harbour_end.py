@@ -110,3 +110,43 @@ def test_a_wrong_final_rank_is_a_result_mismatch() -> None:
     r = replay(rec)
     assert [d.kind for d in r.divergences] == ["result_mismatch"]
     assert r.divergences[0].seq == len(rec.events) - 1  # reported at the last event
+
+
+def test_a_refill_card_is_checked_as_the_pool_would_check_it() -> None:
+    """The refill's direct check of a drawn card (no pool made) accepts exactly the cards of the
+    draw pool, at every refill of simulated and pass-heavy games, and leaves the state the
+    checked path (request made first, the card checked against its pool) leaves."""
+    from benchmarks.replay_speed import pass_heavy
+    from replay.games.copenhagen.rules.harbour import DRAW
+    from replay.games.copenhagen.steps import Refill
+    from replay.record import ChanceEvent, MoveEvent
+
+    candidates: list[object] = [None, 0, True, ["red"], "gold", "mermaid", "red", "yellow", "green",
+                                "blue", "purple"]
+    records = [simulate_one(GAME, n, seed, 0) for n, seed in ((2, 1), (3, 2), (4, 3))]
+    refills = 0
+    for rec in [*records, *pass_heavy("copenhagen", 4, seed=5)]:
+        s = GAME.initial_state(rec.player_ids, rec.options)
+        assert isinstance(s, CopenhagenState)
+        for ev in rec.events:
+            top = s.stack[-1] if s.stack and not s.over else None
+            if type(ev) is ChanceEvent and isinstance(top, Refill) and top._req is None:
+                req = s.copy().turn()
+                assert isinstance(req, ChanceRequest)
+                pool = {card for card, n in req.pool if n > 0}
+                for card in candidates:
+                    quick = top.outcome_at_once(s, {"draw": DRAW, "items": [card]}) is not None
+                    assert quick == (type(card) is str and card in pool), card
+                assert top.outcome_at_once(s, {"draw": "other", "items": ["red"]}) is None
+                assert top.outcome_at_once(s, {"draw": DRAW, "items": ["red", "red"]}) is None
+                checked = s.copy()
+                checked.turn()  # the request is made: the card goes the checked way
+                s.apply_chance(ev.outcome)
+                checked.apply_chance(ev.outcome)
+                assert checked.snapshot() == s.snapshot()
+                refills += 1
+            elif type(ev) is MoveEvent:
+                s.apply_move(ev.player, ev.move)
+            elif type(ev) is ChanceEvent:
+                s.apply_chance(ev.outcome)
+    assert refills > 100

@@ -76,6 +76,16 @@ def draw_request(s: CopenhagenState, count: int, reason: str,
     return ChanceRequest("draw", DRAW, count=count, pool=pool, reason=reason, visible_to=visible_to)
 
 
+def may_come_next(s: CopenhagenState, card: object) -> bool:
+    """Whether one card drawn now may be ``card`` (what :func:`draw_request`'s pool holds for a
+    single card), told without making the pool."""
+    if type(card) is not str:
+        return False
+    if card == MERMAID:
+        return s.mermaid == DECK and s.deck.hidden < components().mermaid_bottom
+    return s.deck.pool.could_be(card)
+
+
 def next_empty_slot(s: CopenhagenState) -> int | None:
     """The first harbour slot without a card (refilled first), or None when every slot has one."""
     harbour = s.harbour
