@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
-from replay.engine import ChanceRequest, IllegalMove, ImpossibleChance
+from replay.engine import ChanceRequest, IllegalMove, ImpossibleChance, Outcome
 
 Item = Hashable
 Zone = dict[Any, int]
@@ -170,6 +170,31 @@ class PartlyKnownDeck:
         """The chance request for ``count`` cards from the shuffled middle."""
         return ChanceRequest("draw", self.name, count=count, pool=self.pool.possible(), reason=reason,
                              min_count=min_count, visible_to=visible_to)
+
+    def admits(self, outcome: Outcome, count: int) -> bool:
+        """Whether ``outcome`` is a draw of ``count`` cards from the middle that :meth:`request`'s
+        pool would admit, told without making the pool (a chance step's fast path,
+        :meth:`~replay.decisions.Task.outcome_at_once`).  Only plain items (``str``, ``int``,
+        ``None`` for a card drawn face down) are told here; anything else is left to the pool."""
+        if outcome.get("draw") != self.name:
+            return False
+        items = outcome.get("items")
+        if type(items) is not list or len(items) != count:
+            return False
+        pool = self.pool
+        if count == 1:
+            item = items[0]
+            return item is None or (type(item) is str or type(item) is int) and pool.could_be(item)
+        seen: dict[Any, int] = {}
+        for item in items:
+            if item is None:
+                continue
+            if type(item) is not str and type(item) is not int:
+                return False
+            n = seen[item] = seen.get(item, 0) + 1
+            if n > pool.unaccounted(item):
+                return False
+        return True
 
     def draw_hidden(self, items: list[Any], where: str) -> None:
         """``items`` came off the shuffled middle (``None`` for a card drawn face down)."""

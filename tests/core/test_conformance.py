@@ -86,6 +86,32 @@ def test_every_legal_move_is_accepted_by_the_checked_path(corpus: tuple[Game, li
     assert state.turn() is OVER and checked > 0
 
 
+def test_a_chance_outcome_has_one_effect_whichever_path_checks_it(corpus: tuple[Game, list[Record]]) -> None:
+    """Each chance outcome of the records, applied to the state as it comes (a title's fast path
+    may take it without making the request) and to a copy whose request was made first (the
+    outcome checked against it), leaves the same state."""
+    game, recs = corpus
+    compared = 0
+    for rec in recs:
+        state = game.initial_state(rec.player_ids, rec.options)
+        for seq, ev in enumerate(rec.events):
+            state.seq = seq
+            if isinstance(ev, MoveEvent):
+                state.apply_move(ev.player, ev.move)
+            elif isinstance(ev, ChanceEvent):
+                checked = state.copy()
+                checked.seq = seq
+                requested = isinstance(checked.turn(), ChanceRequest)
+                if requested:
+                    checked.apply_chance(ev.outcome)
+                state.apply_chance(ev.outcome)
+                if requested:
+                    assert checked.state_hash() == state.state_hash(), f"{game.id} seq {seq}"
+                    assert checked.snapshot() == state.snapshot(), f"{game.id} seq {seq}"
+                    compared += 1
+    assert compared > 5
+
+
 def _tried_moves(rec: Record, seq: int, earlier: list[Move]) -> list[Move]:
     """Moves to try at the state after event ``seq``: some of the record's moves (most made at
     other points of the game) and some that were legal a few states ago."""

@@ -9,7 +9,7 @@ the corruptions a seat-view record can carry.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from replay.engine import IllegalMove, ImpossibleChance
@@ -149,6 +149,45 @@ def test_shuffle_in_forgets_identities() -> None:
     d.draw_hidden(["green"], "x")
     d.shuffle_in(["green"])
     assert d.hidden == 6 and d.pool.could_be("green")
+
+
+ITEMS = st.sampled_from([None, "red", "blue", "green", "purple", 0, 1, True, ["red"], ("red",)])
+
+
+@settings(max_examples=300, deadline=None)
+@given(seen=st.lists(st.sampled_from(["red", "blue", "green"]), max_size=5),
+       off=st.sampled_from([0, 0, 0, 1, -1]), items=st.lists(ITEMS, min_size=1, max_size=4),
+       deck=st.sampled_from(["deck", "other"]), shape=st.sampled_from(["items", "none", "tuple"]))
+@example(seen=[], off=0, items=["purple"], deck="deck", shape="items")
+@example(seen=["green"], off=0, items=["green"], deck="deck", shape="items")
+@example(seen=["green"], off=0, items=["blue", "blue", "blue"], deck="deck", shape="items")
+def test_admits_is_what_the_pool_admits(seen: list[str], off: int, items: list[object], deck: str,
+                                        shape: str) -> None:
+    """A draw a deck admits without its pool (the chance steps' fast path) passes the generic
+    check against the pool, and for plain items (names, numbers, face down) exactly those do."""
+    from replay.engine import check_outcome_form
+
+    count = max(1, len(items) + off)
+    p = pool()
+    for c in seen:
+        if p.could_be(c):
+            p.see(c, "somewhere")
+    d = PartlyKnownDeck("deck", p)
+    outcome: dict[str, object] = {"draw": deck}
+    if shape == "items":
+        outcome["items"] = items
+    elif shape == "tuple":
+        outcome["items"] = tuple(items)
+    quick = d.admits(outcome, count)
+    try:
+        check_outcome_form(d.request(count), outcome)
+        pooled = True
+    except (ImpossibleChance, TypeError):  # (TypeError: an unhashable item, which the pool cannot hold)
+        pooled = False
+    if quick:
+        assert pooled
+    elif all(i is None or type(i) in (str, int) for i in items):
+        assert not pooled
 
 
 # ---- records with unknown items (the hidden-hand toy) -----------------------------

@@ -61,8 +61,10 @@ class Draw(Task):
     """``tiles`` or ``orders``."""
     private: ClassVar[bool] = False
     """Whether only the drawing player sees the items (the draw-five spaces)."""
+    _count: int = 0
+    """How many items the draw awaits from the shuffled middle, once it reaches it (0: none)."""
     _req: ChanceRequest | None = None
-    """The request for what is left to draw from the middle, once the draw reaches it."""
+    """Their request, made when first asked for (its pool lists every item the middle may give)."""
     decision = False
 
     def drawn(self, s: CoalBaronState, got: list[str | None]) -> None:
@@ -73,10 +75,23 @@ class Draw(Task):
         return s.tiles if cls.deck == "tiles" else s.orders
 
     def awaits(self, s: CoalBaronState) -> bool:
-        return self._req is not None
+        return self._count > 0
 
     def request(self, s: CoalBaronState) -> ChanceRequest | None:
+        if self._req is None and self._count:
+            self._req = self.the_deck(s).request(self._count, self.reason,
+                                                 visible_to=(self.player,) if self.private else None)
         return self._req
+
+    def outcome_at_once(self, s: CoalBaronState, outcome: Outcome) -> ChanceRequest | None:
+        """Items the middle may give now (:meth:`PartlyKnownDeck.admits`) are revealed at once,
+        the request never made (unless it was made already: then they are checked against it)."""
+        if self._req is not None or not self._count:
+            return None
+        deck = self.the_deck(s)
+        if not deck.admits(outcome, self._count):
+            return None
+        return ChanceRequest("draw", deck.name, count=self._count, reason=self.reason)
 
     def run(self, s: CoalBaronState) -> None:
         deck = self.the_deck(s)
@@ -86,9 +101,7 @@ class Draw(Task):
                 self.placed.append(len(got))
                 got.extend(deck.take_top(1))
             elif deck.hidden:
-                # what the middle may give is what it may give now
-                self._req = deck.request(min(self.need - len(got), deck.hidden), self.reason,
-                                         visible_to=(self.player,) if self.private else None)
+                self._count = min(self.need - len(got), deck.hidden)
                 return
             elif deck.bottom:
                 self.placed.append(len(got))
@@ -106,5 +119,5 @@ class Draw(Task):
         if len(items) != req.count:
             raise ImpossibleChance(f"expected {req.count} item(s) from the {req.name} deck, got {len(items)}")
         self.the_deck(s).draw_hidden(list(items), req.reason or f"a draw from the {req.name} deck")
-        self._req = None
+        self._count, self._req = 0, None
         self.got.extend(items)
