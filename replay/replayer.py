@@ -230,29 +230,28 @@ class Frames(Observer):
     """The frames of a replay (``replay --json``, the viewer): one per event, the state's round,
     phase and score by category after it (an observation changes nothing: the last ones hold)."""
 
-    __slots__ = ("frames", "_add", "_score", "_round", "_phase")
+    __slots__ = ("frames", "_add", "_start")
 
     def __init__(self) -> None:
         self.frames: list[Frame] = []
         self._add = self.frames.append
-        self._score: Score = {}
-        self._round: int | None = None
-        self._phase = ""
+        self._start = Frame(-1, "start", None, None, None, "", {})
+        """What an observation before the first frame holds: the state as the replay found it."""
 
     def started(self, state: State) -> None:
-        self._score = state.score()
-        self._round, self._phase = state.phase()
+        rnd, phase = state.phase()
+        self._start = Frame(-1, "start", None, None, rnd, phase, state.score())
 
     def applied(self, seq: int, event: MoveEvent | ChanceEvent, state: State) -> None:
-        self._score = score = state.score()
-        self._round, self._phase = rnd, phase = state.phase()
+        rnd, phase = state.phase()
         if type(event) is MoveEvent or type(event) is not ChanceEvent and isinstance(event, MoveEvent):
-            self._add(Frame(seq, "move", event.player, event.move, rnd, phase, score))
+            self._add(Frame(seq, "move", event.player, event.move, rnd, phase, state.score()))
         else:
-            self._add(Frame(seq, event.kind, None, None, rnd, phase, score))
+            self._add(Frame(seq, event.kind, None, None, rnd, phase, state.score()))
 
     def observed(self, seq: int, event: ObserveEvent, state: State) -> None:
-        self._add(Frame(seq, "observe", None, None, self._round, self._phase, self._score))
+        last = self.frames[-1] if self.frames else self._start
+        self._add(Frame(seq, "observe", None, None, last.round, last.phase, last.score))
 
 
 class Replaying:

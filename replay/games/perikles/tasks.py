@@ -824,6 +824,10 @@ class PreCombatSpecialTile(Decision):
                choice(mv.DeclineSpecial, only(mv.DeclineSpecial()), rule=battle_specials.decline_special))
 
 
+ROLL_2D6 = ChanceRequest("roll", "2d6", count=2, sides=6)
+"""The request a roll taken at once stands for (:meth:`Dice.outcome_at_once`)."""
+
+
 @dataclass(slots=True)
 class Dice(Chance):
     """Both sides roll 2d6, the attacker first, until a side holds two battle tokens (or wins the
@@ -832,10 +836,23 @@ class Dice(Chance):
     stage = "roll"
     phase = "battles"
 
+    def awaits(self, s: PeriklesState) -> bool:
+        return True  # (the request, the same whenever it is made, is made when asked for)
+
     def ask(self, s: PeriklesState) -> ChanceRequest:
         side = "attacker" if s.pending_roll is None else "defender"
         return ChanceRequest("roll", side, count=2, sides=6,
                              reason=f"{s.current_location().name}, {battles.combat_type(s)} combat: the {side}'s 2d6")
+
+    def outcome_at_once(self, s: PeriklesState, outcome: Outcome) -> ChanceRequest | None:
+        """Two dice of six sides are rolled at once, the request (which only names the side and
+        the battle) never made."""
+        dice = outcome.get("roll")
+        if type(dice) is list and len(dice) == 2:
+            a, b = dice
+            if type(a) is int and type(b) is int and 1 <= a <= 6 and 1 <= b <= 6:
+                return ROLL_2D6
+        return None
 
     def reveal(self, s: PeriklesState, req: ChanceRequest, outcome: Outcome) -> None:
         self._request = None

@@ -122,6 +122,37 @@ def test_impossible_die_is_impossible_chance() -> None:
         st.apply_chance({"roll": [3]})
 
 
+ROLLS: list[object] = [[1, 6], [6, 6], [0, 3], [7, 1], [3, 7], [True, 2], [2, False], [1.0, 2], ["1", 2],
+                       [1], [1, 2, 3], [], (1, 2), None, [None, 1]]
+
+
+@pytest.mark.parametrize("dice", ROLLS)
+def test_a_roll_taken_at_once_is_a_roll_the_request_admits(dice: object) -> None:
+    """The dice step takes a roll at once (no request made) exactly when its request would admit
+    it, and the state after it is the one the checked way gives."""
+    from replay.engine import check_outcome_form
+    from replay.games.perikles.tasks import Dice
+
+    st = _sparta_vs_athens()
+    fight(st, "pylos")
+    top = st.stack[-1]
+    assert isinstance(top, Dice) and top._request is None
+    outcome = {"roll": dice}
+    try:
+        check_outcome_form(request(st.copy()), outcome)
+        admitted = True
+    except ImpossibleChance:
+        admitted = False
+    assert (top.outcome_at_once(st, outcome) is not None) == admitted
+    if admitted:
+        checked = st.copy()
+        req = request(checked)  # the long way: the request made, the roll checked against it
+        check_outcome_form(req, outcome)
+        checked._reveal(req, outcome)
+        st.apply_chance(outcome)
+        assert st.snapshot() == checked.snapshot()
+
+
 def test_nobody_committed_leaves_the_tile_unclaimed() -> None:
     st = at_battle(locations=LOCS)
     fight(st, "pylos")
