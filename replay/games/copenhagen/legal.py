@@ -1,4 +1,4 @@
-"""The builds and discards a step lists (:mod:`steps`), and the legal moves counted (``legal_count``).
+"""The builds a step lists (:mod:`steps`), and the legal moves counted (``legal_count``).
 
 Both walk the same options in the same order; counting does the payment
 arithmetic instead of building move objects, so a ``legal_count``
@@ -12,10 +12,7 @@ from typing import TYPE_CHECKING
 
 from replay.games.copenhagen.components import components
 from replay.games.copenhagen.geometry import Placement, placements
-from replay.games.copenhagen.moves import (
-    Build,
-    Discard,
-)
+from replay.games.copenhagen.moves import Build
 from replay.games.copenhagen.rules.building import CHANGE_OF_COLORS, CONSTRUCTION_DISCOUNT, build_cost
 from replay.hidden import could_hold
 
@@ -95,6 +92,11 @@ def _payment_count(s: CopenhagenState, hand: dict[str | None, int], color: str, 
     return n
 
 
+def build_options(s: CopenhagenState, pid: str) -> Iterator[Build]:
+    """Every tile the player can build now, with every way to pay for it."""
+    return builds(s, s.seats[pid])
+
+
 def builds(s: CopenhagenState, p: Player) -> Iterator[Build]:
     for pl, color, size, cost, cd, others in _build_options(s, p):
         for frm, k in _payments(s, p.hand, color, cost, others):
@@ -104,15 +106,6 @@ def builds(s: CopenhagenState, p: Player) -> Iterator[Build]:
             o = pl.orientation
             yield Build(color=color, size=size, x=pl.x, y=pl.y, rotation=o.rotation, flip=o.flip, pay=pay,
                         construction_discount=cd, change_from=frm)
-
-
-def discards(s: CopenhagenState, p: Player) -> Iterator[Discard]:
-    """One discard per colour the hand holds, or that one of its unknown cards may be."""
-    hand = p.hand
-    unknown = hand.get(None, 0)
-    for c in components().colors:
-        if hand.get(c, 0) > 0 or (unknown and s.cards.could_be(c)):
-            yield Discard(color=c)
 
 
 def legal_count(s: CopenhagenState) -> int:

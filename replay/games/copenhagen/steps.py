@@ -20,16 +20,15 @@ has ended.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from replay import decisions
+from replay.decisions import choice, only
 from replay.engine import ChanceRequest, Move, Outcome
+from replay.games.copenhagen import legal
 from replay.games.copenhagen.components import components
-from replay.games.copenhagen.legal import builds, discards
 from replay.games.copenhagen.moves import (
-    MOVES,
     BothActions,
     Build,
     Discard,
@@ -65,20 +64,19 @@ WHAT: dict[type[Move], str] = {
 class Task(decisions.Task["CopenhagenState"]):
     """One step of Copenhagen's turn (or of its setup).
 
-    A step's check takes every move type: one it does not take is refused with what the step
-    is waiting for (:attr:`now`), as the rulebook would explain it."""
+    A move the step does not take is refused with what the step is waiting for (:attr:`now`),
+    as the rulebook would explain it."""
 
     step: ClassVar[str] = ""
     """The step's name, as the snapshot shows it."""
     now: ClassVar[str] = ""
     """What the step waits for, in words."""
-    accepts = MOVES
 
     def waiting_for(self, s: CopenhagenState) -> str:
         return self.now
 
-    def check(self, s: CopenhagenState, player: str, move: Move) -> str | None:
-        """A move this step does not take (the steps that take it call this for the others)."""
+    def refuse(self, s: CopenhagenState, player: str, move: Move) -> str:
+        """A move this step does not take, refused with what the step waits for."""
         if type(move) is Discard:
             return (f"{player} cannot discard a card now: the hand limit is {components().hand_limit} "
                     f"and {player} holds {s.seats[player].hand_size}")
@@ -145,215 +143,7 @@ class DealHands(Draw):
             goto(s, FirstCard(s.players[s.current]))
 
 
-# ---------------------------------------------------------------- the turn
-
-
-@dataclass(slots=True)
-class FirstCard(Task):
-    """Rule 5/6: the turn begins with a first card from the harbour, or a tile built."""
-
-    step = "start"
-    now = "the turn has just begun: take a first card or build a tile"
-
-    def candidates(self, s: CopenhagenState) -> Iterable[Move]:
-        yield from (TakeCard(slot=i) for i, c in enumerate(s.harbour) if c is not None)
-        yield from builds(s, s.seats[self.player])
-
-    def check(self, s: CopenhagenState, player: str, move: Move) -> str | None:
-        if type(move) is TakeCard:
-            return taking.slot_problem(s, player, move.slot, "first")  # any slot with a card
-        if type(move) is Build:
-            return building.build_problem(s, player, move)
-        return Task.check(self, s, player, move)
-
-    def apply(self, s: CopenhagenState, player: str, move: Move) -> None:
-        if type(move) is TakeCard:
-            taking.take_first_card(s, player, move.slot)
-            card_taken(s, player)
-        else:
-            assert type(move) is Build
-            build(s, player, move)
-
-
-@dataclass(slots=True)
-class SecondCard(Task):
-    """Rule 5: the second card, from a slot next to the first one (anywhere with any cards)."""
-
-    step = "second_card"
-    now = "the second card is due"
-
-    def candidates(self, s: CopenhagenState) -> Iterable[Move]:
-        return (TakeCard(slot=i) for i in taking.second_card_slots(s, s.seats[self.player]))
-
-    def check(self, s: CopenhagenState, player: str, move: Move) -> str | None:
-        if type(move) is TakeCard:
-            return taking.second_card_problem(s, player, move.slot)
-        return Task.check(self, s, player, move)
-
-    def apply(self, s: CopenhagenState, player: str, move: Move) -> None:
-        assert type(move) is TakeCard
-        taking.take_second_card(s, player, move.slot)
-        card_taken(s, player)
-
-
-@dataclass(slots=True)
-class AfterTaking(Task):
-    """Rule 5: after two cards, a third (additional card), both actions, or the end of the turn."""
-
-    step = "after_taking"
-    now = "the cards are taken: take a third card (additional card), use both actions, or end the turn"
-
-    def candidates(self, s: CopenhagenState) -> Iterable[Move]:
-        p = s.seats[self.player]
-        if taking.may_take_third(s, p):
-            yield from (TakeCard(slot=i) for i, c in enumerate(s.harbour) if c is not None)
-        if p.can_use(taking.BOTH_ACTIONS):
-            yield BothActions()
-        yield EndTurn()
-
-    def check(self, s: CopenhagenState, player: str, move: Move) -> str | None:
-        if type(move) is TakeCard:
-            return taking.third_card_problem(s, player, move.slot)
-        if type(move) is BothActions:
-            return taking.both_actions_problem(s, player)
-        if type(move) is EndTurn:
-            return None
-        return Task.check(self, s, player, move)
-
-    def apply(self, s: CopenhagenState, player: str, move: Move) -> None:
-        if type(move) is TakeCard:
-            taking.take_additional_card(s, player, move.slot)
-            card_taken(s, player)
-        elif type(move) is BothActions:
-            taking.use_both_actions(s, player)
-            goto(s, BuildAfterTaking(player))
-        else:
-            end_turn(s)
-
-
-@dataclass(slots=True)
-class BuildAfterTaking(Task):
-    """Both actions: a tile may be built after taking cards (or the turn ends)."""
-
-    step = "build_after_taking"
-    now = "both actions is in play: build a tile or end the turn"
-
-    def candidates(self, s: CopenhagenState) -> Iterable[Move]:
-        yield from builds(s, s.seats[self.player])
-        yield EndTurn()
-
-    def check(self, s: CopenhagenState, player: str, move: Move) -> str | None:
-        if type(move) is Build:
-            return building.build_problem(s, player, move)
-        if type(move) is EndTurn:
-            return None
-        return Task.check(self, s, player, move)
-
-    def apply(self, s: CopenhagenState, player: str, move: Move) -> None:
-        if type(move) is Build:
-            build(s, player, move)
-        else:
-            end_turn(s)
-
-
-@dataclass(slots=True)
-class CoatOfArms(Task):
-    """Rule 7.2: one bonus per coat of arms earned: an ability tile, a white tile, or a refresh."""
-
-    step = "coat_of_arms"
-
-    def waiting_for(self, s: CopenhagenState) -> str:
-        return f"{s.pending_arms} coat-of-arms bonus(es) must be chosen first"
-
-    def candidates(self, s: CopenhagenState) -> Iterable[Move]:
-        p = s.seats[self.player]
-        yield from (TakeAbility(ability=a) for a in arms.abilities_to_take(s, p))
-        yield from (PlaceWhite(x=w.x, y=w.y) for w in arms.white_spots(s, p))
-        if arms.may_refresh(s, p):
-            yield RefreshAbilities()
-
-    def check(self, s: CopenhagenState, player: str, move: Move) -> str | None:
-        if type(move) is TakeAbility:
-            return arms.ability_problem(s, player, move.ability)
-        if type(move) is PlaceWhite:
-            return arms.white_problem(s, player, move.x, move.y)
-        if type(move) is RefreshAbilities:
-            return arms.refresh_problem(s, player)
-        return Task.check(self, s, player, move)
-
-    def apply(self, s: CopenhagenState, player: str, move: Move) -> None:
-        s.pending_arms -= 1
-        if type(move) is PlaceWhite:
-            spot = arms.white_spot(move.x, move.y)
-            assert spot is not None
-            arms.place_white(s, player, spot)
-            after_placement(s, player, spot)
-            return
-        if type(move) is TakeAbility:
-            arms.take_ability(s, player, move.ability)
-        else:
-            arms.refresh_abilities(s, player)
-        resolve_arms(s, player)
-
-
-@dataclass(slots=True)
-class HandLimit(Task):
-    """Rule 5: with more than 7 cards after taking a card, one card of one's choice is discarded;
-    the step underneath then goes on."""
-
-    def candidates(self, s: CopenhagenState) -> Iterable[Move]:
-        return discards(s, s.seats[self.player])
-
-    def check(self, s: CopenhagenState, player: str, move: Move) -> str | None:
-        if type(move) is Discard:
-            return taking.discard_problem(s, player, move.color)
-        return (f"{player} must first discard a card: {player} holds {s.seats[player].hand_size} cards "
-                f"and the hand limit is {components().hand_limit}")
-
-    def apply(self, s: CopenhagenState, player: str, move: Move) -> None:
-        assert type(move) is Discard
-        taking.discard_down(s, player, move.color)
-        s.pop(self)
-        continue_taking(s)
-
-
-ONE_CARD = ChanceRequest("draw", harbour.DRAW, count=1, reason="refill the harbour")
-"""The request a refill card checked at once stands for (:meth:`Refill.outcome_at_once`)."""
-
-
-@dataclass(slots=True)
-class Refill(Draw):
-    """The end of the turn: the empty harbour slots are refilled in order, one card at a time
-    (the deck rebuilt from the discard pile when it runs out); the mermaid ends the game."""
-
-    step = "refill"
-
-    def draw(self, s: CopenhagenState) -> ChanceRequest:
-        slot = harbour.next_empty_slot(s)
-        return harbour.draw_request(s, 1, "refill " + (harbour.slot_name(slot) if slot is not None else "the harbour"))
-
-    def outcome_at_once(self, s: CopenhagenState, outcome: Outcome) -> ChanceRequest | None:
-        """One card the deck may give now (:func:`harbour.may_come_next`) is revealed at once,
-        its request never made (unless it was made already: then the card is checked against it)."""
-        if self._req is not None or outcome.get("draw") != harbour.DRAW:
-            return None
-        items = outcome.get("items")
-        if type(items) is list and len(items) == 1 and harbour.may_come_next(s, items[0]):
-            return ONE_CARD
-        return None
-
-    def reveal(self, s: CopenhagenState, req: ChanceRequest, outcome: Outcome) -> None:
-        self._req = None
-        slot = harbour.next_empty_slot(s)
-        assert slot is not None
-        harbour.refill_slot(s, slot, outcome["items"][0])
-        if s.mermaid == "harbour":
-            game_over(s, END_MERMAID)
-        else:
-            refill(s)
-
-
-# ---------------------------------------------------------------- the turn sequence
+# ---------------------------------------------------------------- the turn sequence: what follows a decision
 
 
 def goto(s: CopenhagenState, step: Task) -> None:
@@ -362,12 +152,17 @@ def goto(s: CopenhagenState, step: Task) -> None:
     s.step = step.step
 
 
-def card_taken(s: CopenhagenState, player: str) -> None:
+def card_taken(task: Task, s: CopenhagenState, player: str, _: None) -> None:
     """After a card: the hand limit first, when it is exceeded; else the turn goes on."""
     if s.must_discard:
         s.push(HandLimit(player))
     else:
         continue_taking(s)
+
+
+def discarded(task: Task, s: CopenhagenState, player: str, _: None) -> None:
+    """After the discard (the hand limit is popped), the step underneath goes on."""
+    continue_taking(s)
 
 
 def continue_taking(s: CopenhagenState) -> None:
@@ -382,13 +177,29 @@ def continue_taking(s: CopenhagenState) -> None:
         end_turn(s)
 
 
-def build(s: CopenhagenState, player: str, move: Build) -> None:
-    """Rule 6: pay, place, then score and the coats of arms (:func:`after_placement`)."""
-    after_placement(s, player, building.pay_and_place(s, player, move))
+def build_after_taking(task: Task, s: CopenhagenState, player: str, _: None) -> None:
+    goto(s, BuildAfterTaking(player))
 
 
-def after_placement(s: CopenhagenState, player: str, placement: Placement) -> None:
-    """Score, the immediate end at 12 points, then the coats of arms the placement earned."""
+def turn_ends(task: Task, s: CopenhagenState, player: str, _: None) -> None:
+    end_turn(s)
+
+
+def bonus_taken(task: Task, s: CopenhagenState, player: str, _: None) -> None:
+    """One coat-of-arms bonus chosen: the next one, if any is still due and possible."""
+    s.pending_arms -= 1
+    resolve_arms(s, player)
+
+
+def white_placed(task: Task, s: CopenhagenState, player: str, spot: Placement) -> None:
+    """A white tile is a placement: it scores and may earn coats of arms like a built tile."""
+    s.pending_arms -= 1
+    after_placement(task, s, player, spot)
+
+
+def after_placement(task: Task, s: CopenhagenState, player: str, placement: Placement) -> None:
+    """Rule 6 once the tile is paid and placed (``building.pay_and_place``), or a white tile:
+    score, the immediate end at 12 points, then the coats of arms the placement earned."""
     p = s.seats[player]
     done = completions(p.facade, placement)
     if done:
@@ -449,3 +260,124 @@ def game_over(s: CopenhagenState, why: str) -> None:
             s.depart("tiebreak_after_twelve_points",
                      f"a 12-point end: {' and '.join(shared)} share their rank on BGA; the rulebook's "
                      f"empty-cell tiebreak ranks them {', '.join(f'{p} {official[p]}' for p in shared)}")
+
+
+# ---------------------------------------------------------------- the turn's decisions
+
+
+@dataclass(slots=True)
+class Decision(Task, decisions.DeclaredDecision["CopenhagenState"]):
+    """A step where a player decides, declared: one :func:`~replay.decisions.choice` per move type
+    it takes, with the options, check and rule of ``rules/`` (each step is replaced by the next,
+    :func:`goto`, so no choice ends it by itself: what follows does)."""
+
+
+@dataclass(slots=True)
+class FirstCard(Decision):
+    """Rule 5/6: the turn begins with a first card from the harbour, or a tile built."""
+
+    step = "start"
+    now = "the turn has just begun: take a first card or build a tile"
+    choices = (choice(TakeCard, taking.first_card_options, taking.first_card_problem, taking.take_first_card,
+                      ends=False, then=card_taken),
+               choice(Build, legal.build_options, building.build_problem, building.pay_and_place,
+                      ends=False, then=after_placement))
+
+
+@dataclass(slots=True)
+class SecondCard(Decision):
+    """Rule 5: the second card, from a slot next to the first one (anywhere with any cards)."""
+
+    step = "second_card"
+    now = "the second card is due"
+    choices = (choice(TakeCard, taking.second_card_options, taking.second_card_problem, taking.take_second_card,
+                      ends=False, then=card_taken),)
+
+
+@dataclass(slots=True)
+class AfterTaking(Decision):
+    """Rule 5: after two cards, a third (additional card), both actions, or the end of the turn."""
+
+    step = "after_taking"
+    now = "the cards are taken: take a third card (additional card), use both actions, or end the turn"
+    choices = (choice(TakeCard, taking.third_card_options, taking.third_card_problem,
+                      taking.take_additional_card, ends=False, then=card_taken),
+               choice(BothActions, taking.both_actions_options, taking.both_actions_problem,
+                      taking.use_both_actions, ends=False, then=build_after_taking),
+               choice(EndTurn, only(EndTurn()), ends=False, then=turn_ends))
+
+
+@dataclass(slots=True)
+class BuildAfterTaking(Decision):
+    """Both actions: a tile may be built after taking cards (or the turn ends)."""
+
+    step = "build_after_taking"
+    now = "both actions is in play: build a tile or end the turn"
+    choices = (choice(Build, legal.build_options, building.build_problem, building.pay_and_place,
+                      ends=False, then=after_placement),
+               choice(EndTurn, only(EndTurn()), ends=False, then=turn_ends))
+
+
+@dataclass(slots=True)
+class CoatOfArms(Decision):
+    """Rule 7.2: one bonus per coat of arms earned: an ability tile, a white tile, or a refresh."""
+
+    step = "coat_of_arms"
+    choices = (choice(TakeAbility, arms.ability_options, arms.ability_problem, arms.take_ability,
+                      ends=False, then=bonus_taken),
+               choice(PlaceWhite, arms.white_options, arms.white_problem, arms.place_white,
+                      ends=False, then=white_placed),
+               choice(RefreshAbilities, arms.refresh_options, arms.refresh_problem, arms.refresh_abilities,
+                      ends=False, then=bonus_taken))
+
+    def waiting_for(self, s: CopenhagenState) -> str:
+        return f"{s.pending_arms} coat-of-arms bonus(es) must be chosen first"
+
+
+@dataclass(slots=True)
+class HandLimit(Decision):
+    """Rule 5: with more than 7 cards after taking a card, one card of one's choice is discarded;
+    the step underneath then goes on."""
+
+    choices = (choice(Discard, taking.discard_options, taking.discard_problem, taking.discard_down,
+                      then=discarded),)
+
+    def refuse(self, s: CopenhagenState, player: str, move: Move) -> str:
+        return (f"{player} must first discard a card: {player} holds {s.seats[player].hand_size} cards "
+                f"and the hand limit is {components().hand_limit}")
+
+
+ONE_CARD = ChanceRequest("draw", harbour.DRAW, count=1, reason="refill the harbour")
+"""The request a refill card checked at once stands for (:meth:`Refill.outcome_at_once`)."""
+
+
+@dataclass(slots=True)
+class Refill(Draw):
+    """The end of the turn: the empty harbour slots are refilled in order, one card at a time
+    (the deck rebuilt from the discard pile when it runs out); the mermaid ends the game."""
+
+    step = "refill"
+
+    def draw(self, s: CopenhagenState) -> ChanceRequest:
+        slot = harbour.next_empty_slot(s)
+        return harbour.draw_request(s, 1, "refill " + (harbour.slot_name(slot) if slot is not None else "the harbour"))
+
+    def outcome_at_once(self, s: CopenhagenState, outcome: Outcome) -> ChanceRequest | None:
+        """One card the deck may give now (:func:`harbour.may_come_next`) is revealed at once,
+        its request never made (unless it was made already: then the card is checked against it)."""
+        if self._req is not None or outcome.get("draw") != harbour.DRAW:
+            return None
+        items = outcome.get("items")
+        if type(items) is list and len(items) == 1 and harbour.may_come_next(s, items[0]):
+            return ONE_CARD
+        return None
+
+    def reveal(self, s: CopenhagenState, req: ChanceRequest, outcome: Outcome) -> None:
+        self._req = None
+        slot = harbour.next_empty_slot(s)
+        assert slot is not None
+        harbour.refill_slot(s, slot, outcome["items"][0])
+        if s.mermaid == "harbour":
+            game_over(s, END_MERMAID)
+        else:
+            refill(s)

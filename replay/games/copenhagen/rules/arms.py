@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from replay.games.copenhagen.components import components
 from replay.games.copenhagen.geometry import Placement, cell_name, placement_at, placements
+from replay.games.copenhagen.moves import PlaceWhite, RefreshAbilities, TakeAbility
 from replay.games.copenhagen.rules.building import position_problem
 
 if TYPE_CHECKING:
@@ -35,8 +36,16 @@ def any_bonus_possible(s: CopenhagenState, p: Player) -> bool:
     return s.white > 0 and p.facade.covered != (1 << (components().width * components().height)) - 1
 
 
-def ability_problem(s: CopenhagenState, pid: str, ability: str) -> str | None:
+# ---- an ability tile
+
+
+def ability_options(s: CopenhagenState, pid: str) -> list[TakeAbility]:
+    return [TakeAbility(ability=a) for a in abilities_to_take(s, s.seats[pid])]
+
+
+def ability_problem(s: CopenhagenState, pid: str, move: TakeAbility) -> str | None:
     """An ability tile of a kind the player does not own yet, still in the supply."""
+    ability = move.ability
     comp = components()
     p = s.seats[pid]
     if ability not in comp.ability_ids:
@@ -49,9 +58,12 @@ def ability_problem(s: CopenhagenState, pid: str, ability: str) -> str | None:
     return None
 
 
-def take_ability(s: CopenhagenState, pid: str, ability: str) -> None:
-    s.ability_supply[ability] -= 1
-    s.seats[pid].gain_ability(ability)
+def take_ability(s: CopenhagenState, pid: str, move: TakeAbility) -> None:
+    s.ability_supply[move.ability] -= 1
+    s.seats[pid].gain_ability(move.ability)
+
+
+# ---- a white tile
 
 
 def white_spot(x: int, y: int) -> Placement | None:
@@ -59,8 +71,13 @@ def white_spot(x: int, y: int) -> Placement | None:
     return placement_at(white_tile(), x, y, 0, 0)
 
 
-def white_problem(s: CopenhagenState, pid: str, x: int, y: int) -> str | None:
+def white_options(s: CopenhagenState, pid: str) -> list[PlaceWhite]:
+    return [PlaceWhite(x=w.x, y=w.y) for w in white_spots(s, s.seats[pid])]
+
+
+def white_problem(s: CopenhagenState, pid: str, move: PlaceWhite) -> str | None:
     """A white tile is placed at once, on an empty cell that is supported, while one is left."""
+    x, y = move.x, move.y
     if s.white <= 0:
         return f"{pid} cannot place a white tile: all {components().white_count} are already placed"
     problem = position_problem(s.seats[pid].facade, white_spot(x, y))
@@ -69,9 +86,16 @@ def white_problem(s: CopenhagenState, pid: str, x: int, y: int) -> str | None:
     return None
 
 
-def place_white(s: CopenhagenState, pid: str, spot: Placement) -> None:
+def place_white(s: CopenhagenState, pid: str, move: PlaceWhite) -> Placement:
+    """The white tile goes on its cell; where it lies is scored like any placement."""
+    spot = white_spot(move.x, move.y)
+    assert spot is not None
     s.white -= 1
     s.seats[pid].facade.place(spot, components().white)
+    return spot
+
+
+# ---- a refresh
 
 
 def may_refresh(s: CopenhagenState, p: Player) -> bool:
@@ -80,13 +104,17 @@ def may_refresh(s: CopenhagenState, p: Player) -> bool:
     return p.any_used() or s.ruleset == "bga"
 
 
-def refresh_problem(s: CopenhagenState, pid: str) -> str | None:
+def refresh_options(s: CopenhagenState, pid: str) -> tuple[RefreshAbilities, ...]:
+    return (RefreshAbilities(),) if may_refresh(s, s.seats[pid]) else ()
+
+
+def refresh_problem(s: CopenhagenState, pid: str, move: RefreshAbilities) -> str | None:
     if not may_refresh(s, s.seats[pid]):
         return f"{pid} cannot refresh ability tiles: none of {pid}'s tiles is used"
     return None
 
 
-def refresh_abilities(s: CopenhagenState, pid: str) -> None:
+def refresh_abilities(s: CopenhagenState, pid: str, move: RefreshAbilities) -> None:
     p = s.seats[pid]
     if not p.any_used():
         s.depart("refresh_with_nothing_used", f"{pid} takes the refresh bonus with no ability tile used "

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from replay.games.copenhagen.components import components
+from replay.games.copenhagen.moves import BothActions, Discard, TakeCard
 from replay.games.copenhagen.rules.harbour import UNSEEN, slot_name
 from replay.hidden import could_hold, take
 
@@ -35,6 +36,23 @@ def may_take_third(s: CopenhagenState, p: Player) -> bool:
     return s.cards_taken == 2 and p.can_use(ADDITIONAL_CARD)
 
 
+def cards_in_harbour(s: CopenhagenState) -> list[TakeCard]:
+    """A card from any slot that holds one."""
+    return [TakeCard(slot=i) for i, c in enumerate(s.harbour) if c is not None]
+
+
+# ---- the first card
+
+
+def first_card_options(s: CopenhagenState, pid: str) -> list[TakeCard]:
+    return cards_in_harbour(s)
+
+
+def first_card_problem(s: CopenhagenState, pid: str, move: TakeCard) -> str | None:
+    """The first card comes from any slot with a card."""
+    return slot_problem(s, pid, move.slot, "first")
+
+
 def slot_problem(s: CopenhagenState, pid: str, slot: int, nth: str) -> str | None:
     """Why the ``nth`` card cannot come from ``slot`` (outside the harbour, or empty), or None."""
     n = components().harbour_slots
@@ -46,13 +64,21 @@ def slot_problem(s: CopenhagenState, pid: str, slot: int, nth: str) -> str | Non
     return None
 
 
-def take_first_card(s: CopenhagenState, pid: str, slot: int) -> None:
-    _take(s, pid, slot)
-    s.first_slot = slot
+def take_first_card(s: CopenhagenState, pid: str, move: TakeCard) -> None:
+    _take(s, pid, move.slot)
+    s.first_slot = move.slot
 
 
-def second_card_problem(s: CopenhagenState, pid: str, slot: int) -> str | None:
+# ---- the second card
+
+
+def second_card_options(s: CopenhagenState, pid: str) -> list[TakeCard]:
+    return [TakeCard(slot=i) for i in second_card_slots(s, s.seats[pid])]
+
+
+def second_card_problem(s: CopenhagenState, pid: str, move: TakeCard) -> str | None:
     """The second card comes from a slot next to the first one, or from anywhere with any cards."""
+    slot = move.slot
     why = slot_problem(s, pid, slot, "second")
     if why is not None:
         return why
@@ -68,16 +94,23 @@ def second_card_problem(s: CopenhagenState, pid: str, slot: int) -> str | None:
     return None
 
 
-def take_second_card(s: CopenhagenState, pid: str, slot: int) -> None:
+def take_second_card(s: CopenhagenState, pid: str, move: TakeCard) -> None:
     """A second card from a slot not next to the first one spends any cards."""
     first = s.first_slot
     assert first is not None
-    if not adjacent(slot, first):
+    if not adjacent(move.slot, first):
         s.seats[pid].use(ANY_CARDS)
-    _take(s, pid, slot)
+    _take(s, pid, move.slot)
 
 
-def third_card_problem(s: CopenhagenState, pid: str, slot: int) -> str | None:
+# ---- a third card (additional card)
+
+
+def third_card_options(s: CopenhagenState, pid: str) -> list[TakeCard]:
+    return cards_in_harbour(s) if may_take_third(s, s.seats[pid]) else []
+
+
+def third_card_problem(s: CopenhagenState, pid: str, move: TakeCard) -> str | None:
     """A third card needs an unused additional-card tile; it comes from any slot with a card."""
     p = s.seats[pid]
     if not may_take_third(s, p):
@@ -86,13 +119,13 @@ def third_card_problem(s: CopenhagenState, pid: str, slot: int) -> str | None:
         why = ("does not own the additional-card tile" if ADDITIONAL_CARD not in p.abilities
                else "has already used the additional-card tile")
         return f"{pid} cannot take a third card: {pid} {why}"
-    return slot_problem(s, pid, slot, "third")
+    return slot_problem(s, pid, move.slot, "third")
 
 
-def take_additional_card(s: CopenhagenState, pid: str, slot: int) -> None:
+def take_additional_card(s: CopenhagenState, pid: str, move: TakeCard) -> None:
     """A third card from any slot, spending the additional-card tile."""
     s.seats[pid].use(ADDITIONAL_CARD)
-    _take(s, pid, slot)
+    _take(s, pid, move.slot)
 
 
 def _take(s: CopenhagenState, pid: str, slot: int) -> None:
@@ -114,9 +147,21 @@ def held(hand: dict[str | None, int]) -> str:
     return ", ".join(parts) or "no cards"
 
 
-def discard_problem(s: CopenhagenState, pid: str, color: str) -> str | None:
+# ---- the hand limit
+
+
+def discard_options(s: CopenhagenState, pid: str) -> list[Discard]:
+    """One discard per colour the hand holds, or that one of its unknown cards may be."""
+    hand = s.seats[pid].hand
+    unknown = hand.get(None, 0)
+    return [Discard(color=c) for c in components().colors
+            if hand.get(c, 0) > 0 or (unknown and s.cards.could_be(c))]
+
+
+def discard_problem(s: CopenhagenState, pid: str, move: Discard) -> str | None:
     """Discards are face up: a discarded colour the hand holds no known card of names one
     of its unknown cards, which must be able to be that colour."""
+    color = move.color
     comp = components()
     if color not in comp.colors:
         return f"{pid} cannot discard a {color} card: the card colours are {', '.join(comp.colors)}"
@@ -127,14 +172,21 @@ def discard_problem(s: CopenhagenState, pid: str, color: str) -> str | None:
     return None
 
 
-def discard_down(s: CopenhagenState, pid: str, color: str) -> None:
+def discard_down(s: CopenhagenState, pid: str, move: Discard) -> None:
     """Hand limit: with more than 7 cards after a card is taken, discard one card of one's choice."""
-    take(s.seats[pid].hand, color, s.cards, f"{pid}'s discard")
-    s.discard[color] += 1
+    take(s.seats[pid].hand, move.color, s.cards, f"{pid}'s discard")
+    s.discard[move.color] += 1
     s.must_discard = False
 
 
-def both_actions_problem(s: CopenhagenState, pid: str) -> str | None:
+# ---- both actions
+
+
+def both_actions_options(s: CopenhagenState, pid: str) -> tuple[BothActions, ...]:
+    return (BothActions(),) if s.seats[pid].can_use(BOTH_ACTIONS) else ()
+
+
+def both_actions_problem(s: CopenhagenState, pid: str, move: BothActions) -> str | None:
     p = s.seats[pid]
     if not p.can_use(BOTH_ACTIONS):
         why = "does not own the both-actions tile" if BOTH_ACTIONS not in p.abilities else \
@@ -143,5 +195,5 @@ def both_actions_problem(s: CopenhagenState, pid: str) -> str | None:
     return None
 
 
-def use_both_actions(s: CopenhagenState, pid: str) -> None:
+def use_both_actions(s: CopenhagenState, pid: str, move: BothActions) -> None:
     s.seats[pid].use(BOTH_ACTIONS)
