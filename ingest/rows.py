@@ -277,9 +277,9 @@ class EventRows(Observer):
         self.t_pid: list[str] = []
         self.t_cat: list[str] = []
         self.t_pts: list[Any] = []
-        self._round: Any = None
+        self._round: Any = None  # the state as the replay found it (before any event)
         self._phase = ""
-        self._score: Any = {}  # the state's score after the last event
+        self._score: Any = {}
         self._prev: Any = {}  # the score the last timeline rows came from
         self._last: dict[tuple[str, str], Any] = {}  # (player, category) -> points in the last row
 
@@ -288,14 +288,18 @@ class EventRows(Observer):
         self._round, self._phase = state.phase()
 
     def applied(self, seq: int, event: MoveEvent | ChanceEvent, state: State) -> None:
-        self._score = score = state.score()
-        self._round, self._phase = rnd, phase = state.phase()
+        score = state.score()
+        rnd, phase = state.phase()
         self.rounds.append(rnd)
         self.phases.append(phase or None)
         if score is not self._prev and score != self._prev:
             self._scored(seq, score)
 
     def observed(self, seq: int, event: ObserveEvent, state: State) -> None:
+        if self.rounds:  # the last event's
+            self.rounds.append(self.rounds[-1])
+            self.phases.append(self.phases[-1])
+            return
         self.rounds.append(self._round)
         self.phases.append(self._phase or None)
         score = self._score
