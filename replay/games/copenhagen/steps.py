@@ -272,6 +272,13 @@ class Decision(Task, decisions.DeclaredDecision["CopenhagenState"]):
     :func:`goto`, so no choice ends it by itself: what follows does)."""
 
 
+BUILD = choice(Build, legal.build_options, building.build_problem, building.pay_and_place, ends=False,
+               then=after_placement)
+"""Rule 6, building a tile: the first action of a turn, or after taking cards with both actions."""
+END_TURN = choice(EndTurn, only(EndTurn()), ends=False, then=turn_ends)
+"""Declining what is left of the turn (a third card, both actions, the build after taking)."""
+
+
 @dataclass(slots=True)
 class FirstCard(Decision):
     """Rule 5/6: the turn begins with a first card from the harbour, or a tile built."""
@@ -280,8 +287,7 @@ class FirstCard(Decision):
     now = "the turn has just begun: take a first card or build a tile"
     choices = (choice(TakeCard, taking.first_card_options, taking.first_card_problem, taking.take_first_card,
                       ends=False, then=card_taken),
-               choice(Build, legal.build_options, building.build_problem, building.pay_and_place,
-                      ends=False, then=after_placement))
+               BUILD)
 
 
 @dataclass(slots=True)
@@ -304,7 +310,7 @@ class AfterTaking(Decision):
                       taking.take_additional_card, ends=False, then=card_taken),
                choice(BothActions, taking.both_actions_options, taking.both_actions_problem,
                       taking.use_both_actions, ends=False, then=build_after_taking),
-               choice(EndTurn, only(EndTurn()), ends=False, then=turn_ends))
+               END_TURN)
 
 
 @dataclass(slots=True)
@@ -313,9 +319,7 @@ class BuildAfterTaking(Decision):
 
     step = "build_after_taking"
     now = "both actions is in play: build a tile or end the turn"
-    choices = (choice(Build, legal.build_options, building.build_problem, building.pay_and_place,
-                      ends=False, then=after_placement),
-               choice(EndTurn, only(EndTurn()), ends=False, then=turn_ends))
+    choices = (BUILD, END_TURN)
 
 
 @dataclass(slots=True)
