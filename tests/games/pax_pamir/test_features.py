@@ -54,6 +54,23 @@ def test_a_dominant_coalition_pays_its_loyal_players_by_influence() -> None:
     assert glob["best_block_lead"] == 4 and glob["dominant_now"] == 1
 
 
+def test_what_the_next_check_would_give_and_whether_it_ends_the_game() -> None:
+    s = setup(2)  # nobody dominates: cylinders in play score 3 and 1
+    tribes(s, "kabul", "p1")
+    s.add_points("p1", "dominance_successful", 1)
+    f, g = named(s, "p1"), named(s, "p2")
+    assert (f["check_points"], f["after_check"], f["after_check_lead"], f["check_wins"]) == (3, 4, 3, 0)
+    assert (g["check_points"], g["after_check"], g["after_check_lead"], g["check_wins"]) == (1, 1, -3, 0)
+    s.add_points("p1", "dominance_successful", 1)  # four ahead once the check is scored: the instant victory
+    assert named(s, "p1")["check_wins"] == 1 and named(s, "p2")["check_wins"] == 0
+    s.dc_cards_done = len(DOMINANCE_CHECKS) - 1  # the next check is the final one: its points doubled
+    assert dict(zip(F.GLOBAL_NAMES, F.global_features(s), strict=True))["final_check_next"] == 1
+    f = named(s, "p1")
+    assert (f["check_points"], f["after_check"], f["check_wins"]) == (6, 8, 1)
+    s.add_points("p2", "dominance_successful", 8)  # the final check would leave p2 ahead, 10 to 8
+    assert named(s, "p1")["check_wins"] == 0 and named(s, "p2")["check_wins"] == 1
+
+
 def test_the_court_and_hand_that_make_actions() -> None:
     s = setup(2)
     taken: set[int] = set(s.market[0]) | set(s.market[1])  # type: ignore[arg-type]
