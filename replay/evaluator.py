@@ -84,9 +84,6 @@ class FeatureSet:
     shortlist: int | None = None
     """The value agent reads the model only on the moves that the greedy agent's own evaluation
     ranks among its best ``shortlist`` (ties included); ``None``: on every move."""
-    training: tuple[tuple[str, Any], ...] = ()
-    """LightGBM parameters of the title's own, over the shared ones of :func:`replay.training.lgb_params`
-    (its features module's ``TRAINING``, a mapping); empty: the shared ones as they are."""
 
     @property
     def row_names(self) -> list[str]:
@@ -125,7 +122,7 @@ def feature_set(game_id: str) -> FeatureSet | None:
     game_features: Callable[[State], list[float]] = getattr(mod, "global_features", lambda state: [])
     return FeatureSet(game_id, names, global_names, mod.features, game_features, getattr(mod, "mid_action", None),
                       getattr(mod, "progress", None), bool(getattr(mod, "WHOLE_TURN", False)),
-                      getattr(mod, "SHORTLIST", None), tuple(sorted(getattr(mod, "TRAINING", {}).items())))
+                      getattr(mod, "SHORTLIST", None))
 
 
 FOLLOW_UP_SEED = "follow-up"

@@ -46,10 +46,9 @@ POSITIONS_PER_GAME = 40
 """At most this many decisions of one game become training positions (spread over the game)."""
 
 
-def lgb_params(seed: int, own: dict[str, Any] | None = None) -> dict[str, Any]:
-    """LightGBM's parameters: fixed, single-threaded and deterministic (byte-identical models); ``own``,
-    a title's (its features module's ``TRAINING``), replaces the shared values it names."""
-    shared = {
+def lgb_params(seed: int) -> dict[str, Any]:
+    """LightGBM's parameters: fixed, single-threaded and deterministic (byte-identical models)."""
+    return {
         "objective": "cross_entropy",  # the label is a win share in [0, 1]
         "learning_rate": 0.05,
         "num_leaves": 15,
@@ -64,7 +63,6 @@ def lgb_params(seed: int, own: dict[str, Any] | None = None) -> dict[str, Any]:
         "seed": seed,
         "verbose": -1,
     }
-    return {**shared, **(own or {})}
 
 
 class TrainingError(RuntimeError):
@@ -122,14 +120,14 @@ def game_rows(game: Game, record_players: int, seed: int, index: int, agents: li
     return out
 
 
-def fit(rows: Rows, names: list[str], seed: int, rounds: int = ROUNDS, own: dict[str, Any] | None = None) -> Any:
-    """A LightGBM booster fitted to ``rows`` (deterministic; ``own``: the title's parameters, :func:`lgb_params`)."""
+def fit(rows: Rows, names: list[str], seed: int, rounds: int = ROUNDS) -> Any:
+    """A LightGBM booster fitted to ``rows`` (deterministic)."""
     import lightgbm
     import numpy as np
 
     data = lightgbm.Dataset(np.asarray(rows.x, dtype=np.float64), label=np.asarray(rows.y, dtype=np.float64),
                             feature_name=names, free_raw_data=True, params={"verbose": -1})
-    return lightgbm.train(lgb_params(seed, own), data, num_boost_round=rounds)
+    return lightgbm.train(lgb_params(seed), data, num_boost_round=rounds)
 
 
 def brier(booster: Any, rows: Rows, players: list[int]) -> float:
@@ -228,14 +226,11 @@ def train(game_id: str, games: int, seed: int, iterations: int, players: int | N
             check = f"; the previous model's Brier on them {brier(booster, new, new_sizes):.3f}"
         data.extend(new)
         per_position += new_sizes
-        own = dict(fs.training)
-        booster = fit(data, names, seed, own=own)
-        trained: dict[str, Any] = {"command": command, "games": games, "seed": seed, "iterations": iterations,
-                                   "players": players, "rows": len(data.x), "rounds": ROUNDS,
-                                   "lightgbm": lightgbm.__version__}
-        if own:
-            trained["params"] = own  # the title's own LightGBM parameters (features.py's TRAINING)
-        meta = {"format": FORMAT, "game": game_id, "names": names, "trained": trained}
+        booster = fit(data, names, seed)
+        meta = {"format": FORMAT, "game": game_id, "names": names,
+                "trained": {"command": command, "games": games, "seed": seed, "iterations": iterations,
+                            "players": players, "rows": len(data.x), "rounds": ROUNDS,
+                            "lightgbm": lightgbm.__version__}}
         model = ValueModel(game_id, booster, fs, meta)
         line = (f"iteration {it}: {games} games ({'greedy' if it == 0 else 'value agent'}), "
                 f"{len(new.x)} rows, {len(data.x)} in all{check}")
