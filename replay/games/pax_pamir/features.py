@@ -3,8 +3,10 @@
 Everything in Pax Pamir is face up but the deck (hands are bought from the open market), so a
 player's features come from what every player sees: points, and what the next Dominance Check
 would give them as things stand (by influence if a coalition dominates, else by cylinders in
-play); the coalition they back and its lead in blocks; rulership, tribes, spies; the court and
-hand that make actions (size, stars by suit, the favored suit, limits, leveraged debts); rupees.
+play; doubled if it is the final one), the points it would leave them with, their lead then and
+whether it would end the game with them first (four points ahead, or the final check); the
+coalition they back and its lead in blocks; rulership, tribes, spies; the court and hand that
+make actions (size, stars by suit, the favored suit, limits, leveraged debts); rupees.
 The market's unknown cards (a record that never named them) and the deck's order are never read.
 Values are absolute; the core compares them with the opponents'.
 """
@@ -16,11 +18,13 @@ from replay.games.pax_pamir.components import (
     CONFLICT_FATIGUE,
     COURT,
     DC_FAIL_POINTS,
+    DC_FINAL_MULTIPLIER,
     DC_LEAD,
     DC_LEAD_FATIGUE,
     DC_SUCCESS_POINTS,
     DOMINANCE_CHECKS,
     REGIONS,
+    WINNING_LEAD,
 )
 from replay.games.pax_pamir.dominance import dominant_coalition, place_points
 from replay.games.pax_pamir.state import PaxState
@@ -30,7 +34,7 @@ NAMES: tuple[str, ...] = (
     "worth", "lead", "points", "check_points", "rupees", "influence", "loyal", "coalition_blocks", "coalition_lead",
     "cylinders", "regions_ruled", "tribes", "spies", "court", "court_limit", "hand", "hand_limit",
     "military", "political", "economic", "intelligence", "favored_stars", "favored_in_hand",
-    "leveraged", "prizes", "gifts", "events_held",
+    "leveraged", "prizes", "gifts", "events_held", "after_check", "after_check_lead", "check_wins",
 )
 SHORTLIST = 3
 """The value agent lets the model choose among the greedy evaluation's three best moves..."""
@@ -39,19 +43,38 @@ WHOLE_TURN = True
 :class:`replay.simulate.ValueAgent`)."""
 GLOBAL_NAMES: tuple[str, ...] = (
     "checks_resolved", "deck_size", "checks_in_market", "check_column", "turn", "best_block_lead", "dominant_now",
-    "actions_left", "in_action",
+    "actions_left", "in_action", "final_check_next",
 )
 
 
+def final_check_next(s: PaxState) -> bool:
+    """The next Dominance Check is the final one (the deck's last check card; its points doubled)."""
+    return s.dc_cards_done + 1 == len(DOMINANCE_CHECKS)
+
+
 def check_points(s: PaxState) -> dict[str, int]:
-    """Each player's points if a (not final) Dominance Check were resolved now."""
+    """Each player's points if the next Dominance Check were resolved now (doubled if it is the final one)."""
     lead = DC_LEAD_FATIGUE if s.event_held(CONFLICT_FATIGUE) else DC_LEAD
+    mult = DC_FINAL_MULTIPLIER if final_check_next(s) else 1
     blocks = {c: s.blocks_in_play(c) for c in COALITIONS}
     winner = dominant_coalition(blocks, lead)
     if winner is not None:
         loyal = {p: s.influence(p) for p in s.players if s.loyalty[p] == winner}
-        return place_points(loyal, DC_SUCCESS_POINTS)
-    return place_points({p: s.cylinders_in_play(p) for p in s.players}, DC_FAIL_POINTS)
+        return place_points(loyal, tuple(x * mult for x in DC_SUCCESS_POINTS))
+    return place_points({p: s.cylinders_in_play(p) for p in s.players}, tuple(x * mult for x in DC_FAIL_POINTS))
+
+
+def after_check(s: PaxState) -> dict[str, int]:
+    """Each player's points once the next Dominance Check were resolved now."""
+    check = check_points(s)
+    return {p: s.total(p) + check.get(p, 0) for p in s.players}
+
+
+def check_wins(s: PaxState, player: str, totals: dict[str, int]) -> bool:
+    """The next check, resolved now, would end the game with ``player`` first: a lead of four points
+    (the instant victory) or the final check, ``player`` ahead of everyone (ties left out)."""
+    lead = totals[player] - max(totals[q] for q in s.players if q != player)
+    return lead >= WINNING_LEAD or (final_check_next(s) and lead > 0)
 
 
 def progress(s: PaxState) -> float:
@@ -92,6 +115,7 @@ def features(state: PaxState, player: str) -> list[float]:
     favored = s.favored
     favored_stars = sum(COURT[c].rank for c in court if COURT[c].suit == favored)
     mine = worth(s, player)
+    totals = after_check(s)
     return [
         mine,
         mine - max(worth(s, q) for q in s.players if q != player),
@@ -120,6 +144,9 @@ def features(state: PaxState, player: str) -> list[float]:
         float(len(s.prizes[player])),
         float(len(s.gifts[player])),
         float(len(s.held_events[player])),
+        float(totals[player]),
+        float(totals[player] - max(totals[q] for q in s.players if q != player)),
+        float(check_wins(s, player, totals)),
     ]
 
 
@@ -140,5 +167,6 @@ def global_features(state: PaxState) -> list[float]:
         float(best >= lead),
         float(s.actions_left if top is not None else 0),
         float(top is not None and type(top) is not ActionsTask),
+        float(final_check_next(s)),
     ]
 

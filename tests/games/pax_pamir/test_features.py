@@ -54,6 +54,23 @@ def test_a_dominant_coalition_pays_its_loyal_players_by_influence() -> None:
     assert glob["best_block_lead"] == 4 and glob["dominant_now"] == 1
 
 
+def test_what_the_next_check_would_give_and_whether_it_ends_the_game() -> None:
+    s = setup(2)  # nobody dominates: cylinders in play score 3 and 1
+    tribes(s, "kabul", "p1")
+    s.add_points("p1", "dominance_successful", 1)
+    f, g = named(s, "p1"), named(s, "p2")
+    assert (f["check_points"], f["after_check"], f["after_check_lead"], f["check_wins"]) == (3, 4, 3, 0)
+    assert (g["check_points"], g["after_check"], g["after_check_lead"], g["check_wins"]) == (1, 1, -3, 0)
+    s.add_points("p1", "dominance_successful", 1)  # four ahead once the check is scored: the instant victory
+    assert named(s, "p1")["check_wins"] == 1 and named(s, "p2")["check_wins"] == 0
+    s.dc_cards_done = len(DOMINANCE_CHECKS) - 1  # the next check is the final one: its points doubled
+    assert dict(zip(F.GLOBAL_NAMES, F.global_features(s), strict=True))["final_check_next"] == 1
+    f = named(s, "p1")
+    assert (f["check_points"], f["after_check"], f["check_wins"]) == (6, 8, 1)
+    s.add_points("p2", "dominance_successful", 8)  # the final check would leave p2 ahead, 10 to 8
+    assert named(s, "p1")["check_wins"] == 0 and named(s, "p2")["check_wins"] == 1
+
+
 def test_the_court_and_hand_that_make_actions() -> None:
     s = setup(2)
     taken: set[int] = set(s.market[0]) | set(s.market[1])  # type: ignore[arg-type]
@@ -117,14 +134,13 @@ def test_every_state_of_a_board_game_arena_game(name: str) -> None:
     assert [named(st, p)["points"] for p in st.players] == [rec.result["score"][p] for p in st.players]  # type: ignore[index]
 
 
-def test_a_value_model_trained_on_these_features_reads_them() -> None:
-    """A model trained on these features (none is shipped: docs/analysis.md says why) passes the
-    version check and gives chances that add up to one."""
-    from replay.evaluator import ValueModel
-    from replay.training import train
+def test_the_shipped_value_model_reads_these_features() -> None:
+    """The model in the package was trained on exactly these features (the version check), and gives
+    chances that add up to one."""
+    from replay.evaluator import load_model
 
-    trained = train("pax_pamir", games=2, seed=3, iterations=1, players=2)
-    model = ValueModel.from_text("pax_pamir", trained.text, trained.meta)
+    model = load_model("pax_pamir")
+    assert model is not None
     rec = simulate_one(get_game("pax_pamir"), 2, 5, 0, observe_every=0, agents=["greedy", "greedy"])
     chart, _ = positions(rec)
     for chances in model.chances_many([p.state for p in chart[::5] if not p.state.is_over()]):
