@@ -16,6 +16,7 @@ from replay.games.copenhagen.components import components
 from replay.games.copenhagen.geometry import column_mask, row_mask
 from replay.games.copenhagen.rules.harbour import UNSEEN, deck_size
 from replay.games.copenhagen.state import CopenhagenState
+from replay.games.copenhagen.steps import FirstCard
 
 NAMES: tuple[str, ...] = (
     "points",
@@ -50,6 +51,15 @@ GLOBAL_NAMES: tuple[str, ...] = (
     "harbour_best_colour",  # most harbour cards of one colour
     "harbour_pairs",        # neighbouring harbour slots holding the same colour (two cards of it in one turn)
 )
+
+
+def mid_action(state: CopenhagenState) -> bool:
+    """Whether the mover is inside his turn: any decision but its first step (take a first card or
+    build a tile), and the discard a first card may call for.  Judged right after a first card, a
+    move leaves the second card, the extras and the build still to come, a position the model cannot
+    read; judged once the turn is done, it is compared with the other first steps' turns done
+    (:func:`replay.evaluator.after_move`), and training takes turn starts only."""
+    return state.step != FirstCard.step or state.cards_taken > 0
 
 
 @cache

@@ -69,7 +69,7 @@ def test_a_move_is_judged_by_the_finished_action() -> None:
     assert cage.turn() == "p2" and cage.state_hash() != stop.state_hash()
 
     from replay.games import get_game
-    rec = simulate_one(get_game("copenhagen"), 2, 1, 0, observe_every=0, agents=["greedy", "greedy"])
+    rec = simulate_one(get_game("perikles"), 3, 1, 0, observe_every=0, agents=["greedy"] * 3)
     chart, _ = positions(rec, "decisions", "known")
     pos = chart[3]
     assert pos.mover is not None
