@@ -48,21 +48,28 @@ def dominant_coalition(blocks: dict[str, int], lead: int) -> str | None:
     return None
 
 
+def check_points(s: PaxState, final: bool) -> tuple[str | None, dict[str, int]]:
+    """A Dominance Check resolved now: the dominant coalition (None: unsuccessful) and each
+    player's points (by influence among its loyal players, else by cylinders in play; doubled
+    for the final check)."""
+    threshold = DC_LEAD_FATIGUE if s.event_held(CONFLICT_FATIGUE) else DC_LEAD
+    winner = dominant_coalition({c: s.blocks_in_play(c) for c in COALITIONS}, threshold)
+    mult = DC_FINAL_MULTIPLIER if final else 1
+    if winner is not None:
+        loyal = {p: s.influence(p) for p in s.players if s.loyalty[p] == winner}
+        return winner, place_points(loyal, tuple(x * mult for x in DC_SUCCESS_POINTS))
+    return None, place_points({p: s.cylinders_in_play(p) for p in s.players},
+                              tuple(x * mult for x in DC_FAIL_POINTS))
+
+
 def resolve_dominance_check(s: PaxState, final: bool) -> None:
     """Resolve one Dominance Check (bought, discarded from the market, or by Instability)."""
     threshold = DC_LEAD_FATIGUE if s.event_held(CONFLICT_FATIGUE) else DC_LEAD
     blocks = {c: s.blocks_in_play(c) for c in COALITIONS}
-    winner = dominant_coalition(blocks, threshold)
-    mult = DC_FINAL_MULTIPLIER if final else 1
     influence = {p: s.influence(p) for p in s.players}
     cylinders = {p: s.cylinders_in_play(p) for p in s.players}
-    if winner is not None:
-        loyal = {p: influence[p] for p in s.players if s.loyalty[p] == winner}
-        points = place_points(loyal, tuple(x * mult for x in DC_SUCCESS_POINTS))
-        category = "dominance_successful"
-    else:
-        points = place_points(cylinders, tuple(x * mult for x in DC_FAIL_POINTS))
-        category = "dominance_unsuccessful"
+    winner, points = check_points(s, final)
+    category = "dominance_successful" if winner is not None else "dominance_unsuccessful"
     s.checks_resolved += 1
     s.fact_changed("dominance_checks")
     for p in s.players:

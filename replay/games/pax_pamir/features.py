@@ -13,20 +13,17 @@ Values are absolute; the core compares them with the opponents'.
 
 from __future__ import annotations
 
+from replay.games.pax_pamir import dominance
 from replay.games.pax_pamir.components import (
     COALITIONS,
     CONFLICT_FATIGUE,
     COURT,
-    DC_FAIL_POINTS,
-    DC_FINAL_MULTIPLIER,
     DC_LEAD,
     DC_LEAD_FATIGUE,
-    DC_SUCCESS_POINTS,
     DOMINANCE_CHECKS,
     REGIONS,
     WINNING_LEAD,
 )
-from replay.games.pax_pamir.dominance import dominant_coalition, place_points
 from replay.games.pax_pamir.state import PaxState
 from replay.games.pax_pamir.turns import ActionsTask
 
@@ -54,19 +51,11 @@ def final_check_next(s: PaxState) -> bool:
 
 def check_points(s: PaxState) -> dict[str, int]:
     """Each player's points if the next Dominance Check were resolved now (doubled if it is the final one)."""
-    lead = DC_LEAD_FATIGUE if s.event_held(CONFLICT_FATIGUE) else DC_LEAD
-    mult = DC_FINAL_MULTIPLIER if final_check_next(s) else 1
-    blocks = {c: s.blocks_in_play(c) for c in COALITIONS}
-    winner = dominant_coalition(blocks, lead)
-    if winner is not None:
-        loyal = {p: s.influence(p) for p in s.players if s.loyalty[p] == winner}
-        return place_points(loyal, tuple(x * mult for x in DC_SUCCESS_POINTS))
-    return place_points({p: s.cylinders_in_play(p) for p in s.players}, tuple(x * mult for x in DC_FAIL_POINTS))
+    return dominance.check_points(s, final_check_next(s))[1]
 
 
-def after_check(s: PaxState) -> dict[str, int]:
-    """Each player's points once the next Dominance Check were resolved now."""
-    check = check_points(s)
+def after_check(s: PaxState, check: dict[str, int]) -> dict[str, int]:
+    """Each player's points once the next Dominance Check (``check``: its points) were resolved now."""
     return {p: s.total(p) + check.get(p, 0) for p in s.players}
 
 
@@ -115,7 +104,7 @@ def features(state: PaxState, player: str) -> list[float]:
     favored = s.favored
     favored_stars = sum(COURT[c].rank for c in court if COURT[c].suit == favored)
     mine = worth(s, player)
-    totals = after_check(s)
+    totals = after_check(s, check)
     return [
         mine,
         mine - max(worth(s, q) for q in s.players if q != player),
