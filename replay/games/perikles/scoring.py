@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
-from .components import CITY, CITY_KEYS
+from .components import CITY
 
 if TYPE_CHECKING:
     from .board import Board
@@ -13,18 +14,21 @@ CATEGORIES: tuple[str, ...] = ("locations", "statues", "cubes")
 
 
 def score_breakdown(s: Board) -> dict[str, dict[str, int]]:
-    """Location tiles' VP (scored when claimed), statues at their city's current value, one VP per cube."""
+    """Location tiles' VP (scored when claimed), statues at their city's current value, one VP per cube
+    (a candidate's cube included)."""
     players = s.players
+    in_cities = list(s.cubes.values())
+    cubes = {p: sum(map(itemgetter(p), in_cities)) for p in players}
+    for candidate in (*s.alpha.values(), *s.beta.values()):
+        if candidate is not None:
+            cubes[candidate] += 1
     statues = dict.fromkeys(players, 0)
-    cubes = dict.fromkeys(players, 0)
-    for c in CITY_KEYS:
-        value, in_city, raised = CITY[c].statue_value(s.defeats[c]), s.cubes[c], s.statues[c]
-        for p in players:
-            cubes[p] += in_city[p]
-            statues[p] += raised[p] * value
-        for candidate in (s.alpha[c], s.beta[c]):
-            if candidate is not None:
-                cubes[candidate] += 1
+    defeats = s.defeats
+    for c, raised in s.statues.items():
+        if any(raised.values()):
+            value = CITY[c].statue_value(defeats[c])
+            for p, n in raised.items():
+                statues[p] += n * value
     vp = s.location_vp
     return {p: {"locations": vp[p], "statues": statues[p], "cubes": cubes[p]} for p in players}
 
