@@ -594,7 +594,7 @@ def value_alternatives(state: State, player: str, played: Move, record: Record, 
         others = [m for m in others if not _binds_unknown(state, player, m, hidden)]
     tried = [played, *others]
     children = [after_move(state, player, m) for m in tried]
-    chances = [c[player] for c in model.chances_many(children)]
+    chances = [c[player] for c in model.judge(children)]
     kept = sorted(range(1, len(tried)), key=lambda i: (-chances[i], i))[: limit - 1]
     return [Alternative(tried[i], _words(state, player, tried[i], names), Estimate.of_model(chances[i]), i == 0)
             for i in [0, *kept]]

@@ -37,12 +37,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from replay.engine import OVER, Move, State
+from replay.engine import OVER, ChanceRequest, Move, State
 from replay.games import optional_module
-from replay.simulate import GreedyAgent, ValueAgent
+from replay.simulate import GreedyAgent, ValueAgent, sample_outcome
 
 __all__ = ["FeatureSet", "ModelError", "ValueAgent", "ValueModel", "after_move", "feature_set", "installed",
-           "load_model"]
+           "load_model", "settled"]
 
 FORMAT = 1
 """The version of ``value-model.json``'s layout."""
@@ -153,6 +153,32 @@ def after_move(state: State, player: str, move: Move) -> State:
     return trial
 
 
+DRAWS = 8
+"""A judged position where chance is to decide is read as the mean over this many draws (:func:`settled`)."""
+DRAW_SEED = 20261128
+"""The seed of the ``i``-th of those draws is ``DRAW_SEED + i``: the same position, the same draws."""
+
+
+def settled(state: State, draw: int) -> State:
+    """A copy of ``state``, which awaits chance, with the ``draw``-th seeded outcome of each chance
+    step sampled from the pool the rules ask it from (what the public may see come up, never the
+    record's own draw) until a decision is open or the game is over.
+
+    The model learnt from turn starts, where someone is to move; a move whose action ends on a
+    draw (a card taken in Copenhagen, the harbour refilled) would otherwise be read at a position
+    where nobody is, unlike a move that passes the turn straight on."""
+    copy = state.copy()
+    copy.reveals = []  # a copy shares the list with its original
+    rng = random.Random(DRAW_SEED + draw)
+    for _ in range(FOLLOW_UP_LIMIT):
+        t = copy.turn()
+        if not isinstance(t, ChanceRequest):
+            break
+        copy.reveal(sample_outcome(t, rng))
+    copy.reveals.clear()
+    return copy
+
+
 # --------------------------------------------------------------------------
 # The model
 # --------------------------------------------------------------------------
@@ -242,6 +268,28 @@ class ValueModel:
             values = [min(1.0, max(1e-6, float(v))) for v in raw[start:start + n]]
             total = sum(values)
             out.append({p: v / total for p, v in zip(s.players, values)})
+        return out
+
+    def judge(self, children: Sequence[State]) -> list[dict[str, float]]:
+        """The chances a move is judged by, for each position after a move (:func:`after_move`):
+        :meth:`chances_many`, except that a position where chance is to decide is read as the mean
+        over :data:`DRAWS` :func:`settled` draws.  One prediction call for all of them."""
+        expanded: list[State] = []
+        spans: list[tuple[int, int]] = []
+        for child in children:
+            start = len(expanded)
+            if isinstance(child.turn(), ChanceRequest):
+                expanded.extend(settled(child, i) for i in range(DRAWS))
+            else:
+                expanded.append(child)
+            spans.append((start, len(expanded) - start))
+        read = self.chances_many(expanded)
+        out = []
+        for child, (start, n) in zip(children, spans):
+            if n == 1:
+                out.append(read[start])
+            else:
+                out.append({p: sum(c[p] for c in read[start:start + n]) / n for p in child.players})
         return out
 
 

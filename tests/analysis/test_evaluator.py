@@ -23,7 +23,9 @@ from replay.analysis import (
     state_before,
     turning_points,
 )
+from replay.engine import ChanceRequest
 from replay.evaluator import (
+    DRAWS,
     META_FILE,
     MODEL_FILE,
     ModelError,
@@ -32,6 +34,7 @@ from replay.evaluator import (
     feature_set,
     installed,
     load_model,
+    settled,
     win_shares,
 )
 from replay.games import get_game
@@ -153,6 +156,36 @@ def test_the_value_agent_keeps_the_move_the_model_likes_best(model: ValueModel) 
     assert checked >= 5
 
 
+def test_a_move_that_ends_on_a_draw_is_judged_once_the_draw_is_made(model: ValueModel) -> None:
+    """A card taken ends the turn on the harbour's refill, where nobody is to move: the move is
+    judged by the mean over seeded refills from the deck's pool, each up to the next decision."""
+    rec = _record(7)
+    chart, _ = positions(rec, "turns", RESAMPLE)
+    checked = 0
+    for pos in chart[4:30]:
+        state, player = pos.state, pos.mover
+        assert player is not None
+        children = [after_move(state, player, m) for m in state.legal_moves()]
+        drawn = [c for c in children if isinstance(c.turn(), ChanceRequest)]
+        passed = [c for c in children if isinstance(c.turn(), str)]
+        if not drawn or not passed:
+            continue
+        child, plain = drawn[0], passed[0]
+        before = child.snapshot()
+        copies = [settled(child, i) for i in range(DRAWS)]
+        assert child.snapshot() == before and isinstance(child.turn(), ChanceRequest)  # the original untouched
+        assert all(isinstance(c.turn(), str) for c in copies)  # each read where someone is to move
+        assert len({json.dumps(c.snapshot(), sort_keys=True, default=str) for c in copies}) > 1  # draws differ
+        reads = model.chances_many(copies)
+        mean = {p: sum(r[p] for r in reads) / DRAWS for p in child.players}
+        judged = model.judge([child, plain])
+        assert judged[0] == pytest.approx(mean) and judged[0] != model.chances(child)
+        assert judged[1] == model.chances(plain)  # no draw: read as it is
+        assert model.judge([child, plain]) == judged  # the same position, the same draws
+        checked += 1
+    assert checked >= 3
+
+
 def test_the_value_agent_plays_legal_games_that_replay_clean(model: ValueModel) -> None:
     from replay.replayer import COMPLETE, replay
 
@@ -198,7 +231,7 @@ def test_analysis_by_the_value_method(model: ValueModel) -> None:
     view = state_before(rec, t.seq, RESAMPLE, t.player)
     for alt in t.alternatives:
         judged = after_move(view, t.player, alt.move)  # the mover's turn finished by the greedy agent
-        assert alt.estimate.chance == pytest.approx(model.chances(judged)[t.player])
+        assert alt.estimate.chance == pytest.approx(model.judge([judged])[0][t.player])
     others = [x.estimate.chance for x in t.alternatives if not x.played]
     assert others == sorted(others, reverse=True)
 
