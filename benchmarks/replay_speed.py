@@ -333,10 +333,16 @@ class Comparison:
         self.now.close()
         self.before.close()
 
+    SLICE = 10
+    """Records per timed slice: a slice takes a tenth of a second or so, less than the spells of a
+    shared machine's slowdowns, which last seconds."""
+
     def measure(self, name: str, blobs: list[bytes], runs: int) -> Against:
         """Replay ``blobs`` in both versions, keep the records both replay to the same end, and
-        time the two versions in turn (``runs`` times each, the order swapped every run);
-        the best CPU time of each."""
+        time the two versions on each slice of :attr:`SLICE` kept records right after each other
+        (``runs`` times each, the order swapped every run).  A version's time is the sum of its
+        best time on each slice: both versions meet the same spells of load, and a slice slowed
+        by one counts only if it was slow all ``runs`` times."""
         path = self.workdir / "corpus.bin"
         write_blobs(path, blobs)
         ends_now = self.now.ask(cmd="load", name=name, path=str(path))["ends"]
@@ -347,10 +353,13 @@ class Comparison:
         dropped = [f"record {i}: {ends_before[i][:120]}" for i in range(len(blobs)) if i not in set(kept)]
         for proc in (self.now, self.before):
             proc.ask(cmd="keep", name=name, indices=kept)
-        now: list[float] = []
-        before: list[float] = []
+        slices = [[a, min(a + self.SLICE, len(kept))] for a in range(0, len(kept), self.SLICE)]
+        now = [float("inf")] * len(slices)
+        before = [float("inf")] * len(slices)
         for run in range(runs if kept else 0):
-            pair = (self.now, self.before) if run % 2 == 0 else (self.before, self.now)
-            for proc in pair:
-                (now if proc is self.now else before).append(proc.ask(cmd="time", name=name)["seconds"])
-        return Against(name, len(blobs), len(kept), min(now, default=0.0), min(before, default=0.0), dropped)
+            for k, part in enumerate(slices):
+                pair = (self.now, self.before) if (run + k) % 2 == 0 else (self.before, self.now)
+                for proc in pair:
+                    best = now if proc is self.now else before
+                    best[k] = min(best[k], proc.ask(cmd="time", name=name, slice=part)["seconds"])
+        return Against(name, len(blobs), len(kept), sum(now), sum(before), dropped)

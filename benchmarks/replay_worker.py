@@ -16,8 +16,9 @@ Protocol: one JSON object a line on stdin, one answer a line on stdout.
   answer ``{"ends": [...]}``: per record, how its replay ended (status, final score and
   ranking, as one string), or the engine's error.
 - ``{"cmd": "keep", "name": N, "indices": [...]}``: time only those records from now on.
-- ``{"cmd": "time", "name": N}``: decode and replay the kept records once (each result
-  dropped as verify drops it); answer ``{"seconds": S}``, the CPU time of this process.
+- ``{"cmd": "time", "name": N, "slice": [A, B]}``: decode and replay the kept records ``A`` to
+  ``B - 1`` once (each result dropped as verify drops it; all of them without ``slice``); answer
+  ``{"seconds": S}``, the CPU time of this process.
 - ``{"cmd": "quit"}``.
 """
 
@@ -72,6 +73,8 @@ def main() -> None:
             answer = {"kept": len(corpora[cmd["name"]])}
         elif cmd["cmd"] == "time":
             blobs = corpora[cmd["name"]]
+            if "slice" in cmd:
+                blobs = blobs[cmd["slice"][0]:cmd["slice"][1]]
             t0 = time.process_time()
             for b in blobs:
                 replay(loads(b))

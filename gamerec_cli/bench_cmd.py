@@ -151,8 +151,9 @@ def bench(quick: bool, games: tuple[str, ...], skip_ingest: bool, skip_dashboard
         partial = [f"{c.name} {c.kept} of {c.records}" for c in compared.values() if c.kept < c.records]
         console.print(f"vs {comparison.rev}: CPU time of gamerec at {comparison.rev} "
                       f"(commit {comparison.sha[:12]}, exported with git archive) over this version's, both "
-                      "decoding and replaying the same records in processes of their own, in turn, in this run "
-                      f"(best of {max(runs, 5)} each); only records both versions replay to the same end "
+                      "decoding and replaying the same records in processes of their own, in this run: each "
+                      f"slice of {Comparison.SLICE} records by one version right after the other, the best of "
+                      f"{max(runs, 5)} times per slice, summed; only records both versions replay to the same end "
                       "(complete, same final score and ranking) are timed"
                       + (f": {', '.join(partial)} records" if partial else ": all of them") + ".")
     if save:
