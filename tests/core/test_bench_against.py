@@ -61,3 +61,39 @@ def test_the_bench_shows_the_speed_up_against_a_revision(monkeypatch: pytest.Mon
     assert res.exit_code == 0, res.output
     assert "vs HEAD" in res.output
     assert "only records both versions replay to the same end" in res.output and "all of them" in res.output
+
+
+class _FakeVersion:
+    """Stands in for a worker process: every record replays alike; a timed slice costs its
+    length, plus one second the first time each slice is timed (a spell of load)."""
+
+    def __init__(self, log: list[tuple[str, tuple[int, int]]], label: str) -> None:
+        self.log, self.label, self.seen = log, label, set()
+
+    def ask(self, **cmd: object) -> dict[str, object]:
+        if cmd["cmd"] == "load":
+            return {"ends": ['["complete"]'] * 7}
+        if cmd["cmd"] == "keep":
+            return {"kept": 7}
+        part = tuple(cmd["slice"])  # type: ignore[arg-type]
+        self.log.append((self.label, part))  # type: ignore[arg-type]
+        slow = part not in self.seen
+        self.seen.add(part)
+        return {"seconds": part[1] - part[0] + (1.0 if slow else 0.0)}  # type: ignore[index]
+
+
+def test_the_versions_take_turns_slice_by_slice_and_keep_each_slices_best(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seven records in slices of three: each slice is timed by both versions one after the other,
+    the first version alternating, and a version's time sums each slice's best."""
+    monkeypatch.setattr(Comparison, "SLICE", 3)
+    log: list[tuple[str, tuple[int, int]]] = []
+    c = Comparison.__new__(Comparison)
+    c.workdir = tmp_path
+    c.now, c.before = _FakeVersion(log, "now"), _FakeVersion(log, "before")  # type: ignore[assignment]
+    out = c.measure("fake", [b"x"] * 7, 2)
+    slices = [(0, 3), (3, 6), (6, 7)]
+    assert [part for _, part in log[::2]] == slices * 2
+    assert all(log[i][1] == log[i + 1][1] and log[i][0] != log[i + 1][0] for i in range(0, len(log), 2))
+    assert [who for who, _ in log[::2]] == ["now", "before", "now", "before", "now", "before"]
+    assert (out.seconds, out.before_seconds) == (7.0, 7.0)  # the slow first timings are dropped
