@@ -695,7 +695,7 @@ def _analyse_by_value(record: Record, settings: Settings, progress: Callable[[in
     model = load_model(record.game)
     assert model is not None
     chart, stopped = positions(record, settings.at, settings.hidden)
-    for pos, chances in zip(chart, model.chances_many([pos.state for pos in chart])):
+    for pos, chances in zip(chart, model.read([pos.state for pos in chart])):
         pos.chances = {p: Estimate.of_model(c) for p, c in chances.items()}
     if progress:
         progress(len(chart))
@@ -892,7 +892,7 @@ def calibrate_value(game_id: str, games: int, seed: int, *, players: int | None 
         first = [p for p in record.player_ids if rank[p] == 1]
         chart, _ = positions(record, TURNS)
         picked = [pos for pos in chart[i % every::every] if pos.mover is not None]
-        for pos, chances in zip(picked, model.chances_many([pos.state for pos in picked])):
+        for pos, chances in zip(picked, model.read([pos.state for pos in picked])):
             assert pos.mover is not None
             won = 1.0 / len(first) if pos.mover in first else 0.0
             cal.pairs.append((chances[pos.mover], won))

@@ -42,7 +42,7 @@ from replay.games import optional_module
 from replay.simulate import GreedyAgent, ValueAgent, sample_outcome
 
 __all__ = ["FeatureSet", "ModelError", "ValueAgent", "ValueModel", "after_move", "feature_set", "installed",
-           "load_model", "settled"]
+           "load_model", "looked_ahead", "settled"]
 
 FORMAT = 1
 """The version of ``value-model.json``'s layout."""
@@ -84,6 +84,9 @@ class FeatureSet:
     shortlist: int | None = None
     """The value agent reads the model only on the moves that the greedy agent's own evaluation
     ranks among its best ``shortlist`` (ties included); ``None``: on every move."""
+    lookahead: int = 0
+    """An analysis reads a position's chances this many changes of the player to move later, as the
+    mean over :data:`DRAWS` greedy continuations (:meth:`ValueModel.read`); 0: where it stands."""
 
     @property
     def row_names(self) -> list[str]:
@@ -122,7 +125,7 @@ def feature_set(game_id: str) -> FeatureSet | None:
     game_features: Callable[[State], list[float]] = getattr(mod, "global_features", lambda state: [])
     return FeatureSet(game_id, names, global_names, mod.features, game_features, getattr(mod, "mid_action", None),
                       getattr(mod, "progress", None), bool(getattr(mod, "WHOLE_TURN", False)),
-                      getattr(mod, "SHORTLIST", None))
+                      getattr(mod, "SHORTLIST", None), int(getattr(mod, "LOOKAHEAD", 0)))
 
 
 FOLLOW_UP_SEED = "follow-up"
@@ -177,6 +180,44 @@ def settled(state: State, draw: int) -> State:
         copy.reveal(sample_outcome(t, rng))
     copy.reveals.clear()
     return copy
+
+
+def looked_ahead(state: State, turns: int, draw: int, mid_action: Callable[[State], bool] | None = None) -> State:
+    """The ``draw``-th seeded continuation of ``state``: a copy played on by the greedy agent at every
+    seat until the player to move has changed ``turns`` times and nobody is inside an action
+    (``mid_action``), or the game is over.  What the public does not know is dealt at random from
+    what it knows is left (:func:`replay.analysis.determinise`) and chance is drawn from the rules'
+    pools: the continuation reads nothing hidden."""
+    from replay.analysis import determinise
+
+    rng = random.Random(DRAW_SEED + draw)
+    trial = state.copy()
+    trial.reveals = []  # a copy shares the list with its original
+    determinise(trial, rng)
+    agent = GreedyAgent(rng)
+    last: str | None = None
+    changes = 0
+    for _ in range(LOOKAHEAD_EVENTS):
+        t = trial.turn()
+        if t is OVER:
+            break
+        if isinstance(t, ChanceRequest):
+            trial.reveal(sample_outcome(t, rng))
+            continue
+        assert isinstance(t, str)
+        if last is not None and t != last:
+            changes += 1
+        last = t
+        if changes >= turns and not (mid_action is not None and mid_action(trial)):
+            break
+        trial.play(t, agent.choose(trial, t))
+    trial.reveals.clear()
+    return trial
+
+
+LOOKAHEAD_EVENTS = 5_000
+"""A continuation (:func:`looked_ahead`) stops after this many events whatever it has reached (a turn
+is a few dozen)."""
 
 
 # --------------------------------------------------------------------------
@@ -283,14 +324,37 @@ class ValueModel:
             else:
                 expanded.append(child)
             spans.append((start, len(expanded) - start))
-        read = self.chances_many(expanded)
-        out = []
-        for child, (start, n) in zip(children, spans):
-            if n == 1:
-                out.append(read[start])
+        return _means(children, self.chances_many(expanded), spans)
+
+    def read(self, states: Sequence[State]) -> list[dict[str, float]]:
+        """The chances an analysis gives each position: :meth:`chances_many`, or, for a title whose
+        features ask for a look-ahead (``LOOKAHEAD = k`` in its ``features.py``), the mean over
+        :data:`DRAWS` :func:`looked_ahead` continuations of ``k`` changes of the player to move (a
+        finished game: its result).  One prediction call for all of them."""
+        turns = self.features.lookahead
+        if not turns:
+            return self.chances_many(states)
+        expanded: list[State] = []
+        spans: list[tuple[int, int]] = []
+        for s in states:
+            start = len(expanded)
+            if s.turn() is OVER:
+                expanded.append(s)
             else:
-                out.append({p: sum(c[p] for c in read[start:start + n]) / n for p in child.players})
-        return out
+                expanded.extend(looked_ahead(s, turns, i, self.features.mid_action) for i in range(DRAWS))
+            spans.append((start, len(expanded) - start))
+        return _means(states, self.chances_many(expanded), spans)
+
+
+def _means(states: Sequence[State], read: list[dict[str, float]], spans: list[tuple[int, int]]) -> list[dict[str, float]]:
+    """Per state, the mean of its span of ``read`` (``spans``: start and length in ``read``)."""
+    out = []
+    for s, (start, n) in zip(states, spans):
+        if n == 1:
+            out.append(read[start])
+        else:
+            out.append({p: sum(c[p] for c in read[start:start + n]) / n for p in s.players})
+    return out
 
 
 def win_shares(state: State) -> dict[str, float]:

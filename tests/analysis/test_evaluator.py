@@ -23,7 +23,7 @@ from replay.analysis import (
     state_before,
     turning_points,
 )
-from replay.engine import ChanceRequest
+from replay.engine import OVER, ChanceRequest
 from replay.evaluator import (
     DRAWS,
     META_FILE,
@@ -34,10 +34,12 @@ from replay.evaluator import (
     feature_set,
     installed,
     load_model,
+    looked_ahead,
     settled,
     win_shares,
 )
 from replay.games import get_game
+from replay.games.copenhagen import features as F
 from replay.record import ChanceEvent, Record
 from replay.simulate import AGENTS, ValueAgent, simulate_one
 from replay.training import Trained, train, write
@@ -186,6 +188,28 @@ def test_a_move_that_ends_on_a_draw_is_judged_once_the_draw_is_made(model: Value
     assert checked >= 3
 
 
+def test_an_analysis_reads_copenhagen_a_round_later(model: ValueModel) -> None:
+    """Copenhagen's ``LOOKAHEAD = 2``: a position's chances are the mean over seeded greedy
+    continuations to the turn start two changes of mover later, never read where it stands."""
+    assert feature_set(GAME).lookahead == 2  # type: ignore[union-attr]
+    assert feature_set("coal_baron").lookahead == 0  # type: ignore[union-attr]
+    rec = _record(8)
+    chart, _ = positions(rec, "turns", RESAMPLE)
+    states = [pos.state for pos in chart[3:40:6]]
+    before = [s.snapshot() for s in states]
+    read = model.read(states)
+    assert [s.snapshot() for s in states] == before  # the positions untouched
+    for s, chances in zip(states, read, strict=True):
+        ends = [looked_ahead(s, 2, i, F.mid_action) for i in range(DRAWS)]
+        for end in ends:
+            assert end.turn() is OVER or (isinstance(end.turn(), str) and not F.mid_action(end))
+            assert end.turn() is OVER or end.turns == s.turns + 2  # type: ignore[attr-defined]
+        reads = model.chances_many(ends)
+        assert chances == pytest.approx({p: sum(r[p] for r in reads) / DRAWS for p in s.players})
+    assert read != model.chances_many(states)
+    assert model.read(states) == read  # the same positions, the same continuations
+
+
 def test_the_value_agent_plays_legal_games_that_replay_clean(model: ValueModel) -> None:
     from replay.replayer import COMPLETE, replay
 
@@ -208,8 +232,8 @@ def test_analysis_by_the_value_method(model: ValueModel) -> None:
     a = analyse(rec, settings)
     assert a.settings.method == VALUE and a.capped == 0 and a.note is None
     assert analyse(rec, Settings(explain=2, alternatives=4)).settings.method == VALUE  # the default
-    for pos in a.positions:
-        assert {p: e.chance for p, e in pos.chances.items()} == model.chances(pos.state)
+    for pos, read in zip(a.positions, model.read([pos.state for pos in a.positions]), strict=True):
+        assert {p: e.chance for p, e in pos.chances.items()} == read
         assert all(e.exact and e.interval() == (e.chance, e.chance) for e in pos.chances.values())
     b = analyse(rec, Settings(method=VALUE, explain=0))
     turns = [(here.move_seq, nxt.chances[here.mover].chance - here.chances[here.mover].chance)

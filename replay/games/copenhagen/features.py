@@ -53,6 +53,13 @@ GLOBAL_NAMES: tuple[str, ...] = (
 )
 
 
+LOOKAHEAD = 2
+"""An analysis reads a position's chances two changes of the player to move later (a round of a
+two-player game), as the mean of greedy continuations (:meth:`replay.evaluator.ValueModel.read`):
+between close players the next harbour cards decide much, and the continuations draw them where
+the features only summarise the harbour of now."""
+
+
 def mid_action(state: CopenhagenState) -> bool:
     """Whether the mover is inside his turn: any decision but its first step (take a first card or
     build a tile), and the discard a first card may call for.  Judged right after a first card, a
