@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -837,7 +838,8 @@ class ValueCalibration:
 
     ``pairs`` hold ``(the model's chance of the player to move, their win share at the end)`` at
     positions of games the value agent played at every seat, and ``rollout_pairs`` the greedy-rollout
-    estimate at the same positions; ``strength`` is the value agent's share of wins against greedy
+    estimate at the same positions, with ``rollout_noise``, each estimate's sampling variance (the
+    variance of its rollouts' shares over their number: unbiased); ``strength`` is the value agent's share of wins against greedy
     agents (one value seat, rotating).
     """
 
@@ -846,6 +848,7 @@ class ValueCalibration:
     players: int
     pairs: list[tuple[float, float]] = field(default_factory=list)
     rollout_pairs: list[tuple[float, float]] = field(default_factory=list)
+    rollout_noise: list[float] = field(default_factory=list)
     rollouts: int = 0
     strength: float = float("nan")
     strength_games: int = 0
@@ -862,6 +865,10 @@ class ValueCalibration:
             rolled = Calibration(self.game, Settings(method=ROLLOUTS), "value", self.games, self.rollout_pairs)
             out["rollout_brier"] = rolled.brier()
             out["rollouts"] = self.rollouts
+            # a rollout estimate's Brier score is the one of its expectation plus its sampling variance:
+            # without the variance, what as many rollouts as one likes would score
+            if not any(math.isnan(v) for v in self.rollout_noise):
+                out["rollout_brier_unlimited"] = rolled.brier() - statistics.fmean(self.rollout_noise)
         if self.strength_games:
             lo, hi = wilson(self.strength, self.strength_games)
             out.update(strength=self.strength, strength_games=self.strength_games, strength_ci=[lo, hi],
@@ -899,7 +906,10 @@ def calibrate_value(game_id: str, games: int, seed: int, *, players: int | None 
             if rollouts:
                 results = per_rollout(pos.state, record.id, pos.seq, rolled)
                 if results:
-                    cal.rollout_pairs.append((sum(r[pos.mover] for r in results) / len(results), won))
+                    shares = [r[pos.mover] for r in results]
+                    cal.rollout_pairs.append((statistics.fmean(shares), won))
+                    cal.rollout_noise.append(statistics.variance(shares) / len(shares) if len(shares) > 1
+                                             else math.nan)
     if strength_games:
         cal.strength, cal.strength_games = strength(game_id, strength_games, seed, strong="value", weak="greedy",
                                                     players=n_players)

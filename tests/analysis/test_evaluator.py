@@ -17,6 +17,7 @@ from replay.analysis import (
     VALUE_TURN,
     AnalysisError,
     Settings,
+    ValueCalibration,
     analyse,
     calibrate_value,
     positions,
@@ -320,6 +321,32 @@ def test_calibration_reports_brier_strength_and_rollouts(model: ValueModel) -> N
     for key in ("brier", "no_skill", "rollout_brier", "strength", "strength_ci"):
         assert key in out
     assert 0.0 <= out["brier"] <= 1.0 and out["strength_games"] == 2
+    assert len(cal.rollout_noise) == len(cal.rollout_pairs)
+    for (mean, _), noise in zip(cal.rollout_pairs, cal.rollout_noise, strict=True):
+        # two rollouts won 0 or 1 each: s^2 = 2 m(1 - m), over 2 (two shared firsts: the same half twice)
+        assert noise == pytest.approx(mean * (1 - mean)) or (mean == 0.5 and noise == 0.0)
+    assert out["rollout_brier_unlimited"] == pytest.approx(out["rollout_brier"] - sum(cal.rollout_noise) / len(cal.rollout_noise))
+
+
+def test_the_rollouts_brier_without_their_sampling_noise() -> None:
+    """Rollout estimates of known chances: their Brier score less each estimate's sampling variance
+    is, over many positions, the Brier score of the chances themselves (what unlimited rollouts
+    would score); the plain one is worse by about p(1-p)/n."""
+    rng = random.Random(5)
+    cal = ValueCalibration("copenhagen", 1, 2, rollouts=4)
+    exact = 0.0
+    for _ in range(20_000):
+        p = rng.random()
+        won = 1.0 if rng.random() < p else 0.0
+        shares = [1.0 if rng.random() < p else 0.0 for _ in range(4)]
+        mean = sum(shares) / 4
+        cal.rollout_pairs.append((mean, won))
+        cal.rollout_noise.append(sum((x - mean) ** 2 for x in shares) / 3 / 4)
+        cal.pairs.append((p, won))
+        exact += (p - won) ** 2
+    got = cal.as_json()
+    assert got["rollout_brier_unlimited"] == pytest.approx(exact / 20_000, abs=0.004)
+    assert got["rollout_brier"] - got["rollout_brier_unlimited"] == pytest.approx(1 / 6 / 4, abs=0.004)
 
 
 def test_the_commands_train_analyse_and_calibrate(tmp_path: Path, tiny: Trained, monkeypatch: pytest.MonkeyPatch) -> None:
