@@ -17,6 +17,7 @@ from ingest.bga.perikles import HANDLERS, INFLUENCE_BY_BGA_ID, PeriklesImporter
 from replay.games import get_game
 from replay.games.perikles import tasks
 from replay.games.perikles.components import CITY_KEYS, INFLUENCE, LOCATION, UNIT
+from replay.games.perikles.moves import Nominate
 from replay.record import ChanceEvent, MoveEvent, ObserveEvent
 from replay.replayer import COMPLETE, replay
 from replay.simulate import simulate_one
@@ -487,6 +488,21 @@ def test_a_location_decided_without_a_decision_does_not_spoil_the_claim_before_i
     path = PINNED / "perikles_3p_seed8006.log.json.gz"
     imported = import_log(read_log(path))
     assert imported.mismatches == []
+
+
+def test_bga_passes_over_two_pairs_of_players_before_the_next_nomination() -> None:
+    """seed9805 packets 417-418: after 84108055 nominates, 84108051 and 84108054 cannot; BGA passes over
+    84108052 and 84108053 with them, and 84108055 nominates again (by the rulebook 84108052 would)."""
+    imported = import_log(read_log(PINNED / "perikles_5p_seed9805.log.json.gz"))
+    at = {(e.extra or {}).get("src", {}).get("packet"): seq for seq, e in enumerate(imported.record.events)
+          if isinstance(e, MoveEvent) and isinstance(e.move, Nominate)}
+    nominators = [imported.record.events[at[packet]] for packet in (417, 418)]
+    assert [e.player for e in nominators if isinstance(e, MoveEvent)] == ["84108055", "84108055"]
+    r = replay(imported.record)
+    assert r.status == COMPLETE, r.divergences[:1]
+    assert [d["happened"] for d in r.departures if d["seq"] == at[417]] == [
+        "84108051 cannot nominate, so BGA passes over 84108052 too; then 84108054 cannot nominate, so BGA passes "
+        "over 84108053 too: 84108055 nominates next; by the rulebook 84108052 would"]
 
 
 def test_new_influence_and_new_locations_are_the_round_deal() -> None:

@@ -458,14 +458,15 @@ class Refill(Chance):
 
 @dataclass(slots=True)
 class NominationsBegin(Automatic):
-    """From the start player, the first player able to nominate."""
+    """From the start player, the first player able to nominate (``bga``: found as after every
+    nomination, from the player before the start player, who took the last tile)."""
 
     stage = "nomination_start"
     phase = "nominations"
 
     def run(self, s: PeriklesState) -> None:
         assert s.start_player is not None
-        s.cur = nominations.first_nominator(s, s.start_player)
+        s.cur = nominations.next_nominator(s, s.in_order_from(s.start_player)[-1])
         s.pop(self)
         s.push(Elections() if s.cur is None else Nomination(s.cur))
 

@@ -202,6 +202,59 @@ def test_nomination_skipping(ruleset: str, p3_can: bool, departs: bool) -> None:
     assert departed(st, "nomination_skips_two") == ([60] if departs else [])
 
 
+def _nominators(st: PeriklesState, able: tuple[str, ...]) -> None:
+    """Only the players in ``able`` have cubes, one in each of four cities."""
+    for c in CITY_KEYS:
+        st.cubes[c] = {p: 0 for p in st.players}
+    for c in ("athens", "sparta", "argos", "corinth"):
+        for p in able:
+            st.cubes[c][p] = 1
+
+
+@pytest.mark.parametrize("ruleset, expected", [
+    # p2 cannot: BGA passes over p3 too; then p4 cannot: it passes over p5 too, and p1 nominates again
+    ("bga", "p1"),
+    ("official", "p3"),
+])
+def test_bga_passes_over_two_players_each_time_one_cannot_nominate(ruleset: str, expected: str) -> None:
+    """perikles_5p_seed9805, packet 417: after the first pair passed over, BGA does not take the next able
+    player but looks at the next player and passes over two again."""
+    st = placed(5, ruleset=ruleset)
+    goto(st, tasks.NominationsBegin())
+    _nominators(st, ("p1", "p3", "p5"))
+    st.seq = 61
+    play(st, Nominate(city="athens", nominee="p1"))
+    assert st.turn() == expected
+    assert departed(st, "nomination_skips_two") == ([61] if ruleset == "bga" else [])
+    if ruleset == "bga":
+        assert st.departures[-1]["happened"] == (
+            "p2 cannot nominate, so BGA passes over p3 too; then p4 cannot nominate, so BGA passes over p5 too: "
+            "p1 nominates next; by the rulebook p3 would")
+
+
+@pytest.mark.parametrize("ruleset, expected", [
+    ("bga", "p3"),       # the start player p1 cannot: BGA passes over p2 too
+    ("official", "p2"),
+])
+def test_bga_passes_over_two_players_when_the_start_player_cannot_nominate(ruleset: str, expected: str) -> None:
+    st = placed(5, ruleset=ruleset)
+    _nominators(st, ("p2", "p3"))
+    goto(st, tasks.NominationsBegin())
+    assert st.turn() == expected
+    assert len(departed(st, "nomination_skips_two")) == (1 if ruleset == "bga" else 0)
+
+
+def test_bga_search_that_never_ends_takes_the_rulebooks_nominator() -> None:
+    """Four players: after p1, BGA only ever looks at p2 and p4; neither can, so its search would go round for
+    ever (the table hangs). The rulebook's nominator, p3, nominates, and nothing departs."""
+    st = placed(4, ruleset="bga")
+    goto(st, tasks.NominationsBegin())
+    _nominators(st, ("p1", "p3"))
+    play(st, Nominate(city="athens", nominee="p1"))
+    assert st.turn() == "p3"
+    assert departed(st, "nomination_skips_two") == []
+
+
 # ---- commit turns -------------------------------------------------------------------------------------
 
 

@@ -67,20 +67,50 @@ def first_nominator(s: Board, start: str) -> str | None:
     return None
 
 
-def next_nominator(s: Board, last: str) -> str | None:
-    """Who nominates after ``last``: the next player able to (official).
+def bga_nominator(s: Board, last: str) -> str | None:
+    """BGA's next nominator after ``last``; ``None`` when its search never finds one.
 
-    ``bga``: when the very next player cannot nominate, BGA passes over him and the
-    player after him too; the search resumes two seats further on.
+    BGA looks at the next player in order: if he can nominate, he does; if not, it passes
+    over him and the player after him, and looks again from there, as often as it takes.
+    Each look moves two seats on, so with four players only every other seat is ever looked
+    at: when none of those can nominate, BGA's search goes round for ever.
     """
-    after = s.next_player(last)
-    if s.ruleset == "bga" and not can_nominate(s, after):
-        skipped = s.next_player(after)
-        nxt = first_nominator(s, s.next_player(skipped))
-        official = first_nominator(s, after)
-        if nxt != official:  # both search every seat, so neither is None here
-            s.depart("nomination_skips_two",
-                     f"{after} cannot nominate, so BGA passes over {skipped} too: {nxt} nominates next; "
-                     f"by the rulebook {official} would")
-        return nxt
-    return first_nominator(s, after)
+    looked: set[str] = set()
+    seat = last
+    while seat not in looked:
+        looked.add(seat)
+        after = s.next_player(seat)
+        if can_nominate(s, after):
+            return after
+        seat = s.next_player(after)
+    return None
+
+
+def next_nominator(s: Board, last: str) -> str | None:
+    """Who nominates after ``last``: the next player able to (official); ``None`` when nobody can.
+
+    ``bga``: :func:`bga_nominator`, which passes over two players for each one who cannot
+    nominate.  Where that search never ends (four players, none able among the seats it looks
+    at: the table hangs on BGA) the rulebook's nominator is taken.
+    """
+    official = first_nominator(s, s.next_player(last))
+    if s.ruleset != "bga" or official is None:
+        return official
+    nxt = bga_nominator(s, last)
+    if nxt is None:
+        return official
+    if nxt != official:
+        s.depart("nomination_skips_two", f"{_passed_over(s, last, nxt)}: {nxt} nominates next; "
+                 f"by the rulebook {official} would")
+    return nxt
+
+
+def _passed_over(s: Board, last: str, nxt: str) -> str:
+    """What BGA's search did between ``last`` and ``nxt``, one pair of seats at a time."""
+    steps = []
+    seat = last
+    while s.next_player(seat) != nxt:
+        after = s.next_player(seat)
+        seat = s.next_player(after)
+        steps.append(f"{after} cannot nominate, so BGA passes over {seat} too")
+    return "; then ".join(steps)
