@@ -5,9 +5,9 @@ against greedy rollouts played to the end (issue 30's calibration target).
 rollouts from the same position.  This asks whether the two combine: from each position, a few
 seeded continuations (the unknown cards dealt at random, the greedy agent at every seat) go on
 for ``k`` changes of the player to move, to the next position where nobody is inside an action,
-and the model reads the chances there (a finished game reads its result): what an analysis does for
-a title whose ``features.py`` sets ``LOOKAHEAD``.  The positions and the
-rollouts are :func:`replay.analysis.calibrate_value`'s own (games of the value agent at every
+and the model reads the chances there (a finished game reads its result), as an analysis does for
+a title whose ``features.py`` sets ``LOOKAHEAD`` (:meth:`replay.evaluator.ValueModel.read`).  The
+positions and the rollouts are :func:`replay.analysis.calibrate_value`'s own (games of the value agent at every
 seat, every ``every``-th turn start), so its Brier scores line up with ``gamerec calibrate``'s::
 
     python -m benchmarks.value_leaves copenhagen --games 60 --every 6 --turns 0,2,4,8 --rollouts 32
@@ -21,27 +21,18 @@ from typing import Any
 import click
 
 from replay.analysis import ROLLOUTS, TURNS, Settings, per_rollout, positions
-from replay.engine import OVER, State
-from replay.evaluator import ValueModel, load_model, looked_ahead
+from replay.evaluator import DRAWS, load_model
 from replay.games import get_game
 from replay.simulate import simulate_one
 
-
-def read_after(state: State, model: ValueModel, turns: int, draws: int) -> dict[str, float]:
-    """The model's chances at ``state`` read after ``draws`` :func:`~replay.evaluator.looked_ahead`
-    continuations of ``turns`` changes of the player to move (their mean; 0: at ``state`` itself),
-    the continuations an analysis makes for a title with ``LOOKAHEAD = turns``."""
-    if turns == 0 or state.turn() is OVER:
-        return model.chances(state)
-    ends = [looked_ahead(state, turns, d, model.features.mid_action) for d in range(draws)]
-    reads = model.chances_many(ends)
-    return {p: sum(r[p] for r in reads) / draws for p in state.players}
+Job = tuple[str, int, int, int, tuple[int, ...], int]
+"""One calibration game: title, seed, game index, every, continuation depths, rollouts."""
 
 
-def _game(job: tuple[str, int, int, int, tuple[int, ...], int, int]) -> list[tuple[dict[int, float], float | None, float]]:
+def _game(job: Job) -> list[tuple[dict[int, float], float | None, float]]:
     """One calibration game: per picked position, the mover's chance at each depth, the rollouts'
     estimate (None without rollouts) and the mover's win share."""
-    game_id, seed, index, every, depths, draws, rollouts = job
+    game_id, seed, index, every, depths, rollouts = job
     model = load_model(game_id)
     assert model is not None
     game = get_game(game_id)
@@ -55,9 +46,7 @@ def _game(job: tuple[str, int, int, int, tuple[int, ...], int, int]) -> list[tup
         if pos.mover is None:
             continue
         mover = pos.mover
-        by_depth = {}
-        for k in depths:
-            by_depth[k] = read_after(pos.state, model, k, draws)[mover]
+        by_depth = {k: model.read([pos.state], turns=k)[0][mover] for k in depths}
         rollout = None
         if rollouts:
             results = per_rollout(pos.state, record.id, pos.seq, rolled)
@@ -66,20 +55,20 @@ def _game(job: tuple[str, int, int, int, tuple[int, ...], int, int]) -> list[tup
     return out
 
 
-def value_leaves(game_id: str, games: int, seed: int, every: int, depths: tuple[int, ...], draws: int,
+def value_leaves(game_id: str, games: int, seed: int, every: int, depths: tuple[int, ...],
                  rollouts: int, workers: int) -> dict[str, Any]:
     """Brier scores of the model read after each continuation depth, of the rollouts and of no skill,
     over the positions of ``games`` two-player value-agent games."""
     if load_model(game_id) is None:
         raise click.ClickException(f"{game_id} has no value model")
-    jobs = [(game_id, seed, i, every, depths, draws, rollouts) for i in range(games)]
+    jobs = [(game_id, seed, i, every, depths, rollouts) for i in range(games)]
     with Pool(workers) as pool:
         rows = [row for part in pool.map(_game, jobs) for row in part]
     if not rows:
         raise click.ClickException("no positions")
     mean = sum(won for *_, won in rows) / len(rows)
     out: dict[str, Any] = {
-        "game": game_id, "games": games, "seed": seed, "positions": len(rows), "draws": draws,
+        "game": game_id, "games": games, "seed": seed, "positions": len(rows), "draws": DRAWS,
         "no_skill": sum((mean - won) ** 2 for *_, won in rows) / len(rows),
         "model_after": {k: sum((d[k] - won) ** 2 for d, _, won in rows) / len(rows) for k in depths},
     }
@@ -96,17 +85,16 @@ def value_leaves(game_id: str, games: int, seed: int, every: int, depths: tuple[
 @click.option("--seed", default=1, show_default=True)
 @click.option("--every", default=6, show_default=True, help="Every n-th turn start (as gamerec calibrate).")
 @click.option("--turns", default="0,2,4,8", show_default=True, help="Continuation depths, in changes of mover.")
-@click.option("--draws", default=8, show_default=True, help="Continuations per position and depth.")
 @click.option("--rollouts", default=32, show_default=True, help="Greedy rollouts to the end (0: none).")
 @click.option("--workers", default=2, show_default=True)
-def main(game_id: str, games: int, seed: int, every: int, turns: str, draws: int, rollouts: int,
+def main(game_id: str, games: int, seed: int, every: int, turns: str, rollouts: int,
          workers: int) -> None:
     depths = tuple(int(t) for t in turns.split(","))
-    r = value_leaves(game_id, games, seed, every, depths, draws, rollouts, workers)
+    r = value_leaves(game_id, games, seed, every, depths, rollouts, workers)
     click.echo(f"{game_id}, seed {seed}: {r['positions']} positions of {games} games; "
                f"no-skill Brier {r['no_skill']:.4f}")
     for k, b in r["model_after"].items():
-        click.echo(f"  model after {k} turns ({draws if k else 1} continuations): {b:.4f}")
+        click.echo(f"  model after {k} turns ({DRAWS if k else 1} continuations): {b:.4f}")
     if "rollout_brier" in r:
         click.echo(f"  {r['rollouts']} greedy rollouts to the end: {r['rollout_brier']:.4f}")
 

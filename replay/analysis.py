@@ -839,8 +839,8 @@ class ValueCalibration:
     ``pairs`` hold ``(the model's chance of the player to move, their win share at the end)`` at
     positions of games the value agent played at every seat, and ``rollout_pairs`` the greedy-rollout
     estimate at the same positions, with ``rollout_noise``, each estimate's sampling variance (the
-    variance of its rollouts' shares over their number: unbiased); ``strength`` is the value agent's share of wins against greedy
-    agents (one value seat, rotating).
+    variance of its rollouts' shares over their number: unbiased); ``strength`` is the value agent's
+    share of wins against greedy agents (one value seat, rotating).
     """
 
     game: str

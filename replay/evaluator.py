@@ -182,7 +182,8 @@ def settled(state: State, draw: int) -> State:
     return copy
 
 
-def looked_ahead(state: State, turns: int, draw: int, mid_action: Callable[[State], bool] | None = None) -> State:
+def looked_ahead(state: State, turns: int, draw: int,
+                 mid_action: Callable[[State], bool] | None = None) -> State:
     """The ``draw``-th seeded continuation of ``state``: a copy played on by the greedy agent at every
     seat until the player to move has changed ``turns`` times and nobody is inside an action
     (``mid_action``), or the game is over.  What the public does not know is dealt at random from
@@ -315,46 +316,44 @@ class ValueModel:
         """The chances a move is judged by, for each position after a move (:func:`after_move`):
         :meth:`chances_many`, except that a position where chance is to decide is read as the mean
         over :data:`DRAWS` :func:`settled` draws.  One prediction call for all of them."""
-        expanded: list[State] = []
-        spans: list[tuple[int, int]] = []
-        for child in children:
-            start = len(expanded)
-            if isinstance(child.turn(), ChanceRequest):
-                expanded.extend(settled(child, i) for i in range(DRAWS))
-            else:
-                expanded.append(child)
-            spans.append((start, len(expanded) - start))
-        return _means(children, self.chances_many(expanded), spans)
+        return self._mean_over(children, lambda child: [settled(child, i) for i in range(DRAWS)]
+                               if isinstance(child.turn(), ChanceRequest) else None)
 
-    def read(self, states: Sequence[State]) -> list[dict[str, float]]:
+    def read(self, states: Sequence[State], turns: int | None = None) -> list[dict[str, float]]:
         """The chances an analysis gives each position: :meth:`chances_many`, or, for a title whose
-        features ask for a look-ahead (``LOOKAHEAD = k`` in its ``features.py``), the mean over
-        :data:`DRAWS` :func:`looked_ahead` continuations of ``k`` changes of the player to move (a
-        finished game: its result).  One prediction call for all of them."""
-        turns = self.features.lookahead
-        if not turns:
+        features ask for a look-ahead (``LOOKAHEAD = k`` in its ``features.py``; ``turns``, if
+        given, instead), the mean over :data:`DRAWS` :func:`looked_ahead` continuations of ``k``
+        changes of the player to move (a finished game: its result).  One prediction call for all
+        of them."""
+        k = self.features.lookahead if turns is None else turns
+        if not k:
             return self.chances_many(states)
+        mid_action = self.features.mid_action
+        return self._mean_over(states, lambda s: None if s.turn() is OVER
+                               else [looked_ahead(s, k, i, mid_action) for i in range(DRAWS)])
+
+    def _mean_over(self, states: Sequence[State],
+                   stand_ins: Callable[[State], list[State] | None]) -> list[dict[str, float]]:
+        """Per state, the mean of the chances of its ``stand_ins`` (the state itself when it has
+        none), with one prediction call for all of them."""
         expanded: list[State] = []
         spans: list[tuple[int, int]] = []
         for s in states:
             start = len(expanded)
-            if s.turn() is OVER:
+            more = stand_ins(s)
+            if more is None:
                 expanded.append(s)
             else:
-                expanded.extend(looked_ahead(s, turns, i, self.features.mid_action) for i in range(DRAWS))
+                expanded.extend(more)
             spans.append((start, len(expanded) - start))
-        return _means(states, self.chances_many(expanded), spans)
-
-
-def _means(states: Sequence[State], read: list[dict[str, float]], spans: list[tuple[int, int]]) -> list[dict[str, float]]:
-    """Per state, the mean of its span of ``read`` (``spans``: start and length in ``read``)."""
-    out = []
-    for s, (start, n) in zip(states, spans):
-        if n == 1:
-            out.append(read[start])
-        else:
-            out.append({p: sum(c[p] for c in read[start:start + n]) / n for p in s.players})
-    return out
+        read = self.chances_many(expanded)
+        out = []
+        for s, (start, n) in zip(states, spans):
+            if n == 1:
+                out.append(read[start])
+            else:
+                out.append({p: sum(c[p] for c in read[start:start + n]) / n for p in s.players})
+        return out
 
 
 def win_shares(state: State) -> dict[str, float]:
