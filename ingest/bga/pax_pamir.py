@@ -16,7 +16,8 @@ Two things the log leaves implicit are settled from the engine's side:
 * **Optional steps not taken.** BGA shows what a player did, never what they
   left undone: a Tax that stops before the card's rank, a Blackmail spy not
   placed, a Safe House not used.  Before the next decision, every open
-  optional step our rules still offer is closed (``end_action`` / ``skip``).
+  optional step our rules still offer is closed (``end_action`` / ``skip``);
+  a Blackmail spy on a Kandahar card closes Herat's Blackmail, offered first.
   Pashtunwali Values' choice is announced only when it changes the favored
   suit: a choice BGA passes over in silence kept the suit (``choose_suit``
   with the favored suit).
@@ -757,12 +758,22 @@ def place_army(imp: PaxImporter, n: Notif) -> None:
     _place(imp, a, "place_army", {"region": str(a.move.to)[len("armies_"):]})
 
 
+def _pass_other_blackmail(imp: PaxImporter, card: int) -> None:
+    """A spy on a card of the other Blackmail region: the player skipped the Blackmail offered
+    first (Herat's), which BGA leaves unsaid; a spy on a Kandahar card cannot be Herat's."""
+    t = imp.task()
+    if getattr(t, "blackmail", False) and card in COURT and COURT[card].region != t.region:
+        imp.move(t.player, "skip")
+
+
 def place_cylinder(imp: PaxImporter, n: Notif) -> None:
     """A tribe, a spy (``place_spy`` when the rules ask where) or a gift's cylinder."""
     a = n.args_as(Placement)
     to = str(a.move.to)
     if to.startswith("spies_card_"):
-        _place(imp, a, "place_spy", {"card": int(to[len("spies_card_"):])})
+        card = int(to[len("spies_card_"):])
+        _pass_other_blackmail(imp, card)
+        _place(imp, a, "place_spy", {"card": card})
     else:
         _place(imp, a, "", {})
 

@@ -417,6 +417,14 @@ def test_an_undo_keeps_the_moves_before_its_checkpoint() -> None:
     assert [p for p, _, _ in got[1:3]] == [126, 127]
 
 
+def test_a_spy_on_a_kandahar_card_at_turn_start_skipped_the_herat_blackmail_offered_first() -> None:
+    """Fixture seed 7844 packets 100-102: Birch44 holds both Blackmail cards; BGA offers Herat's
+    (packet 100), Birch44 skips it in silence (packet 101 only changes state to Kandahar's), then
+    blackmails Pashtun Mercenary, a Kandahar card."""
+    got = moves_in(FIXTURES / "paxpamir_2p_seed7844.log.json.gz", 100, 102)
+    assert got[1:] == [(102, "84108442", {"type": "skip"}), (102, "84108442", {"type": "place_spy", "card": 52})]
+
+
 def test_ruler_changes_announced_piece_by_piece_are_checked_once_the_icons_are_placed() -> None:
     """Fixture seed 7008 packet 86: a card with two tribe icons; BGA makes nobody ruler of Herat after
     the first tribe, Birch8 after the second.  Editing the last claim is refused there."""
