@@ -1,9 +1,9 @@
-"""The value model read at the leaves of short greedy continuations, against the model alone and
-against greedy rollouts played to the end (issue 30's calibration target).
+"""The value model read at the leaves of short continuations played by the value agent, against the
+model alone and against greedy rollouts played to the end (issue 30's calibration target).
 
 ``gamerec calibrate`` compares the model's chance of the player to move with the mean of greedy
 rollouts from the same position.  This asks whether the two combine: from each position, a few
-seeded continuations (the unknown cards dealt at random, the greedy agent at every seat) go on
+seeded continuations (the unknown cards dealt at random, the value agent at every seat) go on
 for ``k`` changes of the player to move, to the next position where nobody is inside an action,
 and the model reads the chances there (a finished game reads its result), as an analysis does for
 a title whose ``features.py`` sets ``LOOKAHEAD`` (:meth:`replay.evaluator.ValueModel.read`).  The

@@ -86,7 +86,8 @@ class FeatureSet:
     ranks among its best ``shortlist`` (ties included); ``None``: on every move."""
     lookahead: int = 0
     """An analysis reads a position's chances this many changes of the player to move later, as the
-    mean over :data:`DRAWS` greedy continuations (:meth:`ValueModel.read`); 0: where it stands."""
+    mean over :data:`DRAWS` continuations played by the value agent (:meth:`ValueModel.read`); 0: where
+    it stands."""
 
     @property
     def row_names(self) -> list[str]:
@@ -184,18 +185,19 @@ def settled(state: State, draw: int) -> State:
 
 def looked_ahead(state: State, turns: int, draw: int,
                  mid_action: Callable[[State], bool] | None = None) -> State:
-    """The ``draw``-th seeded continuation of ``state``: a copy played on by the greedy agent at every
-    seat until the player to move has changed ``turns`` times and nobody is inside an action
-    (``mid_action``), or the game is over.  What the public does not know is dealt at random from
-    what it knows is left (:func:`replay.analysis.determinise`) and chance is drawn from the rules'
-    pools: the continuation reads nothing hidden."""
+    """The ``draw``-th seeded continuation of ``state``: a copy played on by the value agent at every
+    seat (the title's model must be loaded or :func:`installed`) until the player to move has changed
+    ``turns`` times and nobody is inside an action (``mid_action``), or the game is over.  What the
+    public does not know is dealt at random from what it knows is left
+    (:func:`replay.analysis.determinise`) and chance is drawn from the rules' pools: the continuation
+    reads nothing hidden."""
     from replay.analysis import determinise
 
     rng = random.Random(DRAW_SEED + draw)
     trial = state.copy()
     trial.reveals = []  # a copy shares the list with its original
     determinise(trial, rng)
-    agent = GreedyAgent(rng)
+    agent = ValueAgent(rng)
     last: str | None = None
     changes = 0
     for _ in range(LOOKAHEAD_EVENTS):
@@ -329,8 +331,9 @@ class ValueModel:
         if not k:
             return self.chances_many(states)
         mid_action = self.features.mid_action
-        return self._mean_over(states, lambda s: None if s.turn() is OVER
-                               else [looked_ahead(s, k, i, mid_action) for i in range(DRAWS)])
+        with installed(self):  # the continuations are played by this model
+            return self._mean_over(states, lambda s: None if s.turn() is OVER
+                                   else [looked_ahead(s, k, i, mid_action) for i in range(DRAWS)])
 
     def _mean_over(self, states: Sequence[State],
                    stand_ins: Callable[[State], list[State] | None]) -> list[dict[str, float]]:

@@ -190,7 +190,7 @@ def test_a_move_that_ends_on_a_draw_is_judged_once_the_draw_is_made(model: Value
 
 
 def test_an_analysis_reads_copenhagen_a_round_later(model: ValueModel) -> None:
-    """Copenhagen's ``LOOKAHEAD = 2``: a position's chances are the mean over seeded greedy
+    """Copenhagen's ``LOOKAHEAD = 2``: a position's chances are the mean over seeded value-agent
     continuations to the turn start two changes of mover later, never read where it stands."""
     assert feature_set(GAME).lookahead == 2  # type: ignore[union-attr]
     assert feature_set("coal_baron").lookahead == 0  # type: ignore[union-attr]
@@ -209,6 +209,25 @@ def test_an_analysis_reads_copenhagen_a_round_later(model: ValueModel) -> None:
         assert chances == pytest.approx({p: sum(r[p] for r in reads) / DRAWS for p in s.players})
     assert read != model.chances_many(states)
     assert model.read(states) == read  # the same positions, the same continuations
+
+
+def test_the_look_ahead_is_played_by_the_value_agent_at_every_seat(model: ValueModel,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The continuations follow the agent whose games the model learnt from, not the greedy one:
+    every move of a round is the value agent's choice, for both players."""
+    from replay import evaluator
+
+    chosen: list[str] = []
+
+    class Watched(ValueAgent):
+        def choose(self, state, player):  # type: ignore[no-untyped-def]
+            chosen.append(player)
+            return super().choose(state, player)
+
+    monkeypatch.setattr(evaluator, "ValueAgent", Watched)
+    chart, _ = positions(_record(8), "turns", RESAMPLE)
+    looked_ahead(chart[10].state, 2, 0, F.mid_action)
+    assert set(chosen) == set(chart[10].state.players)
 
 
 def test_the_value_agent_plays_legal_games_that_replay_clean(model: ValueModel) -> None:

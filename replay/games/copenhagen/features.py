@@ -55,9 +55,10 @@ GLOBAL_NAMES: tuple[str, ...] = (
 
 LOOKAHEAD = 2
 """An analysis reads a position's chances two changes of the player to move later (a round of a
-two-player game), as the mean of greedy continuations (:meth:`replay.evaluator.ValueModel.read`):
-between close players the next harbour cards decide much, and the continuations draw them where
-the features only summarise the harbour of now."""
+two-player game), as the mean of continuations played by the value agent
+(:meth:`replay.evaluator.ValueModel.read`): between close players the next harbour cards decide
+much, and the continuations draw them and play them as the model's own games did, where the
+features only summarise the harbour of now."""
 
 
 def mid_action(state: CopenhagenState) -> bool:
