@@ -127,7 +127,10 @@ class PeriklesImporter(GameImporter):
         """Standing permissions (``givePermission``) set while a request of the same power and location
         waited: each comes after that request's ``ask_permission`` (see :func:`flush_requests`)."""
         self.lists: list[Notif] = []
-        """The answers given (``givePermission``): BGA's permission lists, observed once all are answered."""
+        """The answers given (``givePermission``): BGA's permission lists, observed once all are answered;
+        with them the standing permissions set (and observed) meanwhile, which may be later lists."""
+        self.observed: set[int] = set()
+        """Of those, the ones observed as they came (log positions)."""
         self.claimed_turn: tuple[str, int] | None = None
         """The engine's commit turn a ``useTile`` has started (player, tiles spent so far)."""
         self.battle_plays: dict[str, dict[str, Any]] = {}
@@ -576,7 +579,8 @@ def give_permission(imp: PeriklesImporter, n: Notif) -> None:
     ``answer_permission`` pairs, grants first: BGA redoes a commit when any request is refused); alone in
     its packet it is the leader's standing permission, set at any time (``set_permission``); while a
     request of the same power and location is pending it waits for that request's ``ask_permission``
-    (it came after it).  BGA's list of the location's permissions after it is observed."""
+    (it came after it).  BGA's list of the location's permissions after it is observed (once the
+    requests are answered, each location's latest list, a standing permission's included)."""
     power, loc = str(n.args["city"]), str(n.args["location"])
     grant = n.args["grants_or_denies"] == "grants"
     allowed = _permissions(n.args["permissions"])
@@ -595,6 +599,9 @@ def give_permission(imp: PeriklesImporter, n: Notif) -> None:
     flush_commit(imp)  # units sent before it are there (a revocation cannot touch them)
     set_permission(imp, n)
     imp.observe({"permissions": {loc: allowed}})
+    if imp.requests:  # observed now; its list is newer than an answer held back for the requests
+        imp.lists.append(n)
+        imp.observed.add(n.seq)
 
 
 def set_permission(imp: PeriklesImporter, n: Notif) -> None:
@@ -622,13 +629,12 @@ def request_canceled(imp: PeriklesImporter, n: Notif) -> None:
     and the requester commits again (no free turn follows, whatever was granted: Q3 needs a commit
     whose requests were all granted)."""
     answers = [r["notif"] for r in imp.requests if r["answer"] is not None]
-    standing = imp.standing
+    standing, lists = imp.standing, imp.lists
     imp.requests, imp.standing, imp.lists = [], [], []
     for x in sorted(answers + standing, key=lambda x: x.seq):
         _set_standing(imp, [x])
     if answers:
-        imp.observe({"permissions": {str(x.args["location"]): _permissions(x.args["permissions"])
-                                     for x in sorted(answers + standing, key=lambda x: x.seq)}})
+        _observe_latest(imp, lists + standing)
 
 
 def flush_requests(imp: PeriklesImporter) -> None:
@@ -652,10 +658,19 @@ def flush_requests(imp: PeriklesImporter) -> None:
         _set_standing(imp, [standing_all[i] for i in mine if i >= r["after"]])
         standing = [x for x in standing if (str(x.args["city"]), str(x.args["location"])) != pair]
     _set_standing(imp, standing)
-    if imp.lists:  # each location's list as BGA gave it last
-        last = sorted(imp.lists + standing_all, key=lambda x: x.seq)  # log order
-        imp.observe({"permissions": {str(x.args["location"]): _permissions(x.args["permissions"]) for x in last}})
+    if imp.lists:
+        _observe_latest(imp, imp.lists + standing_all)
         imp.lists = []
+
+
+def _observe_latest(imp: PeriklesImporter, given: list[Notif]) -> None:
+    """Each location's permissions as BGA listed them last among ``given`` (``givePermission``s), but
+    for a location whose last list was observed when it was given."""
+    last = {str(x.args["location"]): x for x in sorted(given, key=lambda x: x.seq)}  # log order
+    lists = {loc: _permissions(x.args["permissions"]) for loc, x in last.items() if x.seq not in imp.observed}
+    imp.observed.clear()
+    if lists:
+        imp.observe({"permissions": lists})
 
 
 def _set_standing(imp: PeriklesImporter, notifs: list[Notif]) -> None:

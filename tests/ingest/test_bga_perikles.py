@@ -505,6 +505,17 @@ def test_bga_passes_over_two_pairs_of_players_before_the_next_nomination() -> No
         "over 84108053 too: 84108055 nominates next; by the rulebook 84108052 would"]
 
 
+def test_a_standing_permission_given_while_requests_wait_is_the_locations_latest_list() -> None:
+    """seed10058 packets 65-68: Dune58 asks to defend Acarnania and Epidaurus for Persia; Birch58 denies
+    Epidaurus (its list: none), then grants Thebes there on his own (list: thebes), then Cobalt58 answers
+    Acarnania.  Once all are answered, the denial's list for Epidaurus is not the latest: not claimed."""
+    imported = import_log(read_log(PINNED / "perikles_4p_seed10058.log.json.gz"))
+    seen = [e.facts["permissions"] for e in imported.record.events
+            if isinstance(e, ObserveEvent) and (e.extra or {}).get("src", {}).get("packet") == 68]
+    assert seen == [{"acarnania": ["persia"]}]  # Epidaurus: thebes, observed at packet 67
+    assert replay(imported.record).status == COMPLETE
+
+
 def test_new_influence_and_new_locations_are_the_round_deal() -> None:
     imp = importer()
     ours = list(INFLUENCE)[:10]
