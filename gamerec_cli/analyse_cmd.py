@@ -110,13 +110,18 @@ def analyse(paths: tuple[str, ...], rollouts: int, at: str, agent: str, explain:
 @click.option("--strength-games", type=click.IntRange(min=0), default=None,
               help="value: the value agent against greedy (200); rollouts: greedy against random (40); "
                    "seats alternating; 0: skip.")
+@click.option("--workers", type=click.IntRange(min=0), default=None,
+              help="value: local processes the games are spread over (default: one per core; the figures "
+                   "do not depend on it).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: brier, no_skill, strength, rollout_brier...")
 def calibrate_cmd(game_id: str, method: str | None, games: int, players: int | None, seed: int, rollouts: int | None,
-                  every: int, agent: str, players_agent: str, strength_games: int | None, as_json: bool) -> None:
+                  every: int, agent: str, players_agent: str, strength_games: int | None, workers: int | None,
+                  as_json: bool) -> None:
     """How good the win chances are for one title: calibration on simulated games (Brier score against
     the no-skill one), and the strength of the agent behind them (docs/analysis.md)."""
     import orjson
 
+    from ingest.winchances import local_mapper
     from replay.analysis import AnalysisError, Settings, calibrate, calibrate_value, strength, wilson
     from replay.evaluator import ModelError, load_model
     from replay.games import UnknownGame, get_game
@@ -133,9 +138,10 @@ def calibrate_cmd(game_id: str, method: str | None, games: int, players: int | N
               "(leave --players out for the default)")
     if method == "value":
         try:
-            vc = calibrate_value(game_id, games, seed, players=players, every=every,
-                                 rollouts=16 if rollouts is None else rollouts,
-                                 strength_games=200 if strength_games is None else strength_games)
+            with local_mapper(workers) as mapper:
+                vc = calibrate_value(game_id, games, seed, players=players, every=every,
+                                     rollouts=16 if rollouts is None else rollouts,
+                                     strength_games=200 if strength_games is None else strength_games, mapper=mapper)
         except (AnalysisError, SimulationError) as exc:
             _fail(str(exc))
         out = vc.as_json()

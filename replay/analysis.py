@@ -876,40 +876,54 @@ class ValueCalibration:
         return out
 
 
+def _calibration_game(job: tuple[str, int, int, int, int, int]) -> tuple[list[tuple[float, float]],
+                                                                         list[tuple[float, float]], list[float]]:
+    """One game of :func:`calibrate_value`: per picked position, the model's chance of the player to move
+    and whether they won; the mean of the rollouts and its sampling variance, with the same outcome."""
+    from replay.simulate import simulate_one
+
+    game_id, n_players, seed, i, every, rollouts = job
+    model = load_model(game_id)
+    assert model is not None
+    record = simulate_one(get_game(game_id), n_players, seed, i, observe_every=0, agents=["value"] * n_players)
+    assert record.result is not None
+    rank = record.result["rank"]
+    first = [p for p in record.player_ids if rank[p] == 1]
+    chart, _ = positions(record, TURNS)
+    picked = [pos for pos in chart[i % every::every] if pos.mover is not None]
+    rolled = Settings(rollouts=max(rollouts, 1), agent="greedy", method=ROLLOUTS)
+    pairs, rollout_pairs, noise = [], [], []
+    for pos, chances in zip(picked, model.read([pos.state for pos in picked])):
+        assert pos.mover is not None
+        won = 1.0 / len(first) if pos.mover in first else 0.0
+        pairs.append((chances[pos.mover], won))
+        if rollouts:
+            results = per_rollout(pos.state, record.id, pos.seq, rolled)
+            if results:
+                shares = [r[pos.mover] for r in results]
+                rollout_pairs.append((statistics.fmean(shares), won))
+                noise.append(statistics.variance(shares) / len(shares) if len(shares) > 1 else math.nan)
+    return pairs, rollout_pairs, noise
+
+
 def calibrate_value(game_id: str, games: int, seed: int, *, players: int | None = None, every: int = 4,
-                    rollouts: int = 16, strength_games: int = 200) -> ValueCalibration:
+                    rollouts: int = 16, strength_games: int = 200,
+                    mapper: Mapper[Any, Any] | None = None) -> ValueCalibration:
     """Measure ``game_id``'s value model: its Brier score on positions of ``games`` games the value agent
     played at every seat (every ``every``-th turn start, the offset turning with the game), the Brier
     score of ``rollouts`` greedy rollouts on the same positions (0: skipped), and the value agent's
     strength over ``strength_games`` games against greedy agents (2 players: seats alternating; more:
-    one value agent against greedy ones)."""
-    from replay.simulate import simulate_one
-
-    model = load_model(game_id)
-    if model is None:
+    one value agent against greedy ones).  ``mapper`` spreads the games (one task each; the shipped
+    model is the one measured there); the figures do not depend on it."""
+    if load_model(game_id) is None:
         raise AnalysisError(f"{game_id} has no value model yet: train one (gamerec train --game {game_id})")
-    game = get_game(game_id)
-    n_players = players or game.min_players
+    n_players = players or get_game(game_id).min_players
     cal = ValueCalibration(game_id, games, n_players, rollouts=rollouts)
-    rolled = Settings(rollouts=max(rollouts, 1), agent="greedy", method=ROLLOUTS)
-    for i in range(games):
-        record = simulate_one(game, n_players, seed, i, observe_every=0, agents=["value"] * n_players)
-        assert record.result is not None
-        rank = record.result["rank"]
-        first = [p for p in record.player_ids if rank[p] == 1]
-        chart, _ = positions(record, TURNS)
-        picked = [pos for pos in chart[i % every::every] if pos.mover is not None]
-        for pos, chances in zip(picked, model.read([pos.state for pos in picked])):
-            assert pos.mover is not None
-            won = 1.0 / len(first) if pos.mover in first else 0.0
-            cal.pairs.append((chances[pos.mover], won))
-            if rollouts:
-                results = per_rollout(pos.state, record.id, pos.seq, rolled)
-                if results:
-                    shares = [r[pos.mover] for r in results]
-                    cal.rollout_pairs.append((statistics.fmean(shares), won))
-                    cal.rollout_noise.append(statistics.variance(shares) / len(shares) if len(shares) > 1
-                                             else math.nan)
+    jobs = [(game_id, n_players, seed, i, every, rollouts) for i in range(games)]
+    for pairs, rolled, noise in (mapper or map)(_calibration_game, jobs):
+        cal.pairs.extend(pairs)
+        cal.rollout_pairs.extend(rolled)
+        cal.rollout_noise.extend(noise)
     if strength_games:
         cal.strength, cal.strength_games = strength(game_id, strength_games, seed, strong="value", weak="greedy",
                                                     players=n_players)

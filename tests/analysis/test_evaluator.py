@@ -347,6 +347,18 @@ def test_calibration_reports_brier_strength_and_rollouts(model: ValueModel) -> N
     assert out["rollout_brier_unlimited"] == pytest.approx(out["rollout_brier"] - sum(cal.rollout_noise) / len(cal.rollout_noise))
 
 
+def test_a_calibration_spread_over_processes_gives_the_same_figures() -> None:
+    """``gamerec calibrate --workers``: the games go to other processes (the shipped model) and come
+    back in game order, so every figure is the one of a calibration in this process."""
+    from ingest.winchances import local_mapper
+
+    here = calibrate_value(GAME, 3, 1, every=8, rollouts=2, strength_games=0)
+    with local_mapper(2) as mapper:
+        spread = calibrate_value(GAME, 3, 1, every=8, rollouts=2, strength_games=0, mapper=mapper)
+    assert spread.pairs == here.pairs and spread.rollout_pairs == here.rollout_pairs
+    assert spread.as_json() == here.as_json()
+
+
 def test_the_rollouts_brier_without_their_sampling_noise() -> None:
     """Rollout estimates of known chances: their Brier score less each estimate's sampling variance
     is, over many positions, the Brier score of the chances themselves (what unlimited rollouts
