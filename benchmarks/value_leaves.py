@@ -20,32 +20,26 @@ from typing import Any
 
 import click
 
-from replay.analysis import ROLLOUTS, TURNS, Settings, per_rollout, positions
+from replay.analysis import ROLLOUTS, Settings, calibration_positions, per_rollout
 from replay.evaluator import DRAWS, load_model
 from replay.games import get_game
-from replay.simulate import simulate_one
 
-Job = tuple[str, int, int, int, tuple[int, ...], int]
-"""One calibration game: title, seed, game index, every, continuation depths, rollouts."""
+Job = tuple[str, int, int, int, int, tuple[int, ...], int]
+"""One calibration game: title, players, seed, game index, every, continuation depths, rollouts."""
 
 
 def _game(job: Job) -> list[tuple[dict[int, float], float | None, float]]:
     """One calibration game: per picked position, the mover's chance at each depth, the rollouts'
     estimate (None without rollouts) and the mover's win share."""
-    game_id, seed, index, every, depths, rollouts = job
+    game_id, players, seed, index, every, depths, rollouts = job
     model = load_model(game_id)
     assert model is not None
-    game = get_game(game_id)
-    record = simulate_one(game, 2, seed, index, observe_every=0, agents=["value", "value"])
-    assert record.result is not None
-    first = [p for p in record.player_ids if record.result["rank"][p] == 1]
-    chart, _ = positions(record, TURNS)
+    record, picked, first = calibration_positions(game_id, players, seed, index, every)
     rolled = Settings(rollouts=max(rollouts, 1), agent="greedy", method=ROLLOUTS)
     out = []
-    for pos in chart[index % every::every]:
-        if pos.mover is None:
-            continue
+    for pos in picked:
         mover = pos.mover
+        assert mover is not None
         by_depth = {k: model.read([pos.state], turns=k)[0][mover] for k in depths}
         rollout = None
         if rollouts:
@@ -56,12 +50,13 @@ def _game(job: Job) -> list[tuple[dict[int, float], float | None, float]]:
 
 
 def value_leaves(game_id: str, games: int, seed: int, every: int, depths: tuple[int, ...],
-                 rollouts: int, workers: int) -> dict[str, Any]:
+                 rollouts: int, workers: int, players: int | None = None) -> dict[str, Any]:
     """Brier scores of the model read after each continuation depth, of the rollouts and of no skill,
-    over the positions of ``games`` two-player value-agent games."""
+    over the positions of ``games`` value-agent games (``players``: the title's fewest by default)."""
     if load_model(game_id) is None:
         raise click.ClickException(f"{game_id} has no value model")
-    jobs = [(game_id, seed, i, every, depths, rollouts) for i in range(games)]
+    n = players or get_game(game_id).min_players
+    jobs = [(game_id, n, seed, i, every, depths, rollouts) for i in range(games)]
     with Pool(workers) as pool:
         rows = [row for part in pool.map(_game, jobs) for row in part]
     if not rows:
@@ -87,10 +82,11 @@ def value_leaves(game_id: str, games: int, seed: int, every: int, depths: tuple[
 @click.option("--turns", default="0,2,4,8", show_default=True, help="Continuation depths, in changes of mover.")
 @click.option("--rollouts", default=32, show_default=True, help="Greedy rollouts to the end (0: none).")
 @click.option("--workers", default=2, show_default=True)
+@click.option("--players", type=int, default=None, help="Player count (default: the title's fewest, as calibrate).")
 def main(game_id: str, games: int, seed: int, every: int, turns: str, rollouts: int,
-         workers: int) -> None:
+         workers: int, players: int | None) -> None:
     depths = tuple(int(t) for t in turns.split(","))
-    r = value_leaves(game_id, games, seed, every, depths, rollouts, workers)
+    r = value_leaves(game_id, games, seed, every, depths, rollouts, workers, players)
     click.echo(f"{game_id}, seed {seed}: {r['positions']} positions of {games} games; "
                f"no-skill Brier {r['no_skill']:.4f}")
     for k, b in r["model_after"].items():

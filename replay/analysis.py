@@ -201,8 +201,10 @@ def rollout_seed(record_id: str, seq: int, index: int, agent: str, what: str = "
     return f"{record_id}:{seq}:{what}:{index}:{agent}"
 
 
-def play_out(state: State, rng: random.Random, agent: str) -> State:
-    """Play ``state`` (modified in place) to the end: the agent decides for every seat, ``rng`` draws chance."""
+def play_out(state: State, rng: random.Random, agent: str,
+             until: Callable[[State, str], bool] | None = None) -> State:
+    """Play ``state`` (modified in place) to the end, or to the first decision where ``until(state,
+    player to move)`` holds: the agent decides for every seat, ``rng`` draws chance."""
     player_agent = AGENTS[agent](rng)
     for _ in range(MAX_EVENTS):
         t = state.turn()
@@ -215,6 +217,8 @@ def play_out(state: State, rng: random.Random, agent: str) -> State:
             state.reveal(sample_outcome(t, rng))
         else:
             assert isinstance(t, str)
+            if until is not None and until(state, t):
+                return state
             state.play(t, player_agent.choose(state, t))
     raise RolloutCapped(f"a rollout did not end within {MAX_EVENTS} events")
 
@@ -876,21 +880,29 @@ class ValueCalibration:
         return out
 
 
+def calibration_positions(game_id: str, n_players: int, seed: int, index: int,
+                          every: int) -> tuple[Record, list[Position], list[str]]:
+    """Game ``index`` of a value calibration, played by the value agent at every seat: the record, the
+    positions measured (every ``every``-th turn start with a player to move, the offset turning with
+    the game) and the players who finished first."""
+    from replay.simulate import simulate_one
+
+    record = simulate_one(get_game(game_id), n_players, seed, index, observe_every=0, agents=["value"] * n_players)
+    assert record.result is not None
+    rank = record.result["rank"]
+    chart, _ = positions(record, TURNS)
+    picked = [pos for pos in chart[index % every::every] if pos.mover is not None]
+    return record, picked, [p for p in record.player_ids if rank[p] == 1]
+
+
 def _calibration_game(job: tuple[str, int, int, int, int, int]) -> tuple[list[tuple[float, float]],
                                                                          list[tuple[float, float]], list[float]]:
     """One game of :func:`calibrate_value`: per picked position, the model's chance of the player to move
-    and whether they won; the mean of the rollouts and its sampling variance, with the same outcome."""
-    from replay.simulate import simulate_one
-
+    and their win share; the mean of the rollouts and its sampling variance, with the same share."""
     game_id, n_players, seed, i, every, rollouts = job
     model = load_model(game_id)
     assert model is not None
-    record = simulate_one(get_game(game_id), n_players, seed, i, observe_every=0, agents=["value"] * n_players)
-    assert record.result is not None
-    rank = record.result["rank"]
-    first = [p for p in record.player_ids if rank[p] == 1]
-    chart, _ = positions(record, TURNS)
-    picked = [pos for pos in chart[i % every::every] if pos.mover is not None]
+    record, picked, first = calibration_positions(game_id, n_players, seed, i, every)
     rolled = Settings(rollouts=max(rollouts, 1), agent="greedy", method=ROLLOUTS)
     pairs, rollout_pairs, noise = [], [], []
     for pos, chances in zip(picked, model.read([pos.state for pos in picked])):

@@ -191,36 +191,22 @@ def looked_ahead(state: State, turns: int, draw: int,
     public does not know is dealt at random from what it knows is left
     (:func:`replay.analysis.determinise`) and chance is drawn from the rules' pools: the continuation
     reads nothing hidden."""
-    from replay.analysis import determinise
+    from replay.analysis import determinise, play_out
 
     rng = random.Random(DRAW_SEED + draw)
     trial = state.copy()
     trial.reveals = []  # a copy shares the list with its original
     determinise(trial, rng)
-    agent = ValueAgent(rng)
-    last: str | None = None
-    changes = 0
-    for _ in range(LOOKAHEAD_EVENTS):
-        t = trial.turn()
-        if t is OVER:
-            break
-        if isinstance(t, ChanceRequest):
-            trial.reveal(sample_outcome(t, rng))
-            continue
-        assert isinstance(t, str)
-        if last is not None and t != last:
-            changes += 1
-        last = t
-        if changes >= turns and not (mid_action is not None and mid_action(trial)):
-            break
-        trial.play(t, agent.choose(trial, t))
+    movers: list[str] = []
+
+    def far_enough(s: State, mover: str) -> bool:
+        if not movers or movers[-1] != mover:
+            movers.append(mover)
+        return len(movers) > turns and not (mid_action is not None and mid_action(s))
+
+    play_out(trial, rng, ValueAgent.name, until=far_enough)
     trial.reveals.clear()
     return trial
-
-
-LOOKAHEAD_EVENTS = 5_000
-"""A continuation (:func:`looked_ahead`) stops after this many events whatever it has reached (a turn
-is a few dozen)."""
 
 
 # --------------------------------------------------------------------------

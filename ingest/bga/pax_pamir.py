@@ -50,6 +50,7 @@ from ingest.bga.base import GameImporter
 from ingest.bga.errors import BgaImportError
 from ingest.bga.log import BgaLog, Notif
 from replay.games.pax_pamir.components import COURT, EVENTS, card_name
+from replay.games.pax_pamir.court import SpyTask
 from replay.games.pax_pamir.market import RefillTask, cell_name, next_empty_cell
 from replay.games.pax_pamir.state import MARKET_CELLS, PaxState
 
@@ -762,7 +763,7 @@ def _pass_other_blackmail(imp: PaxImporter, card: int) -> None:
     """A spy on a card of the other Blackmail region: the player skipped the Blackmail offered
     first (Herat's), which BGA leaves unsaid; a spy on a Kandahar card cannot be Herat's."""
     t = imp.task()
-    if getattr(t, "blackmail", False) and card in COURT and COURT[card].region != t.region:
+    if isinstance(t, SpyTask) and t.blackmail and card in COURT and COURT[card].region != t.region:
         imp.move(t.player, "skip")
 
 

@@ -127,10 +127,9 @@ class PeriklesImporter(GameImporter):
         """Standing permissions (``givePermission``) set while a request of the same power and location
         waited: each comes after that request's ``ask_permission`` (see :func:`flush_requests`)."""
         self.lists: list[Notif] = []
-        """The answers given (``givePermission``): BGA's permission lists, observed once all are answered;
-        with them the standing permissions set (and observed) meanwhile, which may be later lists."""
-        self.observed: set[int] = set()
-        """Of those, the ones observed as they came (log positions)."""
+        """The answers given (``givePermission``): BGA's permission lists, observed once all are answered."""
+        self.meanwhile: list[Notif] = []
+        """Standing permissions set, and observed, while requests waited: later lists than an answer's."""
         self.claimed_turn: tuple[str, int] | None = None
         """The engine's commit turn a ``useTile`` has started (player, tiles spent so far)."""
         self.battle_plays: dict[str, dict[str, Any]] = {}
@@ -599,9 +598,8 @@ def give_permission(imp: PeriklesImporter, n: Notif) -> None:
     flush_commit(imp)  # units sent before it are there (a revocation cannot touch them)
     set_permission(imp, n)
     imp.observe({"permissions": {loc: allowed}})
-    if imp.requests:  # observed now; its list is newer than an answer held back for the requests
-        imp.lists.append(n)
-        imp.observed.add(n.seq)
+    if imp.requests:
+        imp.meanwhile.append(n)
 
 
 def set_permission(imp: PeriklesImporter, n: Notif) -> None:
@@ -629,12 +627,13 @@ def request_canceled(imp: PeriklesImporter, n: Notif) -> None:
     and the requester commits again (no free turn follows, whatever was granted: Q3 needs a commit
     whose requests were all granted)."""
     answers = [r["notif"] for r in imp.requests if r["answer"] is not None]
-    standing, lists = imp.standing, imp.lists
+    standing = imp.standing
     imp.requests, imp.standing, imp.lists = [], [], []
     for x in sorted(answers + standing, key=lambda x: x.seq):
         _set_standing(imp, [x])
     if answers:
-        _observe_latest(imp, lists + standing)
+        _observe_latest(imp, answers + standing)
+    imp.meanwhile = []
 
 
 def flush_requests(imp: PeriklesImporter) -> None:
@@ -663,12 +662,12 @@ def flush_requests(imp: PeriklesImporter) -> None:
         imp.lists = []
 
 
-def _observe_latest(imp: PeriklesImporter, given: list[Notif]) -> None:
-    """Each location's permissions as BGA listed them last among ``given`` (``givePermission``s), but
-    for a location whose last list was observed when it was given."""
-    last = {str(x.args["location"]): x for x in sorted(given, key=lambda x: x.seq)}  # log order
-    lists = {loc: _permissions(x.args["permissions"]) for loc, x in last.items() if x.seq not in imp.observed}
-    imp.observed.clear()
+def _observe_latest(imp: PeriklesImporter, held: list[Notif]) -> None:
+    """Each location's permissions as BGA listed them last, among the ``givePermission``s ``held`` back
+    and those observed meanwhile (:attr:`PeriklesImporter.meanwhile`, not observed again)."""
+    meanwhile, imp.meanwhile = imp.meanwhile, []
+    last = {str(x.args["location"]): x for x in sorted(held + meanwhile, key=lambda x: x.seq)}  # log order
+    lists = {loc: _permissions(x.args["permissions"]) for loc, x in last.items() if x not in meanwhile}
     if lists:
         imp.observe({"permissions": lists})
 

@@ -215,8 +215,6 @@ def test_the_look_ahead_is_played_by_the_value_agent_at_every_seat(model: ValueM
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The continuations follow the agent whose games the model learnt from, not the greedy one:
     every move of a round is the value agent's choice, for both players."""
-    from replay import evaluator
-
     chosen: list[str] = []
 
     class Watched(ValueAgent):
@@ -224,7 +222,7 @@ def test_the_look_ahead_is_played_by_the_value_agent_at_every_seat(model: ValueM
             chosen.append(player)
             return super().choose(state, player)
 
-    monkeypatch.setattr(evaluator, "ValueAgent", Watched)
+    monkeypatch.setitem(AGENTS, "value", Watched)
     chart, _ = positions(_record(8), "turns", RESAMPLE)
     looked_ahead(chart[10].state, 2, 0, F.mid_action)
     assert set(chosen) == set(chart[10].state.players)
