@@ -154,7 +154,7 @@ SPECIAL_TILES: tuple[SpecialTile, ...] = tuple(
 SPECIAL: dict[str, SpecialTile] = {t.key: t for t in SPECIAL_TILES}
 
 
-def _column_applies(test: str, a: int, d: int) -> bool:
+def _column_applies(test: str, a: float, d: float) -> bool:
     if test == "a >= 3d":
         return a >= 3 * d
     if test == "a >= 2d":
@@ -170,8 +170,9 @@ def _column_applies(test: str, a: int, d: int) -> bool:
     raise ValueError(f"unknown combat results table test {test!r} in combat_results.json")
 
 
-def crt_column(attack: int, defence: int) -> CrtColumn:
-    """The combat results table column for attack strength ``attack`` against ``defence``."""
+def crt_column(attack: float, defence: float) -> CrtColumn:
+    """The combat results table column for attack strength ``attack`` against ``defence`` (an expected
+    strength may be fractional: :mod:`.odds`)."""
     for col in CRT:
         if _column_applies(col.test, attack, defence):
             return col

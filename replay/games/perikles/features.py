@@ -5,8 +5,9 @@ locations, the influence tiles in front of each player (taken face up), whether 
 still unused (never which one it is), and the units under each leader's command *as a group*: the
 strength of everything a leader took at the election and has not lost, whether still in hand or
 sent face down (the public knows the group, not which counter went where), and, per location, how
-many units of each side are there, never their strengths.  The deck order and the dice are never
-read.  A record seen from one seat (``?`` for an unknown tile, units sent face down counted in
+many units of each side are there, never their strengths; and the odds of the battles still to
+fight, an unseen counter counted at its group's mean strength (:mod:`.odds`).  The deck order and
+the dice are never read.  A record seen from one seat (``?`` for an unknown tile, units sent face down counted in
 ``Board.away``) gives the same numbers as the full game.
 
 Per-player features are absolute; the core adds the opponents' maximum and mean.
@@ -29,6 +30,7 @@ from .components import (
     UNITS,
     tiles_per_player,
 )
+from .odds import expected_claims
 
 if TYPE_CHECKING:
     from replay.engine import State
@@ -67,6 +69,11 @@ NAMES: tuple[str, ...] = (
     "stake",                # VP of the locations still to fight where this player is a main side
     "stake_edge",           # those VP, weighted by (own side's units - the other's) / (all + 1)
     "allied_units",         # units this player sent as an ally (not main) to locations still to fight
+    "battle_vp",            # expected VP from claiming the locations still to fight (odds.py)
+    "expected_location_vp", # location VP claimed + battle_vp
+    "expected_statues",     # statues, and those the projected leaderships raise, at each city's expected value
+    "expected_score",       # expected_location_vp + expected_statues + cubes
+    "projected_military",   # printed strength of the armies of the cities led, or projected to be led
 )
 
 GLOBAL_NAMES: tuple[str, ...] = (
@@ -80,6 +87,8 @@ GLOBAL_NAMES: tuple[str, ...] = (
     "over",
 )
 
+_ARMY_STRENGTH = {c: float(sum(u.strength for u in UNITS if u.power == c)) for c in CITY_KEYS}
+"""Each city's army: the printed strengths of all its counters."""
 _PHASE_INDEX = {"deal": 0.0, "setup": 0.0, "influence": 1.0, "nominations": 2.0, "elections": 3.0,
                 "military": 3.0, "battles": 4.0, "end of round": 5.0, "game end": 5.0}
 _EDGE_CAP = 4
@@ -98,9 +107,11 @@ def features(state: State, player: str) -> list[float]:
 
     n_alpha = n_beta = leads = projected = 0
     projected_statues = election_cost = 0
-    first = margin = 0.0
+    first = margin = military = 0.0
     elections_ahead = s.stage in _BEFORE_ELECTIONS
     statues_ahead = s.stage not in _FOUGHT_STAGES
+    battle_vp, statue_value = expected_claims(s, [loc for loc in s.main_player if _still_to_fight(s, loc)])
+    expected_statues = sum(s.statues[c][player] * statue_value[c] for c in CITY_KEYS)
     for c in CITY_KEYS:
         here = cubes[c]
         own = here[player]
@@ -124,8 +135,10 @@ def features(state: State, player: str) -> list[float]:
         if winner == player:
             projected += 1
             election_cost += cost
+            military += _ARMY_STRENGTH[c]
             if statues_ahead:
                 projected_statues += CITY[c].statue_value(s.defeats[c])
+                expected_statues += statue_value[c]
 
     tiles = [INFLUENCE[t] for t in s.hands[player] if t in INFLUENCE]
     shards = sum(t.shards for t in tiles)
@@ -178,6 +191,8 @@ def features(state: State, player: str) -> list[float]:
         float(len(tiles)), float(shards), float(two), float(not s.special_used[player]),
         float(hop_str), float(tri_str), float(hops), float(tris), float(uncommitted), float(persian_str),
         stake, edge, float(allied),
+        battle_vp[player], score["locations"] + battle_vp[player], expected_statues,
+        score["locations"] + battle_vp[player] + expected_statues + on_board, military,
     ]
 
 
