@@ -88,6 +88,10 @@ class FeatureSet:
     """An analysis reads a position's chances this many changes of the player to move later, as the
     mean over :data:`DRAWS` continuations played by the value agent (:meth:`ValueModel.read`); 0: where
     it stands."""
+    every_player: Callable[[State], list[list[float]]] | None = None
+    """Every player's features at once, in seat order (``features_of_all`` in the title's
+    ``features.py``): for a title whose features share work across the players; ``None``: one
+    ``player_features`` call per player."""
 
     @property
     def row_names(self) -> list[str]:
@@ -98,7 +102,8 @@ class FeatureSet:
     def rows(self, state: State) -> list[list[float]]:
         """One row per player of ``state``, in seat order."""
         players = state.players
-        per = [self.player_features(state, p) for p in players]
+        per = (self.every_player(state) if self.every_player is not None
+               else [self.player_features(state, p) for p in players])
         head = self.game_features(state)
         turn = state.turn()
         n = len(players)
@@ -126,7 +131,8 @@ def feature_set(game_id: str) -> FeatureSet | None:
     game_features: Callable[[State], list[float]] = getattr(mod, "global_features", lambda state: [])
     return FeatureSet(game_id, names, global_names, mod.features, game_features, getattr(mod, "mid_action", None),
                       getattr(mod, "progress", None), bool(getattr(mod, "WHOLE_TURN", False)),
-                      getattr(mod, "SHORTLIST", None), int(getattr(mod, "LOOKAHEAD", 0)))
+                      getattr(mod, "SHORTLIST", None), int(getattr(mod, "LOOKAHEAD", 0)),
+                      getattr(mod, "features_of_all", None))
 
 
 FOLLOW_UP_SEED = "follow-up"

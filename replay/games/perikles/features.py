@@ -96,8 +96,21 @@ _BATTLE_STAGES = frozenset({"location", "reveal", "combat", "window", "battle_sp
 _FOUGHT_STAGES = frozenset({"end_round", "over"})
 
 
-def features(state: State, player: str) -> list[float]:
-    """``player``'s position as the public sees it (len == len(NAMES))."""
+def features_of_all(state: State) -> list[list[float]]:
+    """Every player's :func:`features`, in seat order, with the battle odds reckoned once."""
+    claims = _claims(state)  # type: ignore[arg-type]
+    return [features(state, p, claims) for p in state.players]
+
+
+def _claims(s: Board) -> tuple[dict[str, float], dict[str, float]]:
+    """:func:`.odds.expected_claims` over the locations still to fight."""
+    return expected_claims(s, [loc for loc in s.main_player if _still_to_fight(s, loc)])
+
+
+def features(state: State, player: str,
+             claims: tuple[dict[str, float], dict[str, float]] | None = None) -> list[float]:
+    """``player``'s position as the public sees it (len == len(NAMES)); ``claims``: :func:`_claims`
+    of ``state``, if already reckoned."""
     s: Board = state  # type: ignore[assignment]
     players = s.players
     cubes, alpha, beta, leader = s.cubes, s.alpha, s.beta, s.leader
@@ -110,7 +123,7 @@ def features(state: State, player: str) -> list[float]:
     first = margin = military = 0.0
     elections_ahead = s.stage in _BEFORE_ELECTIONS
     statues_ahead = s.stage not in _FOUGHT_STAGES
-    battle_vp, statue_value = expected_claims(s, [loc for loc in s.main_player if _still_to_fight(s, loc)])
+    battle_vp, statue_value = claims if claims is not None else _claims(s)
     expected_statues = sum(s.statues[c][player] * statue_value[c] for c in CITY_KEYS)
     for c in CITY_KEYS:
         here = cubes[c]
@@ -259,4 +272,4 @@ def _progress(s: Board, phase: str) -> float:
     return 0.0
 
 
-__all__ = ["GLOBAL_NAMES", "NAMES", "features", "global_features"]
+__all__ = ["GLOBAL_NAMES", "NAMES", "features", "features_of_all", "global_features"]

@@ -156,6 +156,7 @@ def every_state(rec: Record) -> int:
         for p in st.players:
             f = F.features(st, p)
             assert len(f) == len(F.NAMES) and all(math.isfinite(x) for x in f + g)
+        assert F.features_of_all(st) == [F.features(st, p) for p in st.players]  # the odds reckoned once
         n += 1
         if e is not None:
             _apply(st, e)
