@@ -76,6 +76,24 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from replay.engine import OVER, ChanceRequest, IllegalMove, Move, Outcome, State, Turn, check_outcome_form
 
+class LeaveTable(Move, tag="leave_table", frozen=True):
+    """The player to move has left the table for good: Board Game Arena made them a *zombie*,
+    whose turns its framework plays from then on by the title's own zombie rule (most often: pass).
+
+    A record has it only under the ``bga`` ruleset (the rulebook knows no player who leaves), in a
+    title that says what BGA's zombie does (:meth:`TaskState.player_left`).  It is no choice within
+    the game, so ``legal_moves()`` never lists it and agents never play it."""
+
+    doing: ClassVar[str] = "leave the table"
+    """The move as the verb phrase a refusal uses."""
+
+    @staticmethod
+    def describe(player: str) -> str:
+        return f"{player} leaves the table: Board Game Arena plays their turns from now on (a zombie)"
+
+
+LEAVE_TABLE = LeaveTable()
+
 S = TypeVar("S", bound="TaskState[Any]")
 T = TypeVar("T", bound="Task[Any]")
 
@@ -208,6 +226,8 @@ class TaskState(State, Generic[T]):
         """The pending steps; the top one (the last) is what the game waits for."""
         self.over: bool = False
         """Set by the rule that ends the game."""
+        self.left: tuple[str, ...] = ()
+        """The players who left the table (:class:`LeaveTable`), in the order they left."""
 
     # ---- the protocol, from the stack
 
@@ -233,6 +253,9 @@ class TaskState(State, Generic[T]):
     def _play(self, player: str, move: Move) -> None:
         t = self.stack[-1]
         if type(move) not in t.accepted and not isinstance(move, t.accepts):
+            if type(move) is LeaveTable:
+                self._leave_table(t, player)
+                return
             raise IllegalMove(t.refuse(self, player, move))
         reason = t.check(self, player, move)
         if reason is not None:
@@ -296,7 +319,28 @@ class TaskState(State, Generic[T]):
             self.apply_outcome(t, req, outcome)
         return True
 
+    def _leave_table(self, t: T, player: str) -> None:
+        """:class:`LeaveTable`: ``player``, whose decision ``t`` is, leaves for good; the title ends
+        what they were doing as BGA's zombie does (:meth:`player_left`), then the rules go on."""
+        if self.ruleset != "bga":
+            raise IllegalMove(f"{player} cannot leave the table: only Board Game Arena's ruleset (bga) "
+                              "knows a player who left (a zombie)")
+        self.left = (*self.left, player)
+        try:
+            self.player_left(t, player)
+        except IllegalMove:
+            self.left = self.left[:-1]
+            raise
+        self.advance()
+
     # ---- hooks
+
+    def player_left(self, task: T, player: str) -> None:
+        """``player`` has just joined :attr:`left` at their decision ``task``: end it as BGA's
+        zombie does, and never give them a decision again.  Raise :class:`IllegalMove`, changing
+        nothing, where BGA's zombie rule is not known.  Default: a title without the rule."""
+        raise IllegalMove(f"{player} left the table (a zombie), and our rules do not know how Board Game "
+                          f"Arena plays {self.game_id}'s zombies")
 
     def apply_decision(self, task: T, player: str, move: Move) -> None:
         """Apply a checked (or trusted) move to the decision on top, then run the rules until

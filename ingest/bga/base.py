@@ -43,6 +43,7 @@ import msgspec
 
 from ingest.bga.errors import BgaImportError
 from ingest.bga.log import BgaLog, Notif
+from replay.decisions import LEAVE_TABLE
 from replay.engine import OVER, ChanceRequest, Game, GamerecError, Move, RuleViolation, State
 from replay.games import get_game
 from replay.loop import Loop
@@ -166,6 +167,9 @@ class GameImporter:
         ``verify``): the replay compares every observation at its event anyway."""
         self.replaying: Replaying | None = None
         """Set by :meth:`replay_into`: the record's replay, made as the events are fed."""
+        self.zombies: frozenset[str] = frozenset()
+        """The players BGA's end of game marks as having left the table (``zombie`` in its result
+        rows; set by :meth:`run`): the only ones :meth:`passed_over` may make leave."""
 
     @property
     def state(self) -> State:
@@ -241,6 +245,8 @@ class GameImporter:
         mv = self._move_of(type_, fields)
         if pid not in self.players:
             self.fail(f"player {pid} is not at this table")
+        if self.zombies:
+            self.passed_over(pid)
         self._emit(MoveEvent(pid, mv, self._src()))
 
     def _move_of(self, type_: str, fields: dict[str, Any]) -> Move:
@@ -260,7 +266,26 @@ class GameImporter:
 
     def chance(self, outcome: dict[str, Any]) -> None:
         """Emit and apply a chance outcome (what BGA revealed)."""
+        if self.zombies and "reveal" not in outcome:  # (a reveal may come at any time)
+            self.passed_over(None)
         self._emit(ChanceEvent(outcome, self._src()))
+
+    def passed_over(self, acting: str | None) -> None:
+        """A player who left the table (BGA's zombie) leaves in the record where BGA passes over them.
+
+        BGA's framework plays a zombie's turns by the title's zombie rule; in Copenhagen and Coal
+        Baron that is a pass that leaves no notification.  So when BGA goes on (a move of
+        ``acting``, or randomness when ``acting`` is ``None``) while our rules await a decision of
+        a player its end of game marks as a zombie, that player left here: a ``leave_table`` move
+        of theirs comes first (the rules then end their turn as BGA's zombie does, and pass over
+        them from then on).  A player not so marked is never made to leave: our rules refuse what
+        comes instead.  The end of game is the evidence, so a log without one cannot have a player
+        leave.  :meth:`move` and :meth:`chance` call it; a handler that asks what our rules await
+        before BGA's randomness (:meth:`awaits_chance`) calls it first."""
+        t = self.turn()
+        while type(t) is str and t != acting and t in self.zombies and t not in getattr(self.state, "left", ()):
+            self._emit(MoveEvent(t, LEAVE_TABLE, self._src()))
+            t = self.turn()
 
     def _emit(self, event: MoveEvent | ChanceEvent) -> None:
         """Feed a move or chance outcome to the replay loop (:attr:`loop`), which applies it; then
@@ -321,6 +346,7 @@ class GameImporter:
         """Feed every notification to its handler, in log order."""
         self.current = None
         cancelled = self.cancelled_uids = self._guard(self.cancelled)
+        self.zombies = self._zombies(self._end_state(cancelled))
         self._guard(self.prepare)
         handlers = self.handlers
         skip = self.ignored | FRAMEWORK_TYPES
@@ -344,6 +370,15 @@ class GameImporter:
         self.ended = self._end_state(cancelled)
         self.current = self.ended
         self._guard(self.finish)
+
+    def _zombies(self, end: Notif | None) -> frozenset[str]:
+        """The players the end of game's result rows mark ``zombie`` (none without an end)."""
+        args = end.args.get("args") if end is not None and isinstance(end.args, dict) else None
+        rows = args.get("result") if isinstance(args, dict) else None
+        if not isinstance(rows, list):
+            return frozenset()
+        return frozenset(str(r.get("player")) for r in rows
+                         if isinstance(r, dict) and _truthy(r.get("zombie")) and str(r.get("player")) in self.players)
 
     def _visited(self, by_type: dict[str, list[Notif]]) -> list[Notif]:
         """The notifications of handled types, in log order (state changes only to :attr:`states`)."""

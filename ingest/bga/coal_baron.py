@@ -46,6 +46,7 @@ from replay.games.coal_baron.components import (
 )
 from replay.games.coal_baron.rules.placement import workers_needed
 from replay.games.coal_baron.state import CoalBaronState
+from replay.record import MoveEvent
 
 #: BGA's coal types -> our colours
 COAL = {"yellow_coal": "yellow", "brown_coal": "brown", "grey_coal": "grey", "black_coal": "black"}
@@ -364,10 +365,14 @@ def update_first_player(imp: CoalBaronImporter, n: Notif) -> None:
 
 
 def skip_turn(imp: CoalBaronImporter, n: Notif) -> None:
-    """``skipTurn``: a player without workers is passed over (the engine does it by itself)."""
+    """``skipTurn``: a player without workers is passed over (the engine does it by itself).  When
+    only players who left the table (zombies) still hold workers, BGA's next-player rule skips the
+    others (some twice) before it ends the shift, which our rules have already ended: the count is
+    then the log's own for the shift that ends."""
     pid = str(n.args["player_id"])
-    if imp.st.pits[pid].workers:
-        imp.fail(f"BGA passes over {pid}, who has {imp.st.pits[pid].workers} workers left by our rules")
+    held = imp.st.pits[pid].workers if imp.st.shift == imp.shift else imp.workers[pid]
+    if held:
+        imp.fail(f"BGA passes over {pid}, who has {held} workers left by our rules")
 
 
 def place_workers(imp: CoalBaronImporter, n: Notif) -> None:
@@ -392,11 +397,25 @@ def place_workers(imp: CoalBaronImporter, n: Notif) -> None:
         imp.fail(f"the order card on {space} is not known to the record")
     imp.flush_turn()
     in_shift(imp)
+    unconfirmed_turn(imp, pid)
     imp.move(pid, "place_workers", space=space)
     imp.workers[pid] -= int(n.args["n"])
     imp.acting = pid
     if ws.group in ("factory_draw", "order_draw"):
         imp.private_draw("tiles" if ws.group == "factory_draw" else "orders")
+
+
+def unconfirmed_turn(imp: CoalBaronImporter, pid: str) -> None:
+    """A player who left the table (a zombie) after their turn's action but before confirming it:
+    BGA's zombie passes the confirmation, and with it the board's refill that confirming does (the
+    next confirmed turn refills both).  Our rules refill at the end of every turn, so the log is
+    refused here, with the reason."""
+    if not imp.zombies or imp.awaits_chance() is None:
+        return
+    last = next((e.player for e in reversed(imp.events) if isinstance(e, MoveEvent)), None)
+    if last != pid and last in imp.zombies:
+        imp.fail(f"{last} left the table before confirming their turn: BGA then skips the board's "
+                 "refill until the next confirmed turn, which our rules do not follow")
 
 
 def in_shift(imp: CoalBaronImporter) -> None:

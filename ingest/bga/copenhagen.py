@@ -437,6 +437,7 @@ def refill_harbor(imp: CopenhagenImporter, n: Notif) -> None:
     imp.end_turn_if_awaited()
     for card in n.args["harbor"]:
         slot = int(card["location_arg"])
+        imp.passed_over(None)
         if imp.awaits_chance() is None or next_empty_slot(imp.cph) != slot:
             imp.fail(f"BGA fills harbour slot {slot + 1} (location_arg {slot}), our rules do not refill that slot now")
         imp.chance({"draw": "facade", "items": [str(card["type"])]})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from replay.decisions import LeaveTable
 from replay.engine import Move
 
 from . import moves as mv
@@ -29,6 +30,8 @@ def _tile(tile: str) -> str:
 
 def describe(st: CoalBaronState, player: str, move: Move) -> str:
     """``move`` in words, as ``player`` would say it at this point of the game."""
+    if isinstance(move, LeaveTable):
+        return move.describe(player)
     if isinstance(move, mv.DraftOrder):
         return f"{player} drafts order {_order(move.card)}"
     if isinstance(move, mv.PlaceWorkers):

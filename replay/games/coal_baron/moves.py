@@ -2,12 +2,15 @@
 
 Colours are named ``yellow``/``brown``/``grey``/``black``; order cards ``o1``..``o44``;
 tunnel tiles ``t1``..``t48``; work spaces by their board ids (``mining_10``, ``bank_1``...).
+Besides its own, a record under the ``bga`` ruleset may hold the core's ``leave_table``
+(:class:`~replay.decisions.LeaveTable`: a player who left the table, BGA's zombie).
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from replay.decisions import LeaveTable
 from replay.engine import Move
 
 
@@ -138,5 +141,5 @@ class ChooseCoal(CoalBaronMove, tag="choose_coal", frozen=True):
 
 MOVES: tuple[type[Move], ...] = (
     DraftOrder, PlaceWorkers, MoveCage, LoadCoal, StoreCoal, FillOrder, Substitute, StopMining,
-    KeepTile, ReturnTiles, KeepOrder, ReturnOrders, ChooseCoal,
+    KeepTile, ReturnTiles, KeepOrder, ReturnOrders, ChooseCoal, LeaveTable,
 )

@@ -251,7 +251,11 @@ class CoalBaronState(TaskState[Task]):
             "decks": {"tiles": self.tiles.snapshot(), "orders": self.orders.snapshot()},
             "supply": {c: self.supply[i] for i, c in enumerate(COLOURS)},
             "players": {p: {**self.pits[p].snapshot(), "score": self.score()[p]} for p in self.players},
+            **({"left": list(self.left)} if self.left else {}),
         }
+
+    def player_left(self, task: Task, player: str) -> None:
+        turns.zombie_pass(self, task, player)
 
 
     def _board_snapshot(self) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
+from replay.decisions import LeaveTable
 from replay.engine import Move
 from replay.games.copenhagen.components import components
 from replay.games.copenhagen.geometry import cell_name, column_mask, row_mask
@@ -57,6 +58,8 @@ def describe(s: CopenhagenState, player: str, move: Move) -> str:
         return f"{player} places a white tile at {cell_name(move.x, move.y)} (coat of arms)"
     if isinstance(move, RefreshAbilities):
         return f"{player} flips their used ability tiles back (coat of arms)"
+    if isinstance(move, LeaveTable):
+        return move.describe(player)
     return f"{player}: {move.type}"
 
 

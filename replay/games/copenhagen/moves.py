@@ -9,11 +9,13 @@
 ``take_ability``       coat-of-arms bonus: take an ability tile
 ``place_white``        coat-of-arms bonus: place a white tile at ``(x, y)``
 ``refresh_abilities``  coat-of-arms bonus: flip all used ability tiles back
+``leave_table``        ``bga`` only: the player left the table (BGA's zombie, :class:`~replay.decisions.LeaveTable`)
 =====================  ======================================================
 """
 
 from __future__ import annotations
 
+from replay.decisions import LeaveTable
 from replay.engine import Move
 
 
@@ -83,5 +85,5 @@ class RefreshAbilities(Move, tag="refresh_abilities", frozen=True):
 
 
 MOVES: tuple[type[Move], ...] = (
-    TakeCard, Discard, BothActions, EndTurn, Build, TakeAbility, PlaceWhite, RefreshAbilities,
+    TakeCard, Discard, BothActions, EndTurn, Build, TakeAbility, PlaceWhite, RefreshAbilities, LeaveTable,
 )

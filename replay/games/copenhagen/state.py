@@ -167,7 +167,13 @@ class CopenhagenState(TaskState[Step]):
                 "dealt_hands": self.dealt,
             },
             "end": self.end,
+            **({"left": list(self.left)} if self.left else {}),
         }
+
+    def player_left(self, task: Step, player: str) -> None:
+        from replay.games.copenhagen.steps import zombie_pass
+
+        zombie_pass(self)
 
     def describe_move(self, player: str, move: Move) -> str:
         from replay.games.copenhagen.describe import describe

@@ -239,12 +239,30 @@ def refill(s: CopenhagenState) -> None:
 
 
 def next_player(s: CopenhagenState) -> None:
+    """The next player in seat order takes a turn, passing over those who left the table (BGA's
+    zombies: their turns end as soon as they begin, :func:`zombie_pass`)."""
     s.turns += 1
-    s.current = (s.current + 1) % len(s.players)
+    n = len(s.players)
+    s.current = (s.current + 1) % n
+    if s.left:
+        for _ in range(n - 1):
+            if s.players[s.current] not in s.left:
+                break
+            s.current = (s.current + 1) % n
     s.first_slot = None
     s.cards_taken = 0
     s.pending_arms = 0
     goto(s, FirstCard(s.players[s.current]))
+
+
+def zombie_pass(s: CopenhagenState) -> None:
+    """A player who has just left the table (BGA's zombie) passes: BGA's ``zombieTurn`` takes
+    ``zombiePass`` from every step of a turn, straight to the harbour refill.  The turn ends where it
+    stands (a hand over the limit stays so, an unfinished second card is not taken), the empty
+    slots are refilled, and the next player who has not left plays."""
+    while type(s.stack[-1]) is HandLimit:
+        s.stack.pop()
+    end_turn(s)
 
 
 def game_over(s: CopenhagenState, why: str) -> None:

@@ -7,9 +7,11 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from replay.engine import IllegalMove
+
 from ..components import FACE_DOWN
 from ..tasks import Draw, Task
-from . import placement, shift
+from . import mining, placement, shift
 
 if TYPE_CHECKING:
     from ..state import CoalBaronState
@@ -25,14 +27,16 @@ class StartShiftTask(Task):
         s.pop(self)
         s.shift += 1
         s.push(WorkPhaseTask("", s.start_player))
-        s.push(placement.PlaceWorkersTask(s.players[s.start_player]))
+        if not (s.left and s.players[s.start_player] in s.left):  # (else the next player begins)
+            s.push(placement.PlaceWorkersTask(s.players[s.start_player]))
 
 
 @dataclass(slots=True)
 class WorkPhaseTask(Task):
     """The work phase (4.1): turns in clockwise order; after every turn the board is refilled
     (6.8) and the next player who has a worker left takes a turn.  When nobody has, the shift is
-    scored."""
+    scored.  A player who left the table (BGA's zombie, :func:`zombie_pass`) takes no more turns:
+    the workers they still hold stay unplaced."""
 
     current: int = 0
     """The seat of the player whose turn it is (or was, until the next one starts)."""
@@ -48,9 +52,10 @@ class WorkPhaseTask(Task):
                 if refill(s, RefillFactoryTask) or orders:
                     return  # back here once the refills are drawn
         n = len(s.players)
+        left = s.left
         for k in range(1, n + 1):
             i = (self.current + k) % n
-            if s.pits[s.players[i]].workers > 0:
+            if s.pits[s.players[i]].workers > 0 and not (left and s.players[i] in left):
                 self.current = i
                 self.refilled = False
                 s.push(placement.PlaceWorkersTask(s.players[i]))
@@ -114,3 +119,15 @@ class RefillOrdersTask(Refill):
     @staticmethod
     def spaces(s: CoalBaronState) -> dict[str, str | None]:
         return s.order_spaces
+
+
+def zombie_pass(s: CoalBaronState, task: Task, player: str) -> None:
+    """A player who has just left the table (BGA's zombie) passes: BGA's ``zombieTurn`` takes
+    ``zombiePass`` to the end of the turn, from the placement or from the mining steps (the steps
+    left are lost), and BGA's next-player rule passes over zombies from then on.  At the other
+    decisions (the draft, a draw-five's choice or its put-back, a coal shortage) the log cannot show
+    what becomes of the items in hand, so the move is refused there."""
+    if type(task) is not placement.PlaceWorkersTask and type(task) is not mining.MiningTask:
+        raise IllegalMove(f"{player} left the table while they had to {task.awaiting}: what Board Game Arena's "
+                          "zombie does there is not known to our rules")
+    s.pop(task)

@@ -1,0 +1,166 @@
+"""A player who leaves the table (BGA's zombie, the core's ``leave_table``), over every title.
+
+Only the ``bga`` ruleset knows it; only Copenhagen and Coal Baron say what BGA's zombie does
+(a pass, with no notification). Elsewhere the move is refused and the state is left as it was.
+A player who left never decides again, and the game still ends."""
+
+from __future__ import annotations
+
+import random
+
+import orjson
+import pytest
+
+from replay.decisions import LEAVE_TABLE, LeaveTable
+from replay.engine import OVER, ChanceRequest, IllegalMove, State
+from replay.games import available, get_game
+from replay.record import ChanceEvent, Event, MoveEvent, Record, dumps, loads
+from replay.replayer import replay
+from replay.simulate import sample_outcome
+
+SUPPORTED = ("copenhagen", "coal_baron")
+
+
+def _chance_settled(s: State, rng: random.Random) -> None:
+    while isinstance(t := s.turn(), ChanceRequest):
+        s.apply_chance(sample_outcome(t, rng))
+
+
+def _game_at(game_id: str, ruleset: str, decisions: int, seed: int = 3) -> tuple[State, random.Random]:
+    """A 3-player game of ``game_id`` after ``decisions`` random decisions."""
+    rng = random.Random(seed)
+    s = get_game(game_id).initial_state(["a", "b", "c"], {"ruleset": ruleset})
+    for _ in range(decisions):
+        _chance_settled(s, rng)
+        t = s.turn()
+        assert isinstance(t, str)
+        s.apply_move(t, rng.choice(list(s.legal_moves())))
+    _chance_settled(s, rng)
+    return s, rng
+
+
+@pytest.mark.parametrize("game_id", available())
+def test_the_rulebook_knows_no_player_who_leaves(game_id: str) -> None:
+    s, _ = _game_at(game_id, "official", 12)
+    t = s.turn()
+    assert isinstance(t, str)
+    before = orjson.dumps(s.snapshot())
+    with pytest.raises(IllegalMove, match="only Board Game Arena's ruleset"):
+        s.apply_move(t, LEAVE_TABLE)
+    assert orjson.dumps(s.snapshot()) == before
+    assert LEAVE_TABLE not in list(s.legal_moves())
+
+
+@pytest.mark.parametrize("game_id", sorted(set(available()) - set(SUPPORTED)))
+def test_a_title_without_bgas_zombie_rule_refuses_it(game_id: str) -> None:
+    s, _ = _game_at(game_id, "bga", 12)
+    t = s.turn()
+    assert isinstance(t, str)
+    before = orjson.dumps(s.snapshot())
+    with pytest.raises(IllegalMove, match="do not know how Board Game Arena plays"):
+        s.apply_move(t, LEAVE_TABLE)
+    assert orjson.dumps(s.snapshot()) == before
+    assert s.left == ()
+
+
+def _play_out(s: State, rng: random.Random) -> list[str]:
+    """Play ``s`` to its end at random; who decided, in order."""
+    deciders = []
+    while (t := s.turn()) is not OVER:
+        if isinstance(t, ChanceRequest):
+            s.apply_chance(sample_outcome(t, rng))
+            continue
+        moves = list(s.legal_moves())
+        assert LEAVE_TABLE not in moves
+        deciders.append(t)
+        s.apply_move(t, rng.choice(moves))
+    return deciders
+
+
+@pytest.mark.parametrize("game_id", SUPPORTED)
+@pytest.mark.parametrize("at", [10, 37, 61])
+def test_who_left_never_decides_again_and_the_game_ends(game_id: str, at: int) -> None:
+    s, rng = _game_at(game_id, "bga", at, seed=at)
+    while game_id == "coal_baron" and s.snapshot()["decision"]["kind"] not in ("place", "mining"):
+        t = s.turn()
+        assert isinstance(t, str)
+        s.apply_move(t, rng.choice(list(s.legal_moves())))
+        _chance_settled(s, rng)
+    leaver = s.turn()
+    assert isinstance(leaver, str)
+    s.apply_move(leaver, LEAVE_TABLE)
+    assert s.left == (leaver,)
+    assert s.snapshot()["left"] == [leaver]
+    deciders = _play_out(s, rng)
+    assert deciders and leaver not in deciders
+    assert set(deciders) == {"a", "b", "c"} - {leaver}
+
+
+@pytest.mark.parametrize("game_id", SUPPORTED)
+def test_a_record_with_a_player_who_left_replays_complete(game_id: str) -> None:
+    """The move in a record: written, read back and replayed through the checked path, complete."""
+    game = get_game(game_id)
+    rng = random.Random(5)
+    st = game.initial_state(["a", "b", "c"], {"ruleset": "bga"})
+    events: list[Event] = []
+    decisions = 0
+    while (t := st.turn()) is not OVER:
+        if isinstance(t, ChanceRequest):
+            out = sample_outcome(t, rng)
+            st.apply_chance(out)
+            events.append(ChanceEvent(out))
+            continue
+        mv = LEAVE_TABLE if decisions == 20 else rng.choice(list(st.legal_moves()))
+        decisions += 1
+        st.apply_move(t, mv)
+        events.append(MoveEvent(t, mv))
+    rec = Record(game=game_id, id="left", players=[{"id": p} for p in ("a", "b", "c")], events=events,
+                 options={"ruleset": "bga"}, result={"score": st.totals(), "rank": st.ranking(), "end": "zombie"})
+    again = loads(dumps(rec))
+    left = [e for e in again.events if isinstance(e, MoveEvent) and isinstance(e.move, LeaveTable)]
+    assert len(left) == 1
+    result = replay(again)
+    assert result.status == "complete", result.divergences[:3]
+    assert result.state is not None and result.state.left == (left[0].player,)
+    assert "leaves the table" in result.state.describe_move(left[0].player, left[0].move)
+
+
+def test_coal_baron_refuses_a_zombie_holding_drawn_items() -> None:
+    """At a draw-five's choice the log cannot show what becomes of the five: refused, unchanged."""
+    s, rng = _game_at("coal_baron", "bga", 0, seed=1)
+    while s.snapshot()["decision"]["kind"] not in ("keep_tile", "keep_order"):
+        t = s.turn()
+        assert isinstance(t, str)
+        moves = list(s.legal_moves())
+        draws = [m for m in moves if getattr(m, "space", "") in ("factory_draw", "order_draw")]
+        s.apply_move(t, draws[0] if draws else rng.choice(moves))
+        _chance_settled(s, rng)
+    t = s.turn()
+    assert isinstance(t, str)
+    before = orjson.dumps(s.snapshot())
+    with pytest.raises(IllegalMove, match="left the table while they had to"):
+        s.apply_move(t, LEAVE_TABLE)
+    assert orjson.dumps(s.snapshot()) == before and s.left == ()
+
+
+def test_coal_baron_shift_ends_when_only_who_left_holds_workers() -> None:
+    """BGA ends the shift when only zombies still hold workers: their workers stay unplaced."""
+    s, rng = _game_at("coal_baron", "bga", 0, seed=2)
+    while s.snapshot()["decision"]["kind"] != "place":
+        t = s.turn()
+        assert isinstance(t, str)
+        s.apply_move(t, rng.choice(list(s.legal_moves())))
+        _chance_settled(s, rng)
+    leaver = s.turn()
+    assert isinstance(leaver, str)
+    shift, held = s.snapshot()["shift"], s.snapshot()["players"][leaver]["workers"]
+    s.apply_move(leaver, LEAVE_TABLE)
+    while s.snapshot()["shift"] == shift:
+        t = s.turn()
+        if isinstance(t, ChanceRequest):
+            s.apply_chance(sample_outcome(t, rng))
+            continue
+        assert t != leaver
+        assert s.snapshot()["players"][leaver]["workers"] == held  # never placed
+        s.apply_move(t, rng.choice(list(s.legal_moves())))
+    assert held > 0 and s.snapshot()["shift"] == shift + 1

@@ -1,0 +1,79 @@
+"""Players who left the table (BGA's zombies) in Copenhagen and Coal Baron logs.
+
+BGA's framework passes a zombie's turns in silence; its end of game marks the player ``zombie``.
+The importer makes the player leave (``leave_table``) at the first turn BGA passes over, and only
+with that mark: without it the same log is refused there.  The logs are harness games in which a
+seat was turned into a zombie part way (``tests/ingest/bga_logs/README.md``)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ingest.bga import BgaImportError, import_file
+from replay.decisions import LeaveTable
+from replay.record import MoveEvent
+from replay.replayer import COMPLETE, replay
+
+HERE = Path(__file__).resolve().parent / "bga_logs"
+COPENHAGEN = HERE / "copenhagen" / "copenhagen_4p_seed20103.log.json.gz"
+COAL_BARON = HERE / "coal_baron" / "coalbaron_3p_seed20000.log.json.gz"
+UNCONFIRMED = HERE / "coal_baron" / "coalbaron_3p_seed20204.log.json.gz"
+
+# (log, the zombie, the packet of the first turn BGA passes over, the move there)
+CASES = [
+    (COPENHAGEN, "84101034", "32", "takeCard"),
+    (COAL_BARON, "84100001", "96", "placeWorkers"),
+]
+
+
+@pytest.mark.parametrize(("path", "zombie", "packet", "notif"), CASES)
+def test_the_zombie_leaves_where_bga_first_passes_them_over(path: Path, zombie: str, packet: str, notif: str) -> None:
+    imported = import_file(path)
+    rec = imported.record
+    assert rec.result is not None and rec.result["end"] == "zombie"
+    moves = [(i, e) for i, e in enumerate(rec.events) if isinstance(e, MoveEvent)]
+    left = [(i, e) for i, e in moves if isinstance(e.move, LeaveTable)]
+    assert [e.player for _, e in left] == [zombie]
+    i, ev = left[0]
+    assert ev.extra is not None and str(ev.extra["src"]["packet"]) == packet
+    assert all(e.player != zombie for j, e in moves if j > i), "a player who left never moves again"
+    assert any(e.player == zombie for j, e in moves if j < i), "they played before they left"
+    result = replay(rec)
+    assert result.status == COMPLETE, result.divergences[:3]
+    assert result.state is not None and result.state.left == (zombie,)
+
+
+def _without_zombies(path: Path, tmp_path: Path) -> Path:
+    """The log with the end of game's ``zombie`` marks cleared (what a log of a player who did not
+    leave would say)."""
+    raw: dict[str, Any] = json.loads(gzip.decompress(path.read_bytes()))
+    for packet in raw["data"]["logs"]:
+        for n in packet["data"]:
+            if n["type"] == "gameStateChange" and str(n["args"].get("id")) == "99":
+                for row in n["args"]["args"]["result"]:
+                    row["zombie"] = 0
+    out = tmp_path / path.name
+    out.write_bytes(gzip.compress(json.dumps(raw).encode()))
+    return out
+
+
+@pytest.mark.parametrize(("path", "zombie", "packet", "notif"), CASES)
+def test_without_the_end_of_games_mark_the_log_is_refused_there(path: Path, zombie: str, packet: str, notif: str,
+                                                                tmp_path: Path) -> None:
+    with pytest.raises(BgaImportError) as err:
+        import_file(_without_zombies(path, tmp_path))
+    assert str(err.value.packet) == packet and err.value.notif == notif
+    assert f"it is {zombie}'s turn" in str(err.value)
+
+
+def test_a_zombie_who_left_their_turn_unconfirmed_is_refused_with_the_reason() -> None:
+    """BGA's zombie passes Coal Baron's turn confirmation, and the board's refill with it."""
+    with pytest.raises(BgaImportError) as err:
+        import_file(UNCONFIRMED)
+    assert err.value.packet == 245 and err.value.notif == "placeWorkers"
+    assert "84102043 left the table before confirming their turn" in str(err.value)
