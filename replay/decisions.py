@@ -76,6 +76,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from replay.engine import OVER, ChanceRequest, IllegalMove, Move, Outcome, State, Turn, check_outcome_form
 
+
 class LeaveTable(Move, tag="leave_table", frozen=True):
     """The player to move has left the table for good: Board Game Arena made them a *zombie*,
     whose turns its framework plays from then on by the title's own zombie rule (most often: pass).
