@@ -30,6 +30,7 @@ and the round-1 display tiles nobody took are ``null``.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -48,7 +49,7 @@ from replay.games.perikles.components import (
     LOCATION_SLOTS,
     UNIT,
 )
-from replay.games.perikles.phases.military import choice_cities
+from replay.games.perikles.phases.military import a_unit, choice_cities
 from replay.games.perikles.state import PeriklesState
 
 # ---- BGA's ids ---------------------------------------------------------------------------
@@ -120,6 +121,7 @@ class PeriklesImporter(GameImporter):
     def __init__(self, log: BgaLog, players: list[str], names: dict[str, str | None]) -> None:
         super().__init__(log, players, names)
         self.pending_commit: dict[str, Any] | None = None
+        self._repeats: dict[tuple[str, Any], bool | None] | None = None
         """The sends and cube of one BGA commit, gathered until the engine takes them in its order."""
         self.requests: list[dict[str, Any]] = []
         """Permission requests of the commit waiting for answers (BGA answers them together)."""
@@ -156,6 +158,12 @@ class PeriklesImporter(GameImporter):
         return state
 
     # ---- the setup the log names only later ----------------------------------------------
+
+    def zombie_repeats(self) -> dict[tuple[str, Any], bool | None]:
+        """:func:`zombie_repeats` of this log (worked out once, when first asked)."""
+        if self._repeats is None:
+            self._repeats = zombie_repeats(self.log, self.zombies, self.cancelled_uids)
+        return self._repeats
 
     def prepare(self) -> None:
         """Round 1's display, locations, the secret special tiles and the first player.
@@ -560,7 +568,53 @@ def flush_commit(imp: PeriklesImporter) -> None:
     for i, s in enumerate(sends):
         if i == 2 and c["cube"] is not None:
             imp.move(p, "spend_cube", city=c["cube"])
+        if i == 1 and len(sends) == 2 and s == sends[0] and p in imp.zombies:
+            repeat = imp.zombie_repeats().get((p, c["move"]))
+            if repeat is None:
+                imp.fail(f"{p}, who left the table, sends {a_unit(s['power'], s['unit_type'])} to {s['location']} "
+                         "twice in one turn, and the log cannot tell whether BGA's zombie picked one counter twice")
+            if repeat:
+                continue  # one counter picked twice: one unit went
         imp.move(p, "send_unit", **s)
+
+
+def zombie_repeats(log: BgaLog, zombies: frozenset[str], cancelled: set[str]) -> dict[tuple[str, Any], bool | None]:
+    """For each commit of a player who left the table (BGA's zombie) whose two sends are alike (power,
+    type, location, side): whether it sent one unit (``True``), two (``False``), or the log cannot
+    tell (``None``); keyed by (player, BGA move id), as :func:`_commit_for` gathers a commit.
+
+    BGA's zombie (``sendRandomUnits``) draws its two units from one list, so it may draw a counter
+    twice; BGA then notifies two sends but moves the unit once.  The face-down sends do not say which,
+    but the location's ``revealCounters`` does: the sends of a kind to a location, all players' (only
+    a zombie's pair can be too many), less the units of that kind revealed there, are the repeated
+    picks.  When they are as many as the zombie's like pairs there, each pair was one counter; when
+    none, two; otherwise the log cannot tell which."""
+    commits: dict[tuple[str, Any], list[tuple[str, str, str, str]]] = {}
+    sent: Counter[tuple[str, str, str]] = Counter()
+    for n in log.by_type().get("sendBattle", ()):
+        if n.uid in cancelled:
+            continue
+        a = n.args_as(SendBattleArgs)
+        send = (str(a.city), str(a.type), str(a.location), SIDE_OF_BATTLEPOS[_int(a.battlepos)])
+        sent[send[:3]] += 1
+        p = _pid(a.player_id)
+        if p in zombies:
+            commits.setdefault((p, n.packet.move_id), []).append(send)
+    revealed: Counter[tuple[str, str, str]] = Counter()
+    for n in log.by_type().get("revealCounters", ()):
+        for unit in n.args.get("military") or ():
+            revealed[(str(unit["city"]), str(unit["type"]), str(unit["location"]))] += 1
+    pairs: dict[tuple[str, str, str, str], list[tuple[str, Any]]] = {}
+    for key, sends in commits.items():
+        if len(sends) == 2 and sends[0] == sends[1]:
+            pairs.setdefault((key[0], *sends[0][:3]), []).append(key)
+    out: dict[tuple[str, Any], bool | None] = {}
+    for (_, *kind), keys in pairs.items():
+        repeated = sent[(kind[0], kind[1], kind[2])] - revealed[(kind[0], kind[1], kind[2])]
+        verdict = True if repeated == len(keys) else False if repeated == 0 else None
+        for key in keys:
+            out[key] = verdict
+    return out
 
 
 def defend_request(imp: PeriklesImporter, n: Notif) -> None:

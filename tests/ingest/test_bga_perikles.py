@@ -691,3 +691,50 @@ def test_retrieve_deadpool_is_checked_against_the_units_our_rules_returned() -> 
     with pytest.raises(BgaImportError, match="our rules give him no unit of that kind"):
         send(imp, "retrieveDeadpool", player_id=p, city=UNIT[foreign].power, id=foreign[1:],
              strength=UNIT[foreign].strength, type=UNIT[foreign].type)
+
+
+# ---- a player who left the table (BGA's zombie) ------------------------------------------------
+
+
+def _zombie_log(pairs: list[tuple[str, str]], revealed: int) -> Any:
+    """A log where p2 (marked ``zombie`` at the end) commits, per packet, the two sends ``pairs`` names
+    (``(location, location)`` of two face-down Argos hoplites), and ``revealed`` Argos hoplites are turned
+    up at Mantinea."""
+    packets = []
+    for i, (a, b) in enumerate(pairs, start=10):
+        packets.append({"channel": "/player/pp1", "table_id": 1, "packet_id": str(i), "packet_type": "resend",
+                        "move_id": str(i), "time": "0",
+                        "data": [{"uid": f"s{i}{k}", "type": "sendBattle", "log": "",
+                                  "args": {"player_id": "p2", "location": loc, "battlepos": 3, "id": 0,
+                                           "city": "argos", "type": "hoplite", "strength": 0, "slot": "1"}}
+                                 for k, loc in enumerate((a, b))]})
+    military = [{"id": str(20 + k), "city": "argos", "type": "hoplite", "strength": "1", "location": "mantinea",
+                 "battlepos": "3"} for k in range(revealed)]
+    packets.append({"channel": "/table/t1", "table_id": 1, "packet_id": "90", "packet_type": "resend",
+                    "move_id": "90", "time": "0",
+                    "data": [{"uid": "r", "type": "revealCounters", "log": "",
+                              "args": {"slot": "1", "military": military}}]})
+    raw = {"status": 1, "data": {"players": [{"id": p, "name": p.upper()} for p in PLAYERS], "logs": packets}}
+    return parse_log(raw, "zombie.json")
+
+
+@pytest.mark.parametrize(("pairs", "revealed", "verdict"), [
+    ([("mantinea", "mantinea")], 1, True),     # two sends, one unit: one counter picked twice
+    ([("mantinea", "mantinea")], 2, False),    # two units: two counters
+    ([("mantinea", "mantinea")] * 2, 2, True),
+    ([("mantinea", "mantinea")] * 2, 3, None),  # one of the two pairs was one counter: which, the log does not say
+])
+def test_zombie_repeats_counts_the_units_revealed(pairs: list[tuple[str, str]], revealed: int,
+                                                  verdict: bool | None) -> None:
+    from ingest.bga.perikles import zombie_repeats
+
+    got = zombie_repeats(_zombie_log(pairs, revealed), frozenset({"p2"}), set())
+    assert set(got.values()) == {verdict}
+    assert len(got) == len(pairs)
+    assert zombie_repeats(_zombie_log(pairs, revealed), frozenset(), set()) == {}  # nobody left the table
+
+
+def test_zombie_repeats_leaves_unlike_sends_alone() -> None:
+    from ingest.bga.perikles import zombie_repeats
+
+    assert zombie_repeats(_zombie_log([("mantinea", "delium")], 1), frozenset({"p2"}), set()) == {}
