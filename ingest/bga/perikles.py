@@ -565,37 +565,40 @@ def flush_commit(imp: PeriklesImporter) -> None:
         imp.fail(f"{p} spends a cube for extra units but sends {len(sends)}")
     imp.settle(actor=p)
     imp.claim(p)
+    if p in imp.zombies and len(sends) == 2:
+        repeat = imp.zombie_repeats().get((p, c["move"]), False)
+        if repeat is None:
+            s = sends[0]
+            imp.fail(f"{p}, who left the table, sends {a_unit(s['power'], s['unit_type'])} twice in one turn, and "
+                     "the log cannot tell whether BGA's zombie picked one counter twice")
+        if repeat:
+            sends = sends[1:]  # one counter picked twice: it went where the second send says
     for i, s in enumerate(sends):
         if i == 2 and c["cube"] is not None:
             imp.move(p, "spend_cube", city=c["cube"])
-        if i == 1 and len(sends) == 2 and s == sends[0] and p in imp.zombies:
-            repeat = imp.zombie_repeats().get((p, c["move"]))
-            if repeat is None:
-                imp.fail(f"{p}, who left the table, sends {a_unit(s['power'], s['unit_type'])} to {s['location']} "
-                         "twice in one turn, and the log cannot tell whether BGA's zombie picked one counter twice")
-            if repeat:
-                continue  # one counter picked twice: one unit went
         imp.move(p, "send_unit", **s)
 
 
 def zombie_repeats(log: BgaLog, zombies: frozenset[str], cancelled: set[str]) -> dict[tuple[str, Any], bool | None]:
-    """For each commit of a player who left the table (BGA's zombie) whose two sends are alike (power,
-    type, location, side): whether it sent one unit (``True``), two (``False``), or the log cannot
-    tell (``None``); keyed by (player, BGA move id), as :func:`_commit_for` gathers a commit.
+    """For each commit of a player who left the table (BGA's zombie) whose two sends are of one kind
+    (power and type): whether one counter was sent twice (``True``), two counters (``False``), or the
+    log cannot tell (``None``); keyed by (player, BGA move id), as :func:`_commit_for` gathers a commit.
 
     BGA's zombie (``sendRandomUnits``) draws its two units from one list, so it may draw a counter
-    twice; BGA then notifies two sends but moves the unit once.  The face-down sends do not say which,
-    but the location's ``revealCounters`` does: the sends of a kind to a location, all players' (only
-    a zombie's pair can be too many), less the units of that kind revealed there, are the repeated
-    picks.  When they are as many as the zombie's like pairs there, each pair was one counter; when
-    none, two; otherwise the log cannot tell which."""
-    commits: dict[tuple[str, Any], list[tuple[str, str, str, str]]] = {}
+    twice, to one location or two; BGA then notifies both sends, moving the counter each time, so it
+    ends where the second send says and the first is the one too many.  Face down, the sends do not
+    say which; the reveals do: the sends of a kind to a location (all players': only a zombie's pair
+    can be too many) less the units of that kind revealed there are the repeated picks whose first
+    send went there.  When they are as many as such pairs, each pair was one counter; when none, two;
+    otherwise the log cannot tell which.  A pair whose counters the log names (the zombie's own
+    view) is decided by their ids."""
+    commits: dict[tuple[str, Any], list[tuple[str, str, str, int]]] = {}
     sent: Counter[tuple[str, str, str]] = Counter()
     for n in log.by_type().get("sendBattle", ()):
         if n.uid in cancelled:
             continue
         a = n.args_as(SendBattleArgs)
-        send = (str(a.city), str(a.type), str(a.location), SIDE_OF_BATTLEPOS[_int(a.battlepos)])
+        send = (str(a.city), str(a.type), str(a.location), _int(a.id))
         sent[send[:3]] += 1
         p = _pid(a.player_id)
         if p in zombies:
@@ -604,13 +607,17 @@ def zombie_repeats(log: BgaLog, zombies: frozenset[str], cancelled: set[str]) ->
     for n in log.by_type().get("revealCounters", ()):
         for unit in n.args.get("military") or ():
             revealed[(str(unit["city"]), str(unit["type"]), str(unit["location"]))] += 1
+    out: dict[tuple[str, Any], bool | None] = {}
     pairs: dict[tuple[str, str, str, str], list[tuple[str, Any]]] = {}
     for key, sends in commits.items():
-        if len(sends) == 2 and sends[0] == sends[1]:
+        if len(sends) != 2 or sends[0][:2] != sends[1][:2]:
+            continue
+        if sends[0][3] and sends[1][3]:  # the counters are named
+            out[key] = sends[0][3] == sends[1][3]
+        else:
             pairs.setdefault((key[0], *sends[0][:3]), []).append(key)
-    out: dict[tuple[str, Any], bool | None] = {}
-    for (_, *kind), keys in pairs.items():
-        repeated = sent[(kind[0], kind[1], kind[2])] - revealed[(kind[0], kind[1], kind[2])]
+    for (_, power, unit_type, location), keys in pairs.items():
+        repeated = sent[(power, unit_type, location)] - revealed[(power, unit_type, location)]
         verdict = True if repeated == len(keys) else False if repeated == 0 else None
         for key in keys:
             out[key] = verdict

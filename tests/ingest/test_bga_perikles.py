@@ -734,7 +734,30 @@ def test_zombie_repeats_counts_the_units_revealed(pairs: list[tuple[str, str]], 
     assert zombie_repeats(_zombie_log(pairs, revealed), frozenset(), set()) == {}  # nobody left the table
 
 
+@pytest.mark.parametrize(("revealed", "verdict"), [(0, True), (1, False)])
+def test_a_zombies_pair_to_two_locations_is_judged_where_the_first_went(revealed: int, verdict: bool) -> None:
+    """BGA moves a counter picked twice at each send: it ends where the second send says."""
+    from ingest.bga.perikles import zombie_repeats
+
+    got = zombie_repeats(_zombie_log([("mantinea", "delium")], revealed), frozenset({"p2"}), set())
+    assert list(got.values()) == [verdict]
+
+
 def test_zombie_repeats_leaves_unlike_sends_alone() -> None:
     from ingest.bga.perikles import zombie_repeats
 
-    assert zombie_repeats(_zombie_log([("mantinea", "delium")], 1), frozenset({"p2"}), set()) == {}
+    log = _zombie_log([("mantinea", "mantinea")], 1)
+    for n in log.by_type()["sendBattle"][1:]:
+        n.args["type"] = "trireme"
+    assert zombie_repeats(log, frozenset({"p2"}), set()) == {}
+
+
+@pytest.mark.parametrize(("ids", "verdict"), [((21, 21), True), ((21, 22), False)])
+def test_a_zombies_pair_the_log_names_is_judged_by_its_ids(ids: tuple[int, int], verdict: bool) -> None:
+    """In the zombie's own log the counters are named: no reveal is needed (here it would say otherwise)."""
+    from ingest.bga.perikles import zombie_repeats
+
+    log = _zombie_log([("mantinea", "mantinea")], 1 if not verdict else 2)
+    for n, uid in zip(log.by_type()["sendBattle"], ids):
+        n.args["id"] = uid
+    assert list(zombie_repeats(log, frozenset({"p2"}), set()).values()) == [verdict]

@@ -77,3 +77,28 @@ def test_a_zombie_who_left_their_turn_unconfirmed_is_refused_with_the_reason() -
         import_file(UNCONFIRMED)
     assert err.value.packet == 245 and err.value.notif == "placeWorkers"
     assert "84102043 left the table before confirming their turn" in str(err.value)
+
+
+PERIKLES_REPEAT = HERE / "perikles" / "perikles_3p_seed20400.log.json.gz"
+PERIKLES_UNTOLD = HERE / "perikles" / "perikles_4p_seed20302.log.json.gz"
+
+
+def test_a_perikles_zombie_who_picked_one_counter_twice_sent_one_unit() -> None:
+    """Packet 173: the zombie's two Megara hoplites go to Cythera and Epidaurus; none is revealed at
+    Cythera, so one counter was picked twice and went to Epidaurus (the second send)."""
+    rec = import_file(PERIKLES_REPEAT).record
+    assert rec.result is not None and rec.result["end"] == "zombie"
+    at_173 = [e.move.to_dict() for e in rec.events
+              if isinstance(e, MoveEvent) and e.move.type == "send_unit" and e.extra and e.extra["src"]["packet"] == 173]
+    assert [(m["power"], m["unit_type"], m["location"]) for m in at_173] == [("megara", "hoplite", "epidaurus")]
+    result = replay(rec)
+    assert result.status == COMPLETE, result.divergences[:3]
+
+
+def test_a_perikles_zombie_pair_the_reveals_cannot_settle_is_refused() -> None:
+    """Four pairs of Argos hoplites to Mantinea, and fewer units revealed than sent, but more than
+    none and fewer than four short: which pairs were one counter, the log does not say."""
+    with pytest.raises(BgaImportError) as err:
+        import_file(PERIKLES_UNTOLD)
+    assert err.value.packet == 70
+    assert "84103021, who left the table, sends an Argos hoplite twice in one turn" in str(err.value)
