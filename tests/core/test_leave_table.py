@@ -39,28 +39,30 @@ def _game_at(game_id: str, ruleset: str, decisions: int, seed: int = 3) -> tuple
     return s, rng
 
 
-@pytest.mark.parametrize("game_id", available())
-def test_the_rulebook_knows_no_player_who_leaves(game_id: str) -> None:
-    s, _ = _game_at(game_id, "official", 12)
+REFUSED = [(g, "official", "only Board Game Arena's ruleset") for g in available()] + [
+    (g, "bga", "do not know how Board Game Arena plays") for g in sorted(set(available()) - set(SUPPORTED))]
+"""The rulebook knows no player who leaves; under BGA's ruleset, a title without BGA's zombie rule."""
+
+
+@pytest.mark.parametrize(("game_id", "ruleset", "reason"), REFUSED)
+def test_leaving_is_refused_and_changes_nothing(game_id: str, ruleset: str, reason: str) -> None:
+    s, _ = _game_at(game_id, ruleset, 12)
     t = s.turn()
     assert isinstance(t, str)
     before = orjson.dumps(s.snapshot())
-    with pytest.raises(IllegalMove, match="only Board Game Arena's ruleset"):
+    with pytest.raises(IllegalMove, match=reason):
         s.apply_move(t, LEAVE_TABLE)
     assert orjson.dumps(s.snapshot()) == before
-    assert LEAVE_TABLE not in list(s.legal_moves())
+    assert s.left == () and LEAVE_TABLE not in list(s.legal_moves())
 
 
-@pytest.mark.parametrize("game_id", sorted(set(available()) - set(SUPPORTED)))
-def test_a_title_without_bgas_zombie_rule_refuses_it(game_id: str) -> None:
-    s, _ = _game_at(game_id, "bga", 12)
-    t = s.turn()
-    assert isinstance(t, str)
-    before = orjson.dumps(s.snapshot())
-    with pytest.raises(IllegalMove, match="do not know how Board Game Arena plays"):
-        s.apply_move(t, LEAVE_TABLE)
-    assert orjson.dumps(s.snapshot()) == before
-    assert s.left == ()
+def _until_coal_baron_decision(s: State, rng: random.Random, *kinds: str) -> None:
+    """Play Coal Baron at random until the decision awaited is of one of ``kinds``."""
+    while s.snapshot()["decision"]["kind"] not in kinds:
+        t = s.turn()
+        assert isinstance(t, str)
+        s.apply_move(t, rng.choice(list(s.legal_moves())))
+        _chance_settled(s, rng)
 
 
 def _play_out(s: State, rng: random.Random) -> list[str]:
@@ -81,11 +83,8 @@ def _play_out(s: State, rng: random.Random) -> list[str]:
 @pytest.mark.parametrize("at", [10, 37, 61])
 def test_who_left_never_decides_again_and_the_game_ends(game_id: str, at: int) -> None:
     s, rng = _game_at(game_id, "bga", at, seed=at)
-    while game_id == "coal_baron" and s.snapshot()["decision"]["kind"] not in ("place", "mining"):
-        t = s.turn()
-        assert isinstance(t, str)
-        s.apply_move(t, rng.choice(list(s.legal_moves())))
-        _chance_settled(s, rng)
+    if game_id == "coal_baron":
+        _until_coal_baron_decision(s, rng, "place", "mining")
     leaver = s.turn()
     assert isinstance(leaver, str)
     s.apply_move(leaver, LEAVE_TABLE)
@@ -146,11 +145,7 @@ def test_coal_baron_refuses_a_zombie_holding_drawn_items() -> None:
 def test_coal_baron_shift_ends_when_only_who_left_holds_workers() -> None:
     """BGA ends the shift when only zombies still hold workers: their workers stay unplaced."""
     s, rng = _game_at("coal_baron", "bga", 0, seed=2)
-    while s.snapshot()["decision"]["kind"] != "place":
-        t = s.turn()
-        assert isinstance(t, str)
-        s.apply_move(t, rng.choice(list(s.legal_moves())))
-        _chance_settled(s, rng)
+    _until_coal_baron_decision(s, rng, "place")
     leaver = s.turn()
     assert isinstance(leaver, str)
     shift, held = s.snapshot()["shift"], s.snapshot()["players"][leaver]["workers"]
