@@ -43,7 +43,7 @@ import msgspec
 
 from ingest.bga.errors import BgaImportError
 from ingest.bga.log import BgaLog, Notif
-from replay.decisions import LEAVE_TABLE
+from replay.decisions import LEAVE_TABLE, TaskState
 from replay.engine import OVER, ChanceRequest, Game, GamerecError, Move, RuleViolation, State
 from replay.games import get_game
 from replay.loop import Loop
@@ -170,6 +170,10 @@ class GameImporter:
         self.zombies: frozenset[str] = frozenset()
         """The players BGA's end of game marks as having left the table (``zombie`` in its result
         rows; set by :meth:`run`): the only ones :meth:`passed_over` may make leave."""
+        self._silent_zombies = getattr(type(self.state), "player_left", TaskState.player_left) \
+            is not TaskState.player_left
+        """Whether the title's rules say what BGA's zombie does (:meth:`TaskState.player_left`): in the
+        others, BGA's zombie acts through logged actions, and nobody is made to leave."""
 
     @property
     def state(self) -> State:
@@ -282,6 +286,8 @@ class GameImporter:
         comes instead.  The end of game is the evidence, so a log without one cannot have a player
         leave.  :meth:`move` and :meth:`chance` call it; a handler that asks what our rules await
         before BGA's randomness (:meth:`awaits_chance`) calls it first."""
+        if not self._silent_zombies:
+            return
         t = self.turn()
         while type(t) is str and t != acting and t in self.zombies and t not in getattr(self.state, "left", ()):
             self._emit(MoveEvent(t, LEAVE_TABLE, self._src()))
