@@ -22,7 +22,7 @@ from replay.replayer import COMPLETE, replay
 HERE = Path(__file__).resolve().parent / "bga_logs"
 COPENHAGEN = HERE / "copenhagen" / "copenhagen_4p_seed20103.log.json.gz"
 COAL_BARON = HERE / "coal_baron" / "coalbaron_3p_seed20000.log.json.gz"
-UNCONFIRMED = HERE / "coal_baron" / "coalbaron_3p_seed20204.log.json.gz"
+UNCONFIRMED = HERE / "refused" / "coalbaron_3p_seed20204.log.json.gz"
 
 # (log, the zombie, the packet of the first turn BGA passes over, the move there)
 CASES = [
@@ -80,7 +80,7 @@ def test_a_zombie_who_left_their_turn_unconfirmed_is_refused_with_the_reason() -
 
 
 PERIKLES_REPEAT = HERE / "perikles" / "perikles_3p_seed20400.log.json.gz"
-PERIKLES_UNTOLD = HERE / "perikles" / "perikles_4p_seed20302.log.json.gz"
+PERIKLES_UNTOLD = HERE / "refused" / "perikles_4p_seed20302.log.json.gz"
 
 
 def test_a_perikles_zombie_who_picked_one_counter_twice_sent_one_unit() -> None:
