@@ -572,8 +572,11 @@ def card_delivered(imp: CoalBaronImporter, n: Notif) -> None:
 
 def end_shift(imp: CoalBaronImporter, n: Notif) -> None:
     """``endShift``: the shift is over (our engine scored it right after the last turn's refills,
-    and has started the next one)."""
+    and has started the next one).  If our rules still await a turn of this shift, BGA ends it
+    without that player: a zombie (BGA ends a shift when only zombies hold workers) leaves first."""
     imp.flush_turn()
+    if imp.st.shift == int(n.args["n"]):
+        imp.passed_over(None)
     if int(n.args["n"]) != imp.shift:
         imp.fail(f"BGA ends shift {n.args['n']} during shift {imp.shift}")
 

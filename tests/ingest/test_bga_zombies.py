@@ -24,6 +24,8 @@ COPENHAGEN = HERE / "copenhagen" / "copenhagen_4p_seed20103.log.json.gz"
 COAL_BARON = HERE / "coal_baron" / "coalbaron_3p_seed20000.log.json.gz"
 UNCONFIRMED = HERE / "refused" / "coalbaron_3p_seed20204.log.json.gz"
 
+COAL_BARON_SHIFT_END = HERE / "coal_baron" / "coalbaron_4p_seed20609.log.json.gz"
+
 # (log, the zombie, the packet of the first turn BGA passes over, the move there)
 CASES = [
     (COPENHAGEN, "84101034", "32", "takeCard"),
@@ -102,3 +104,13 @@ def test_a_perikles_zombie_pair_the_reveals_cannot_settle_is_refused() -> None:
         import_file(PERIKLES_UNTOLD)
     assert err.value.packet == 70
     assert "84103021, who left the table, sends an Argos hoplite twice in one turn" in str(err.value)
+
+
+def test_a_coal_baron_zombie_passed_over_at_the_end_of_a_shift_leaves_there() -> None:
+    """Packet 108: the fourth seat, a zombie with workers left, never gets a turn again; BGA skips the
+    others (they have none) and ends the shift.  Our rules awaited the zombie: it leaves at endShift."""
+    rec = import_file(COAL_BARON_SHIFT_END).record
+    left = [e for e in rec.events if isinstance(e, MoveEvent) and isinstance(e.move, LeaveTable)]
+    assert [(e.player, e.extra["src"]["packet"] if e.extra else None) for e in left] == [("84106092", 108)]
+    result = replay(rec)
+    assert result.status == COMPLETE, result.divergences[:3]
