@@ -289,7 +289,7 @@ class GameImporter:
         if not self._silent_zombies:
             return
         t = self.turn()
-        while type(t) is str and t != acting and t in self.zombies and t not in getattr(self.state, "left", ()):
+        while type(t) is str and t != acting and t in self.zombies:  # (the rules never await who has left)
             self._emit(MoveEvent(t, LEAVE_TABLE, self._src()))
             t = self.turn()
 
@@ -379,11 +379,8 @@ class GameImporter:
 
     def _zombies(self, end: Notif | None) -> frozenset[str]:
         """The players the end of game's result rows mark ``zombie`` (none without an end)."""
-        args = end.args.get("args") if end is not None and isinstance(end.args, dict) else None
-        rows = args.get("result") if isinstance(args, dict) else None
-        if not isinstance(rows, list):
-            return frozenset()
-        return frozenset(str(r.get("player")) for r in rows
+        rows = _result_rows(end) if end is not None else None
+        return frozenset(str(r.get("player")) for r in rows or ()
                          if isinstance(r, dict) and _truthy(r.get("zombie")) and str(r.get("player")) in self.players)
 
     def _visited(self, by_type: dict[str, list[Notif]]) -> list[Notif]:
@@ -441,8 +438,8 @@ class GameImporter:
         if self.ended is None:
             return None
         args = self.ended.args.get("args") if isinstance(self.ended.args, dict) else None
-        rows = args.get("result") if isinstance(args, dict) else None
-        if not isinstance(rows, list):
+        rows = _result_rows(self.ended)
+        if rows is None:
             return {"end": "normal"}
         score: dict[str, int] = {}
         rank: dict[str, int] = {}
@@ -473,6 +470,13 @@ class GameImporter:
             out["rank"] = rank
         out["end"] = end
         return out
+
+
+def _result_rows(end: Notif) -> list[Any] | None:
+    """The per-player rows of an end-of-game state change (``args.args.result``), if it has them."""
+    args = end.args.get("args") if isinstance(end.args, dict) else None
+    rows = args.get("result") if isinstance(args, dict) else None
+    return rows if isinstance(rows, list) else None
 
 
 def _as_int(v: Any) -> int | None:

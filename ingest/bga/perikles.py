@@ -121,8 +121,9 @@ class PeriklesImporter(GameImporter):
     def __init__(self, log: BgaLog, players: list[str], names: dict[str, str | None]) -> None:
         super().__init__(log, players, names)
         self.pending_commit: dict[str, Any] | None = None
-        self._repeats: dict[tuple[str, Any], bool | None] | None = None
         """The sends and cube of one BGA commit, gathered until the engine takes them in its order."""
+        self._repeats: dict[tuple[str, Any], bool | None] | None = None
+        """:meth:`zombie_repeats`, once asked."""
         self.requests: list[dict[str, Any]] = []
         """Permission requests of the commit waiting for answers (BGA answers them together)."""
         self.standing: list[Notif] = []
@@ -608,16 +609,16 @@ def zombie_repeats(log: BgaLog, zombies: frozenset[str], cancelled: set[str]) ->
         for unit in n.args.get("military") or ():
             revealed[(str(unit["city"]), str(unit["type"]), str(unit["location"]))] += 1
     out: dict[tuple[str, Any], bool | None] = {}
-    pairs: dict[tuple[str, str, str, str], list[tuple[str, Any]]] = {}
+    pairs: dict[tuple[str, str, str], list[tuple[str, Any]]] = {}
     for key, sends in commits.items():
         if len(sends) != 2 or sends[0][:2] != sends[1][:2]:
             continue
         if sends[0][3] and sends[1][3]:  # the counters are named
             out[key] = sends[0][3] == sends[1][3]
         else:
-            pairs.setdefault((key[0], *sends[0][:3]), []).append(key)
-    for (_, power, unit_type, location), keys in pairs.items():
-        repeated = sent[(power, unit_type, location)] - revealed[(power, unit_type, location)]
+            pairs.setdefault(sends[0][:3], []).append(key)
+    for kind, keys in pairs.items():
+        repeated = sent[kind] - revealed[kind]
         verdict = True if repeated == len(keys) else False if repeated == 0 else None
         for key in keys:
             out[key] = verdict

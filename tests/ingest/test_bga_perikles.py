@@ -761,3 +761,14 @@ def test_a_zombies_pair_the_log_names_is_judged_by_its_ids(ids: tuple[int, int],
     for n, uid in zip(log.by_type()["sendBattle"], ids):
         n.args["id"] = uid
     assert list(zombie_repeats(log, frozenset({"p2"}), set()).values()) == [verdict]
+
+
+def test_zombie_repeats_counts_the_pairs_of_every_zombie_at_a_location() -> None:
+    """Two zombies' pairs at one location: the units too many are shared out over both."""
+    from ingest.bga.perikles import zombie_repeats
+
+    log = _zombie_log([("mantinea", "mantinea")] * 2, 2)
+    for n in log.by_type()["sendBattle"][2:]:
+        n.args["player_id"] = "p3"
+    got = zombie_repeats(log, frozenset({"p2", "p3"}), set())
+    assert sorted(p for p, _ in got) == ["p2", "p3"] and set(got.values()) == {True}

@@ -257,7 +257,6 @@ class CoalBaronState(TaskState[Task]):
     def player_left(self, task: Task, player: str) -> None:
         turns.zombie_pass(self, task, player)
 
-
     def _board_snapshot(self) -> dict[str, Any]:
         face_down = [s for s, x in (*self.factory.items(), *self.order_spaces.items()) if x == FACE_DOWN]
         board: dict[str, Any] = {

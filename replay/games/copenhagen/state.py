@@ -17,7 +17,7 @@ from replay.games.copenhagen.board import Player
 from replay.games.copenhagen.components import components
 from replay.games.copenhagen.rules import harbour
 from replay.games.copenhagen.scoring import CATEGORIES
-from replay.games.copenhagen.steps import END_POINTS, DealHarbour
+from replay.games.copenhagen.steps import END_POINTS, DealHarbour, zombie_pass
 from replay.games.copenhagen.steps import Task as Step
 from replay.hidden import reveal_in
 
@@ -171,8 +171,6 @@ class CopenhagenState(TaskState[Step]):
         }
 
     def player_left(self, task: Step, player: str) -> None:
-        from replay.games.copenhagen.steps import zombie_pass
-
         zombie_pass(self)
 
     def describe_move(self, player: str, move: Move) -> str:
