@@ -49,10 +49,25 @@ import msgspec
 from ingest.bga.base import GameImporter
 from ingest.bga.errors import BgaImportError
 from ingest.bga.log import BgaLog, Notif
-from replay.games.pax_pamir.components import COURT, EVENTS, card_name
+from replay.games.pax_pamir.actions import hostage_bribe
+from replay.games.pax_pamir.bribes import least_cost
+from replay.games.pax_pamir.components import (
+    COALITIONS,
+    CONFLICT_FATIGUE,
+    COURT,
+    DC_LEAD,
+    DC_LEAD_FATIGUE,
+    EVENTS,
+    WAKHAN_CARDS,
+    card_name,
+)
 from replay.games.pax_pamir.court import SpyTask
+from replay.games.pax_pamir.dominance import dominant_coalition
 from replay.games.pax_pamir.market import RefillTask, cell_name, next_empty_cell
 from replay.games.pax_pamir.state import MARKET_CELLS, PaxState
+from replay.games.pax_pamir.turns import ActionsTask
+from replay.games.pax_pamir.wakhan import WAKHAN_DECK, pragmatic_loyalty
+from replay.games.pax_pamir.wakhan import play_bribe as wakhan_play_bribe
 
 # --------------------------------------------------------------------------
 # BGA's identifiers
@@ -128,6 +143,8 @@ class PaxImporter(GameImporter):
     state: PaxState
 
     def __init__(self, log: BgaLog, players: list[str], names: dict[str, str | None]) -> None:
+        if WAKHAN_ID in players:
+            names.setdefault(WAKHAN_ID, WAKHAN_NAME)  # BGA lists the people only; the record names her too
         super().__init__(log, players, names)
         self.rulers_claimed: dict[str, tuple[str | None, Notif]] = {}
         """BGA's ruler changes inside a Move or Battle, checked once our rules settle rulers (after it)."""
@@ -139,16 +156,28 @@ class PaxImporter(GameImporter):
 
     @classmethod
     def seat_order(cls, log: BgaLog, players: list[str]) -> list[str]:
-        """Turn order: BGA's players choose loyalty in seat order (``changeLoyalty`` with a log line)."""
+        """Turn order: BGA's players choose loyalty in seat order (``changeLoyalty`` with a log line);
+        the Wakhan, when she plays, sits second (BGA's ``player_no`` 2, her id 1)."""
         order: list[str] = []
         for n in log.by_type().get("changeLoyalty", ()):
             if n.log and isinstance(n.args, dict):
                 p = pid(n.args.get("playerId"))
                 if p in players and p not in order:
                     order.append(p)
-        if len(order) == len(players):
-            return order
-        return super().seat_order(log, players)
+        if len(order) != len(players):
+            order = super().seat_order(log, players)
+        if _with_wakhan(log, players):
+            order.insert(1, WAKHAN_ID)
+        return order
+
+    def options(self) -> dict[str, Any]:
+        """``bga``; with the Wakhan, her seat and her loyalty variant (the table's options)."""
+        if WAKHAN_ID not in self.players:
+            return {"ruleset": "bga"}
+        table = self.log.table
+        opts = table.options if table is not None else {}
+        steadfast = str(opts.get(WAKHAN_OPTION)) == WAKHAN_IMPROVED or str(opts.get(STEADFAST_OPTION)) == "1"
+        return {"ruleset": "bga", "wakhan": WAKHAN_ID, **({"wakhan_steadfast": True} if steadfast else {})}
 
     def cancelled(self) -> set[str]:
         """Undo: the uids the ``clearTurn`` notifications list (each lists all cancelled so far),
@@ -189,9 +218,7 @@ class PaxImporter(GameImporter):
         return out
 
     def prepare(self) -> None:
-        """Refuse a game against the Wakhan; deal the opening market with the identities the log
-        fixes later (unknown otherwise)."""
-        self.refuse_wakhan()
+        """Deal the opening market with the identities the log fixes later (unknown otherwise)."""
         known = opening_market(self.log, self.cancelled_uids)
         for r, c in MARKET_CELLS:
             card, where = known.get((r, c), (None, None))
@@ -199,28 +226,47 @@ class PaxImporter(GameImporter):
             self.chance({"draw": "deck", "items": [card]})
         self.current = None
 
-    def refuse_wakhan(self) -> None:
-        """A table with the Wakhan (BGA's automated opponent, table option 101; every solo game):
-        her turns follow her own card deck, rules our engine does not have."""
-        by_type = self.log.by_type()
-        first = min((by_type[t][0] for t in by_type if t in WAKHAN_TYPES), key=_SEQ, default=None)
-        table = self.log.table
-        wakhan_option = table is not None and str(table.options.get(WAKHAN_OPTION, "0")) not in ("0", "")
-        if first is not None or wakhan_option:
-            self.current = first  # none: a table file shows her, the log ends before her first turn
-            self.fail("a game against the Wakhan (BGA's automated opponent, table option 101): our rules "
-                      "have no Wakhan, so this importer does not import it")
-
     def finish(self) -> None:
-        """The last ruler claims are checked; BGA's end of game must be ours too."""
+        """The last ruler claims are checked; BGA's end of game must be ours too (in a solo game,
+        with the person's margin over the Wakhan)."""
         if self.rulers_claimed:
             self.check_rulers()
+        if self.ended is not None and self.is_over() and self.players == [self.players[0], WAKHAN_ID]:
+            self.check_solo_margin()
         if self.ended is not None and not self.is_over():
             t = self.task()
             req = self.awaits_chance()
             awaiting = (f"{t.player}'s {t.describe()}" if t is not None
                         else req.describe() if req is not None else "more of the game")
             self.fail(f"BGA ends the game here; our rules still await {awaiting}")
+
+    def check_solo_margin(self) -> None:
+        """BGA's score of a solo game is the person's final score less the Wakhan's, and 1 for a tie
+        the person wins on the tiebreak (military stars, then rupees); checked against ours."""
+        s = self.state
+        person = self.players[0]
+        bga = super().result() or {}
+        claimed = (bga.get("score") or {}).get(person)
+        if claimed is None:
+            return
+        margin = s.total(person) - s.total(WAKHAN_ID)
+        tiebreak = {p: s.stars(p, "military") * 100 + s.rupees[p] for p in (person, WAKHAN_ID)}
+        if margin == 0 and tiebreak[person] >= tiebreak[WAKHAN_ID]:
+            margin = 1
+        self.current = self.ended
+        self.check(claimed == margin, f"BGA's final score for {person} (their margin over the Wakhan) is {claimed}; "
+                                      f"our rules give {margin}")
+
+    def result(self) -> dict[str, Any] | None:
+        """BGA's result; with the Wakhan, without BGA's ranks (they leave her out) and, in a solo
+        game, without its score (the margin over her, checked by :meth:`check_solo_margin`)."""
+        out = super().result()
+        if out is None or WAKHAN_ID not in self.players:
+            return out
+        out.pop("rank", None)
+        if len(self.players) == 2:
+            out.pop("score", None)
+        return out
 
     # ---- helpers for handlers --------------------------------------------------------
 
@@ -267,15 +313,36 @@ class PaxImporter(GameImporter):
             self.check_rulers()
 
     def move(self, player: Any, type_: str, /, **fields: Any) -> None:
-        """A move, once BGA's ruler claims so far are checked (see :func:`change_ruler`)."""
+        """A move, once BGA's ruler claims so far are checked (see :func:`change_ruler`) and the
+        Wakhan's turn is over if the move is not hers to make in it (:meth:`end_wakhan_turn`)."""
         if self.rulers_claimed and not self.awaits("end_action"):
             self.check_rulers()
+        if self.wakhan_acting() and (pid(player) != WAKHAN_ID or type_ not in self.accepted(self.task())):
+            self.end_wakhan_turn()
         super().move(player, type_, **fields)
 
     def chance(self, outcome: dict[str, Any]) -> None:
         if self.rulers_claimed and not self.awaits("end_action"):
             self.check_rulers()
+        if self.wakhan_acting():
+            self.end_wakhan_turn()
         super().chance(outcome)
+
+    def wakhan_acting(self) -> bool:
+        """The rules await the Wakhan's next action (or the end of her action phase)."""
+        t = self.task()
+        return type(t) is ActionsTask and t.player == WAKHAN_ID
+
+    def end_wakhan_turn(self) -> None:
+        """``end_turn`` for the Wakhan: BGA sends no ``pass`` for her; her action phase is over when
+        something else happens (another player's move, her cleanup, a draw).  What she left
+        undone in it is closed first (:meth:`settle`)."""
+        t = self.task()
+        if t is None or t.player != WAKHAN_ID:
+            return
+        self.settle()
+        if self.wakhan_acting():
+            super().move(WAKHAN_ID, "end_turn")
 
     def check_rulers(self) -> None:
         """BGA's ruler changes against ours (see :func:`change_ruler`)."""
@@ -334,9 +401,12 @@ class PaxImporter(GameImporter):
         return p
 
     def used_card(self, n: Notif, action: str) -> int:
-        """The court card that performed ``action`` (see the module docstring)."""
+        """The court card that performed ``action`` (see the module docstring; the Wakhan's:
+        :func:`wakhan_action_card`)."""
         s = self.state
         player = pid(n.args["playerId"])
+        if player == WAKHAN_ID:
+            return wakhan_action_card(self, action)
         changes = self.log.by_type().get("gameStateChange", [])
         for later in islice(changes, bisect_left(changes, n.seq, key=_SEQ), None):  # those after n
             sid = later.state_id  # most are to other states: told without decoding their args
@@ -368,12 +438,78 @@ class PaxImporter(GameImporter):
                 yield later
 
 
+WAKHAN_ID = "1"
+"""The Wakhan's player id on BGA (she is in no list of the table's players)."""
+WAKHAN_NAME = "Wakhan"
 WAKHAN_OPTION = "101"
-"""BGA's table option for the Wakhan (0: off)."""
+"""BGA's table option for the Wakhan: 0 off, 1 the rulebook's, 2 improved (every variant), 3 custom."""
+WAKHAN_IMPROVED = "2"
+STEADFAST_OPTION = "104"
+"""BGA's table option for the steadfast pragmatic loyalty variant (1: on)."""
 
 WAKHAN_TYPES = frozenset({"wakhanDrawCard", "wakhanReshuffleDeck", "wakhanRadicalize", "wakhanUpdatePragmaticLoyalty"})
 """The Wakhan's own notifications: the first one shows a game against her (her first turn
 draws from her deck)."""
+
+
+def wakhan_action_card(imp: PaxImporter, action: str) -> int:
+    """The card of the Wakhan's court that performs ``action``, which BGA's notification does not name.
+
+    BGA's Wakhan acts with a card it picks by a fixed rule, which this follows: among her unused
+    cards that show the action and whose cost and bribe she can pay, while she has actions left
+    the first of these that decides (BGA's card priority): a card of the favored suit, a patriot
+    of the dominant coalition, a card whose prize is of that coalition, any patriot, a leveraged
+    card, the highest rank, the highest card number; once her actions are spent (her bonus
+    actions), the first such card of the favored suit in her court from left to right.
+    """
+    s = imp.state
+    w = WAKHAN_ID
+    cards = [c for c in s.courts[w] if action in COURT[c].actions and c not in s.used and _affords(s, c, action)]
+    if s.actions_left <= 0:
+        cards = [c for c in cards if s.acts_favored(c)]
+        if cards:
+            return cards[0]
+    elif cards:
+        return _highest_priority(s, cards)
+    imp.fail(f"cannot tell which card of the Wakhan's court was used to {action}: none of her cards could")
+
+
+def _affords(s: PaxState, card: int, action: str) -> bool:
+    """BGA's ``wakhanCanPayForCardAction``: the action's least cost and the card's bribe."""
+    cost = least_cost(s, WAKHAN_ID, action)
+    due = hostage_bribe(s, WAKHAN_ID, card)
+    return cost is not None and cost + (due[1] if due else 0) <= s.rupees[WAKHAN_ID]
+
+
+def _highest_priority(s: PaxState, cards: list[int]) -> int:
+    """BGA's card priority for the Wakhan (see :func:`wakhan_action_card`): each test that some
+    but not all of the cards pass narrows them; the highest card number settles the rest."""
+    threshold = DC_LEAD_FATIGUE if s.event_held(CONFLICT_FATIGUE) else DC_LEAD
+    dominant = dominant_coalition({c: s.blocks_in_play(c) for c in COALITIONS}, threshold)
+    tests: list[Callable[[int], bool]] = [
+        lambda c: COURT[c].suit == s.favored,
+        lambda c: dominant is not None and COURT[c].patriot == dominant,
+        lambda c: dominant is not None and COURT[c].prize == dominant,
+        lambda c: COURT[c].patriot is not None,
+        lambda c: "leverage" in COURT[c].impact,
+    ]
+    for test in tests:
+        kept = [c for c in cards if test(c)]
+        if len(kept) == 1:
+            return kept[0]
+        if kept:
+            cards = kept
+    top = max(COURT[c].rank for c in cards)
+    return max(c for c in cards if COURT[c].rank == top)
+
+
+def _with_wakhan(log: BgaLog, players: list[str]) -> bool:
+    """A game against the Wakhan: her notifications, her table option, or a single person (BGA's
+    solo game is always against her)."""
+    if any(t in log.by_type() for t in WAKHAN_TYPES) or len(players) == 1:
+        return True
+    table = log.table
+    return table is not None and str(table.options.get(WAKHAN_OPTION, "0")) not in ("0", "")
 
 _USED_CARD_STATES = frozenset({20, 40, 98, 99})
 """The state changes :meth:`PaxImporter.used_card` reads: ``playerActions`` (its ``usedCards``), and
@@ -384,7 +520,8 @@ _ACCEPTS: dict[type, frozenset[str]] = {}
 """Task class -> the move types it accepts."""
 _NOTHING: frozenset[str] = frozenset()
 
-_MARKET_TYPES = frozenset({"purchaseCard", "payRupeesToMarket", "shiftMarket", "drawMarketCard", "discardFromMarket"})
+_MARKET_TYPES = frozenset({"purchaseCard", "payRupeesToMarket", "shiftMarket", "drawMarketCard", "discardFromMarket",
+                           "wakhanRadicalize"})
 
 
 def opening_market(log: BgaLog, cancelled: set[str]) -> dict[tuple[int, int], tuple[int, Notif]]:
@@ -423,10 +560,10 @@ def _follow_market(n: Notif, grid: dict[tuple[int, int], Any],
                    name: Callable[[tuple[int, int], int, Notif], None]) -> None:
     """One market notification for :func:`opening_market`."""
     t, a = n.type, n.args
-    if t in ("purchaseCard", "payRupeesToMarket"):
+    if t in ("purchaseCard", "payRupeesToMarket", "wakhanRadicalize"):
         for r in a.get("rupeesOnCards") or ():
             name((int(r["row"]), int(r["column"])), card_id(r["cardId"]), n)
-    if t == "purchaseCard":
+    if t in ("purchaseCard", "wakhanRadicalize"):
         rc = cell(a["marketLocation"])
         name(rc, card_id(a["card"]["id"]), n)
         grid[rc] = None
@@ -446,6 +583,57 @@ def _follow_market(n: Notif, grid: dict[tuple[int, int], Any],
 # --------------------------------------------------------------------------
 # Setup and the action phase
 # --------------------------------------------------------------------------
+
+
+def wakhan_card(v: Any) -> int:
+    """``wakhan_card_7`` -> 7."""
+    text = str(v)
+    if not text.startswith("wakhan_card_") or not text[len("wakhan_card_"):].isdigit():
+        raise ValueError(f"not an AI card of the Wakhan: {text!r}")
+    return int(text[len("wakhan_card_"):])
+
+
+def wakhan_draw_card(imp: PaxImporter, n: Notif) -> None:
+    """The chance outcome of her AI deck: the card that goes onto her discard pile
+    (``discardPile.to``; ``deck.to`` is the next card's back, public, which her rules do not read)."""
+    imp.chance({"draw": WAKHAN_DECK, "items": [wakhan_card(n.args["discardPile"]["to"])]})
+
+
+def wakhan_reshuffle_deck(imp: PaxImporter, n: Notif) -> None:
+    """Checked: our rules shuffled her AI deck again (her last card drawn)."""
+    s = imp.state
+    imp.check(not s.ai_discard and len(s.ai_deck) == len(WAKHAN_CARDS),
+              f"BGA reshuffles the Wakhan's AI deck; ours still holds {len(s.ai_deck)} card(s)")
+
+
+def wakhan_update_pragmatic_loyalty(imp: PaxImporter, n: Notif) -> None:
+    """Checked: her pragmatic loyalty is ours (the table's variant decides it, see :meth:`PaxImporter.options`)."""
+    bga, ours = n.args.get("pragmaticLoyalty"), pragmatic_loyalty(imp.state)
+    imp.check(bga == ours, f"BGA gives the Wakhan the pragmatic loyalty {bga}; our rules give {ours} "
+                           f"(steadfast variant {'on' if imp.state.wakhan_steadfast else 'off'})")
+
+
+def wakhan_radicalize(imp: PaxImporter, n: Notif) -> None:
+    """``radicalize``: her purchase, played at once (its bribe, ``payBribe`` before it, paid by the
+    rules); to the discard pile (``newLocation``) when she cannot pay the bribe."""
+    a = n.args
+    row, col = cell(a["marketLocation"])
+    card = card_id(a["card"]["id"])
+    imp.settle(keep="radicalize")
+    s = imp.state
+    ours = s.market[row][col]
+    if ours != card:
+        imp.fail(f"the Wakhan radicalizes {card_name(card)} at {cell_name(row, col)}; our market has "
+                 f"{card_name(ours) if ours else 'nothing'} there")
+    side: str | None = None
+    if card in COURT and a.get("newLocation") != "discardPile":
+        side = str(a.get("side") or "left") if s.courts[WAKHAN_ID] else "left"
+    paid, imp.bribe = imp.bribe or 0, None
+    due = wakhan_play_bribe(s, WAKHAN_ID, card) if card in COURT else None
+    if side is not None and paid != (due[1] if due else 0):
+        imp.fail(f"BGA shows the Wakhan paying a bribe of {paid} to play {card_name(card)}; our rules ask "
+                 f"{due[1] if due else 0}")
+    imp.move(WAKHAN_ID, "radicalize", row=row, col=col, side=side)
 
 
 def change_loyalty(imp: PaxImporter, n: Notif) -> None:
@@ -540,6 +728,9 @@ def purchase_card(imp: PaxImporter, n: Notif) -> None:
     if s.market_rupees[row][col] != got:
         imp.fail(f"BGA's buyer takes {got} rupee(s) from {card_name(card)}; our market has "
                  f"{s.market_rupees[row][col]} on it")
+    if pid(a.playerId) == WAKHAN_ID:  # her Ambition: a Dominance Check, bought as she radicalizes
+        imp.move(WAKHAN_ID, "radicalize", row=row, col=col)
+        return
     imp.move(a.playerId, "buy", row=row, col=col)
 
 
@@ -794,6 +985,8 @@ def discard(imp: PaxImporter, n: Notif) -> None:
     s = imp.state
     if imp.awaits("end_action") and not imp.awaits("discard"):
         imp.settle()  # an Overthrow after a Move or a Battle: BGA has closed the action
+    if owner == WAKHAN_ID and card in s.courts[owner] and not imp.awaits("discard"):
+        imp.end_wakhan_turn()  # her cleanup's court limit
     t = imp.task()
     if "discard" in imp.accepted(t) and (card in s.hands.get(t.player, ()) or card in s.courts.get(t.player, ())):
         imp.move(t.player, "discard", card=card)
@@ -859,6 +1052,11 @@ _CARD_TEXT = {card: str(card).encode() for card in (*COURT, *EVENTS)}
 """Market cells and cards as BGA's ids write them, to read a shift without converting its numbers."""
 
 
+def shift_market_message(imp: PaxImporter, n: Notif) -> None:
+    """The text before the shifts: a cleanup's refill, so the Wakhan's action phase is over."""
+    imp.end_wakhan_turn()
+
+
 def shift_market(imp: PaxImporter, n: Notif) -> None:
     """Checked: our market holds the shifted card where BGA puts it (``move.to``)."""
     raw = n.raw_args
@@ -879,6 +1077,7 @@ def shift_market(imp: PaxImporter, n: Notif) -> None:
 
 
 def discard_from_market(imp: PaxImporter, n: Notif) -> None:
+    imp.end_wakhan_turn()  # her cleanup: an event in column 0
     card = card_id(n.args["cardId"])
     if any(card in row for row in imp.state.market):
         imp.fail(f"BGA discards {card_name(card)} from the market; our rules leave it there")
@@ -887,6 +1086,7 @@ def discard_from_market(imp: PaxImporter, n: Notif) -> None:
 def draw_market_card(imp: PaxImporter, n: Notif) -> None:
     """The chance outcome: the deck's top card, into the cell our rules fill next."""
     imp.settle()
+    imp.end_wakhan_turn()
     a = n.args_as(Draw)
     card = card_id(a.cardId)
     want = cell(a.to)
@@ -968,6 +1168,12 @@ def decline_bribe(imp: PaxImporter, n: Notif) -> None:
 
 
 HANDLERS: dict[str, Callable[[PaxImporter, Notif], None]] = {
+    # the Wakhan
+    "wakhanDrawCard": wakhan_draw_card,
+    "wakhanReshuffleDeck": wakhan_reshuffle_deck,
+    "wakhanUpdatePragmaticLoyalty": wakhan_update_pragmatic_loyalty,
+    "wakhanRadicalize": wakhan_radicalize,
+    "shiftMarketMessage": shift_market_message,
     # setup
     "changeLoyalty": change_loyalty,
     # the action phase
@@ -1016,7 +1222,6 @@ HANDLERS: dict[str, Callable[[PaxImporter, Notif], None]] = {
 IGNORED = frozenset({
     "changeLoyaltyMessage",        # the text before a loyalty change (the change itself is checked)
     "discardMessage",              # the text before a discard (handled at `discard`)
-    "shiftMarketMessage",          # the text before the shifts
     "message",                     # free text ("A Dominance Check is resolved", Instability, Confidence Failure)
     "takeRupeesFromSupply",        # leverage / Persian Aristocracy income: the rules pay it
     "returnRupeesToSupply",        # leverage repayment: the rules take it

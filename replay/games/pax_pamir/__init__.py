@@ -13,6 +13,7 @@ from replay.games.pax_pamir.state import PaxState
 OBSERVABLE_KEYS: tuple[str, ...] = (
     "score", "legal_count", "state_hash", "rupees", "loyalty", "favored_suit", "rulers", "influence",
     "cylinders", "blocks", "deck_size", "market", "courts", "hand_size", "dominance_checks",
+    "wakhan_influence",
 )
 
 
@@ -25,6 +26,7 @@ GAME = Game(
     moves=MOVES,
     state_class=PaxState,
     observable_keys=OBSERVABLE_KEYS,
+    option_keys=("ruleset", "wakhan", "wakhan_steadfast"),
     milestone_tables=(
         MilestoneTable("dominance_check", "pax_pamir_dominance_checks", (
             ("check_no", "INTEGER"), ("is_final", "BOOLEAN"), ("threshold", "INTEGER"),

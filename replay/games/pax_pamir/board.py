@@ -189,6 +189,41 @@ def overthrow_after_last_tribe(s: PaxState, player: str, region: str) -> None:
             discard_from_court(s, player, card)
 
 
+def defer_wakhan_overthrow(s: PaxState, player: str, region: str) -> bool:
+    """``bga``: the Wakhan resolves all the impact icons of a card she plays before any Overthrow
+    one of them caused (her last tribe of a region taken for another piece): the check waits
+    under the card's icons (departure ``wakhan_overthrow_after_icons``).  False, nothing done,
+    in any other case."""
+    from replay.games.pax_pamir.court import IconsTask
+
+    if player != s.wakhan or s.ruleset != "bga" or s.tribes[region][player]:
+        return False
+    at = next((i for i in range(len(s.stack) - 1, -1, -1)
+               if type(s.stack[i]) is IconsTask and s.stack[i].player == player), None)
+    if at is None:
+        return False
+    s.stack.insert(at, OverthrowCheckTask(player, region))
+    return True
+
+
+@dataclass(slots=True)
+class OverthrowCheckTask(Task):
+    """The Wakhan's Overthrow in ``region``, once the icons of her card are resolved
+    (:func:`defer_wakhan_overthrow`): if she still has no tribe there."""
+
+    region: str
+    decision = False
+
+    def run(self, s: PaxState) -> None:
+        s.pop(self)
+        cards = overthrown_cards(s, self.player, self.region)
+        if s.tribes[self.region][self.player] or not cards:
+            return
+        s.depart("wakhan_overthrow_after_icons",
+                 f"the Wakhan's Overthrow in {self.region.title()} waits until her card's icons are resolved")
+        overthrow_after_last_tribe(s, self.player, self.region)
+
+
 def overthrow_after_last_political(s: PaxState, player: str, region: str) -> None:
     """Overthrow: a player who lost their last political card of a region removes all their
     tribes from that region."""
@@ -392,6 +427,14 @@ class TakePieceTask(Task):
             # Taken from the very place it goes to: it never leaves, so nothing is lost there
             # (no overthrow, no ruler change); it is now a piece placed this turn.
             _mark(s, f"{self.kind}:{self.where}:{self.coalition if self.kind in ('army', 'road') else player}")
+            return
+        kind, _, where = move.piece.partition(":")
+        if kind == "tribe":  # the cylinder reaches its new place before the loss of the tribe is felt
+            take_tribe(s, player, where)  # (a spy it becomes on a card the overthrow discards goes home)
+            put(s, player, self.kind, self.where, self.coalition)
+            recheck_rulers(s, (where,))
+            if not defer_wakhan_overthrow(s, player, where) and s.tribes[where][player] == 0:
+                overthrow_after_last_tribe(s, player, where)
             return
         take_from_board(s, player, move.piece, self.coalition)
         put(s, player, self.kind, self.where, self.coalition)

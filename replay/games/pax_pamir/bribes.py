@@ -7,7 +7,8 @@ refused offer costs nothing and the action does not happen.  The buyer of Courtl
 "may choose not to pay bribes": an offer of 0 is then enough, no consent needed (BGA waives
 only an offer of 0 too), and paying stays possible.  Disregard for Customs, Charismatic
 Courtiers and Civil Service Reforms waive bribes altogether.  Under ``bga`` only, three
-refused offers in a turn leave only full bribes (Board Game Arena's limit).
+refused offers in a turn leave only full bribes (Board Game Arena's limit).  The Wakhan never
+negotiates: a bribe she pays or is paid is the full one.
 
 A refused offer leaves no trace under the rulebook: the action does not happen, nothing is
 spent.  Board Game Arena negotiates before the player has said more than the card and the
@@ -94,6 +95,8 @@ def check_bribe_refused(s: PaxState, player: str, move: BribeRefused) -> str | N
     if due is None or due[1] == 0:
         return f"{player} cannot negotiate a bribe to {what}: no bribe is due"
     recipient, full = due
+    if s.wakhan in (player, recipient):
+        return f"{player} cannot negotiate a bribe to {what}: the Wakhan does not negotiate, the full bribe is paid"
     if not 0 <= amount < full:
         return (f"{player} cannot negotiate with an offer of {amount} to {what}: a negotiation starts below the "
                 f"full bribe of {full} (the full bribe is paid at once)")
@@ -187,6 +190,8 @@ class BribeTask(Task):
         if a > spare:
             return (f"{player} cannot offer {a} rupees to {self.recipient}: {player} has {s.rupees[player]}"
                     + (f" and needs {s.rupees[player] - spare} for the action" if spare != s.rupees[player] else ""))
+        if a < self.full and s.wakhan in (player, self.recipient) and not (a == 0 and s.may_refuse_bribes(player)):
+            return f"{player} cannot offer less than the full bribe of {self.full}: the Wakhan does not negotiate"
         if a < self.full and refusals_exhausted(s) and not (a == 0 and s.may_refuse_bribes(player)):
             return (f"{player} cannot offer less than the full bribe of {self.full}: {MAX_REFUSALS} offers were "
                     "already refused this turn (BGA's limit)")

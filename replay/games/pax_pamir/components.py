@@ -1,7 +1,8 @@
 """Pax Pamir's components, loaded once from ``data/*.json``.
 
 Court cards (1-100), event cards (101-116, of which 101-104 are the Dominance
-Checks), the map (regions, borders, adjacency) and the game's fixed numbers.
+Checks), the Wakhan's AI cards (1-24), the map (regions, borders, adjacency) and the
+game's fixed numbers.
 """
 
 from __future__ import annotations
@@ -39,6 +40,26 @@ class EventCard:
     name: str
     purchased: str
     discarded: str
+
+
+@dataclass(frozen=True, slots=True)
+class WakhanCard:
+    """One of the Wakhan's AI cards: the front of the card she has drawn decides her turn.
+
+    ``pragmatic_loyalty`` is the order in which she takes a coalition as her own (the first
+    one no other player is loyal to); the region order, the action priorities and the arrows
+    (which point into the back of the next card of her deck: ``columns``, ``rows``) are her
+    decision procedure.
+    """
+
+    id: int
+    pragmatic_loyalty: tuple[str, ...]
+    region_order: tuple[str, ...]
+    actions: tuple[str, ...]
+    column_arrow: int
+    row_arrow: int
+    columns: tuple[int, ...]
+    rows: tuple[str, ...]
 
 
 _MAP = _load("map.json")
@@ -79,6 +100,13 @@ COURT: dict[int, CourtCard] = {
 EVENTS: dict[int, EventCard] = {
     e["id"]: EventCard(e["id"], e["name"], e["purchased"], e["discarded"]) for e in _load("events.json")
 }
+WAKHAN_CARDS: dict[int, WakhanCard] = {
+    w["id"]: WakhanCard(w["id"], tuple(w["front"]["pragmatic_loyalty"]), tuple(w["front"]["region_order"]),
+                        tuple(w["front"]["actions"]), w["front"]["column_arrow"], w["front"]["row_arrow"],
+                        tuple(w["back"]["columns"]), tuple(w["back"]["rows"]))
+    for w in _load("wakhan_cards.json")["cards"]
+}
+"""The Wakhan's AI deck, by card number (BGA's ``wakhan_card_<n>``)."""
 DOMINANCE_CHECKS: tuple[int, ...] = tuple(e for e, c in EVENTS.items() if c.purchased == "dominance_check")
 OTHER_EVENTS: tuple[int, ...] = tuple(e for e in EVENTS if e not in DOMINANCE_CHECKS)
 COURT_IDS: tuple[int, ...] = tuple(sorted(COURT))

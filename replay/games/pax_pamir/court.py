@@ -39,7 +39,7 @@ def play_card(s: PaxState, player: str, card: int, side: str) -> None:
     # the icons wait below whatever the loyalty change leaves to decide (a leveraged patriot's
     # repayment discards come first: §5.2 resolves icons after the loyalty change, §11)
     s.push(IconsTask(player, card, 0))
-    if patriot is not None and patriot != s.loyalty[player]:
+    if patriot is not None and patriot != s.loyalty[player] and player != s.wakhan:  # she has no loyalty
         change_loyalty(s, player, patriot)
 
 
@@ -63,7 +63,7 @@ class IconsTask(Task):
 
 def resolve_icon(s: PaxState, player: str, card: int, icon: str) -> None:
     c = COURT[card]
-    loyal = s.loyalty[player]
+    loyal = s.coalition_of(player)
     if icon == "road":
         s.push(RoadTask(player, c.region))
     elif icon == "army":
@@ -96,7 +96,7 @@ class RoadTask(Task):
     awaiting = "choice of a border for a road"
 
     def is_open(self, s: PaxState) -> bool:
-        return board.can_place(s, self.player, "road", s.loyalty[self.player])
+        return board.can_place(s, self.player, "road", s.coalition_of(self.player))
 
     def candidates(self, s: PaxState) -> Iterable[Move]:
         return [PlaceRoad(border=b) for b in BORDERS_OF[self.region]]
@@ -112,7 +112,7 @@ class RoadTask(Task):
     def apply(self, s: PaxState, player: str, move: Move) -> None:
         assert isinstance(move, PlaceRoad)
         s.pop(self)
-        board.place(s, player, "road", move.border, s.loyalty[player])
+        board.place(s, player, "road", move.border, s.coalition_of(player))
 
     def describe(self) -> str:
         return f"choice of a border of {self.region.title()} for a road"
@@ -225,7 +225,10 @@ def repay_leverage(s: PaxState, player: str) -> None:
     paid = min(LEVERAGE_RUPEES, s.rupees[player])
     s.rupees[player] -= paid
     short = LEVERAGE_RUPEES - paid
-    if short:
+    if short and player == s.wakhan and s.ruleset == "bga":
+        s.depart("wakhan_skips_chosen_discards",
+                 f"the Wakhan repays {paid} rupee(s) of leverage and discards nothing for the {short} short")
+    elif short:
         s.push(DiscardTask(player, "leverage", short))
 
 
@@ -302,7 +305,7 @@ class PatriotDiscardTask(Task):
 class OverthrowDiscardTask(Task):
     """``bga``: an Overthrow whose political cards include a leveraged one is discarded one card
     at a time, the player choosing each (Board Game Arena asks even for a single card; the rules
-    file's §12 **[BGA]**).  BGA's server takes any card of the player's court at each step (its
+    file's §12 **[BGA]**; not the Wakhan).  BGA's server takes any card of the player's court at each step (its
     client offers only the overthrown cards), and asks again while a leveraged one is left; the
     rest then go at once.  The rulebook discards them all at once."""
 
@@ -313,8 +316,8 @@ class OverthrowDiscardTask(Task):
     def _left(self, s: PaxState) -> list[int]:
         return board.overthrown_cards(s, self.player, self.region)
 
-    def is_open(self, s: PaxState) -> bool:
-        return s.ruleset == "bga" and any(is_leveraged(s, c) for c in self._left(s))
+    def is_open(self, s: PaxState) -> bool:  # BGA's Wakhan discards them all at once, as the rulebook does
+        return s.ruleset == "bga" and self.player != s.wakhan and any(is_leveraged(s, c) for c in self._left(s))
 
     def close(self, s: PaxState) -> None:
         for card in self._left(s):

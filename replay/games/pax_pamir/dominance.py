@@ -57,6 +57,8 @@ def check_points(s: PaxState, final: bool) -> tuple[str | None, dict[str, int]]:
     mult = DC_FINAL_MULTIPLIER if final else 1
     if winner is not None:
         loyal = {p: s.influence(p) for p in s.players if s.loyalty[p] == winner}
+        if s.wakhan is not None:  # she competes in every coalition
+            loyal[s.wakhan] = s.wakhan_influence(winner)
         return winner, place_points(loyal, tuple(x * mult for x in DC_SUCCESS_POINTS))
     return None, place_points({p: s.cylinders_in_play(p) for p in s.players},
                               tuple(x * mult for x in DC_FAIL_POINTS))

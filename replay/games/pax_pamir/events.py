@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from replay.engine import Move
-from replay.games.pax_pamir import board
+from replay.games.pax_pamir import board, wakhan
 from replay.games.pax_pamir.components import DOMINANCE_CHECKS, EVENTS, REGIONS, SUITS
 from replay.games.pax_pamir.court import DiscardTask, change_favored_suit
 from replay.games.pax_pamir.dominance import resolve_dominance_check
@@ -86,7 +86,9 @@ def confidence_failure(s: PaxState) -> None:
     order = []
     p = s.current
     for _ in s.players:
-        if s.hands[p]:
+        if s.hands[p] and p == s.wakhan and s.ruleset == "bga":
+            s.depart("wakhan_skips_chosen_discards", "the Wakhan keeps her hand through Confidence Failure")
+        elif s.hands[p]:
             order.append(p)
         p = s.next_player(p)
     for p in reversed(order):
@@ -141,6 +143,8 @@ class SwapHandsTask(Task):
         s.hands[player], s.hands[move.player] = s.hands[move.player], s.hands[player]
         s.hand_changed(player)
         s.hand_changed(move.player)
+        if s.wakhan in (player, move.player) and s.hands[s.wakhan]:  # she plays them at once
+            s.push(wakhan.HandTask(s.wakhan))
 
 
 @dataclass(slots=True)

@@ -2,7 +2,7 @@
 
 Main decisions of the action phase: ``buy``, ``play``, the card actions
 ``tax``, ``gift``, ``build``, ``move``, ``betray``, ``battle``, and
-``end_turn``; under ``bga`` also ``bribe_refused``.  Decisions inside an action or an effect: ``offer_bribe``,
+``end_turn``; under ``bga`` also ``bribe_refused``; the Wakhan's ``radicalize`` (her purchase).  Decisions inside an action or an effect: ``offer_bribe``,
 ``accept_bribe``, ``refuse_bribe``, ``withdraw``, ``place_road``, ``place_spy``,
 ``place_army``, ``take_piece``, ``tax_market``, ``tax_player``,
 ``move_army``, ``move_tribe``, ``move_spy``, ``remove_army``,
@@ -24,6 +24,15 @@ class ChooseLoyalty(Move, tag="choose_loyalty", frozen=True):
 class Buy(Move, tag="buy", frozen=True):
     row: int
     col: int
+
+
+class Radicalize(Move, tag="radicalize", frozen=True, omit_defaults=True):
+    """The Wakhan's purchase: the card at ``row``, ``col`` goes straight into her court on
+    ``side`` (an event card: no side; it resolves as a purchase does)."""
+
+    row: int
+    col: int
+    side: str | None = None
 
 
 class Play(Move, tag="play", frozen=True):
@@ -187,7 +196,7 @@ class EndAction(Move, tag="end_action", frozen=True):
 
 
 MOVES: tuple[type[Move], ...] = (
-    ChooseLoyalty, Buy, Play, Tax, Gift, Build, MoveAction, Betray, Battle, EndTurn,
+    ChooseLoyalty, Buy, Radicalize, Play, Tax, Gift, Build, MoveAction, Betray, Battle, EndTurn,
     OfferBribe, AcceptBribe, RefuseBribe, Withdraw, BribeRefused, PlaceRoad, PlaceSpy, PlaceArmy, TakePiece,
     TaxMarket, TaxPlayer, MoveArmy, MoveTribe, MoveSpy, RemoveArmy, RemoveRoad, RemoveTribe,
     RemoveSpy, SafeHouse, AcceptPrize, DeclinePrize, Discard, Rumor, SwapHands, ChooseSuit,

@@ -16,8 +16,8 @@ from typing import Any
 
 from replay.decisions import TaskState, task_view
 from replay.departures import load_departures
-from replay.engine import ChanceRequest, Move, Outcome
-from replay.games.pax_pamir import turns
+from replay.engine import ChanceRequest, IllegalMove, Move, Outcome
+from replay.games.pax_pamir import turns, wakhan
 from replay.games.pax_pamir.components import (
     ABILITY_CARDS,
     BLOCKS_PER_COALITION,
@@ -35,6 +35,7 @@ from replay.games.pax_pamir.components import (
     REGIONS,
     RUMOR,
     STARTING_RUPEES,
+    WAKHAN_CARDS,
 )
 from replay.games.pax_pamir.moves import EndTurn
 from replay.games.pax_pamir.tasks import Task
@@ -66,6 +67,14 @@ class PaxState(TaskState[Task]):
     def __init__(self, players: list[str], options: dict[str, Any]) -> None:
         super().__init__(players, options)
         n = len(players)
+        self.wakhan: str | None = _wakhan_seat(players, options)
+        """The Wakhan's player id (option ``wakhan``), ``None`` in a game without her."""
+        self.wakhan_steadfast: bool = bool(options.get("wakhan_steadfast", False))
+        """The steadfast pragmatic loyalty variant (option ``wakhan_steadfast``)."""
+        self.ai_deck: list[int] = sorted(WAKHAN_CARDS) if self.wakhan else []
+        """The Wakhan's AI cards still in her deck (its order is chance)."""
+        self.ai_discard: list[int] = []
+        """Her AI discard pile, the top card last: its front rules her turn."""
         self.favored: str = FAVORED_AT_START
         self.rupees: dict[str, int] = {p: STARTING_RUPEES for p in players}
         self.loyalty: dict[str, str | None] = {p: None for p in players}
@@ -237,6 +246,9 @@ class PaxState(TaskState[Task]):
         return 3 + self.stars(player, "political")
 
     def hand_limit(self, player: str) -> int:
+        """2 + intelligence stars; none for the Wakhan (BGA: she keeps what she could not play)."""
+        if player == self.wakhan:
+            return len(self.hands[player])
         return 2 + self.stars(player, "intelligence")
 
     def has(self, player: str, ability: str) -> bool:
@@ -267,7 +279,11 @@ class PaxState(TaskState[Task]):
 
     def influence(self, player: str) -> int:
         """1 + patriots in court + prizes + gifts, with Rumor, Embarrassment of Riches and
-        Koh-i-noor Recovered."""
+        Koh-i-noor Recovered.  The Wakhan's: in her pragmatic loyalty's coalition (she counts in
+        every coalition, :func:`wakhan.influence_in`)."""
+        if player == self.wakhan:
+            coalition = wakhan.pragmatic_loyalty(self)
+            return wakhan.influence_in(self, coalition) if coalition else 0
         loyal = self.loyalty[player]
         held = self.held_events[player]
         n = 1
@@ -284,9 +300,13 @@ class PaxState(TaskState[Task]):
             n += (2 if KOH_I_NOOR in held else 1) * len(gifts)
         return n
 
+    def wakhan_influence(self, coalition: str) -> int:
+        """The Wakhan's influence in ``coalition`` (:func:`wakhan.influence_in`)."""
+        return wakhan.influence_in(self, coalition)
+
     def influences(self) -> dict[str, int]:
         """Every player's influence (:meth:`influence`), 0 for a player not yet loyal to a
-        coalition."""
+        coalition and for the Wakhan (who counts in every coalition: ``wakhan_influence``)."""
         return {p: self.influence(p) if loyal else 0 for p, loyal in self.loyalty.items()}
 
     def influences_view(self) -> dict[str, int]:
@@ -319,6 +339,10 @@ class PaxState(TaskState[Task]):
         return BLOCKS_PER_COALITION - self.block_supply[coalition]
 
     def ruling_pieces(self, player: str, region: str) -> int:
+        """Tribes plus the armies of the player's coalition; the Wakhan's tribes plus the largest
+        army of any one coalition."""
+        if player == self.wakhan:
+            return self.tribes[region][player] + max(self.armies[region].values())
         loyal = self.loyalty[player]
         return self.tribes[region][player] + (self.armies[region][loyal] if loyal else 0)
 
@@ -359,6 +383,13 @@ class PaxState(TaskState[Task]):
     def may_refuse_bribes(self, player: str) -> bool:
         """Courtly Manners: its buyer may choose not to pay bribes until the next check."""
         return self.holds(player, COURTLY_MANNERS)
+
+    def coalition_of(self, player: str) -> str | None:
+        """The coalition whose blocks ``player`` places, moves and battles with: their loyalty; the
+        Wakhan's pragmatic loyalty."""
+        if player == self.wakhan:
+            return wakhan.pragmatic_loyalty(self)
+        return self.loyalty[player]
 
     def next_player(self, player: str) -> str:
         return self.following[player]
@@ -427,6 +458,9 @@ class PaxState(TaskState[Task]):
                 "borders": {b: {c: n for c, n in self.roads[b].items() if n} for b in BORDER_IDS},
             },
             "blocks_supply": dict(self.block_supply),
+            **({"wakhan": {"player": self.wakhan, "ai_card": self.ai_discard[-1] if self.ai_discard else None,
+                           "ai_deck": len(self.ai_deck), "pragmatic_loyalty": wakhan.pragmatic_loyalty(self),
+                           "influence": wakhan.influences(self)}} if self.wakhan else {}),
             "players": {
                 p: {
                     "loyalty": self.loyalty[p],
@@ -548,6 +582,8 @@ class PaxState(TaskState[Task]):
         new.unseen = None
         new.vp = {p: dict(v) for p, v in self.vp.items()}
         new.used = set(self.used)
+        new.ai_deck = list(self.ai_deck)
+        new.ai_discard = list(self.ai_discard)
         new.placed = dict(self.placed)
         new._score = None
         new._observed = None
@@ -577,6 +613,7 @@ OBSERVABLES: dict[str, Callable[[PaxState], Any]] = {
     "courts": lambda s: {p: c[:] for p, c in s.courts.items()},
     "hand_size": lambda s: {p: len(h) for p, h in s.hands.items()},
     "dominance_checks": lambda s: s.checks_resolved,
+    "wakhan_influence": lambda s: wakhan.influences(s) if s.wakhan else None,
 }
 """Pax Pamir's observable facts (beyond score, legal_count, state_hash), each computed only
 when an observation asks for it."""
@@ -614,3 +651,13 @@ def _market_cell(card: int | None, rupees: int) -> dict[str, Any]:
     if card == 0:
         return {"card": None, "unknown": True, "rupees": rupees}
     return {"card": card, "rupees": rupees}
+
+
+def _wakhan_seat(players: list[str], options: dict[str, Any]) -> str | None:
+    """The Wakhan's seat (option ``wakhan``: her player id), checked."""
+    seat = options.get("wakhan")
+    if seat is None:
+        return None
+    if seat not in players:
+        raise IllegalMove(f"the Wakhan ({seat!r}) is not one of the players ({', '.join(players)})")
+    return str(seat)

@@ -45,9 +45,11 @@ from replay.games.pax_pamir.moves import (
     Gift,
     MoveAction,
     Play,
+    Radicalize,
     Tax,
 )
 from replay.games.pax_pamir.tasks import Task
+from replay.games.pax_pamir.wakhan import AIDrawTask, check_radicalize, radicalize, radicalize_candidates
 
 if TYPE_CHECKING:
     from replay.games.pax_pamir.state import PaxState
@@ -60,13 +62,17 @@ FIRST_CHOOSER = "first_chooser"
 
 
 def begin_setup(s: PaxState) -> None:
-    """Deal the opening market (12 draws), then loyalty in turn order, then the first turn."""
-    s.push(BeginPlayTask(s.players[-1]))
+    """Deal the opening market (12 draws), then loyalty in turn order, then the first turn
+    (the Wakhan's, when she plays: she has no loyalty to choose)."""
+    s.push(BeginPlayTask(s.wakhan or s.players[-1]))
     if s.ruleset == "bga":
         for p in reversed(s.players):
-            s.push(LoyaltyTask(p))
-        s.depart("loyalty_order", f"{s.players[0]} picks a loyalty first and {s.players[-1]} takes the first turn "
-                                  "(seat order on BGA); the rulebook draws the first chooser at random")
+            if p != s.wakhan:
+                s.push(LoyaltyTask(p))
+        people = [p for p in s.players if p != s.wakhan]
+        if len(people) > 1:  # (alone against the Wakhan, a person is the only chooser either way)
+            s.depart("loyalty_order", f"{people[0]} picks a loyalty first and {s.wakhan or people[-1]} takes the "
+                                      "first turn (seat order on BGA); the rulebook draws the first chooser at random")
     else:
         s.push(FirstChooserTask(s.players[0]))
     s.push(market.RefillTask(s.players[0], True))
@@ -80,17 +86,18 @@ class FirstChooserTask(Task):
     decision = False
 
     def request(self, s: PaxState) -> ChanceRequest:
-        return ChanceRequest("choose", FIRST_CHOOSER, options=tuple(s.players),
+        return ChanceRequest("choose", FIRST_CHOOSER, options=tuple(p for p in s.players if p != s.wakhan),
                              reason="the player who chooses loyalty first")
 
     def reveal(self, s: PaxState, req: ChanceRequest, outcome: Outcome) -> None:
         first = outcome["value"]
         s.pop(self)
         i = s.players.index(first)
-        order = [s.players[(i + k) % len(s.players)] for k in range(len(s.players))]
-        for t in s.stack:
-            if isinstance(t, BeginPlayTask):
-                t.player = order[-1]
+        order = [p for k in range(len(s.players)) if (p := s.players[(i + k) % len(s.players)]) != s.wakhan]
+        if s.wakhan is None:  # with the Wakhan, she takes the first turn
+            for t in s.stack:
+                if isinstance(t, BeginPlayTask):
+                    t.player = order[-1]
         for p in reversed(order):
             s.push(LoyaltyTask(p))
 
@@ -169,13 +176,14 @@ def start_turn(s: PaxState, p: str, cleanup: CleanupTask | None = None,
         stack.append(cleanup)
         stack.append(ActionsTask(p))
     owner = s.owner
-    if BLACKMAIL_KANDAHAR not in owner and BLACKMAIL_HERAT not in owner:
-        return
-    for region, cards in BLACKMAIL:
-        for c in cards:
-            if owner.get(c) == p:
-                s.push(SpyTask(p, region, True))
-                break
+    if BLACKMAIL_KANDAHAR in owner or BLACKMAIL_HERAT in owner:
+        for region, cards in BLACKMAIL:
+            for c in cards:
+                if owner.get(c) == p:
+                    s.push(SpyTask(p, region, True))
+                    break
+    if p == s.wakhan:  # her AI card first
+        s.push(AIDrawTask(p))
 
 
 def clear_turn_marks(s: PaxState) -> None:
@@ -216,7 +224,7 @@ class ActionsTask(Task):
     """The action phase: two actions (purchase, play, card actions), any number of bonus actions."""
 
     done: bool = False
-    accepts = (EndTurn, Buy, Play, Tax, Gift, Build, MoveAction, Betray, Battle, BribeRefused)
+    accepts = (EndTurn, Buy, Radicalize, Play, Tax, Gift, Build, MoveAction, Betray, Battle, BribeRefused)
     awaiting = "next action (buy, play, a card action, or end_turn)"
 
     def is_open(self, s: PaxState) -> bool:
@@ -227,6 +235,8 @@ class ActionsTask(Task):
 
     def candidates(self, s: PaxState) -> Iterable[Move]:
         p = self.player
+        if p == s.wakhan:
+            yield from radicalize_candidates(s)
         for row, col in s.market_cells():
             yield Buy(row=row, col=col)
         for c in s.hands[p]:
@@ -256,7 +266,11 @@ class ActionsTask(Task):
         if type(move) is EndTurn:
             return None
         if type(move) is Buy:
+            if player == s.wakhan:
+                return "the Wakhan does not buy: she radicalizes (the card goes straight into her court)"
             return market.check_buy(s, player, move.row, move.col)
+        if type(move) is Radicalize:
+            return check_radicalize(s, player, move)
         if type(move) is Play:
             return check_play(s, player, move)
         if type(move) in CARD_ACTION_TYPES:
@@ -287,6 +301,8 @@ class ActionsTask(Task):
         elif type(move) is Buy:
             s.actions_left -= 1
             market.buy(s, player, move.row, move.col)
+        elif type(move) is Radicalize:
+            radicalize(s, player, move)
         elif type(move) is BribeRefused:
             bribes.bribe_refused(s)
         else:

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 
 def battle_strength(s: PaxState, player: str, region: str) -> int:
-    loyal = s.loyalty[player]
+    loyal = s.coalition_of(player)
     assert loyal is not None
     n = s.armies[region][loyal]
     if s.holds(player, NATIONALISM):
@@ -49,7 +49,7 @@ def check_battle(s: PaxState, player: str, move: Battle) -> str | None:
         if move.region not in REGIONS:
             return f"{player} cannot battle in {move.region!r}: the regions are {', '.join(REGIONS)}"
         if not battle_strength(s, player, move.region):
-            return (f"{player} cannot battle in {move.region.title()}: {player} has no {s.loyalty[player]} army "
+            return (f"{player} cannot battle in {move.region.title()}: {player} has no {s.coalition_of(player)} army "
                     "there")
         return None
     assert move.court_card is not None
@@ -100,7 +100,7 @@ class BattleTask(Task):
 
     def candidates(self, s: PaxState) -> Iterator[Move]:
         p = self.player
-        loyal = s.loyalty[p]
+        loyal = s.coalition_of(p)
         if self.region is not None:
             r = self.region
             yield from (RemoveArmy(coalition=c) for c in COALITIONS if c != loyal and s.armies[r][c])
@@ -116,7 +116,7 @@ class BattleTask(Task):
         yield EndAction()
 
     def check(self, s: PaxState, player: str, move: Move) -> str | None:
-        loyal = s.loyalty[player]
+        loyal = s.coalition_of(player)
         if isinstance(move, EndAction):
             return None
         if isinstance(move, RemoveSpy):

@@ -71,7 +71,7 @@ class PrizeTask(Task):
             return
         prize = COURT[self.card].prize
         assert prize is not None
-        if prize != s.loyalty[player]:
+        if prize != s.loyalty[player] and player != s.wakhan:  # she keeps any prize, loyal to none
             change_loyalty(s, player, prize)
         s.prizes[player].append(self.card)
         s.influence_changed(player)

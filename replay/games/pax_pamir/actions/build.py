@@ -100,9 +100,9 @@ class BuildTask(Task):
     def apply(self, s: PaxState, player: str, move: Move) -> None:
         self.left -= 1
         if isinstance(move, PlaceArmy):
-            board.place(s, player, "army", move.region, s.loyalty[player])
+            board.place(s, player, "army", move.region, s.coalition_of(player))
         elif isinstance(move, PlaceRoad):
-            board.place(s, player, "road", move.border, s.loyalty[player])
+            board.place(s, player, "road", move.border, s.coalition_of(player))
         else:
             self.left = 0
 

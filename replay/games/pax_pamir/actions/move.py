@@ -32,9 +32,20 @@ if TYPE_CHECKING:
 
 
 def army_can_cross(s: PaxState, player: str, frm: str, to: str) -> bool:
-    loyal = s.loyalty[player]
+    """A road of the player's coalition on the border, or Indian Supplies; under ``bga`` the Wakhan
+    crosses any border (departure ``wakhan_moves_off_road``, noted when the move is made)."""
+    loyal = s.coalition_of(player)
     assert loyal is not None
-    return s.has(player, "indian_supplies") or s.roads[BORDER_BETWEEN[(frm, to)]][loyal] > 0
+    return (s.has(player, "indian_supplies") or s.roads[BORDER_BETWEEN[(frm, to)]][loyal] > 0
+            or (player == s.wakhan and s.ruleset == "bga"))
+
+
+def _note_off_road(s: PaxState, player: str, frm: str, to: str) -> None:
+    """The Wakhan's step across a border without a road of her coalition (``bga`` only allows it)."""
+    loyal = s.coalition_of(player)
+    if loyal is not None and not s.roads[BORDER_BETWEEN[(frm, to)]][loyal] and not s.has(player, "indian_supplies"):
+        s.depart("wakhan_moves_off_road", f"the Wakhan moves from {frm.title()} to {to.title()} with no {loyal} "
+                                          "road on the border")
 
 
 def spy_track(s: PaxState) -> list[int]:
@@ -102,7 +113,7 @@ class MoveTask(Task):
 
     def candidates(self, s: PaxState) -> Iterator[Move]:
         p = self.player
-        loyal = s.loyalty[p]
+        loyal = s.coalition_of(p)
         assert loyal is not None
         for r in REGIONS:
             if s.armies[r][loyal]:
@@ -117,7 +128,7 @@ class MoveTask(Task):
         yield EndAction()
 
     def check(self, s: PaxState, player: str, move: Move) -> str | None:
-        loyal = s.loyalty[player]
+        loyal = s.coalition_of(player)
         assert loyal is not None
         if isinstance(move, (MoveArmy, MoveTribe)):
             what = "army" if isinstance(move, MoveArmy) else "tribe"
@@ -147,8 +158,10 @@ class MoveTask(Task):
             self.left = 0
             return
         self.left -= 1
+        if player == s.wakhan and isinstance(move, (MoveArmy, MoveTribe)):
+            _note_off_road(s, player, move.region, move.to)
         if isinstance(move, MoveArmy):
-            loyal = s.loyalty[player]
+            loyal = s.coalition_of(player)
             assert loyal is not None
             board.take_army(s, loyal, move.region)
             board.add_army(s, loyal, move.to)
