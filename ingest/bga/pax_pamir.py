@@ -1112,10 +1112,15 @@ def dominance_check_scores(imp: PaxImporter, n: Notif) -> None:
 
 
 def update_influence(imp: PaxImporter, n: Notif) -> None:
-    """BGA's influence per player when a modifier changes: ``observe influence``."""
+    """BGA's influence per player when a modifier changes: ``observe influence``; the Wakhan's, per
+    coalition: ``observe wakhan_influence``."""
     values = {pid(u["playerId"]): int(u["value"]) for u in n.args["updates"] if u.get("type") == "playerInfluence"}
-    if values:
-        imp.observe({"influence": values})
+    facts: dict[str, Any] = {"influence": values} if values else {}
+    for u in n.args["updates"]:
+        if u.get("type") == "wakhanInfluence":
+            facts["wakhan_influence"] = {str(c): int(v) for c, v in u["influence"].items()}
+    if facts:
+        imp.observe(facts)
 
 
 def pay_bribe(imp: PaxImporter, n: Notif) -> None:

@@ -524,3 +524,15 @@ def test_her_overthrow_waits_until_the_icons_of_her_card_are_resolved() -> None:
     assert r.status == COMPLETE
     waited = [d["happened"] for d in r.departures if d["rule"] == "wakhan_overthrow_after_icons"]
     assert any("in Kabul" in w for w in waited)
+
+
+def test_the_card_she_battles_with_is_the_one_bgas_priority_picks() -> None:
+    """BGA's notification of her Battle names no card.  Packet 30: with actions left, Nomadic Warlord
+    (60, military, favored: a free action) before Prince Akbar Khan (3, a patriot of higher rank);
+    packet 45: her actions spent, the favored card (intelligence) leftmost in her court, Allard (73)."""
+    from replay.games.pax_pamir.moves import Battle
+
+    rec = import_file(FIXTURES / "paxpamir_1p_seed31216.log.json.gz").record
+    assert [m.card for m in _moves_of_packet(rec, 30) if isinstance(m, Battle)] == [60]
+    assert [m.card for m in _moves_of_packet(rec, 45) if isinstance(m, Battle)] == [73]
+    assert replay(rec).status == COMPLETE

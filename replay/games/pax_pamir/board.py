@@ -431,8 +431,8 @@ class TakePieceTask(Task):
         kind, _, where = move.piece.partition(":")
         if kind == "tribe":  # the cylinder reaches its new place before the loss of the tribe is felt
             take_tribe(s, player, where)  # (a spy it becomes on a card the overthrow discards goes home)
+            recheck_rulers(s, (where,))  # the region it left first, then where it goes (as BGA)
             put(s, player, self.kind, self.where, self.coalition)
-            recheck_rulers(s, (where,))
             if not defer_wakhan_overthrow(s, player, where) and s.tribes[where][player] == 0:
                 overthrow_after_last_tribe(s, player, where)
             return

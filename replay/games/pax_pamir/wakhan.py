@@ -110,7 +110,6 @@ class AIDrawTask(Task):
             raise ImpossibleChance("the Wakhan's AI card must be named: her coalition follows from it")
         s.ai_deck.remove(card)
         s.ai_discard.append(card)
-        s.fact_changed("wakhan")
         if not s.ai_deck:  # reshuffled at once, and drawn again
             s.ai_deck = sorted(WAKHAN_CARDS)
             s.ai_discard = []
