@@ -71,14 +71,21 @@ def board_html(snapshot: dict[str, Any], names: dict[str, str]) -> str:
                f'<div class="gr-box" style="margin-top:6px"><b>Roads</b> '
                f'{" · ".join(roads) or "<span class=gr-muted>none</span>"}</div>')
     courts = []
+    wakhan = snapshot.get("wakhan") or {}
     for pid, p in players.items():
         loyal = p.get("loyalty")
         court = " ".join(_card(c, cards) for c in p.get("court") or []) or '<span class="gr-muted">empty</span>'
+        badge = chip(loyal or "no loyalty", COALITIONS.get(str(loyal), "#bbb"), "#fff")
+        influence = esc(p.get("influence", 0))
+        if pid == wakhan.get("player"):  # the automated opponent: her AI card's coalition, every coalition's influence
+            pragmatic = wakhan.get("pragmatic_loyalty")
+            badge = (chip(f"pragmatic: {pragmatic or '—'}", COALITIONS.get(str(pragmatic), "#bbb"), "#fff")
+                     + f' · AI card {esc(wakhan.get("ai_card") or "—")}')
+            influence = " / ".join(f"{esc(c)} {esc(n)}" for c, n in (wakhan.get("influence") or {}).items())
         courts.append(
             f'<div class="gr-box" style="border-left:6px solid {colours[pid]}">'
-            f'<h4>{esc(player_label(pid, names))} — {esc(p.get("score", 0))} pts · '
-            f'{chip(loyal or "no loyalty", COALITIONS.get(str(loyal), "#bbb"), "#fff")}</h4>'
-            f'<div>{esc(p.get("rupees", 0))} rupees · influence {esc(p.get("influence", 0))} · '
+            f'<h4>{esc(player_label(pid, names))} — {esc(p.get("score", 0))} pts · {badge}</h4>'
+            f'<div>{esc(p.get("rupees", 0))} rupees · influence {influence} · '
             f'{len(p.get("hand") or [])} in hand · {esc(p.get("cylinders_supply", 0))} cylinders left</div>'
             f'<div>court: {court}</div></div>'
         )

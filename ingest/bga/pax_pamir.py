@@ -620,11 +620,8 @@ def wakhan_radicalize(imp: PaxImporter, n: Notif) -> None:
     row, col = cell(a["marketLocation"])
     card = card_id(a["card"]["id"])
     imp.settle(keep="radicalize")
+    _check_purchase(imp, row, col, card, a["marketLocation"], a.get("receivedRupees"))
     s = imp.state
-    ours = s.market[row][col]
-    if ours != card:
-        imp.fail(f"the Wakhan radicalizes {card_name(card)} at {cell_name(row, col)}; our market has "
-                 f"{card_name(ours) if ours else 'nothing'} there")
     side: str | None = None
     if card in COURT and a.get("newLocation") != "discardPile":
         side = str(a.get("side") or "left") if s.courts[WAKHAN_ID] else "left"
@@ -719,19 +716,25 @@ def purchase_card(imp: PaxImporter, n: Notif) -> None:
     row, col = cell(a.marketLocation)
     card = card_id(a.card.id)
     imp.settle(keep="buy")
-    s = imp.state
-    ours = s.market[row][col]
-    if ours != card:
-        imp.fail(f"BGA buys {card_name(card)} at {cell_name(row, col)} ({a.marketLocation}); our market has "
-                 f"{card_name(ours) if ours else 'nothing'} there")
-    got = int(a.receivedRupees or 0)
-    if s.market_rupees[row][col] != got:
-        imp.fail(f"BGA's buyer takes {got} rupee(s) from {card_name(card)}; our market has "
-                 f"{s.market_rupees[row][col]} on it")
+    _check_purchase(imp, row, col, card, a.marketLocation, a.receivedRupees)
     if pid(a.playerId) == WAKHAN_ID:  # her Ambition: a Dominance Check, bought as she radicalizes
         imp.move(WAKHAN_ID, "radicalize", row=row, col=col)
         return
     imp.move(a.playerId, "buy", row=row, col=col)
+
+
+def _check_purchase(imp: PaxImporter, row: int, col: int, card: int, location: Any, received: Any) -> None:
+    """A purchase (or the Wakhan's Radicalize) checked: our market has the card there, with the
+    rupees its buyer takes."""
+    s = imp.state
+    ours = s.market[row][col]
+    if ours != card:
+        imp.fail(f"BGA buys {card_name(card)} at {cell_name(row, col)} ({location}); our market has "
+                 f"{card_name(ours) if ours else 'nothing'} there")
+    got = int(received or 0)
+    if s.market_rupees[row][col] != got:
+        imp.fail(f"BGA's buyer takes {got} rupee(s) from {card_name(card)}; our market has "
+                 f"{s.market_rupees[row][col]} on it")
 
 
 def play_card(imp: PaxImporter, n: Notif) -> None:

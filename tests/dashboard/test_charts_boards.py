@@ -364,3 +364,18 @@ def test_the_counter_before_the_first_shift_or_turn_is_not_shown_as_0(title: str
     snap = state_at(rec, 0).snapshot()
     html = boards.render(title, snap, {}).html or ""
     assert before in html and "Shift 0" not in html and "Turn 0" not in html
+
+
+@pytest.mark.skipif("pax_pamir" not in TITLES, reason="no Pax Pamir engine")
+def test_pax_pamir_board_shows_the_wakhans_ai_card_coalition_and_influence_everywhere() -> None:
+    from dashboard.titles import pax_pamir
+    from replay.games import get_game
+
+    state = get_game("pax_pamir").initial_state(["p1", "1"], {"ruleset": "bga", "wakhan": "1"})
+    for card in (9, 13, 29, 44, 48, 61, 62, 63, 65, 67, 96, 95):
+        state.apply_chance({"draw": "deck", "items": [card]})
+    state.apply_move("p1", get_game("pax_pamir").parse_move({"type": "choose_loyalty", "coalition": "russian"}))
+    state.apply_chance({"draw": "wakhan_deck", "items": [1]})  # russian, afghan, british
+    html = pax_pamir.board_html(state.snapshot(), {"1": "Wakhan"})
+    assert "pragmatic: afghan" in html and "AI card 1" in html
+    assert "influence afghan 1 / british 1 / russian 1" in html

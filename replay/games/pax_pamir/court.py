@@ -22,6 +22,17 @@ LEVERAGE_RUPEES = 2
 # ---------------------------------------------------------------- play
 
 
+def check_side(s: PaxState, player: str, card: int, side: str | None) -> str | None:
+    """A card goes to the left or the right end of a court; the first one is played as ``left``."""
+    if side not in ("left", "right"):
+        return (f"{player} cannot play {card_name(card)} on side {side!r}: a card goes to the left or right end "
+                "of the court")
+    if not s.courts[player] and side != "left":
+        return (f"{player} cannot play {card_name(card)} on the right: the court is empty, the first card is "
+                "played as 'left'")
+    return None
+
+
 def play_card(s: PaxState, player: str, card: int, side: str) -> None:
     """Play: the card joins the court at one end, a foreign patriot changes the player's
     loyalty, then the impact icons resolve top to bottom."""

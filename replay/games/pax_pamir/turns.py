@@ -32,7 +32,7 @@ from replay.games.pax_pamir.components import (
     REGIONS,
     card_name,
 )
-from replay.games.pax_pamir.court import DiscardTask, SpyTask
+from replay.games.pax_pamir.court import DiscardTask, SpyTask, check_side
 from replay.games.pax_pamir.events import discard_event
 from replay.games.pax_pamir.moves import (
     Battle,
@@ -206,12 +206,9 @@ CARD_ACTION_TYPES: frozenset[type[Move]] = frozenset(CARD_ACTIONS)
 def check_play(s: PaxState, player: str, move: Play) -> str | None:
     if move.card not in s.hands[player]:
         return f"{player} cannot play card {move.card}: it is not in {player}'s hand"
-    if move.side not in ("left", "right"):
-        return (f"{player} cannot play {card_name(move.card)} on side {move.side!r}: a card goes to the left "
-                "or right end of the court")
-    if not s.courts[player] and move.side != "left":
-        return (f"{player} cannot play {card_name(move.card)} on the right: the court is empty, the first card "
-                "is played as 'left'")
+    reason = check_side(s, player, move.card, move.side)
+    if reason is not None:
+        return reason
     if s.actions_left <= 0:
         return f"{player} cannot play {card_name(move.card)}: {player} has no actions left this turn"
     if not refusals_exhausted(s):  # the usual case: no bribe to look at

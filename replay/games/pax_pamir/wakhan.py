@@ -45,7 +45,7 @@ from replay.games.pax_pamir.components import (
     WAKHAN_CARDS,
     card_name,
 )
-from replay.games.pax_pamir.court import discard_from_hand, play_card
+from replay.games.pax_pamir.court import check_side, discard_from_hand, play_card
 from replay.games.pax_pamir.moves import Discard, Play, Radicalize
 from replay.games.pax_pamir.tasks import Task
 
@@ -143,12 +143,7 @@ def check_radicalize(s: PaxState, player: str, move: Radicalize) -> str | None:
             return (f"the Wakhan cannot radicalize {card_name(card)} into her court: she cannot pay the bribe for "
                     "it, so it goes to the discard pile (no side)")
     elif card in COURT:
-        if move.side not in ("left", "right"):
-            return (f"the Wakhan cannot radicalize {card_name(card)} on side {move.side!r}: a court card goes "
-                    "to the left or right end of her court")
-        if not s.courts[player] and move.side != "left":
-            return (f"the Wakhan cannot radicalize {card_name(card)} on the right: her court is empty, the first "
-                    "card goes in as 'left'")
+        return check_side(s, player, card, move.side)
     elif move.side is not None:
         return f"the Wakhan cannot radicalize {card_name(card)} to a side of her court: it is an event card"
     return None
@@ -237,11 +232,7 @@ class HandTask(Task):
         assert isinstance(move, Play)
         if _hand_bribe_unpaid(s, player, card):
             return f"the Wakhan cannot play {card_name(card)}: she cannot pay its bribe, so it is discarded"
-        if move.side not in ("left", "right"):
-            return f"the Wakhan cannot play {card_name(card)} on side {move.side!r}"
-        if not s.courts[player] and move.side != "left":
-            return f"the Wakhan cannot play {card_name(card)} on the right: her court is empty ('left')"
-        return None
+        return check_side(s, player, card, move.side)
 
     def apply(self, s: PaxState, player: str, move: Move) -> None:
         if isinstance(move, Discard):
