@@ -139,8 +139,11 @@ class GameImporter:
         if not cls.bga_name and cls.game_id:
             cls.bga_name = get_game(cls.game_id).bga_name
 
-    def __init__(self, log: BgaLog, players: list[str], names: dict[str, str | None]) -> None:
+    def __init__(self, log: BgaLog, players: list[str], names: dict[str, str | None],
+                 variant: Mapping[str, Any] | None = None) -> None:
         self.log = log
+        self.variant: Mapping[str, Any] = variant or {}
+        """The record options of one reading of the log (:meth:`variants`), added to :meth:`options`."""
         self.players = players
         """Our player ids (BGA's ids as strings), in seat order."""
         self.names = names
@@ -221,6 +224,14 @@ class GameImporter:
                 if len(order) == len(players):
                     break
         return order + [p for p in players if p not in order]
+
+    @classmethod
+    def variants(cls, log: BgaLog, players: list[str]) -> list[Mapping[str, Any]]:
+        """The readings of the log to try in turn, each some options for the record (:attr:`variant`):
+        the first whose import goes through is the record; when none does, the first one's refusal
+        is the answer.  Default: the one reading.  A title overrides this where the log alone leaves
+        a table option open that the rules depend on (the table file, when present, says it)."""
+        return [{}]
 
     def cancelled(self) -> set[str]:
         """The uids of undone notifications (they produce no events). Default: none."""

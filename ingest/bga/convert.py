@@ -131,14 +131,23 @@ def _import_log(log: BgaLog, game: str | None, compare: bool, *, replaying: bool
     if not cls.game_id:
         raise BgaImportError("importer without a game id", file=log.source)
     seats = cls.seat_order(log, ids)
-    try:
-        imp = cls(log, seats, names)
-    except GamerecError as exc:  # e.g. a player count the game does not allow
-        raise BgaImportError(f"cannot set up the game: {exc}", file=log.source) from None
-    imp.compare = compare
-    if replaying and ruleset in (None, imp.options().get("ruleset")):
-        imp.replay_into(Replaying(imp.state, keep_frames=keep_frames, observers=observers))
-    imp.run()
+    variants = cls.variants(log, seats)
+    first: BgaImportError | None = None
+    for variant in variants:  # the table's options, or (when the log alone cannot say) each reading in turn
+        try:
+            imp = cls(log, seats, names, variant)
+        except GamerecError as exc:  # e.g. a player count the game does not allow
+            raise BgaImportError(f"cannot set up the game: {exc}", file=log.source) from None
+        imp.compare = compare
+        if replaying and ruleset in (None, imp.options().get("ruleset")):
+            imp.replay_into(Replaying(imp.state, keep_frames=keep_frames, observers=observers))
+        try:
+            imp.run()
+            break
+        except BgaImportError as exc:
+            first = first or exc
+            if variant is variants[-1]:
+                raise first from None
     rec = _record(imp, seats, names)
     done = imp.replaying.finish(rec) if imp.replaying is not None else None
     return Imported(rec, log, imp.mismatches, _warnings(imp), done)

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from heapq import merge
 from itertools import islice
@@ -142,10 +142,11 @@ class PaxImporter(GameImporter):
 
     state: PaxState
 
-    def __init__(self, log: BgaLog, players: list[str], names: dict[str, str | None]) -> None:
+    def __init__(self, log: BgaLog, players: list[str], names: dict[str, str | None],
+                 variant: Mapping[str, Any] | None = None) -> None:
         if WAKHAN_ID in players:
             names.setdefault(WAKHAN_ID, WAKHAN_NAME)  # BGA lists the people only; the record names her too
-        super().__init__(log, players, names)
+        super().__init__(log, players, names, variant)
         self.rulers_claimed: dict[str, tuple[str | None, Notif]] = {}
         """BGA's ruler changes inside a Move or Battle, checked once our rules settle rulers (after it)."""
         self.bribe: int | None = None
@@ -170,13 +171,24 @@ class PaxImporter(GameImporter):
             order.insert(1, WAKHAN_ID)
         return order
 
+    @classmethod
+    def variants(cls, log: BgaLog, players: list[str]) -> list[Mapping[str, Any]]:
+        """Against the Wakhan without a table file, her loyalty variant is not in the log: first the
+        rulebook's, then the steadfast one (the first whose every pragmatic loyalty BGA announces
+        is ours is the record)."""
+        if WAKHAN_ID in players and log.table is None:
+            return [{}, {"wakhan_steadfast": True}]
+        return [{}]
+
     def options(self) -> dict[str, Any]:
-        """``bga``; with the Wakhan, her seat and her loyalty variant (the table's options)."""
+        """``bga``; with the Wakhan, her seat and her loyalty variant (the table's options, else the
+        reading tried: :meth:`variants`)."""
         if WAKHAN_ID not in self.players:
             return {"ruleset": "bga"}
         table = self.log.table
         opts = table.options if table is not None else {}
-        steadfast = str(opts.get(WAKHAN_OPTION)) == WAKHAN_IMPROVED or str(opts.get(STEADFAST_OPTION)) == "1"
+        steadfast = (str(opts.get(WAKHAN_OPTION)) == WAKHAN_IMPROVED or str(opts.get(STEADFAST_OPTION)) == "1"
+                     or bool(self.variant.get("wakhan_steadfast")))
         return {"ruleset": "bga", "wakhan": WAKHAN_ID, **({"wakhan_steadfast": True} if steadfast else {})}
 
     def cancelled(self) -> set[str]:

@@ -536,3 +536,28 @@ def test_the_card_she_battles_with_is_the_one_bgas_priority_picks() -> None:
     assert [m.card for m in _moves_of_packet(rec, 30) if isinstance(m, Battle)] == [60]
     assert [m.card for m in _moves_of_packet(rec, 45) if isinstance(m, Battle)] == [73]
     assert replay(rec).status == COMPLETE
+
+
+def test_without_its_table_file_the_improved_wakhans_variant_is_read_from_her_loyalties() -> None:
+    """The table file says option 101 = 2 (improved: steadfast pragmatic loyalty); the log alone
+    does not, so the import tries the rulebook's reading, which BGA's packet 21 refutes, then the
+    steadfast one."""
+    with gzip.open(FIXTURES / "paxpamir_2p_seed30412.log.json.gz") as fh:
+        obj = json.load(fh)
+    rec = import_log(parse_log(obj, "no-table.json")).record
+    assert rec.options == {"ruleset": "bga", "wakhan": "1", "wakhan_steadfast": True}
+    assert replay(rec).status == COMPLETE
+    with_table = import_file(FIXTURES / "paxpamir_2p_seed30412.log.json.gz").record
+    assert with_table.options == rec.options
+
+
+def test_without_its_table_file_a_wakhan_log_no_reading_fits_gives_the_first_readings_refusal() -> None:
+    with gzip.open(FIXTURES / "paxpamir_2p_seed30412.log.json.gz") as fh:
+        obj = json.load(fh)
+    for packet in obj["data"]["logs"]:  # BGA's claims of her loyalty, all changed to one neither reading gives
+        for n in packet["data"]:
+            if n["type"] == "wakhanUpdatePragmaticLoyalty":
+                n["args"]["pragmaticLoyalty"] = "nobody"
+    with pytest.raises(BgaImportError) as e:
+        import_log(parse_log(obj, "no-table.json"))
+    assert e.value.notif == "wakhanUpdatePragmaticLoyalty" and "steadfast variant off" in str(e.value)
