@@ -27,7 +27,7 @@ checks each draw against what the engine asks for.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -133,8 +133,9 @@ class CoalBaronImporter(GameImporter):
         "clearTurn",           # read by cancelled(): its notifIds produce no events
     })
 
-    def __init__(self, log: BgaLog, players: list[str], names: dict[str, str | None]) -> None:
-        super().__init__(log, players, names)
+    def __init__(self, log: BgaLog, players: list[str], names: dict[str, str | None],
+                 variant: Mapping[str, Any] | None = None) -> None:
+        super().__init__(log, players, names, variant)
         n = len(players)
         self.decks = {"tiles": DeckParts(0, len(TILE_IDS), 0), "orders": DeckParts(0, len(ORDER_IDS), 0)}
         self.francs = {p: SETUP[n].francs for p in players}

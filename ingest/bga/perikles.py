@@ -31,7 +31,7 @@ and the round-1 display tiles nobody took are ``null``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import msgspec
@@ -118,8 +118,9 @@ class PeriklesImporter(GameImporter):
                                 # record writes as the pass our rules await (nothing depends on it)
     })
 
-    def __init__(self, log: BgaLog, players: list[str], names: dict[str, str | None]) -> None:
-        super().__init__(log, players, names)
+    def __init__(self, log: BgaLog, players: list[str], names: dict[str, str | None],
+                 variant: Mapping[str, Any] | None = None) -> None:
+        super().__init__(log, players, names, variant)
         self.pending_commit: dict[str, Any] | None = None
         """The sends and cube of one BGA commit, gathered until the engine takes them in its order."""
         self._repeats: dict[tuple[str, Any], bool | None] | None = None
