@@ -154,6 +154,8 @@ class PaxImporter(GameImporter):
         self.by_name: dict[str, str] = {n: p for p, n in names.items() if n}
         self.negotiation: Negotiation | None = None
         """The bribe negotiation under way (``startBribeNegotiation`` until it is accepted or declined)."""
+        self.wakhan_bribe: int | None = None
+        """A bribe the Wakhan paid by our rules that BGA shows after her action (its ``payBribe`` to come)."""
 
     @classmethod
     def seat_order(cls, log: BgaLog, players: list[str]) -> list[str]:
@@ -329,6 +331,8 @@ class PaxImporter(GameImporter):
         Wakhan's turn is over if the move is not hers to make in it (:meth:`end_wakhan_turn`)."""
         if self.rulers_claimed and not self.awaits("end_action"):
             self.check_rulers()
+        if self.wakhan_bribe is not None and type_ in _ACTION_TYPES:
+            self.fail(f"BGA shows no bribe paid by the Wakhan for her last action; our rules paid {self.wakhan_bribe}")
         if self.wakhan_acting() and (pid(player) != WAKHAN_ID or type_ not in self.accepted(self.task())):
             self.end_wakhan_turn()
         super().move(player, type_, **fields)
@@ -381,7 +385,12 @@ class PaxImporter(GameImporter):
         nothing (a bribe of 0: waived by Courtly Manners, or accepted).
         """
         t = self.task()
-        if "offer_bribe" in self.accepted(t):
+        if "offer_bribe" in self.accepted(t) and t.player == WAKHAN_ID and self.bribe is None:
+            # the Wakhan pays in full (none while she holds Courtly Manners); BGA may show it after the action
+            amount = 0 if self.state.may_refuse_bribes(WAKHAN_ID) else t.full
+            self.wakhan_bribe = amount or None
+            self.move(WAKHAN_ID, "offer_bribe", amount=amount)
+        elif "offer_bribe" in self.accepted(t):
             amount, self.bribe = self.bribe or 0, None
             self.move(t.player, "offer_bribe", amount=amount)
             t = self.task()
@@ -527,6 +536,9 @@ _USED_CARD_STATES = frozenset({20, 40, 98, 99})
 """The state changes :meth:`PaxImporter.used_card` reads: ``playerActions`` (its ``usedCards``), and
 the ends of a turn (cleanup, the final scoring, the end of the game)."""
 _SEQ = attrgetter("seq")
+
+_ACTION_TYPES = frozenset({"radicalize", "buy", "play", "tax", "gift", "build", "move", "betray", "battle", "end_turn"})
+"""A player's next action (or the end of the action phase): a bribe still to be shown is missing."""
 
 _ACCEPTS: dict[type, frozenset[str]] = {}
 """Task class -> the move types it accepts."""
@@ -1139,8 +1151,15 @@ def update_influence(imp: PaxImporter, n: Notif) -> None:
 
 
 def pay_bribe(imp: PaxImporter, n: Notif) -> None:
-    """The bribe agreed for the play or action that follows (settled when it is played)."""
-    imp.bribe = int(n.args["rupees"])
+    """The bribe agreed for the play or action that follows (settled when it is played); the
+    Wakhan's for an action already played (checked against the one our rules paid)."""
+    paid = int(n.args["rupees"])
+    if imp.wakhan_bribe is not None and pid(n.args.get("briberId")) == WAKHAN_ID:
+        imp.check(paid == imp.wakhan_bribe, f"BGA shows the Wakhan paying a bribe of {paid}; our rules paid "
+                                            f"{imp.wakhan_bribe}")
+        imp.wakhan_bribe = None
+        return
+    imp.bribe = paid
 
 
 _BGA_ACTIONS = {"playCard": "play", "tax": "tax", "gift": "gift", "build": "build", "move": "move",

@@ -561,3 +561,32 @@ def test_without_its_table_file_a_wakhan_log_no_reading_fits_gives_the_first_rea
     with pytest.raises(BgaImportError) as e:
         import_log(parse_log(obj, "no-table.json"))
     assert e.value.notif == "wakhanUpdatePragmaticLoyalty" and "steadfast variant off" in str(e.value)
+
+
+@pytest.mark.parametrize(("log", "rule", "seq"), [
+    ("paxpamir_1p_seed32006", "wakhan_takes_new_spy", 151),  # her spy on Bukharan Jews, placed this turn
+    ("paxpamir_1p_seed32035", "wakhan_takes_public_withdrawal", 79),
+    ("paxpamir_2p_seed32319", "wakhan_buys_a_paid_check", 79),  # her Ambition after paying onto the check
+])
+def test_bgas_wakhan_departs_from_the_rulebook_where_the_log_shows(log: str, rule: str, seq: int) -> None:
+    r = replay(import_file(FIXTURES / f"{log}.log.json.gz").record)
+    assert r.status == COMPLETE
+    assert [d["seq"] for d in r.departures if d["rule"] == rule] == [seq]
+
+
+def test_her_bribe_for_a_move_is_paid_in_full_though_bga_shows_it_after_the_action() -> None:
+    """Packet 127: BGA sends her ``move`` first, then the ``payBribe`` of 1 to the hostage holder."""
+    from replay.games.pax_pamir.moves import MoveAction, OfferBribe
+
+    rec = import_file(FIXTURES / "paxpamir_2p_seed32128.log.json.gz").record
+    moves = _moves_of_packet(rec, 127)
+    assert moves[:2] == [MoveAction(card=87), OfferBribe(amount=1)]
+    assert replay(rec).status == COMPLETE
+    with gzip.open(FIXTURES / "paxpamir_2p_seed32128.log.json.gz") as fh:
+        obj = json.load(fh)
+    for packet in obj["data"]["logs"]:  # BGA shows 2 paid instead
+        for n in packet["data"]:
+            if n["type"] == "payBribe" and str(packet["packet_id"]) == "127" and n["args"].get("briberId") == 1:
+                n["args"]["rupees"] = 2
+    with pytest.raises(BgaImportError, match="paying a bribe of 2; our rules paid 1"):
+        import_log(parse_log(obj, "edited.json"))

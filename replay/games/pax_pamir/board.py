@@ -327,8 +327,9 @@ def eligible_pieces(s: PaxState, player: str, is_block: bool, coalition: str | N
     for r in REGIONS:
         if s.tribes[r][player] > placed.get(f"tribe:{r}:{player}", 0):
             out.append(f"tribe:{r}")
+    any_spy = player == s.wakhan and s.ruleset == "bga"  # (departure ``wakhan_takes_new_spy``)
     for card in sorted(s.spies):
-        if s.spies[card].get(player, 0) > placed.get(f"spy:{card}:{player}", 0):
+        if s.spies[card].get(player, 0) > (0 if any_spy else placed.get(f"spy:{card}:{player}", 0)):
             out.append(f"spy:{card}")
     for v in s.gifts[player]:
         if not placed.get(f"gift:{v}:{player}", 0):
@@ -436,6 +437,9 @@ class TakePieceTask(Task):
             if not defer_wakhan_overthrow(s, player, where) and s.tribes[where][player] == 0:
                 overthrow_after_last_tribe(s, player, where)
             return
+        if kind == "spy" and s.spies[int(where)].get(player, 0) <= s.placed.get(f"{move.piece}:{player}", 0):
+            s.depart("wakhan_takes_new_spy", f"the Wakhan takes her spy on {card_name(int(where))}, placed this "
+                                             "turn, for another piece")
         take_from_board(s, player, move.piece, self.coalition)
         put(s, player, self.kind, self.where, self.coalition)
 

@@ -69,7 +69,9 @@ def purchase_cost(s: PaxState, player: str, card: int, col: int) -> int:
     return col * rupee_step(s)
 
 
-def check_buy(s: PaxState, player: str, row: int, col: int) -> str | None:
+def check_buy(s: PaxState, player: str, row: int, col: int, *, wakhan: bool = False) -> str | None:
+    """A purchase's conditions; ``wakhan``: as BGA's Wakhan buys, Public Withdrawal too, and a
+    Dominance Check that received rupees this turn."""
     if not (0 <= row <= 1 and 0 <= col <= 5):
         return f"{player} cannot buy at {cell_name(row, col)}"
     card = s.market[row][col]
@@ -81,9 +83,9 @@ def check_buy(s: PaxState, player: str, row: int, col: int) -> str | None:
     if s.actions_left <= 0:
         return (f"{player} cannot buy {card_name(card)}: {player} has no actions left this turn (a purchase is "
                 "never a bonus action)")
-    if card == PUBLIC_WITHDRAWAL:
+    if card == PUBLIC_WITHDRAWAL and not wakhan:
         return f"{player} cannot buy {card_name(card)}: Public Withdrawal can never be purchased"
-    if s.received[row][col]:
+    if s.received[row][col] and not (wakhan and card in DOMINANCE_CHECKS):
         return f"{player} cannot buy {card_name(card)}: it received rupees this turn"
     cost = purchase_cost(s, player, card, col)
     if cost > s.rupees[player]:

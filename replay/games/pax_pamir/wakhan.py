@@ -41,6 +41,7 @@ from replay.games.pax_pamir.components import (
     COURT,
     EMBARRASSMENT_OF_RICHES,
     KOH_I_NOOR,
+    PUBLIC_WITHDRAWAL,
     RUMOR,
     WAKHAN_CARDS,
     card_name,
@@ -133,7 +134,7 @@ def check_radicalize(s: PaxState, player: str, move: Radicalize) -> str | None:
     end of her court it goes to (the first one: ``left``), an event card none."""
     if player != s.wakhan:
         return f"{player} cannot radicalize: only the Wakhan does (a player buys, then plays)"
-    reason = market.check_buy(s, player, move.row, move.col)
+    reason = market.check_buy(s, player, move.row, move.col, wakhan=s.ruleset == "bga")
     if reason is not None:
         return reason
     card = s.market[move.row][move.col]
@@ -181,7 +182,13 @@ def radicalize(s: PaxState, player: str, move: Radicalize) -> None:
     card = s.market[move.row][move.col]
     assert card is not None
     s.actions_left -= 1
+    if s.received[move.row][move.col]:  # (``bga`` only: :func:`check_radicalize`)
+        s.depart("wakhan_buys_a_paid_check", f"the Wakhan buys {card_name(card)}, which received rupees this turn")
     market.buy(s, player, move.row, move.col)
+    if card == PUBLIC_WITHDRAWAL:  # (``bga`` only: :func:`check_radicalize`)
+        s.discard_pile.append(card)
+        s.depart("wakhan_takes_public_withdrawal", "the Wakhan radicalizes Public Withdrawal: it goes to the "
+                                                   "discard pile, to no effect")
     if card not in COURT:
         return
     due = play_bribe(s, player, card)

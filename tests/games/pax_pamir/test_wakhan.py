@@ -316,3 +316,16 @@ def _no_choice(card: int | None) -> bool:
 
 def _cell(s: PaxState, card: int) -> tuple[int, int]:
     return next((r, c) for r in range(2) for c in range(6) if s.market[r][c] == card)
+
+
+def test_public_withdrawal_only_bgas_wakhan_may_radicalize() -> None:
+    for ruleset, ok in (("bga", True), ("official", False)):
+        s = wakhan_game(ruleset, loyalties=("russian",))
+        s.market[0][0] = 111  # Public Withdrawal
+        if ok:
+            play(s, Radicalize(row=0, col=0))
+            assert s.discard_pile[-1] == 111 and s.actions_left == 1
+            assert [d["rule"] for d in s.departures if d["rule"].startswith("wakhan")] == \
+                ["wakhan_takes_public_withdrawal"]
+        else:
+            illegal(s, Radicalize(row=0, col=0), "can never be purchased", player=W)
