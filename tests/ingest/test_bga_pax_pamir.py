@@ -563,10 +563,16 @@ def test_without_its_table_file_a_wakhan_log_no_reading_fits_gives_the_first_rea
     assert e.value.notif == "wakhanUpdatePragmaticLoyalty" and "steadfast variant off" in str(e.value)
 
 
+LOST_AT = 74
+"""The event at which the Wakhan, playing the cards a person's Other Persuasive Methods gave her, takes
+her last Kandahar tribe (packet 34): BGA never overthrows her Kandahar cards."""
+
+
 @pytest.mark.parametrize(("log", "rule", "seq"), [
     ("paxpamir_1p_seed32006", "wakhan_takes_new_spy", 151),  # her spy on Bukharan Jews, placed this turn
     ("paxpamir_1p_seed32035", "wakhan_takes_public_withdrawal", 79),
     ("paxpamir_2p_seed32319", "wakhan_buys_a_paid_check", 79),  # her Ambition after paying onto the check
+    ("paxpamir_1p_seed33018", "wakhan_overthrow_lost", LOST_AT),  # packet 34: her Kandahar cards stay
 ])
 def test_bgas_wakhan_departs_from_the_rulebook_where_the_log_shows(log: str, rule: str, seq: int) -> None:
     r = replay(import_file(FIXTURES / f"{log}.log.json.gz").record)

@@ -195,14 +195,27 @@ def defer_wakhan_overthrow(s: PaxState, player: str, region: str) -> bool:
     under the card's icons (departure ``wakhan_overthrow_after_icons``).  False, nothing done,
     in any other case."""
     from replay.games.pax_pamir.court import IconsTask
+    from replay.games.pax_pamir.wakhan import HandTask
 
     if player != s.wakhan or s.ruleset != "bga" or s.tribes[region][player]:
         return False
-    at = next((i for i in range(len(s.stack) - 1, -1, -1)
-               if type(s.stack[i]) is IconsTask and s.stack[i].player == player), None)
+    stack = s.stack
+    hand = next((i for i in range(len(stack) - 1, -1, -1) if type(stack[i]) is HandTask), None)
+    if hand is not None:  # cards from Other Persuasive Methods: after all of them are played
+        task = stack[hand]
+        assert isinstance(task, HandTask)
+        if task.from_person:  # BGA's person's swap drops the Overthrow (its action stack is rewritten)
+            if overthrown_cards(s, player, region):
+                s.depart("wakhan_overthrow_lost", f"the Wakhan's last tribe in {region.title()} left while she "
+                                                  "played the cards a swap gave her: no Overthrow follows")
+            return True
+        stack.insert(hand, OverthrowCheckTask(player, region))
+        return True
+    at = next((i for i in range(len(stack) - 1, -1, -1)
+               if type(stack[i]) is IconsTask and stack[i].player == player), None)
     if at is None:
         return False
-    s.stack.insert(at, OverthrowCheckTask(player, region))
+    stack.insert(at, OverthrowCheckTask(player, region))
     return True
 
 

@@ -144,7 +144,7 @@ class SwapHandsTask(Task):
         s.hand_changed(player)
         s.hand_changed(move.player)
         if s.wakhan in (player, move.player) and s.hands[s.wakhan]:  # she plays them at once
-            s.push(wakhan.HandTask(s.wakhan))
+            s.push(wakhan.HandTask(s.wakhan, from_person=player != s.wakhan))
 
 
 @dataclass(slots=True)

@@ -210,6 +210,8 @@ class HandTask(Task):
     her court at once, one by one, no action spent, each play's bribe paid in full.  A card whose
     bribe she cannot pay is discarded instead, and (BGA) the rest stay in her hand."""
 
+    from_person: bool = False
+    """The swap was a person's (BGA then drops an Overthrow her plays cause: ``board.defer_wakhan_overthrow``)."""
     stopped: bool = False
     accepts = (Play, Discard)
     awaiting = "the Wakhan's play of a card from her hand (Other Persuasive Methods)"
