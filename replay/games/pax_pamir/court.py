@@ -74,7 +74,7 @@ class IconsTask(Task):
 
 def resolve_icon(s: PaxState, player: str, card: int, icon: str) -> None:
     c = COURT[card]
-    loyal = s.coalition_of(player)
+    loyal = s.loyalty[player] or s.coalition_of(player)  # (the Wakhan's: her pragmatic loyalty)
     if icon == "road":
         s.push(RoadTask(player, c.region))
     elif icon == "army":

@@ -281,10 +281,10 @@ class PaxState(TaskState[Task]):
         """1 + patriots in court + prizes + gifts, with Rumor, Embarrassment of Riches and
         Koh-i-noor Recovered.  The Wakhan's: in her pragmatic loyalty's coalition (she counts in
         every coalition, :func:`wakhan.influence_in`)."""
-        if player == self.wakhan:
+        loyal = self.loyalty[player]
+        if loyal is None and player == self.wakhan:
             coalition = wakhan.pragmatic_loyalty(self)
             return wakhan.influence_in(self, coalition) if coalition else 0
-        loyal = self.loyalty[player]
         held = self.held_events[player]
         n = 1
         if loyal is not None and RUMOR not in held:
@@ -341,9 +341,9 @@ class PaxState(TaskState[Task]):
     def ruling_pieces(self, player: str, region: str) -> int:
         """Tribes plus the armies of the player's coalition; the Wakhan's tribes plus the largest
         army of any one coalition."""
-        if player == self.wakhan:
-            return self.tribes[region][player] + max(self.armies[region].values())
         loyal = self.loyalty[player]
+        if loyal is None and player == self.wakhan:
+            return self.tribes[region][player] + max(self.armies[region].values())
         return self.tribes[region][player] + (self.armies[region][loyal] if loyal else 0)
 
     def compute_ruler(self, region: str) -> str | None:
@@ -440,6 +440,17 @@ class PaxState(TaskState[Task]):
     # ------------------------------------------------------------------ views
 
     def snapshot(self) -> dict[str, Any]:
+        out = self._snapshot()
+        if self.wakhan is not None:  # her AI card, her coalition, her influence everywhere (before "players")
+            w = {"player": self.wakhan, "ai_card": self.ai_discard[-1] if self.ai_discard else None,
+                 "ai_deck": len(self.ai_deck), "pragmatic_loyalty": wakhan.pragmatic_loyalty(self),
+                 "influence": wakhan.influences(self)}
+            keys = list(out)
+            at = keys.index("players")
+            out = {**{k: out[k] for k in keys[:at]}, "wakhan": w, **{k: out[k] for k in keys[at:]}}
+        return out
+
+    def _snapshot(self) -> dict[str, Any]:
         return {
             "stage": self.stage,
             "turn": self.turn_no,
@@ -458,9 +469,6 @@ class PaxState(TaskState[Task]):
                 "borders": {b: {c: n for c, n in self.roads[b].items() if n} for b in BORDER_IDS},
             },
             "blocks_supply": dict(self.block_supply),
-            **({"wakhan": {"player": self.wakhan, "ai_card": self.ai_discard[-1] if self.ai_discard else None,
-                           "ai_deck": len(self.ai_deck), "pragmatic_loyalty": wakhan.pragmatic_loyalty(self),
-                           "influence": wakhan.influences(self)}} if self.wakhan else {}),
             "players": {
                 p: {
                     "loyalty": self.loyalty[p],

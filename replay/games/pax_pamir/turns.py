@@ -263,11 +263,10 @@ class ActionsTask(Task):
         if type(move) is EndTurn:
             return None
         if type(move) is Buy:
-            if player == s.wakhan:
+            reason = market.check_buy(s, player, move.row, move.col)
+            if reason is None and player == s.wakhan:
                 return "the Wakhan does not buy: she radicalizes (the card goes straight into her court)"
-            return market.check_buy(s, player, move.row, move.col)
-        if type(move) is Radicalize:
-            return check_radicalize(s, player, move)
+            return reason
         if type(move) is Play:
             return check_play(s, player, move)
         if type(move) in CARD_ACTION_TYPES:
@@ -288,6 +287,8 @@ class ActionsTask(Task):
             return reason
         if type(move) is BribeRefused:
             return bribes.check_bribe_refused(s, player, move)
+        if type(move) is Radicalize:
+            return check_radicalize(s, player, move)
         return None
 
     def apply(self, s: PaxState, player: str, move: Move) -> None:

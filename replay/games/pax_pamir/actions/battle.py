@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 
 def battle_strength(s: PaxState, player: str, region: str) -> int:
-    loyal = s.coalition_of(player)
+    loyal = s.loyalty[player] or s.coalition_of(player)  # (the Wakhan's: her pragmatic loyalty)
     assert loyal is not None
     n = s.armies[region][loyal]
     if s.holds(player, NATIONALISM):

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 def army_can_cross(s: PaxState, player: str, frm: str, to: str) -> bool:
     """A road of the player's coalition on the border, or Indian Supplies; under ``bga`` the Wakhan
     crosses any border (departure ``wakhan_moves_off_road``, noted when the move is made)."""
-    loyal = s.coalition_of(player)
+    loyal = s.loyalty[player] or s.coalition_of(player)  # (the Wakhan's: her pragmatic loyalty)
     assert loyal is not None
     return (s.has(player, "indian_supplies") or s.roads[BORDER_BETWEEN[(frm, to)]][loyal] > 0
             or (player == s.wakhan and s.ruleset == "bga"))
