@@ -27,6 +27,11 @@ Two things the log leaves implicit are settled from the engine's side:
   card of the player's court that could legally do it; otherwise the import
   is refused.
 
+Against the Wakhan (BGA's automated opponent, id ``1``) the log is read the same way, with what
+BGA leaves implicit for her settled as BGA's own code does it: her turn ends without a ``pass``
+(:meth:`PaxImporter.end_wakhan_turn`), her Battle and Betray name no card
+(:func:`wakhan_action_card`), and her bribe for a Move comes after it (:meth:`PaxImporter.settle_bribe`).
+
 The opening market (12 cards) is in no notification.  :meth:`PaxImporter.prepare`
 follows the market through the log (purchases, shifts, discards, rupees paid
 onto cards) back to the opening cells and fills the opening draws with the
