@@ -996,6 +996,8 @@ def place_cylinder(imp: PaxImporter, n: Notif) -> None:
     to = str(a.move.to)
     if to.startswith("spies_card_"):
         card = int(to[len("spies_card_"):])
+        if pid(a.playerId) != WAKHAN_ID and imp.wakhan_acting():
+            imp.end_wakhan_turn()  # a person's spy while her action phase is open: Blackmail, the next turn
         _pass_other_blackmail(imp, card)
         _place(imp, a, "place_spy", {"card": card})
     else:
@@ -1031,12 +1033,26 @@ def discard(imp: PaxImporter, n: Notif) -> None:
 
 
 def change_favored_suit(imp: PaxImporter, n: Notif) -> None:
-    """Pashtunwali Values' choice (``choose_suit``), else a consequence (checked)."""
+    """Pashtunwali Values' choice (``choose_suit``), else a consequence (checked).  Two events that
+    change the suit can leave column 0 in one cleanup, which our rules run at once: a change BGA
+    shows before another of the same packet is checked by the last one."""
     to = n.args["to"]
     if imp.awaits("choose_suit"):
         imp.move(n.args["playerId"], "choose_suit", suit=to)
         return
+    if imp.task() is None and _another_in_packet(imp, n):
+        return
     imp.check(imp.state.favored == to, f"BGA's favored suit becomes {to}; ours is {imp.state.favored}")
+
+
+def _another_in_packet(imp: PaxImporter, n: Notif) -> bool:
+    """Whether another notification of ``n``'s type follows it in its packet (undone ones left out)."""
+    for later in imp.following_from(n):
+        if later.packet is not n.packet:
+            return False
+        if later is not n and later.type == n.type:
+            return True
+    return False
 
 
 def move_card(imp: PaxImporter, n: Notif) -> None:

@@ -596,3 +596,29 @@ def test_her_bribe_for_a_move_is_paid_in_full_though_bga_shows_it_after_the_acti
                 n["args"]["rupees"] = 2
     with pytest.raises(BgaImportError, match="paying a bribe of 2; our rules paid 1"):
         import_log(parse_log(obj, "edited.json"))
+
+
+def test_a_persons_blackmail_spy_ends_the_wakhans_silent_turn() -> None:
+    """Packet 16: BGA sends no ``pass`` for her; the person's Blackmail spy on Giljee Nobles (43) is the
+    first thing of the next turn, so her ``end_turn`` comes right before it."""
+    from replay.games.pax_pamir.moves import EndTurn, PlaceSpy
+
+    rec = import_file(FIXTURES / "paxpamir_1p_seed35024.log.json.gz").record
+    assert [(e.player, e.move) for e in rec.events if e.extra["src"]["packet"] == 16] == [
+        ("1", EndTurn()), ("84100241", PlaceSpy(card=43))]
+    assert replay(rec).status == COMPLETE
+
+
+def test_two_suit_changes_in_one_cleanup_are_checked_by_the_last() -> None:
+    """Packet 121: Rebuke (political) and New Tactics (military) leave column 0 in one cleanup; our
+    rules discard both at once, so BGA's first change (to political) is checked by its second."""
+    rec = import_file(FIXTURES / "paxpamir_2p_seed35224.log.json.gz").record
+    assert replay(rec).status == COMPLETE
+    with gzip.open(FIXTURES / "paxpamir_2p_seed35224.log.json.gz") as fh:
+        obj = json.load(fh)
+    for packet in obj["data"]["logs"]:  # the last change claimed otherwise: refused there
+        if str(packet["packet_id"]) == "121":
+            last = [n for n in packet["data"] if n["type"] == "changeFavoredSuit"][-1]
+            last["args"]["to"] = "economic"
+    with pytest.raises(BgaImportError, match="favored suit becomes economic; ours is military"):
+        import_log(parse_log(obj, "edited.json"))
