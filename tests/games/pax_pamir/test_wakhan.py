@@ -329,3 +329,24 @@ def test_public_withdrawal_only_bgas_wakhan_may_radicalize() -> None:
                 ["wakhan_takes_public_withdrawal"]
         else:
             illegal(s, Radicalize(row=0, col=0), "can never be purchased", player=W)
+
+
+def test_bgas_wakhan_betrays_past_the_owners_bodyguards() -> None:
+    from pax_pamir_helpers import spies
+
+    from replay.games.pax_pamir.moves import Betray
+
+    political = next(c for c, card in COURT.items() if card.suit == "political" and c not in MARKET and c != 15)
+    betrayer = next(c for c, card in COURT.items() if "betray" in card.actions and c not in MARKET and c != political)
+    for ruleset, ok in (("bga", True), ("official", False)):
+        s = wakhan_game(ruleset, loyalties=("russian",))
+        to_court(s, "p1", 15, political)  # Durrani Royal Guard: Bodyguards
+        to_court(s, W, betrayer)
+        spies(s, political, W)
+        move = Betray(card=betrayer, target=political)
+        if ok:
+            play(s, move)
+            assert political not in s.courts["p1"]
+            assert "wakhan_betrays_past_bodyguards" in [d["rule"] for d in s.departures]
+        else:
+            illegal(s, move, "Bodyguards protect", player=W)

@@ -34,17 +34,26 @@ def check_betray(s: PaxState, player: str, move: Betray) -> str | None:
     if not s.spies.get(target, {}).get(player):
         return f"{player} cannot betray {name}: {player} has no spy on it"
     owner = s.owner[target]
-    if COURT[target].suit == "political" and s.has(owner, "bodyguards"):
+    if COURT[target].suit == "political" and s.has(owner, "bodyguards") and not past_bodyguards(s, player):
         return f"{player} cannot betray {name}: {owner}'s Bodyguards protect {owner}'s political cards"
     if s.rupees[player] < BETRAY_COST:
         return f"{player} cannot betray {name}: it costs {BETRAY_COST} rupees, {player} has {s.rupees[player]}"
     return None
 
 
+def past_bodyguards(s: PaxState, player: str) -> bool:
+    """``bga``: BGA's Wakhan reads the Bodyguards of her own court, not the target owner's, so she
+    may betray a political card they protect (departure ``wakhan_betrays_past_bodyguards``)."""
+    return player == s.wakhan and s.ruleset == "bga"
+
+
 def betray(s: PaxState, player: str, target: int) -> None:
     """Betray: pay 2 to the market, discard the card; its prize may be taken."""
     pay_to_market(s, player, BETRAY_COST)
     owner = s.owner[target]
+    if COURT[target].suit == "political" and s.has(owner, "bodyguards"):  # (:func:`past_bodyguards`)
+        s.depart("wakhan_betrays_past_bodyguards", f"the Wakhan betrays {card_name(target)}, which {owner}'s "
+                                                   "Bodyguards protect")
     has_prize = COURT[target].prize is not None
     if has_prize:
         s.push(PrizeTask(player, target))
