@@ -441,13 +441,10 @@ class PaxState(TaskState[Task]):
 
     def snapshot(self) -> dict[str, Any]:
         out = self._snapshot()
-        if self.wakhan is not None:  # her AI card, her coalition, her influence everywhere (before "players")
-            w = {"player": self.wakhan, "ai_card": self.ai_discard[-1] if self.ai_discard else None,
-                 "ai_deck": len(self.ai_deck), "pragmatic_loyalty": wakhan.pragmatic_loyalty(self),
-                 "influence": wakhan.influences(self)}
-            keys = list(out)
-            at = keys.index("players")
-            out = {**{k: out[k] for k in keys[:at]}, "wakhan": w, **{k: out[k] for k in keys[at:]}}
+        if self.wakhan is not None:  # her AI card, her coalition, her influence everywhere
+            out["wakhan"] = {"player": self.wakhan, "ai_card": self.ai_discard[-1] if self.ai_discard else None,
+                             "ai_deck": len(self.ai_deck), "pragmatic_loyalty": wakhan.pragmatic_loyalty(self),
+                             "influence": wakhan.influences(self)}
         return out
 
     def _snapshot(self) -> dict[str, Any]:

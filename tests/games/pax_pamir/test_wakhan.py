@@ -14,6 +14,7 @@ from pax_pamir_helpers import GAME, MARKET, armies, illegal, play, to_court, to_
 from replay.engine import OVER, ChanceRequest, IllegalMove, ImpossibleChance, WrongPlayer
 from replay.games.pax_pamir import wakhan
 from replay.games.pax_pamir.components import COURT, WAKHAN_CARDS
+from replay.games.pax_pamir.court import discard_from_court
 from replay.games.pax_pamir.dominance import check_points
 from replay.games.pax_pamir.moves import (
     Buy,
@@ -158,7 +159,7 @@ def test_she_rules_with_her_tribes_and_the_largest_army_of_any_coalition() -> No
     tribes(s, "herat", "p1", 2)
     # her 1 tribe + 2 British armies = 3 > p1's 2 tribes, and more than the 2 armies of one coalition
     assert s.rulers["herat"] == W
-    armies(s, "herat", "russian", 2)  # p1: 2 tribes + 2 Russian armies ties her 1 + 2... + 1
+    armies(s, "herat", "russian", 2)  # p1: 2 tribes + 2 Russian armies = 4, her 1 tribe + 2 armies = 3
     assert s.ruling_pieces("p1", "herat") == 4 and s.ruling_pieces(W, "herat") == 3
     assert s.rulers["herat"] == "p1"
 
@@ -175,9 +176,6 @@ def test_radicalize_buys_and_plays_in_one_action() -> None:
 
 
 def test_only_the_wakhan_radicalizes() -> None:
-    s = wakhan_game()
-    play(s, EndTurn())
-    play(s, EndTurn())  # her cleanup, then p1's turn... after her next draw it is hers again
     s = wakhan_game(people=("p1", "p2"), loyalties=("russian", "afghan"))
     play(s, EndTurn())
     assert s.turn() == "p2"
@@ -277,8 +275,6 @@ def test_bga_spares_her_the_discards_for_unpaid_leverage() -> None:
         to_court(s, W, leveraged, *[c for c in COURT if c not in MARKET and c != leveraged][:3])
         s.leveraged.add(leveraged)
         s.rupees[W] = 0
-        from replay.games.pax_pamir.court import discard_from_court
-
         discard_from_court(s, W, leveraged)
         s.advance()
         waits = s.turn() == W and any(type(m) is Discard for m in s.legal_moves())
