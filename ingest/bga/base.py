@@ -156,6 +156,8 @@ class GameImporter:
         record's replay, so that the import's own engine run is that replay (no second run)."""
         self.events: list[Event] = []
         self.mismatches: list[Mismatch] = []
+        self.notes: list[str] = []
+        """What the log leaves open and the record had to settle (said by ``gamerec import``)."""
         self.current: Notif | None = None
         self.ended: Notif | None = None
         """The end-of-game ``gameStateChange`` (id 99), once seen."""

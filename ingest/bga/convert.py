@@ -251,7 +251,7 @@ def _table_score(value: Any) -> int | None:
 
 
 def _warnings(imp: GameImporter) -> list[str]:
-    out = []
+    out = list(imp.notes)
     table = imp.log.table
     if imp.ended is None:
         if table is not None and table.finished:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -49,7 +49,7 @@ from replay.games.perikles.components import (
     LOCATION_SLOTS,
     UNIT,
 )
-from replay.games.perikles.phases.military import a_unit, choice_cities
+from replay.games.perikles.phases.military import a_unit, choice_cities, power_name
 from replay.games.perikles.state import PeriklesState
 
 # ---- BGA's ids ---------------------------------------------------------------------------
@@ -123,7 +123,7 @@ class PeriklesImporter(GameImporter):
         super().__init__(log, players, names, variant)
         self.pending_commit: dict[str, Any] | None = None
         """The sends and cube of one BGA commit, gathered until the engine takes them in its order."""
-        self._repeats: dict[tuple[str, Any], bool | None] | None = None
+        self._repeats: Repeats | None = None
         """:meth:`zombie_repeats`, once asked."""
         self.requests: list[dict[str, Any]] = []
         """Permission requests of the commit waiting for answers (BGA answers them together)."""
@@ -131,7 +131,8 @@ class PeriklesImporter(GameImporter):
         """Standing permissions (``givePermission``) set while a request of the same power and location
         waited: each comes after that request's ``ask_permission`` (see :func:`flush_requests`)."""
         self.lists: list[Notif] = []
-        """The answers given (``givePermission``): BGA's permission lists, observed once all are answered."""
+        """The answers given (``givePermission``), and standing permissions set meanwhile where an answer
+        waits: BGA's permission lists, observed once all are answered."""
         self.meanwhile: list[Notif] = []
         """Standing permissions set, and observed, while requests waited: later lists than an answer's."""
         self.claimed_turn: tuple[str, int] | None = None
@@ -161,10 +162,19 @@ class PeriklesImporter(GameImporter):
 
     # ---- the setup the log names only later ----------------------------------------------
 
-    def zombie_repeats(self) -> dict[tuple[str, Any], bool | None]:
-        """:func:`zombie_repeats` of this log (worked out once, when first asked)."""
+    def zombie_repeats(self) -> Repeats:
+        """:func:`zombie_repeats` of this log (worked out once, when first asked); a note for each group
+        of pairs it cannot tell apart."""
         if self._repeats is None:
             self._repeats = zombie_repeats(self.log, self.zombies, self.cancelled_uids)
+            for (power, unit_type, loc), keys, repeated, packets in self._repeats.untold:
+                who = sorted({self.names.get(p) or p for p, _ in keys})
+                self.notes.append(
+                    f"packets {', '.join(map(str, packets))}: {' and '.join(who)}, who left the table, sent two "
+                    f"{power_name(power)} {unit_type}s to {loc.capitalize()} in each of {len(keys)} turns, and "
+                    f"{repeated} of those pairs {'was' if repeated == 1 else 'were'} one counter BGA's zombie picked twice; the log does not say "
+                    f"which, so the record takes the earliest {repeated}: the face-down count there between "
+                    "those packets may be off by one, the battle and every score are as BGA had them")
         return self._repeats
 
     def prepare(self) -> None:
@@ -568,11 +578,12 @@ def flush_commit(imp: PeriklesImporter) -> None:
     imp.settle(actor=p)
     imp.claim(p)
     if p in imp.zombies and len(sends) == 2:
-        repeat = imp.zombie_repeats().get((p, c["move"]), False)
+        repeat = imp.zombie_repeats().verdicts.get((p, c["move"]), False)
         if repeat is None:
             s = sends[0]
             imp.fail(f"{p}, who left the table, sends {a_unit(s['power'], s['unit_type'])} twice in one turn, and "
-                     "the log cannot tell whether BGA's zombie picked one counter twice")
+                     "the units revealed at its battle do not match BGA's zombie picking one counter twice or "
+                     "two counters")
         if repeat:
             sends = sends[1:]  # one counter picked twice: it went where the second send says
     for i, s in enumerate(sends):
@@ -581,49 +592,76 @@ def flush_commit(imp: PeriklesImporter) -> None:
         imp.move(p, "send_unit", **s)
 
 
-def zombie_repeats(log: BgaLog, zombies: frozenset[str], cancelled: set[str]) -> dict[tuple[str, Any], bool | None]:
+class Repeats(NamedTuple):
+    """What :func:`zombie_repeats` works out of a log."""
+
+    verdicts: dict[tuple[str, Any], bool | None]
+    """(player, BGA move id) of a zombie's pair of like sends -> one counter picked twice (``True``),
+    two counters (``False``), or the log contradicts itself (``None``)."""
+    untold: list[tuple[tuple[str, str, str], list[tuple[str, Any]], int, list[int | None]]]
+    """The groups of like pairs whose reveals say how many were one counter but not which:
+    (power, unit type, location), the pairs in log order, how many were one counter, their packets."""
+
+
+def zombie_repeats(log: BgaLog, zombies: frozenset[str], cancelled: set[str]) -> Repeats:
     """For each commit of a player who left the table (BGA's zombie) whose two sends are of one kind
-    (power and type): whether one counter was sent twice (``True``), two counters (``False``), or the
-    log cannot tell (``None``); keyed by (player, BGA move id), as :func:`_commit_for` gathers a commit.
+    (power and type): whether one counter was sent twice, keyed by (player, BGA move id), as
+    :func:`_commit_for` gathers a commit.
 
     BGA's zombie (``sendRandomUnits``) draws its two units from one list, so it may draw a counter
     twice, to one location or two; BGA then notifies both sends, moving the counter each time, so it
     ends where the second send says and the first is the one too many.  Face down, the sends do not
-    say which; the reveals do: the sends of a kind to a location (all players': only a zombie's pair
-    can be too many) less the units of that kind revealed there are the repeated picks whose first
-    send went there.  When they are as many as such pairs, each pair was one counter; when none, two;
-    otherwise the log cannot tell which.  A pair whose counters the log names (the zombie's own
-    view) is decided by their ids."""
-    commits: dict[tuple[str, Any], list[tuple[str, str, str, int]]] = {}
-    sent: Counter[tuple[str, str, str]] = Counter()
-    for n in log.by_type().get("sendBattle", ()):
-        if n.uid in cancelled:
+    say which; the reveals do.  The sends of a kind to a location in one commit phase (all players':
+    only a zombie's pair can be too many) less the units of that kind revealed there are the repeated
+    picks whose first send went there.  A pair whose counters the log names (the zombie's own view) is
+    decided by their ids.
+
+    When some but not all of a battle's like pairs were one counter, the log does not say which.  Every
+    reading ends with the same units at every location, so the battles and scores are the same; only
+    the face-down count between those commits differs.  The earliest pairs are taken as the repeated
+    picks (the reading that needs the fewest counters early, so the zombie's pool never runs short),
+    and the group is listed in :attr:`Repeats.untold` for the import to say so."""
+    commits: dict[tuple[str, Any], list[tuple[str, str, str, int, int]]] = {}
+    packets: dict[tuple[str, Any], int | None] = {}
+    sent: Counter[tuple[str, str, str, int]] = Counter()
+    revealed: Counter[tuple[str, str, str, int]] = Counter()
+    round_, battles = 0, False  # the commit phase's count, and whether its battles have begun
+    for n in log.notifs:
+        if n.type == "revealCounters":
+            battles = True
+            for unit in n.args.get("military") or ():
+                revealed[(str(unit["city"]), str(unit["type"]), str(unit["location"]), round_)] += 1
             continue
+        if n.type != "sendBattle" or n.uid in cancelled:
+            continue
+        if battles:
+            round_, battles = round_ + 1, False
         a = n.args_as(SendBattleArgs)
-        send = (str(a.city), str(a.type), str(a.location), _int(a.id))
-        sent[send[:3]] += 1
+        send = (str(a.city), str(a.type), str(a.location), round_, _int(a.id))
+        sent[send[:4]] += 1
         p = _pid(a.player_id)
         if p in zombies:
             commits.setdefault((p, n.packet.move_id), []).append(send)
-    revealed: Counter[tuple[str, str, str]] = Counter()
-    for n in log.by_type().get("revealCounters", ()):
-        for unit in n.args.get("military") or ():
-            revealed[(str(unit["city"]), str(unit["type"]), str(unit["location"]))] += 1
-    out: dict[tuple[str, Any], bool | None] = {}
-    pairs: dict[tuple[str, str, str], list[tuple[str, Any]]] = {}
+            packets.setdefault((p, n.packet.move_id), n.packet_id)
+    verdicts: dict[tuple[str, Any], bool | None] = {}
+    pairs: dict[tuple[str, str, str, int], list[tuple[str, Any]]] = {}
     for key, sends in commits.items():
         if len(sends) != 2 or sends[0][:2] != sends[1][:2]:
             continue
-        if sends[0][3] and sends[1][3]:  # the counters are named
-            out[key] = sends[0][3] == sends[1][3]
+        if sends[0][4] and sends[1][4]:  # the counters are named
+            verdicts[key] = sends[0][4] == sends[1][4]
         else:
-            pairs.setdefault(sends[0][:3], []).append(key)
+            pairs.setdefault(sends[0][:4], []).append(key)
+    untold = []
     for kind, keys in pairs.items():
         repeated = sent[kind] - revealed[kind]
-        verdict = True if repeated == len(keys) else False if repeated == 0 else None
-        for key in keys:
-            out[key] = verdict
-    return out
+        if not 0 <= repeated <= len(keys) or kind[3] == round_ and not battles:
+            verdicts.update(dict.fromkeys(keys, None))  # more or fewer than the pairs, or never revealed
+            continue
+        verdicts.update((key, i < repeated) for i, key in enumerate(keys))
+        if 0 < repeated < len(keys):
+            untold.append((kind[:3], keys, repeated, [packets[k] for k in keys]))
+    return Repeats(verdicts, untold)
 
 
 def defend_request(imp: PeriklesImporter, n: Notif) -> None:
@@ -660,6 +698,9 @@ def give_permission(imp: PeriklesImporter, n: Notif) -> None:
         return
     flush_commit(imp)  # units sent before it are there (a revocation cannot touch them)
     set_permission(imp, n)
+    if any(str(x.args["location"]) == loc for x in imp.lists):
+        imp.lists.append(n)  # BGA's list counts an answer held back here: observed with it
+        return
     imp.observe({"permissions": {loc: allowed}})
     if imp.requests:
         imp.meanwhile.append(n)
@@ -690,12 +731,12 @@ def request_canceled(imp: PeriklesImporter, n: Notif) -> None:
     and the requester commits again (no free turn follows, whatever was granted: Q3 needs a commit
     whose requests were all granted)."""
     answers = [r["notif"] for r in imp.requests if r["answer"] is not None]
-    standing = imp.standing
+    standing, lists = imp.standing, imp.lists
     imp.requests, imp.standing, imp.lists = [], [], []
     for x in sorted(answers + standing, key=lambda x: x.seq):
         _set_standing(imp, [x])
-    if answers:
-        _observe_latest(imp, answers + standing)
+    if lists:
+        _observe_latest(imp, lists + standing)
     imp.meanwhile = []
 
 
