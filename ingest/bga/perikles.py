@@ -584,8 +584,10 @@ def flush_commit(imp: PeriklesImporter) -> None:
             imp.fail(f"{p}, who left the table, sends {a_unit(s['power'], s['unit_type'])} twice in one turn, and "
                      "the units revealed at its battle do not match BGA's zombie picking one counter twice or "
                      "two counters")
-        if repeat:
-            sends = sends[1:]  # one counter picked twice: it went where the second send says
+        if repeat:  # one counter picked twice: BGA moves it on to where the second send says
+            imp.move(p, "send_unit", **sends[0])
+            imp.move(p, "resend_unit", **sends[1])
+            return
     for i, s in enumerate(sends):
         if i == 2 and c["cube"] is not None:
             imp.move(p, "spend_cube", city=c["cube"])

@@ -16,7 +16,7 @@ import pytest
 
 from ingest.bga import BgaImportError, import_file
 from replay.decisions import LeaveTable
-from replay.record import MoveEvent
+from replay.record import MoveEvent, ObserveEvent
 from replay.replayer import COMPLETE, replay
 
 HERE = Path(__file__).resolve().parent / "bga_logs"
@@ -87,18 +87,19 @@ PERIKLES_UNTOLD = HERE / "perikles" / "perikles_4p_seed20302.log.json.gz"
 
 def test_a_perikles_zombie_who_picked_one_counter_twice_sent_one_unit() -> None:
     """Packet 173: the zombie's two Megara hoplites go to Cythera and Epidaurus; none is revealed at
-    Cythera, so one counter was picked twice and went to Epidaurus (the second send)."""
+    Cythera, so one counter was picked twice and moved on to Epidaurus (the second send)."""
     rec = import_file(PERIKLES_REPEAT).record
     assert rec.result is not None and rec.result["end"] == "zombie"
-    assert _sends_at(rec, 173) == [("megara", "hoplite", "epidaurus")]
+    assert _sends_at(rec, 173) == [("send_unit", "megara", "hoplite", "cythera"),
+                                   ("resend_unit", "megara", "hoplite", "epidaurus")]
     result = replay(rec)
     assert result.status == COMPLETE, result.divergences[:3]
 
 
-def _sends_at(rec: Any, packet: int) -> list[tuple[str, str, str]]:
-    moves = [e.move.to_dict() for e in rec.events
-             if isinstance(e, MoveEvent) and e.move.type == "send_unit" and e.extra and e.extra["src"]["packet"] == packet]
-    return [(m["power"], m["unit_type"], m["location"]) for m in moves]
+def _sends_at(rec: Any, packet: int) -> list[tuple[str, str, str, str]]:
+    moves = [e.move.to_dict() for e in rec.events if isinstance(e, MoveEvent)
+             and e.move.type in ("send_unit", "resend_unit") and e.extra and e.extra["src"]["packet"] == packet]
+    return [(m["type"], m["power"], m["unit_type"], m["location"]) for m in moves]
 
 
 def test_a_perikles_zombies_pairs_the_reveals_cannot_tell_apart_take_the_earliest_with_a_note() -> None:
@@ -107,7 +108,8 @@ def test_a_perikles_zombies_pairs_the_reveals_cannot_tell_apart_take_the_earlies
     so the record takes the first two, and the import says so."""
     imported = import_file(PERIKLES_UNTOLD)
     rec = imported.record
-    one, two = [("argos", "hoplite", "mantinea")], [("argos", "hoplite", "mantinea")] * 2
+    one = [("send_unit", "argos", "hoplite", "mantinea"), ("resend_unit", "argos", "hoplite", "mantinea")]
+    two = [("send_unit", "argos", "hoplite", "mantinea")] * 2
     # the sends are emitted at the next packet, where the engine's commit turn comes
     assert [_sends_at(rec, p) for p in (70, 86, 119, 140)] == [one, one, two, two]
     assert [w for w in imported.warnings if "Mantinea" in w] == [
@@ -117,6 +119,24 @@ def test_a_perikles_zombies_pairs_the_reveals_cannot_tell_apart_take_the_earlies
         "the battle and every score are as BGA had them"]
     result = replay(rec)
     assert result.status == COMPLETE, result.divergences[:3]
+
+
+PERIKLES_FIRST_ROLE = HERE / "perikles" / "perikles_5p_seed21105.log.json.gz"
+
+
+def test_a_perikles_zombie_keeps_the_role_its_first_pick_of_a_counter_took() -> None:
+    """Packet 80: the zombie (Ember5) picks one Megara hoplite for Delium, then again for Solygeia.  The
+    counter ends at Solygeia, but BGA keeps Ember5 Delium's main attacker with no unit there: the
+    attackers' casualty is then the weakest of all of them (a Sparta trireme), and Delium is his."""
+    rec = import_file(PERIKLES_FIRST_ROLE).record
+    assert _sends_at(rec, 83) == [("send_unit", "megara", "hoplite", "delium"),
+                                  ("resend_unit", "megara", "hoplite", "solygeia")]
+    result = replay(rec)
+    assert result.status == COMPLETE, result.divergences[:3]
+    assert [d["seq"] for d in result.departures if d["rule"] == "zombie_picks_one_counter_twice"] == [115, 366, 377]
+    claims = [e.facts["claims"] for e in rec.events if isinstance(e, ObserveEvent) and "claims" in e.facts
+              and "delium" in e.facts["claims"]]
+    assert claims[0]["delium"] == ["84101055"]
 
 
 def test_a_coal_baron_zombie_passed_over_at_the_end_of_a_shift_leaves_there() -> None:

@@ -64,6 +64,10 @@ def describe(s: Board, player: str, move: Move) -> str:
         strength = "face down" if m.strength is None else m.strength
         return (f"{player} sends a {_city(m.power)} {m.unit_type} ({strength}) to "
                 f"{'attack' if m.side == 'attacker' else 'defend'} {_loc(m.location)}")
+    if isinstance(m, mv.ResendUnit):
+        strength = "face down" if m.strength is None else m.strength
+        return (f"BGA sends {player}'s {_city(m.power)} {m.unit_type} ({strength}) on to "
+                f"{'attack' if m.side == 'attacker' else 'defend'} {_loc(m.location)} (its zombie picked it twice)")
     if isinstance(m, mv.SpendCube):
         return f"{player} spends a cube in {_city(m.city)} to send more units"
     if isinstance(m, mv.EndCommit):

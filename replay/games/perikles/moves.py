@@ -102,6 +102,19 @@ class SendUnit(Move, tag="send_unit", frozen=True):
     side: str
 
 
+class ResendUnit(Move, tag="resend_unit", frozen=True):
+    """``bga`` only, and never a legal move: BGA's zombie (a player who left the table) picked a unit
+    it sent this turn a second time.  The counter moves on to ``location``'s ``side``; where it went
+    first, the role it took stays (BGA's ``sendRandomUnits``).  The unit is named as by
+    :class:`SendUnit`."""
+
+    power: str
+    unit_type: str
+    strength: int | None
+    location: str
+    side: str
+
+
 class SpendCube(Move, tag="spend_cube", frozen=True):
     """After two units: remove one cube from ``city`` to send one or two more."""
 
@@ -180,7 +193,7 @@ class ChooseCasualty(Move, tag="choose_casualty", frozen=True):
 MOVES: tuple[type[Move], ...] = (
     PlaceCube, TakeTile, PlaceAnyCube, Nominate, Assassinate, FinishTurn,
     PlayPerikles, PlayPlague, PlayAlkibiades, AlkibiadesMove,
-    RecoverUnit, ChooseFirstCommitter, SendUnit, SpendCube, EndCommit, AnswerPermission, PlaySlaveRevolt,
+    RecoverUnit, ChooseFirstCommitter, SendUnit, ResendUnit, SpendCube, EndCommit, AnswerPermission, PlaySlaveRevolt,
     PlayBrasidas, PlayPhormio, PlayThessalianAllies, PlayPersianFleet, DeclineSpecial, ChooseCasualty,
     AskPermission, SetPermission,
 )

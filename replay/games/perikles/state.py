@@ -12,7 +12,7 @@ from . import unknowns
 from .board import Board
 from .components import CITY, CITY_KEYS, LOCATION, PERSIA, UNITS
 from .describe import describe
-from .moves import ANY_TIME, SendUnit, SetPermission
+from .moves import ANY_TIME, ResendUnit, SendUnit, SetPermission
 from .phases import battles, commitment
 from .scoring import ranking, score_breakdown
 from .tasks import DealInfluenceTiles, RevealCounters
@@ -82,10 +82,10 @@ class PeriklesState(Board):
 
     def redact_move(self, player: str, move: Move, viewer: str) -> Move:
         """A unit goes face down: only its sender (and, for Persians, every Persian leader) sees which."""
-        if isinstance(move, SendUnit) and player != viewer and move.strength is not None:
+        if isinstance(move, (SendUnit, ResendUnit)) and player != viewer and move.strength is not None:
             if not (move.power == PERSIA and player in self.persian_leaders and viewer in self.persian_leaders):
-                return SendUnit(power=move.power, unit_type=move.unit_type, strength=None,
-                                location=move.location, side=move.side)
+                return type(move)(power=move.power, unit_type=move.unit_type, strength=None,
+                                  location=move.location, side=move.side)
         return move
 
     # ---- scores -------------------------------------------------------------------

@@ -634,6 +634,8 @@ class CommitTurn(Decision):
     awaiting = "commit units"
     choices: ClassVar[tuple[Choice, ...]] = (choice(mv.SendUnit, commitment.send_unit_options, commitment.send_unit_check, commitment.send_unit,
                       ends=False, then=permission_asked),
+               choice(mv.ResendUnit, commitment.resend_unit_options, commitment.resend_unit_check,
+                      commitment.resend_unit, ends=False),
                choice(mv.SpendCube, commitment.spend_cube_options, commitment.spend_cube_check,
                       commitment.spend_cube, ends=False),
                choice(mv.EndCommit, only(mv.EndCommit()), commitment.end_commit_check, commitment.end_commit),

@@ -34,6 +34,7 @@ from replay.games.perikles.moves import (
     EndCommit,
     Nominate,
     PlayBrasidas,
+    ResendUnit,
     SendUnit,
     SpendCube,
     TakeTile,
@@ -359,6 +360,46 @@ def test_asking_again_after_a_refusal(ruleset: str, again: str, departs: bool) -
     st.seq = 130
     play(st, AskPermission(power="argos", location=again))
     assert departed(st, "asking_again_after_refusal") == ([130] if departs else [])
+
+
+def _resend(unit_type: str, strength: int | None, location: str) -> ResendUnit:
+    return ResendUnit(power="argos", unit_type=unit_type, strength=strength, location=location, side="attacker")
+
+
+@pytest.mark.parametrize("strength", [1, None])  # the zombie's own log names it; the others' see it face down
+def test_a_zombies_counter_picked_twice_moves_on_and_the_first_pick_keeps_its_role(strength: int | None) -> None:
+    """BGA's zombie picks p2's Argos hoplite for Cephallenia, then again for Pylos: the counter ends at
+    Pylos, p2 stays Cephallenia's main attacker with no unit there, and the turn has sent one unit."""
+    st = _military("bga")
+    play(st, SendUnit(power="argos", unit_type="hoplite", strength=strength, location="cephallenia", side="attacker"))
+    assert _resend("hoplite", strength, "pylos") not in list(st.legal_moves())  # never offered to anyone
+    st.seq = 140
+    play(st, _resend("hoplite", strength, "pylos"))
+    assert departed(st, "zombie_picks_one_counter_twice") == [140]
+    assert st.departures[-1]["happened"] == (
+        "p2, who left the table: BGA picked his Argos hoplite sent to Cephallenia a second time, for Pylos: it "
+        "moves there, and what the first pick did at Cephallenia stays; by the rulebook a unit is sent once")
+    assert st.main_player["cephallenia"]["attacker"] == "p2" and st.main_player["pylos"]["attacker"] == "p2"
+    assert st.commit_sent == 1
+    if strength is None:
+        assert [(f["location"], f["main"]) for f in st.face_down] == [("pylos", True)]
+    else:
+        assert st.units_at("cephallenia", "attacker") == []
+        assert [st.unit_location[u] for u in st.units_at("pylos", "attacker")] == ["pylos"]
+
+
+@pytest.mark.parametrize("ruleset, first, error", [
+    ("official", "hoplite", "cannot send a unit twice in one turn"),
+    ("bga", "trireme", "sent no Argos hoplite of strength 1 this turn to send again"),
+])
+def test_a_counter_sent_twice_is_refused_by_the_rulebook_and_without_its_first_send(
+        ruleset: str, first: str, error: str) -> None:
+    st = _military(ruleset)
+    play(st, _send("argos", first, 1, "cephallenia", "attacker"))
+    before = st.state_hash()
+    with pytest.raises(IllegalMove, match=error):
+        st.apply_move("p2", _resend("hoplite", 1, "pylos"))
+    assert st.state_hash() == before
 
 
 # ---- a whole BGA game ------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from ..components import (
     UNIT_TYPES,
     UNITS_BY_KIND,
 )
-from ..moves import AnswerPermission, AskPermission, EndCommit, SendUnit, SetPermission, SpendCube
+from ..moves import AnswerPermission, AskPermission, EndCommit, ResendUnit, SendUnit, SetPermission, SpendCube
 from ..rulebook import by_the_rulebook
 from .military import MAX_UNITS, MAX_UNITS_WITH_CUBE, a_unit, finish_commit_turn, power_name
 
@@ -233,6 +233,55 @@ def send(s: Board, player: str, power: str, unit_type: str, strength: int | None
     uid = find_unit(s, player, power, unit_type, strength)
     assert uid is not None
     commit(s, player, uid, location, side)
+
+
+def resend_unit_options(s: Board, player: str) -> Iterator[ResendUnit]:
+    """None: only BGA's zombie sends one counter twice, and a record says so (``bga``)."""
+    return iter(())
+
+
+def resend_unit_check(s: Board, player: str, move: ResendUnit) -> str | None:
+    if s.ruleset != "bga":
+        return f"{player} cannot send a unit twice in one turn"
+    if move.side not in SIDES:
+        return f"{player} cannot send a unit to side {move.side!r}: the sides are attacker and defender"
+    if move.location not in s.locations:
+        return f"{player} cannot send a unit to {move.location!r}: it is not a location of this round"
+    if sent_this_turn(s, player, move) is None:
+        strength = "" if move.strength is None else f" of strength {move.strength}"
+        return f"{player} sent no {power_name(move.power)} {move.unit_type}{strength} this turn to send again"
+    return None
+
+
+def sent_this_turn(s: Board, player: str, move: ResendUnit) -> str | int | None:
+    """The unit ``move`` names among those ``player`` sent this turn, the latest first: its id, or
+    its index in :attr:`Board.face_down` when it went face down."""
+    if move.strength is None:
+        return next((i for i in range(len(s.face_down) - 1, s.turn_face_down - 1, -1)
+                     if (f := s.face_down[i])["holder"] == player and f["power"] == move.power
+                     and f["type"] == move.unit_type), None)
+    return next((u for u in reversed(s.turn_sent) if UNIT[u].power == move.power and UNIT[u].type == move.unit_type
+                 and UNIT[u].strength == move.strength), None)
+
+
+def resend_unit(s: Board, player: str, move: ResendUnit) -> None:
+    """``bga``: BGA moves the counter at each of its zombie's two picks, so it ends where the second
+    sends it; the first location keeps what the first pick did there (the main role, relationships)."""
+    sent = sent_this_turn(s, player, move)
+    assert sent is not None  # resend_unit_check
+    is_main = take_position(s, player, move.power, move.location, move.side)
+    if isinstance(sent, str):
+        was = s.unit_location[sent]
+        assert was is not None  # a unit sent this turn is at its location
+        s.turn_sent.remove(sent)
+        s.commit_unit(sent, player, move.location, move.side, is_main)
+    else:
+        was = s.face_down[sent]["location"]
+        s.face_down[sent] = {**s.face_down[sent], "location": move.location, "side": move.side, "main": is_main}
+    s.depart("zombie_picks_one_counter_twice",
+             f"{player}, who left the table: BGA picked his {power_name(move.power)} {move.unit_type} sent to "
+             f"{LOCATION[was].name} a second time, for {LOCATION[move.location].name}: it moves there, and what the "
+             f"first pick did at {LOCATION[was].name} stays; by the rulebook a unit is sent once")
 
 
 RELATION = {-1: "at war", 0: "neutral", 1: "allied"}
