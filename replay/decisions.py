@@ -276,7 +276,7 @@ class TaskState(State, Generic[T]):
         t.apply(self, player, move)
         if not self.over:
             top = self.stack[-1]
-            if not top.decision or top.may_close:
+            if not top.decision or top.may_close or self.left:
                 self.advance()
 
     def _reveal(self, request: ChanceRequest, outcome: Outcome) -> None:
@@ -314,7 +314,7 @@ class TaskState(State, Generic[T]):
             t.reveal(self, req, outcome)
             if not self.over:
                 top = self.stack[-1]
-                if not top.decision or top.may_close:
+                if not top.decision or top.may_close or self.left:
                     self.advance()
         else:
             self.apply_outcome(t, req, outcome)
@@ -343,6 +343,12 @@ class TaskState(State, Generic[T]):
         raise IllegalMove(f"{player} left the table (a zombie), and our rules do not know how Board Game "
                           f"Arena plays {self.game_id}'s zombies")
 
+    def decide_for_left(self, task: T) -> None:
+        """``task``, a decision of a player who left the table, has come up: take it as BGA's zombie
+        does (or drop it), so that the rules go on.  Only a title whose zombie still has decisions
+        brought to it (Pax Pamir) says how; one that passes over such players never asks."""
+        raise RuntimeError(f"engine bug: {self.game_id} awaits {task.player}, who left the table")
+
     def apply_decision(self, task: T, player: str, move: Move) -> None:
         """Apply a checked (or trusted) move to the decision on top, then run the rules until
         they wait.  A game may override it to note the change or take a shortcut that ends
@@ -367,7 +373,10 @@ class TaskState(State, Generic[T]):
                 t = stack[-1]
                 if t.decision:
                     if not t.may_close or t.is_open(self):
-                        return
+                        if not self.left or t.player not in self.left:
+                            return
+                        self.decide_for_left(t)  # (a title that passes over them never gets here)
+                        continue
                     stack.pop()
                     t.close(self)
                 elif t.awaits_chance and t.awaits(self):

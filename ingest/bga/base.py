@@ -130,6 +130,9 @@ class GameImporter:
     handlers: ClassVar[Mapping[str, Handler]] = {}
     ignored: ClassVar[frozenset[str]] = frozenset()
     """Types deliberately skipped (besides :data:`FRAMEWORK_TYPES`), each for a documented reason."""
+    zombie_moves: ClassVar[frozenset[str]] = frozenset()
+    """The moves BGA shows its zombie making for a player who left the table, which our rules have
+    already taken for them (:meth:`~replay.decisions.TaskState.decide_for_left`): read, not played."""
     states: ClassVar[frozenset[int] | None] = None
     """With a ``gameStateChange`` handler: the state ids it reads (the others, most of a log, are
     not visited); ``None``: every state change."""
@@ -178,7 +181,7 @@ class GameImporter:
         self._silent_zombies = getattr(type(self.state), "player_left", TaskState.player_left) \
             is not TaskState.player_left
         """Whether the title's rules say what BGA's zombie does (:meth:`TaskState.player_left`): in the
-        others, BGA's zombie acts through logged actions, and nobody is made to leave."""
+        others, BGA's zombie acts through logged actions only, and nobody is made to leave."""
 
     @property
     def state(self) -> State:
@@ -263,6 +266,10 @@ class GameImporter:
         if pid not in self.players:
             self.fail(f"player {pid} is not at this table")
         if self.zombies:
+            if pid in getattr(self.state, "left", ()):
+                if type_ in self.zombie_moves:
+                    return
+                self.fail(f"{pid} left the table, but BGA shows them making a {type_!r} move")
             self.passed_over(pid)
         self._emit(MoveEvent(pid, mv, self._src()))
 
@@ -291,7 +298,8 @@ class GameImporter:
         """A player who left the table (BGA's zombie) leaves in the record where BGA passes over them.
 
         BGA's framework plays a zombie's turns by the title's zombie rule; in Copenhagen and Coal
-        Baron that is a pass that leaves no notification.  So when BGA goes on (a move of
+        Baron that is a pass that leaves no notification, in Pax Pamir a skipped discard (its other
+        answers are logged: :attr:`zombie_moves`).  So when BGA goes on (a move of
         ``acting``, or randomness when ``acting`` is ``None``) while our rules await a decision of
         a player its end of game marks as a zombie, that player left here: a ``leave_table`` move
         of theirs comes first (the rules then end their turn as BGA's zombie does, and pass over

@@ -1017,6 +1017,8 @@ def discard(imp: PaxImporter, n: Notif) -> None:
     card = card_id(a.cardId)
     owner = pid(a.playerId)
     s = imp.state
+    if imp.zombies and imp.awaits("discard") and imp.task().player != owner:
+        imp.passed_over(owner)  # BGA's zombie skips its discard in silence: this one is the next player's
     if imp.awaits("end_action") and not imp.awaits("discard"):
         imp.settle()  # an Overthrow after a Move or a Battle: BGA has closed the action
     if owner == WAKHAN_ID and card in s.courts[owner] and not imp.awaits("discard"):
@@ -1310,6 +1312,9 @@ class PaxPamirImporter(PaxImporter):
                            "drawMarketCard", "changeFavoredSuit", "placeCylinder", "taxMarket"})
     handlers = HANDLERS
     ignored = IGNORED
+    zombie_moves = frozenset({"end_turn", "decline_prize", "refuse_bribe", "bribe_refused", "choose_loyalty"})
+    """What BGA's zombie logs for a player who left (``pass``, ``declinePrize``, ``declineBribe``,
+    ``changeLoyalty``): our rules took it for them (:mod:`replay.games.pax_pamir.zombie`)."""
 
 
 IMPORTER = PaxPamirImporter

@@ -1,7 +1,8 @@
 """A player who leaves the table (BGA's zombie, the core's ``leave_table``), over every title.
 
-Only the ``bga`` ruleset knows it; only Copenhagen and Coal Baron say what BGA's zombie does
-(a pass, with no notification). Elsewhere the move is refused and the state is left as it was.
+Only the ``bga`` ruleset knows it; Copenhagen, Coal Baron and Pax Pamir say what BGA's zombie does
+(a pass, with no notification; in Pax Pamir one fixed answer per step). Elsewhere the move is refused
+and the state is left as it was.
 A player who left never decides again, and the game still ends."""
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from replay.record import ChanceEvent, Event, MoveEvent, Record, dumps, loads
 from replay.replayer import replay
 from replay.simulate import sample_outcome
 
-SUPPORTED = ("copenhagen", "coal_baron")
+SUPPORTED = ("copenhagen", "coal_baron", "pax_pamir")
 
 
 def _chance_settled(s: State, rng: random.Random) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from replay.decisions import LeaveTable
 from replay.engine import Move
 from replay.games.pax_pamir import moves as m
 from replay.games.pax_pamir.components import card_name
@@ -20,6 +21,8 @@ def _border(b: str) -> str:
 
 def describe(s: PaxState, player: str, move: Move) -> str:
     """One sentence: who does what."""
+    if isinstance(move, LeaveTable):
+        return move.describe(player)
     what = _what(s, player, move)
     return f"{player} {what}"
 

@@ -9,11 +9,14 @@ Main decisions of the action phase: ``buy``, ``play``, the card actions
 ``remove_road``, ``remove_tribe``, ``remove_spy``, ``safe_house``,
 ``accept_prize``, ``decline_prize``, ``discard``, ``rumor``, ``swap_hands``,
 ``choose_suit``, ``rebuke``, ``skip`` and ``end_action``.  Setup:
-``choose_loyalty``.
+``choose_loyalty``.  Under ``bga`` only, never a legal move: ``leave_table``
+(:class:`~replay.decisions.LeaveTable`: the player left the table, and BGA's
+zombie decides for them from then on).
 """
 
 from __future__ import annotations
 
+from replay.decisions import LeaveTable
 from replay.engine import Move
 
 
@@ -200,5 +203,5 @@ MOVES: tuple[type[Move], ...] = (
     OfferBribe, AcceptBribe, RefuseBribe, Withdraw, BribeRefused, PlaceRoad, PlaceSpy, PlaceArmy, TakePiece,
     TaxMarket, TaxPlayer, MoveArmy, MoveTribe, MoveSpy, RemoveArmy, RemoveRoad, RemoveTribe,
     RemoveSpy, SafeHouse, AcceptPrize, DeclinePrize, Discard, Rumor, SwapHands, ChooseSuit,
-    Rebuke, Skip, EndAction,
+    Rebuke, Skip, EndAction, LeaveTable,
 )

@@ -17,7 +17,7 @@ from typing import Any
 from replay.decisions import TaskState, task_view
 from replay.departures import load_departures
 from replay.engine import ChanceRequest, IllegalMove, Move, Outcome
-from replay.games.pax_pamir import turns, wakhan
+from replay.games.pax_pamir import turns, wakhan, zombie
 from replay.games.pax_pamir.components import (
     ABILITY_CARDS,
     BLOCKS_PER_COALITION,
@@ -173,13 +173,25 @@ class PaxState(TaskState[Task]):
         if not turns.pass_at_once(self, actions):
             actions.apply(self, player, move)
             self.advance()
-        elif self.stack[-1] is not actions:  # Blackmail first; else the task serving the next turn is open
+        elif self.stack[-1] is not actions or self.left:  # Blackmail first, or a zombie's turn; else it is open
             self.advance()
 
     def apply_outcome(self, task: Task, request: ChanceRequest, outcome: Outcome) -> None:
         self.epoch += 1
         task.reveal(self, request, outcome)
         self.advance()
+
+    def player_left(self, task: Task, player: str) -> None:
+        """``bga``: from now on BGA's zombie decides for ``player`` (:mod:`.zombie`), starting with
+        ``task``; the Wakhan never leaves."""
+        if player == self.wakhan:
+            raise IllegalMove(f"{player} is the Wakhan, BGA's automated opponent: she cannot leave the table")
+        if type(task) not in zombie.ZOMBIE_TURN:
+            raise IllegalMove(f"{player} left the table at the {task.awaiting}, where BGA's zombie rule is not known")
+
+    def decide_for_left(self, task: Task) -> None:
+        self.epoch += 1
+        zombie.ZOMBIE_TURN[type(task)](self, task)
 
     def unknown_zones(self) -> dict[str, tuple[int, Any, dict[Any, int]]]:
         """Market cards drawn unknown, ``market:<row>,<col>`` (see ``unknowns.py``)."""
@@ -445,6 +457,8 @@ class PaxState(TaskState[Task]):
             out["wakhan"] = {"player": self.wakhan, "ai_card": self.ai_discard[-1] if self.ai_discard else None,
                              "ai_deck": len(self.ai_deck), "pragmatic_loyalty": wakhan.pragmatic_loyalty(self),
                              "influence": wakhan.influences(self)}
+        if self.left:
+            out["left"] = list(self.left)
         return out
 
     def _snapshot(self) -> dict[str, Any]:
