@@ -343,11 +343,12 @@ class TaskState(State, Generic[T]):
         raise IllegalMove(f"{player} left the table (a zombie), and our rules do not know how Board Game "
                           f"Arena plays {self.game_id}'s zombies")
 
-    def decide_for_left(self, task: T) -> None:
+    def decide_for_left(self, task: T) -> bool:
         """``task``, a decision of a player who left the table, has come up: take it as BGA's zombie
-        does (or drop it), so that the rules go on.  Only a title whose zombie still has decisions
-        brought to it (Pax Pamir) says how; one that passes over such players never asks."""
-        raise RuntimeError(f"engine bug: {self.game_id} awaits {task.player}, who left the table")
+        does (or drop it), so that the rules go on, and say so (``True``).  Only a title whose
+        zombie still has decisions brought to it says how (Pax Pamir); by default the rules await
+        the player (``False``), as where a title passes over such players it never comes to it."""
+        return False
 
     def apply_decision(self, task: T, player: str, move: Move) -> None:
         """Apply a checked (or trusted) move to the decision on top, then run the rules until
@@ -373,9 +374,8 @@ class TaskState(State, Generic[T]):
                 t = stack[-1]
                 if t.decision:
                     if not t.may_close or t.is_open(self):
-                        if not self.left or t.player not in self.left:
+                        if not self.left or t.player not in self.left or not self.decide_for_left(t):
                             return
-                        self.decide_for_left(t)  # (a title that passes over them never gets here)
                         continue
                     stack.pop()
                     t.close(self)

@@ -189,9 +189,13 @@ class PaxState(TaskState[Task]):
         if type(task) not in zombie.ZOMBIE_TURN:
             raise IllegalMove(f"{player} left the table at the {task.awaiting}, where BGA's zombie rule is not known")
 
-    def decide_for_left(self, task: Task) -> None:
+    def decide_for_left(self, task: Task) -> bool:
+        answer = zombie.ZOMBIE_TURN.get(type(task))
+        if answer is None:  # (every person's decision has one: test_zombie)
+            return False
         self.epoch += 1
-        zombie.ZOMBIE_TURN[type(task)](self, task)
+        answer(self, task)
+        return True
 
     def unknown_zones(self) -> dict[str, tuple[int, Any, dict[Any, int]]]:
         """Market cards drawn unknown, ``market:<row>,<col>`` (see ``unknowns.py``)."""
