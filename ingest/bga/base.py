@@ -311,8 +311,12 @@ class GameImporter:
             return
         t = self.turn()
         while type(t) is str and t != acting and t in self.zombies:  # (the rules never await who has left)
-            self._emit(MoveEvent(t, LEAVE_TABLE, self._src()))
+            self.leave_table(t)
             t = self.turn()
+
+    def leave_table(self, player: str) -> None:
+        """``player``, whom the end of game marks as a zombie, leaves the table here."""
+        self._emit(MoveEvent(player, LEAVE_TABLE, self._src()))
 
     def _emit(self, event: MoveEvent | ChanceEvent) -> None:
         """Feed a move or chance outcome to the replay loop (:attr:`loop`), which applies it; then

@@ -409,14 +409,13 @@ def place_workers(imp: CoalBaronImporter, n: Notif) -> None:
 def unconfirmed_turn(imp: CoalBaronImporter, pid: str) -> None:
     """A player who left the table (a zombie) after their turn's action but before confirming it:
     BGA's zombie passes the confirmation, and with it the board's refill that confirming does (the
-    next confirmed turn refills both).  Our rules refill at the end of every turn, so the log is
-    refused here, with the reason."""
+    next confirmed turn refills both).  Our rules await that refill when another player's turn
+    begins: the zombie left there (``leave_table``, which skips it)."""
     if not imp.zombies or imp.awaits_chance() is None:
         return
     last = next((e.player for e in reversed(imp.events) if isinstance(e, MoveEvent)), None)
     if last != pid and last in imp.zombies:
-        imp.fail(f"{last} left the table before confirming their turn: BGA then skips the board's "
-                 "refill until the next confirmed turn, which our rules do not follow")
+        imp.leave_table(last)
 
 
 def in_shift(imp: CoalBaronImporter) -> None:

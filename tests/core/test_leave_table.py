@@ -13,7 +13,7 @@ import orjson
 import pytest
 
 from replay.decisions import LEAVE_TABLE, LeaveTable
-from replay.engine import OVER, ChanceRequest, IllegalMove, State
+from replay.engine import OVER, ChanceRequest, IllegalMove, RuleViolation, State
 from replay.games import available, get_game
 from replay.record import ChanceEvent, Event, MoveEvent, Record, dumps, loads
 from replay.replayer import replay
@@ -160,3 +160,51 @@ def test_coal_baron_shift_ends_when_only_who_left_holds_workers() -> None:
         assert s.snapshot()["players"][leaver]["workers"] == held  # never placed
         s.apply_move(t, rng.choice(list(s.legal_moves())))
     assert held > 0 and s.snapshot()["shift"] == shift + 1
+
+
+def _coal_baron_awaiting_a_refill(ruleset: str) -> tuple[State, str, list[str]]:
+    """Coal Baron right after a turn that emptied display spaces: the refill awaits its draw.  The
+    player whose turn it was, and the spaces to refill."""
+    from replay.games.coal_baron.rules.turns import Refill, WorkPhaseTask
+
+    s = get_game("coal_baron").initial_state(["a", "b", "c"], {"ruleset": ruleset})
+    rng = random.Random(4)
+    last = None
+    while True:
+        t = s.turn()
+        if isinstance(t, ChanceRequest):
+            stack = s.stack
+            if last is not None and isinstance(stack[-1], Refill) and type(stack[-2]) is WorkPhaseTask:
+                return s, last, list(stack[-1].slots)
+            s.apply_chance(sample_outcome(t, rng))
+            continue
+        assert isinstance(t, str)
+        last = t
+        s.apply_move(t, rng.choice(list(s.legal_moves())))
+
+
+def test_coal_baron_who_leaves_before_confirming_skips_the_refill_of_their_turn() -> None:
+    """BGA's zombie passes the turn's confirmation, and the refill with it: the next player's turn
+    begins at once, and the refill after it fills the spaces of both turns."""
+    from replay.games.coal_baron.rules.turns import Refill
+
+    s, leaver, empty = _coal_baron_awaiting_a_refill("bga")
+    s.apply_move(leaver, LEAVE_TABLE)
+    nxt = s.turn()
+    assert s.left == (leaver,) and isinstance(nxt, str) and nxt != leaver
+    rng = random.Random(1)
+    while isinstance(s.turn(), str):
+        s.apply_move(s.turn(), rng.choice(list(s.legal_moves())))  # the next player's turn
+    refill = s.stack[-1]
+    assert isinstance(refill, Refill) and set(empty) <= set(refill.slots)
+
+
+@pytest.mark.parametrize("ruleset", ["bga", "official"])
+def test_coal_baron_refuses_a_leave_before_a_refill_by_another_player(ruleset: str) -> None:
+    s, leaver, _ = _coal_baron_awaiting_a_refill(ruleset)
+    other = next(p for p in ("a", "b", "c") if p != leaver)
+    before = orjson.dumps(s.snapshot())
+    for who in ([leaver, other] if ruleset == "official" else [other]):
+        with pytest.raises(RuleViolation, match="the rules first await"):
+            s.apply_move(who, LEAVE_TABLE)
+    assert orjson.dumps(s.snapshot()) == before and s.left == ()

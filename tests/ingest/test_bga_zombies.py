@@ -16,13 +16,13 @@ import pytest
 
 from ingest.bga import BgaImportError, import_file
 from replay.decisions import LeaveTable
-from replay.record import MoveEvent, ObserveEvent
+from replay.record import ChanceEvent, MoveEvent, ObserveEvent
 from replay.replayer import COMPLETE, replay
 
 HERE = Path(__file__).resolve().parent / "bga_logs"
 COPENHAGEN = HERE / "copenhagen" / "copenhagen_4p_seed20103.log.json.gz"
 COAL_BARON = HERE / "coal_baron" / "coalbaron_3p_seed20000.log.json.gz"
-UNCONFIRMED = HERE / "refused" / "coalbaron_3p_seed20204.log.json.gz"
+UNCONFIRMED = HERE / "coal_baron" / "coalbaron_3p_seed20204.log.json.gz"
 
 COAL_BARON_SHIFT_END = HERE / "coal_baron" / "coalbaron_4p_seed20609.log.json.gz"
 
@@ -79,12 +79,17 @@ def test_without_the_end_of_games_mark_the_log_is_refused_there(path: Path, zomb
     assert refusal in str(err.value)
 
 
-def test_a_zombie_who_left_their_turn_unconfirmed_is_refused_with_the_reason() -> None:
-    """BGA's zombie passes Coal Baron's turn confirmation, and the board's refill with it."""
-    with pytest.raises(BgaImportError) as err:
-        import_file(UNCONFIRMED)
-    assert err.value.packet == 245 and err.value.notif == "placeWorkers"
-    assert "84102043 left the table before confirming their turn" in str(err.value)
+def test_a_coal_baron_zombie_who_left_their_turn_unconfirmed_skips_its_refill() -> None:
+    """Packet 242: the third seat buys the tile on factory_7, then leaves before confirming; BGA's
+    zombie passes the confirmation and with it the refill.  The zombie leaves there, when the next
+    turn begins (packet 245), and the next confirmed turn refills factory_3 and factory_7 together."""
+    rec = import_file(UNCONFIRMED).record
+    left = [(i, e) for i, e in enumerate(rec.events) if isinstance(e, MoveEvent) and isinstance(e.move, LeaveTable)]
+    assert [(e.player, e.extra and e.extra["src"]["packet"]) for _, e in left] == [("84102043", 245)]
+    draws = [e.outcome for e in rec.events[left[0][0]:] if isinstance(e, ChanceEvent)]
+    assert draws[0] == {"draw": "tiles", "items": ["t29", "t41"]}  # factory_3 and factory_7, at packet 246
+    result = replay(rec)
+    assert result.status == COMPLETE, result.divergences[:3]
 
 
 PERIKLES_REPEAT = HERE / "perikles" / "perikles_3p_seed20400.log.json.gz"

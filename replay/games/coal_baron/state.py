@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from replay.decisions import TaskState
+from replay.decisions import LeaveTable, TaskState
 from replay.departures import load_departures
 from replay.engine import ChanceRequest, ImpossibleChance, Move
 from replay.hidden import HiddenPool, PartlyKnownDeck
@@ -256,6 +256,13 @@ class CoalBaronState(TaskState[Task]):
 
     def player_left(self, task: Task, player: str) -> None:
         turns.zombie_pass(self, task, player)
+
+    def _move_at_once(self, player: str, move: Move) -> bool:
+        """A player who leaves while the refill after their turn awaits its draw (BGA's zombie did
+        not confirm the turn: :func:`turns.left_before_confirming`); any other move the core's way."""
+        if type(move) is LeaveTable and turns.left_before_confirming(self, player):
+            return True
+        return TaskState._move_at_once(self, player, move)
 
     def _board_snapshot(self) -> dict[str, Any]:
         face_down = [s for s, x in (*self.factory.items(), *self.order_spaces.items()) if x == FACE_DOWN]

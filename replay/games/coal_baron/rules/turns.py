@@ -121,6 +121,25 @@ class RefillOrdersTask(Refill):
         return s.order_spaces
 
 
+def left_before_confirming(s: CoalBaronState, player: str) -> bool:
+    """``bga``: ``player`` left the table (BGA's zombie) after their turn's action, before confirming
+    it.  BGA's zombie passes the confirmation, and with it the board's refill: the turn's refill,
+    about to be drawn, is not, and the next confirmed turn's refill fills the spaces of both.
+    Whether it applies (the rules await that refill, right after ``player``'s turn)."""
+    if s.ruleset != "bga" or player in s.left:
+        return False
+    k = len(s.stack) - 1
+    while k > 0 and isinstance(s.stack[k], Refill):
+        k -= 1
+    work = s.stack[k]
+    if k == len(s.stack) - 1 or type(work) is not WorkPhaseTask or s.players[work.current] != player:
+        return False
+    del s.stack[k + 1:]
+    s.left = (*s.left, player)
+    s.advance()
+    return True
+
+
 def zombie_pass(s: CoalBaronState, task: Task, player: str) -> None:
     """A player who has just left the table (BGA's zombie) passes: BGA's ``zombieTurn`` takes
     ``zombiePass`` to the end of the turn, from the placement or from the mining steps (the steps
