@@ -32,6 +32,12 @@ BGA leaves implicit for her settled as BGA's own code does it: her turn ends wit
 (:meth:`PaxImporter.end_wakhan_turn`), her Battle and Betray name no card
 (:func:`wakhan_action_card`), and her bribe for a Move comes after it (:meth:`PaxImporter.settle_bribe`).
 
+A player who left the table (BGA's zombie, marked ``zombie`` at the end of game) plays through
+logged passes until BGA first skips one of their discards in silence: another player's discard
+comes while ours await theirs.  They leave there (``leave_table``); from then on our rules answer
+for them as BGA's zombie does, and its ``pass``, ``declinePrize`` and ``declineBribe`` are read, not
+played (:attr:`PaxPamirImporter.zombie_moves`).
+
 The opening market (12 cards) is in no notification.  :meth:`PaxImporter.prepare`
 follows the market through the log (purchases, shifts, discards, rupees paid
 onto cards) back to the opening cells and fills the opening draws with the
