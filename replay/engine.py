@@ -505,6 +505,8 @@ class State(ABC):
         if t is OVER:
             raise GameOverError(f"the game is over; {player} cannot play {move.type.replace('_', ' ')}")
         if isinstance(t, ChanceRequest):
+            if self._move_before_chance(player, move):
+                return
             raise MissingChance(
                 f"{player} plays {move.type.replace('_', ' ')}, but the rules first await {t.describe()}"
             )
@@ -552,6 +554,12 @@ class State(ABC):
         True when it is certainly legal (the usual case, told cheaply), or change nothing and
         return False, and the move goes the long way.  A game may also take here a move the
         rules allow whoever is to move.  The default: always the long way."""
+        return False
+
+    def _move_before_chance(self, player: str, move: Move) -> bool:
+        """A move the rules take while they await randomness (Coal Baron: a player who leaves the
+        table before their turn's refill is drawn): apply it and return True, or change nothing and
+        return False (the move is then refused).  The default: none."""
         return False
 
     def _chance_at_once(self, outcome: Outcome) -> bool:

@@ -257,12 +257,10 @@ class CoalBaronState(TaskState[Task]):
     def player_left(self, task: Task, player: str) -> None:
         turns.zombie_pass(self, task, player)
 
-    def _move_at_once(self, player: str, move: Move) -> bool:
+    def _move_before_chance(self, player: str, move: Move) -> bool:
         """A player who leaves while the refill after their turn awaits its draw (BGA's zombie did
-        not confirm the turn: :func:`turns.left_before_confirming`); any other move the core's way."""
-        if type(move) is LeaveTable and turns.left_before_confirming(self, player):
-            return True
-        return TaskState._move_at_once(self, player, move)
+        not confirm the turn: :func:`turns.left_before_confirming`)."""
+        return type(move) is LeaveTable and turns.left_before_confirming(self, player)
 
     def _board_snapshot(self) -> dict[str, Any]:
         face_down = [s for s, x in (*self.factory.items(), *self.order_spaces.items()) if x == FACE_DOWN]
