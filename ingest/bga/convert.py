@@ -217,6 +217,8 @@ def _record(imp: GameImporter, seats: list[str], names: dict[str, str | None]) -
     source["game"] = imp.bga_name
     if table_id is not None:
         source["url"] = TABLE_URL.format(table_id)
+    if imp.notes:  # what the log left open and the record settled (also said by ``gamerec import``)
+        source["notes"] = list(imp.notes)
     first_time = next((p.time for p in log.packets if p.time is not None), None)
     played_at = (datetime.fromtimestamp(first_time, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
                  if first_time is not None else None)

@@ -123,6 +123,7 @@ def test_a_perikles_zombies_pairs_the_reveals_cannot_tell_apart_take_the_earlies
     two = [("send_unit", "argos", "hoplite", "mantinea")] * 2
     # the sends are emitted at the next packet, where the engine's commit turn comes
     assert [_sends_at(rec, p) for p in (70, 86, 119, 140)] == [one, one, two, two]
+    assert rec.source is not None and rec.source["notes"] == [w for w in imported.warnings if "Mantinea" in w]
     assert [w for w in imported.warnings if "Mantinea" in w] == [
         "packets 66, 82, 115, 136: Amber2, who left the table, sent two Argos hoplites to Mantinea in each of 4 "
         "turns, and 2 of those pairs were one counter BGA's zombie picked twice; the log does not say which, so "
