@@ -383,7 +383,12 @@ class PaxImporter(GameImporter):
         self.current = here
 
     def decide(self, player: Any, type_: str, /, **fields: Any) -> None:
-        """A player's decision: close what was left undone, then play it (and settle its bribe)."""
+        """A player's decision: close what was left undone, then play it (and settle its bribe).  One
+        of a player who left was taken by our rules already (:meth:`move` reads it): nothing of the
+        next player's is closed for it."""
+        if pid(player) in self.state.left:
+            self.move(player, type_, **fields)
+            return
         self.settle(keep=type_)
         self.move(player, type_, **fields)
         self.settle_bribe()
