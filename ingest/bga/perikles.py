@@ -168,12 +168,13 @@ class PeriklesImporter(GameImporter):
         if self._repeats is None:
             self._repeats = zombie_repeats(self.log, self.zombies, self.cancelled_uids)
             for (power, unit_type, loc), keys, repeated, packets in self._repeats.untold:
-                who = sorted({self.names.get(p) or p for p, _ in keys})
+                who = " and ".join(sorted({self.names.get(p) or p for p, _ in keys}))
+                were = "was" if repeated == 1 else "were"
                 self.notes.append(
-                    f"packets {', '.join(map(str, packets))}: {' and '.join(who)}, who left the table, sent two "
+                    f"packets {', '.join(map(str, packets))}: {who}, who left the table, sent two "
                     f"{power_name(power)} {unit_type}s to {loc.capitalize()} in each of {len(keys)} turns, and "
-                    f"{repeated} of those pairs {'was' if repeated == 1 else 'were'} one counter BGA's zombie picked twice; the log does not say "
-                    f"which, so the record takes the earliest {repeated}: the face-down count there between "
+                    f"{repeated} of those pairs {were} one counter BGA's zombie picked twice; the log does not "
+                    f"say which, so the record takes the earliest {repeated}: the face-down count there between "
                     "those packets may be off by one, the battle and every score are as BGA had them")
         return self._repeats
 

@@ -8,8 +8,10 @@ from pax_pamir_helpers import illegal, play, setup, spies, to_court, to_hand
 from test_wakhan import W, wakhan_game
 
 from replay.decisions import LEAVE_TABLE
+from replay.games.pax_pamir import tasks
 from replay.games.pax_pamir.court import DiscardTask
 from replay.games.pax_pamir.moves import EndTurn, OfferBribe, Tax
+from replay.games.pax_pamir.wakhan import HandTask
 from replay.games.pax_pamir.zombie import ZOMBIE_TURN
 
 
@@ -69,13 +71,9 @@ def test_the_wakhan_cannot_leave_and_nobody_leaves_by_the_rulebook() -> None:
 
 def test_every_step_that_awaits_a_person_has_a_zombie_answer() -> None:
     """A new kind of decision must say what BGA's zombie does there (the Wakhan's hand is hers only)."""
-    from replay.decisions import TaskState
-    from replay.games.pax_pamir import tasks
-    from replay.games.pax_pamir.wakhan import HandTask
 
     def every(cls: type) -> set[type]:
         return {cls, *(c for sub in cls.__subclasses__() for c in every(sub))}
 
     decisions = {c for c in every(tasks.Task) if c.decision and c is not tasks.Task}
     assert decisions - set(ZOMBIE_TURN) == {HandTask}
-    assert TaskState.decide_for_left is not type(s := setup(ruleset="bga")).decide_for_left and s.left == ()
