@@ -249,10 +249,15 @@ class TaskState(State, Generic[T]):
         if not t.decision:
             return iter(())
         player = t.player
+        if self.left and player in self.left:  # only what BGA's zombie logs here
+            answer = self.answer_for_left(t)
+            return iter(() if answer is None else (answer,))
         return (m for m in t.candidates(self) if t.check(self, player, m) is None)
 
     def _play(self, player: str, move: Move) -> None:
         t = self.stack[-1]
+        if self.left and player in self.left:
+            self._zombie_answer(t, player, move)
         if type(move) not in t.accepted and not isinstance(move, t.accepts):
             if type(move) is LeaveTable:
                 self._leave_table(t, player)
@@ -286,7 +291,7 @@ class TaskState(State, Generic[T]):
         """The usual case of the checked path: the top task is a decision of ``player`` that
         accepts the move and whose check passes (anything else goes the long way, which says
         what is wrong)."""
-        if self.over:
+        if self.over or (self.left and player in self.left):
             return False
         t = self.stack[-1]
         if t.decision and t.player == player and (type(move) in t.accepted or isinstance(move, t.accepts)) \
@@ -320,6 +325,15 @@ class TaskState(State, Generic[T]):
             self.apply_outcome(t, req, outcome)
         return True
 
+    def _zombie_answer(self, t: T, player: str, move: Move) -> None:
+        """Refuse a move of ``player``, who left the table, other than BGA's zombie's answer to
+        ``t`` (:meth:`answer_for_left`)."""
+        answer = self.answer_for_left(t)
+        if move != answer:
+            raise IllegalMove(f"{player} left the table: Board Game Arena's zombie plays for them, and "
+                              + (f"it answers the {t.describe()} with {answer.type.replace('_', ' ')}"
+                                 if answer is not None else f"it makes no move at the {t.describe()}"))
+
     def _leave_table(self, t: T, player: str) -> None:
         """:class:`LeaveTable`: ``player``, whose decision ``t`` is, leaves for good; the title ends
         what they were doing as BGA's zombie does (:meth:`player_left`), then the rules go on."""
@@ -338,7 +352,8 @@ class TaskState(State, Generic[T]):
 
     def player_left(self, task: T, player: str) -> None:
         """``player`` has just joined :attr:`left` at their decision ``task``: end it as BGA's
-        zombie does, and never give them a decision again.  Raise :class:`IllegalMove`, changing
+        zombie does; from then on they decide nothing but what BGA's zombie logs
+        (:meth:`answer_for_left`).  Raise :class:`IllegalMove`, changing
         nothing, where BGA's zombie rule is not known.  Default: a title without the rule."""
         raise IllegalMove(f"{player} left the table (a zombie), and our rules do not know how Board Game "
                           f"Arena plays {self.game_id}'s zombies")
@@ -349,6 +364,13 @@ class TaskState(State, Generic[T]):
         zombie still has decisions brought to it says how (Pax Pamir); by default the rules await
         the player (``False``), as where a title passes over such players it never comes to it."""
         return False
+
+    def answer_for_left(self, task: T) -> Move | None:
+        """The move BGA's zombie makes, and logs, at ``task``, a decision of a player who left the
+        table: the rules await it as that player's one legal move, so the record holds it where
+        the log shows it.  ``None`` (the default) where BGA's zombie leaves no trace: there
+        :meth:`decide_for_left` takes the step, or the title never comes to such a player."""
+        return None
 
     def apply_decision(self, task: T, player: str, move: Move) -> None:
         """Apply a checked (or trusted) move to the decision on top, then run the rules until

@@ -34,9 +34,9 @@ BGA leaves implicit for her settled as BGA's own code does it: her turn ends wit
 
 A player who left the table (BGA's zombie, marked ``zombie`` at the end of game) plays through
 logged passes until BGA first skips one of their discards in silence: another player's discard
-comes while ours await theirs.  They leave there (``leave_table``); from then on our rules answer
-for them as BGA's zombie does, and its ``pass``, ``declinePrize`` and ``declineBribe`` are read, not
-played (:attr:`PaxPamirImporter.zombie_moves`).
+comes while ours await theirs.  They leave there (``leave_table``); from then on our rules take
+the steps BGA's zombie skips in silence, and await what it logs (its ``pass``, ``declinePrize``),
+which is played as their move where the log shows it (:mod:`replay.games.pax_pamir.zombie`).
 
 The opening market (12 cards) is in no notification.  :meth:`PaxImporter.prepare`
 follows the market through the log (purchases, shifts, discards, rupees paid
@@ -383,12 +383,7 @@ class PaxImporter(GameImporter):
         self.current = here
 
     def decide(self, player: Any, type_: str, /, **fields: Any) -> None:
-        """A player's decision: close what was left undone, then play it (and settle its bribe).  One
-        of a player who left was taken by our rules already (:meth:`move` reads it): nothing of the
-        next player's is closed for it."""
-        if pid(player) in self.state.left:
-            self.move(player, type_, **fields)
-            return
+        """A player's decision: close what was left undone, then play it (and settle its bribe)."""
         self.settle(keep=type_)
         self.move(player, type_, **fields)
         self.settle_bribe()
@@ -1323,9 +1318,6 @@ class PaxPamirImporter(PaxImporter):
                            "drawMarketCard", "changeFavoredSuit", "placeCylinder", "taxMarket"})
     handlers = HANDLERS
     ignored = IGNORED
-    zombie_moves = frozenset({"end_turn", "decline_prize", "refuse_bribe", "bribe_refused", "choose_loyalty"})
-    """What BGA's zombie logs for a player who left (``pass``, ``declinePrize``, ``declineBribe``,
-    ``changeLoyalty``): our rules took it for them (:mod:`replay.games.pax_pamir.zombie`)."""
 
 
 IMPORTER = PaxPamirImporter

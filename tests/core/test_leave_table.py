@@ -3,7 +3,8 @@
 Only the ``bga`` ruleset knows it; Copenhagen, Coal Baron and Pax Pamir say what BGA's zombie does
 (a pass, with no notification; in Pax Pamir one fixed answer per step). Elsewhere the move is refused
 and the state is left as it was.
-A player who left never decides again, and the game still ends."""
+A player who left decides nothing again but what BGA logs of its zombie (a Pax Pamir pass), and the
+game still ends."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ import random
 import orjson
 import pytest
 
-from replay.decisions import LEAVE_TABLE, LeaveTable
-from replay.engine import OVER, ChanceRequest, IllegalMove, RuleViolation, State
+from replay.decisions import LEAVE_TABLE, LeaveTable, TaskState
+from replay.engine import OVER, ChanceRequest, IllegalMove, Move, RuleViolation, State
 from replay.games import available, get_game
+from replay.games.pax_pamir.zombie import LOGGED
 from replay.record import ChanceEvent, Event, MoveEvent, Record, dumps, loads
 from replay.replayer import replay
 from replay.simulate import sample_outcome
@@ -66,23 +68,38 @@ def _until_coal_baron_decision(s: State, rng: random.Random, *kinds: str) -> Non
         _chance_settled(s, rng)
 
 
-def _play_out(s: State, rng: random.Random) -> list[str]:
-    """Play ``s`` to its end at random; who decided, in order."""
-    deciders = []
+def _play_out(s: State, rng: random.Random) -> tuple[list[str], list[Move]]:
+    """Play ``s`` to its end at random; who decided and what, in order.  Whoever left is given only the
+    move BGA's zombie logs there (:meth:`~replay.decisions.TaskState.answer_for_left`), and
+    anything else of theirs, leaving again included, is refused and changes nothing."""
+    deciders: list[str] = []
+    made: list[Move] = []
     while (t := s.turn()) is not OVER:
         if isinstance(t, ChanceRequest):
             s.apply_chance(sample_outcome(t, rng))
             continue
         moves = list(s.legal_moves())
         assert LEAVE_TABLE not in moves
+        if t in s.left:
+            assert isinstance(s, TaskState)
+            assert moves == [s.answer_for_left(s.stack[-1])]
+            before = orjson.dumps(s.snapshot())
+            with pytest.raises(IllegalMove, match="left the table: Board Game Arena's zombie plays for them"):
+                s.apply_move(t, LEAVE_TABLE)
+            assert orjson.dumps(s.snapshot()) == before
         deciders.append(t)
-        s.apply_move(t, rng.choice(moves))
-    return deciders
+        made.append(rng.choice(moves))
+        s.apply_move(t, made[-1])
+    return deciders, made
+
+
+LOGGED_ANSWERS = {"pax_pamir": {m.type for m in LOGGED.values()}}
+"""The titles whose zombie logs some answers (a Pax Pamir ``pass``): the leaver still makes those."""
 
 
 @pytest.mark.parametrize("game_id", SUPPORTED)
 @pytest.mark.parametrize("at", [10, 37, 61])
-def test_who_left_never_decides_again_and_the_game_ends(game_id: str, at: int) -> None:
+def test_who_left_decides_only_what_bga_logs_and_the_game_ends(game_id: str, at: int) -> None:
     s, rng = _game_at(game_id, "bga", at, seed=at)
     if game_id == "coal_baron":
         _until_coal_baron_decision(s, rng, "place", "mining")
@@ -91,9 +108,11 @@ def test_who_left_never_decides_again_and_the_game_ends(game_id: str, at: int) -
     s.apply_move(leaver, LEAVE_TABLE)
     assert s.left == (leaver,)
     assert s.snapshot()["left"] == [leaver]
-    deciders = _play_out(s, rng)
-    assert deciders and leaver not in deciders
-    assert set(deciders) == {"a", "b", "c"} - {leaver}
+    deciders, made = _play_out(s, rng)
+    assert deciders and set(deciders) - {leaver} == {"a", "b", "c"} - {leaver}
+    theirs = {m.type for p, m in zip(deciders, made, strict=True) if p == leaver}
+    assert theirs <= LOGGED_ANSWERS.get(game_id, set())
+    assert bool(theirs) == (game_id in LOGGED_ANSWERS)
 
 
 @pytest.mark.parametrize("game_id", SUPPORTED)

@@ -1,4 +1,4 @@
-"""Players who left the table (BGA's zombies) in Copenhagen and Coal Baron logs.
+"""Players who left the table (BGA's zombies) in Copenhagen, Coal Baron and Pax Pamir logs.
 
 BGA's framework passes a zombie's turns in silence; its end of game marks the player ``zombie``.
 The importer makes the player leave (``leave_table``) at the first turn BGA passes over, and only
@@ -16,6 +16,7 @@ import pytest
 
 from ingest.bga import BgaImportError, import_file
 from replay.decisions import LeaveTable
+from replay.games.pax_pamir.zombie import LOGGED
 from replay.record import ChanceEvent, MoveEvent, ObserveEvent
 from replay.replayer import COMPLETE, replay
 
@@ -27,6 +28,10 @@ UNCONFIRMED = HERE / "coal_baron" / "coalbaron_3p_seed20204.log.json.gz"
 COAL_BARON_SHIFT_END = HERE / "coal_baron" / "coalbaron_4p_seed20609.log.json.gz"
 
 PAX_PAMIR = HERE / "pax_pamir" / "paxpamir_3p_seed20904.log.json.gz"
+PAX_PAMIR_DECK_OUT = HERE / "pax_pamir" / "paxpamir_2p_seed21518.log.json.gz"
+
+LOGGED_ANSWERS = {"pax_pamir": {m.type for m in LOGGED.values()}}
+"""What BGA logs of a zombie (in Copenhagen and Coal Baron: nothing)."""
 
 # (log, the zombie, the packet of the first step BGA passes over, the notification there, the refusal
 # without the end of game's mark)
@@ -49,7 +54,8 @@ def test_the_zombie_leaves_where_bga_first_passes_them_over(path: Path, zombie: 
     assert [e.player for _, e in left] == [zombie]
     i, ev = left[0]
     assert ev.extra is not None and str(ev.extra["src"]["packet"]) == packet
-    assert all(e.player != zombie for j, e in moves if j > i), "a player who left never moves again"
+    after = {e.move.type for j, e in moves if j > i and e.player == zombie}
+    assert after <= LOGGED_ANSWERS.get(rec.game, set()), "a player who left makes only the moves BGA logs of its zombie"
     assert any(e.player == zombie for j, e in moves if j < i), "they played before they left"
     result = replay(rec)
     assert result.status == COMPLETE, result.divergences[:3]
@@ -159,3 +165,33 @@ def test_a_coal_baron_zombie_passed_over_at_the_end_of_a_shift_leaves_there() ->
     assert [(e.player, e.extra["src"]["packet"] if e.extra else None) for e in left] == [("84106092", 108)]
     result = replay(rec)
     assert result.status == COMPLETE, result.divergences[:3]
+
+
+def test_a_pax_pamir_zombies_pass_comes_where_bga_logs_it() -> None:
+    """Packet 183: a cleanup shifts the market with the deck out (nothing is drawn) and the next turn
+    is the zombie's.  Its ``pass`` (packet 184) is its move there, after BGA's shifts are checked
+    against our market: taken at once, its cleanup would have discarded the Dominance Check the
+    shifts bring to column 0 before BGA shows them.  That discard ends the game."""
+    rec = import_file(PAX_PAMIR_DECK_OUT).record
+    moves = [e for e in rec.events if isinstance(e, MoveEvent)]
+    last = moves[-1]
+    assert (last.player, last.move.type) == ("84105181", "end_turn")
+    assert last.extra is not None and last.extra["src"]["packet"] == 184
+    result = replay(rec)
+    assert result.status == COMPLETE, result.divergences[:3]
+    assert result.state is not None and result.state.over and result.state.left == ("84105181",)
+
+
+def test_a_pax_pamir_zombies_missing_pass_is_refused_where_bga_goes_on(tmp_path: Path) -> None:
+    """Without the zombie's logged ``pass`` of packet 136, the next player's Tax (packet 137) comes
+    while our rules await that pass: refused there, not taken for a silent skip."""
+    raw: dict[str, Any] = json.loads(gzip.decompress(PAX_PAMIR.read_bytes()))
+    for packet in raw["data"]["logs"]:
+        if packet["packet_id"] == "136":
+            packet["data"] = [n for n in packet["data"] if n["type"] != "pass"]
+    cut = tmp_path / PAX_PAMIR.name
+    cut.write_bytes(gzip.compress(json.dumps(raw).encode()))
+    with pytest.raises(BgaImportError) as err:
+        import_file(cut)
+    assert str(err.value.packet) == "137"
+    assert "it is 84109043's turn, not 84109041's" in str(err.value)

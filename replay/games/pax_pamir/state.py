@@ -186,12 +186,15 @@ class PaxState(TaskState[Task]):
         ``task``; the Wakhan never leaves."""
         if player == self.wakhan:
             raise IllegalMove(f"{player} is the Wakhan, BGA's automated opponent: she cannot leave the table")
-        if type(task) not in zombie.ZOMBIE_TURN:
+        if type(task) not in zombie.ZOMBIE_TURN and type(task) not in zombie.LOGGED:
             raise IllegalMove(f"{player} left the table at the {task.awaiting}, where BGA's zombie rule is not known")
+
+    def answer_for_left(self, task: Task) -> Move | None:
+        return zombie.LOGGED.get(type(task))
 
     def decide_for_left(self, task: Task) -> bool:
         answer = zombie.ZOMBIE_TURN.get(type(task))
-        if answer is None:  # (every person's decision has one: test_zombie)
+        if answer is None:  # logged: the rules await it (every person's decision is in one table: test_zombie)
             return False
         self.epoch += 1
         answer(self, task)

@@ -14,8 +14,11 @@ game's ``zombieTurn``.  Pax Pamir's is one fixed answer per state, never a choic
 * a prize: declined; the Safe House and Infrastructure: not used;
 * the starting loyalty: Afghan.
 
-The engine takes these itself (:meth:`PaxState.decide_for_left`): a record holds no move of a
-player who left, and BGA's own notifications of them (a ``pass``) are read as already played.
+Where BGA logs the zombie's answer (its ``pass``, ``declinePrize``, ``changeLoyalty``) the rules
+await it as that player's one legal move (:data:`LOGGED`, :meth:`PaxState.answer_for_left`), so
+the record holds it where the log shows it: a cleanup that ran before it (a market shift BGA shows
+later) is not overtaken.  The other steps leave no trace, and the engine takes them itself
+(:data:`ZOMBIE_TURN`, :meth:`PaxState.decide_for_left`).
 """
 
 from __future__ import annotations
@@ -69,15 +72,19 @@ def skip(s: PaxState, task: Task) -> None:
     s.pop(task)
 
 
+LOGGED: dict[type[Task], Move] = {
+    LoyaltyTask: ChooseLoyalty(coalition="afghan"),
+    ActionsTask: EndTurn(),
+    PrizeTask: DeclinePrize(),
+}
+"""BGA's ``zombieTurn`` where it logs a move of the zombie: the rules await it."""
+
 ZOMBIE_TURN: dict[type[Task], Callable[[PaxState, Task], None]] = {
-    LoyaltyTask: answer(ChooseLoyalty(coalition="afghan")),
-    ActionsTask: answer(EndTurn()),
     BattleTask: answer(EndAction()),
     MoveTask: answer(EndAction()),
     TaxTask: answer(EndAction()),
     BuildTask: answer(Skip()),
     SafeHouseTask: answer(Skip()),
-    PrizeTask: answer(DeclinePrize()),
     BribeTask: answer(Withdraw()),
     BribeAnswerTask: answer(RefuseBribe()),
     SpyTask: answer(Skip()),
@@ -91,4 +98,4 @@ ZOMBIE_TURN: dict[type[Task], Callable[[PaxState, Task], None]] = {
     RumorTask: skip,
     SwapHandsTask: skip,
 }
-"""BGA's ``zombieTurn``, per step of our rules that awaits a player."""
+"""BGA's ``zombieTurn`` where it leaves no trace, per step of our rules that awaits a player."""

@@ -10,25 +10,31 @@ from test_wakhan import W, wakhan_game
 from replay.decisions import LEAVE_TABLE
 from replay.games.pax_pamir import tasks
 from replay.games.pax_pamir.court import DiscardTask
-from replay.games.pax_pamir.moves import EndTurn, OfferBribe, Tax
+from replay.games.pax_pamir.moves import Buy, EndTurn, OfferBribe, Tax
 from replay.games.pax_pamir.wakhan import HandTask
-from replay.games.pax_pamir.zombie import ZOMBIE_TURN
+from replay.games.pax_pamir.zombie import LOGGED, ZOMBIE_TURN
 
 
 def test_who_left_passes_each_turn_and_keeps_cards_over_the_limits() -> None:
-    """The first player leaves at their action phase with four cards in hand (limit 2): the turn
-    passes, no discard is asked (BGA skips it), and their later turns pass too."""
+    """The first player leaves with four cards in hand (limit 2), then passes as BGA's zombie does
+    (its logged ``pass``, their one legal move: nothing else is accepted); no discard is asked (BGA
+    skips it), and their later turns are passes too."""
     s = setup(3, ruleset="bga")
     first, second, third = s.players[2], s.players[0], s.players[1]  # BGA's first player is p3
     assert s.turn() == first
     to_hand(s, first, 12, 18, 19, 20)
     play(s, LEAVE_TABLE)
-    assert s.left == (first,) and s.turn() == second
+    assert s.left == (first,) and s.turn() == first
+    assert list(s.legal_moves()) == [EndTurn()]
+    illegal(s, Buy(row=0, col=0), "zombie plays for them", "answers the", "with end turn")
+    play(s, EndTurn())
+    assert s.turn() == second
     play(s, EndTurn())
     assert s.turn() == third
-    play(s, EndTurn())  # and the first player's turn passes at once
-    assert s.turn() == second and len(s.hands[first]) == 4
-    assert s.snapshot()["left"] == [first]
+    play(s, EndTurn())
+    assert s.turn() == first and len(s.hands[first]) == 4
+    play(s, EndTurn())
+    assert s.turn() == second and s.snapshot()["left"] == [first]
 
 
 def test_a_discard_asked_of_who_left_is_skipped() -> None:
@@ -52,6 +58,7 @@ def test_who_left_refuses_a_bribe() -> None:
     second = s.turn()
     assert isinstance(second, str) and second != first
     play(s, LEAVE_TABLE)
+    play(s, EndTurn())  # BGA's zombie's pass
     assert s.turn() == first
     to_court(s, first, 11)
     spies(s, 11, second, 2)
@@ -76,4 +83,5 @@ def test_every_step_that_awaits_a_person_has_a_zombie_answer() -> None:
         return {cls, *(c for sub in cls.__subclasses__() for c in every(sub))}
 
     decisions = {c for c in every(tasks.Task) if c.decision and c is not tasks.Task}
-    assert decisions - set(ZOMBIE_TURN) == {HandTask}
+    assert decisions - set(ZOMBIE_TURN) - set(LOGGED) == {HandTask}
+    assert not set(ZOMBIE_TURN) & set(LOGGED)
