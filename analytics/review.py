@@ -368,7 +368,8 @@ def bga_table(record: Record) -> dict[str, Any] | None:
     """Where an imported Board Game Arena game comes from: table id, its link, the viewer, the version.
 
     ``None`` unless the record's ``source.kind`` is ``bga``.  ``viewer_name`` is the
-    viewer's BGA name (from the source, else from the players), ``None`` when unknown.
+    viewer's BGA name (from the source, else from the players), ``None`` when unknown.  ``notes``:
+    what the log left open and the import settled, in words (``source.notes``; usually none).
     """
     src = record.source if isinstance(record.source, dict) else {}
     if src.get("kind") != "bga":
@@ -379,4 +380,6 @@ def bga_table(record: Record) -> dict[str, Any] | None:
     if name is None and viewer is not None:
         name = next((p.get("name") for p in record.players if str(p.get("id")) == str(viewer)), None)
     url = src.get("url") or (f"https://boardgamearena.com/table?table={table_id}" if table_id is not None else None)
-    return {"table_id": table_id, "url": url, "viewer": viewer, "viewer_name": name, "version": src.get("version")}
+    notes = src.get("notes")
+    return {"table_id": table_id, "url": url, "viewer": viewer, "viewer_name": name, "version": src.get("version"),
+            "notes": [str(n) for n in notes] if isinstance(notes, list) else []}

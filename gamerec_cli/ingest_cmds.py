@@ -204,6 +204,16 @@ def _echo_same_in_run(n: int, notes: list[str]) -> None:
         click.echo(f"note: and {n - len(notes)} more input(s) that were the same game as another", err=True)
 
 
+def _echo_settled(n: int, notes: list[str]) -> None:
+    """The notes of BGA logs that left something open, which their import settled (the first few),
+    on standard error, as ``gamerec import`` prints them."""
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
+    if n > 1 or len(notes) < n:
+        click.echo(f"note: {n} game(s) of this run settle what their log left open; each record keeps its notes "
+                   "(source.notes), and Game review shows them", err=True)
+
+
 def _print_summary(s: Any) -> None:
     c = s.counts
     con = _console()
@@ -236,6 +246,7 @@ def _print_summary(s: Any) -> None:
         t.add_row(k, v)
     con.print(t)
     _echo_same_in_run(c.same_in_run, c.same_in_run_notes)
+    _echo_settled(c.settled, c.settled_notes)
     if c.stale_analyses:
         shown = ", ".join(c.stale_analyses[:10]) + (", ..." if len(c.stale_analyses) > 10 else "")
         click.echo(f"{len(c.stale_analyses)} game(s) replaced by a record that replays differently keep their "

@@ -52,6 +52,8 @@ class Outcome:
     """The raw text, kept only for records headed to quarantine."""
     spans: dict[str, tuple[int, int]] | None = None
     """Table name -> ``(start, stop)`` of this record's rows in the batch's tables."""
+    notes: tuple[str, ...] = ()
+    """What the BGA log left open and its import settled (the record's ``source.notes``)."""
 
 
 @dataclass(slots=True)
@@ -369,10 +371,17 @@ def build_batch(job: Job) -> Batch:
             ))
             continue
         spans = {c.table.name: (s, e) for c, s, e in zip(every, starts, ends) if e > s}
-        outcomes.append(Outcome(ordinal, source, line, sha, r.status, rec.id, rec.game, spans=spans))
+        outcomes.append(Outcome(ordinal, source, line, sha, r.status, rec.id, rec.game, spans=spans,
+                                notes=_import_notes(rec.source)))
     tables = {name: cols.to_arrow() for name, cols in core.items()}
     tables.update({name: cols.to_arrow() for name, cols in typed.items()})
     return Batch(outcomes, tables)
+
+
+def _import_notes(source: object) -> tuple[str, ...]:
+    """A record's ``source.notes`` (what its BGA log left open), as text; usually none."""
+    notes = source.get("notes") if isinstance(source, dict) else None
+    return tuple(str(n) for n in notes) if isinstance(notes, list) else ()
 
 
 def _add_game(r: Replay, rows: EventRows, raw: bytes, job: Job, core: dict[str, _Columns],

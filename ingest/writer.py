@@ -89,6 +89,10 @@ class Counts:
     (a BGA log with and without its table file): the one that says more is kept; counted in :attr:`skipped`."""
     same_in_run_notes: list[str] = field(default_factory=list)
     """The first few of those, in words (:func:`same_game_note`)."""
+    settled: int = 0
+    """Games written whose BGA log left something open that the import settled (``source.notes``)."""
+    settled_notes: list[str] = field(default_factory=list)
+    """The first few of those notes, each after its input's place (``file: note``)."""
 
 
 def adds_nothing(new: object, old: object) -> bool:
@@ -401,6 +405,9 @@ class Database:
             for o in keep:
                 if o.game_id in merged:
                     continue  # counted when the first input of its game was written
+                if o.notes:
+                    c.settled += 1
+                    c.settled_notes += [f"{o.source}: {n}" for n in o.notes][:max(0, NOTES_KEPT - len(c.settled_notes))]
                 c.statuses[o.status] = c.statuses.get(o.status, 0) + 1
                 if o.status == DIVERGED:
                     c.diverged += 1

@@ -162,6 +162,8 @@ if bga is not None:
     seen = (f"{bga['viewer_name'] or bga['viewer']}" if bga["viewer"] else "an unknown player")
     st.markdown(f":material/public: Board Game Arena table {table} · as seen by **{seen}**"
                 + (f" · implementation {str(bga['version'])[:12]}" if bga["version"] else ""))
+    for note in bga["notes"]:
+        st.info(f"Settled on import, where the log does not tell: {note}", icon=":material/info:")
 if decisive:
     st.caption("Where it was decided: " + " · ".join(f"event {s}: {t}" for s, t in decisive)
                + " (use Jump to).")

@@ -38,7 +38,7 @@ def test_the_bga_source_of_an_ingested_log(bga_db: Path) -> None:
     rec = run(bga_db, record_for_game, game_id=f"bga-{TABLE}")  # no private channel: the id has no viewer
     assert rec is not None
     assert bga_table(rec) == {"table_id": TABLE, "url": f"https://boardgamearena.com/table?table={TABLE}",
-                              "viewer": str(ANN), "viewer_name": "Ann", "version": "c417f7127f3e"}
+                              "viewer": str(ANN), "viewer_name": "Ann", "version": "c417f7127f3e", "notes": []}
     assert [p["name"] for p in rec.players] == ["Ann", "Bob"]
 
 
@@ -47,3 +47,17 @@ def test_game_review_shows_table_link_and_viewer(bga_db: Path, monkeypatch: pyte
     body = texts(at)
     assert f"Board Game Arena table [{TABLE}](https://boardgamearena.com/table?table={TABLE})" in body
     assert "as seen by **Ann**" in body
+
+
+PERIKLES_NOTE = Path(__file__).resolve().parents[1] / "ingest" / "bga_logs" / "perikles" / "perikles_4p_seed20302.log.json.gz"
+"""A log whose zombie's repeated picks the reveals cannot tell apart: the import settles it, with a note."""
+
+
+def test_game_review_shows_what_the_import_settled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "g.duckdb"
+    s = ingest([str(PERIKLES_NOTE)], db, workers=0, publish_every=-1)
+    assert s.counts.new == 1
+    at = open_page(db, "game_review", monkeypatch)
+    shown = [i.value for i in at.info]
+    assert any(v.startswith("Settled on import, where the log does not tell: packets 66, 82, 115, 136: ")
+               and "the record takes the earliest 2" in v for v in shown), shown

@@ -195,3 +195,22 @@ def test_a_pax_pamir_zombies_missing_pass_is_refused_where_bga_goes_on(tmp_path:
         import_file(cut)
     assert str(err.value.packet) == "137"
     assert "it is 84109043's turn, not 84109041's" in str(err.value)
+
+
+def test_ingest_says_what_an_import_settled_once(tmp_path: Path) -> None:
+    """A log whose import settled what it left open (the Perikles zombie's pairs above) is counted
+    and its note printed by ``gamerec ingest``, as ``gamerec import`` prints it; once stored, not
+    again.  A log with nothing to settle says nothing."""
+    from click.testing import CliRunner
+
+    from gamerec_cli.main import main
+
+    for log in (PERIKLES_UNTOLD, COPENHAGEN):
+        (tmp_path / log.name).write_bytes(log.read_bytes())
+    db = str(tmp_path / "g.duckdb")
+    res = CliRunner().invoke(main, ["ingest", str(tmp_path), "--db", db])
+    assert res.exit_code == 0, res.output
+    notes = [line for line in res.output.splitlines() if line.startswith("note: ")]
+    assert len(notes) == 1 and notes[0].startswith(f"note: {tmp_path / PERIKLES_UNTOLD.name}: packets 66, 82, 115, 136: ")
+    again = CliRunner().invoke(main, ["ingest", str(tmp_path), "--db", db])
+    assert again.exit_code == 0 and "note: " not in again.output
