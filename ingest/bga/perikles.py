@@ -685,7 +685,7 @@ def give_permission(imp: PeriklesImporter, n: Notif) -> None:
     (it came after it).  BGA's list of the location's permissions after it is observed (once the
     requests are answered, each location's latest list, a standing permission's included)."""
     power, loc = str(n.args["city"]), str(n.args["location"])
-    grant = n.args["grants_or_denies"] == "grants"
+    grant = _grants(imp, n)
     allowed = _permissions(n.args["permissions"])
     waiting = [r for r in imp.requests if r["power"] == power and r["location"] == loc and r["answer"] is None]
     if waiting and _changes_state(n):
@@ -712,7 +712,22 @@ def give_permission(imp: PeriklesImporter, n: Notif) -> None:
 def set_permission(imp: PeriklesImporter, n: Notif) -> None:
     """A leader's standing permission (``givePermission`` outside an answer)."""
     imp.move(_pid(n.args["player_id"]), "set_permission", location=str(n.args["location"]),
-             power=str(n.args["city"]), grant=n.args["grants_or_denies"] == "grants")
+             power=str(n.args["city"]), grant=_grants(imp, n))
+
+
+_GRANTS = {("grants_or_denies", "grants"): True, ("grants_or_denies", "denies"): False,
+           ("gives_or_revokes", "gives"): True, ("gives_or_revokes", "revokes"): False}
+"""``givePermission``'s word for it: ``grants_or_denies`` since BGA's permission requests (December
+2025), ``gives_or_revokes`` before them (standing permissions only)."""
+
+
+def _grants(imp: PeriklesImporter, n: Notif) -> bool:
+    """Whether ``givePermission`` grants (else denies or revokes) the permission."""
+    key = "grants_or_denies" if "grants_or_denies" in n.args else "gives_or_revokes"
+    grant = _GRANTS.get((key, str(n.args.get(key))))
+    if grant is None:
+        imp.fail(f"a permission neither granted nor denied ({key}: {n.args.get(key)!r})")
+    return grant
 
 
 def _changes_state(n: Notif) -> bool:

@@ -374,6 +374,24 @@ def test_give_permission_without_a_request_is_a_standing_permission() -> None:
              permissions=city)
 
 
+def test_give_permission_in_the_words_before_requests_existed() -> None:
+    """Before BGA's permission requests (December 2025) ``givePermission`` said ``gives_or_revokes``
+    (a standing permission: there was nothing else); a word that is neither is refused."""
+    imp = importer()
+    reach(imp, lambda s: s.stage == "commit" and s.commit_sent == 0)
+    lead, loc, city = _leader_and_location(imp)
+    send(imp, "givePermission", player_id=lead, gives_or_revokes="gives", location=loc, city=city,
+         permissions=city)
+    assert events(imp) == [(lead, {"type": "set_permission", "location": loc, "power": city, "grant": True}),
+                           ("observe", {"permissions": {loc: [city]}})]
+    send(imp, "givePermission", player_id=lead, gives_or_revokes="revokes", location=loc, city=city,
+         permissions="")
+    assert events(imp)[-2][1]["grant"] is False and loc not in imp.pk.permissions
+    with pytest.raises(BgaImportError, match=r"a permission neither granted nor denied \(gives_or_revokes: 'lends'\)"):
+        send(imp, "givePermission", player_id=lead, gives_or_revokes="lends", location=loc, city=city,
+             permissions=city)
+
+
 def test_a_standing_permission_while_its_request_waits_comes_after_the_ask() -> None:
     """seed1101 packets 60-62: Sparta asks to defend Potidea, Athens' leader grants it on his own, then
     answers the request: ask, set_permission, answer (the ask would be refused after the grant)."""
