@@ -45,7 +45,7 @@ from replay.games.coal_baron.components import (
     TILES,
 )
 from replay.games.coal_baron.rules.placement import workers_needed
-from replay.games.coal_baron.state import CoalBaronState
+from replay.games.coal_baron.state import BGA_OLD_CAGE_CAPACITY, CoalBaronState
 from replay.record import MoveEvent
 
 #: BGA's coal types -> our colours
@@ -180,6 +180,18 @@ class CoalBaronImporter(GameImporter):
         if sorted(lap) != sorted(players):
             return super().seat_order(log, players)
         return lap[::-1]
+
+    @classmethod
+    def variants(cls, log: BgaLog, players: list[str]) -> list[Mapping[str, Any]]:
+        """The rules of BGA's code of the log's time.  A second place scored after a tie of two for
+        first is its code of before 7 July 2024 (option ``second_place_after_two_way_tie``); that
+        read, today's cage comes first, then the one of before 27 May 2024, which carried six cubes
+        (a log of that time loads a sixth: option ``cage_capacity`` 6, departure ``cage_holds_six``)."""
+        era: dict[str, Any] = {"second_place_after_two_way_tie": True} if _second_after_two_way_tie(log) else {}
+        return [era, {**era, "cage_capacity": BGA_OLD_CAGE_CAPACITY}]
+
+    def options(self) -> dict[str, Any]:
+        return {"ruleset": "bga", **self.variant}
 
     def cancelled(self) -> set[str]:
         """Notifications a later ``clearTurn`` lists (a log saved live, before BGA deleted them)."""
@@ -610,6 +622,23 @@ def end_shift_majority(imp: CoalBaronImporter, n: Notif) -> None:
     imp.score[pid] += points
     imp.observe({"shift_ranking": {str(shift): {category: {pid: {
         "value": int(n.args["n"]), "rank": int(n.args["pos"]), "points": points}}}}})
+
+
+def _second_after_two_way_tie(log: BgaLog) -> bool:
+    """Whether a shift scoring in the log gives second place in a category where two players share
+    first (``endShiftMajority``'s ``pos``), which only BGA's code of before 7 July 2024 did."""
+    places: dict[tuple[int | None, Any], list[int]] = {}
+    for n in log.by_type().get("endShiftMajority", ()):
+        if isinstance(n.args, dict):
+            places.setdefault((n.packet_id, n.args.get("i")), []).append(_int_or_zero(n.args.get("pos")))
+    return any(pos.count(1) == 2 and 2 in pos for pos in places.values())
+
+
+def _int_or_zero(value: Any) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return 0
 
 
 def end_majority(imp: CoalBaronImporter, n: Notif) -> None:

@@ -159,3 +159,50 @@ def test_the_bga_departures_documented_with_their_packets() -> None:
     rec, divs = official("coalbaron_4p_seed306")       # row 6: BGA's supply of 32 cubes per colour
     first = divs[0]
     assert first.kind == "impossible_chance" and src_packet(rec, first.seq - 1) == 458
+
+
+PINNED = Path(__file__).resolve().parent / "bga_logs" / "coal_baron"
+CAGE_OF_SIX = PINNED / "coalbaron_3p_seed42301.log.json.gz"
+"""BGA's code of 2024-04-30: packet 181 loads a sixth cube into a cage; packet 480 scores a second
+place after a tie of two for first."""
+TWO_WAY_TIE = PINNED / "coalbaron_3p_seed42204.log.json.gz"
+"""BGA's code of 2024-05-31 (the cage fixed, the tie not yet): packet 493 scores a second place after
+a tie of two for first."""
+
+
+@pytest.mark.parametrize(("path", "options", "departures"), [
+    (CAGE_OF_SIX, {"cage_capacity": 6, "second_place_after_two_way_tie": True}, {"cage_holds_six"}),
+    (TWO_WAY_TIE, {"second_place_after_two_way_tie": True}, set()),
+], ids=["cage_of_six", "two_way_tie"])
+def test_a_log_of_bgas_older_code_imports_under_its_rules(path: Path, options: dict[str, Any],
+                                                          departures: set[str]) -> None:
+    """The record names the older code's rules as options; its replay is complete, and a sixth cube
+    in the cage is a departure from the rulebook."""
+    rec = import_file(path).record
+    assert rec.options == {"ruleset": "bga", **options}
+    r = replay(rec)
+    assert r.status == COMPLETE, r.divergences[:3]
+    assert r.state is not None
+    assert departures <= {d["rule"] for d in r.state.departures}
+    assert ("cage_holds_six" in {d["rule"] for d in r.state.departures}) == ("cage_capacity" in options)
+
+
+def test_todays_code_reads_as_todays_rules() -> None:
+    rec = import_file(PINNED / "coalbaron_3p_seed20000.log.json.gz").record
+    assert rec.options == {"ruleset": "bga"}
+
+
+def test_without_the_tie_evidence_the_old_scoring_diverges() -> None:
+    """The second place of packet 493 is what tells the older code: a copy that leaves it out is read
+    as today's code, and BGA's second place there is a divergence, not a new reading."""
+    raw = raw_log(TWO_WAY_TIE)
+    tie: dict[str, Any] | None = None
+    for packet in raw["data"]["logs"]:
+        if packet["packet_id"] == "493":
+            tie = next(n for n in packet["data"] if n["type"] == "endShiftMajority" and str(n["args"]["pos"]) == "2"
+                       and str(n["args"]["i"]) == "12")
+            tie["args"]["pos"] = 3
+    assert tie is not None
+    rec = imported(raw, TWO_WAY_TIE).record
+    assert rec.options == {"ruleset": "bga"}
+    assert replay(rec).status == DIVERGED

@@ -19,6 +19,7 @@ GAME = Game(
     bga_name="coalbaron",
     min_players=2,
     max_players=4,
+    option_keys=("ruleset", "cage_capacity", "second_place_after_two_way_tie"),
     moves=MOVES,
     state_class=CoalBaronState,
     observable_keys=OBSERVABLE_KEYS,

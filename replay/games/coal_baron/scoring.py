@@ -14,13 +14,15 @@ CATEGORIES: tuple[str, ...] = ("orders", "shift1", "shift2", "shift3",
 Placing = tuple[int | None, int]
 
 
-def rank_category(values: Mapping[str, int], first: int, second: int, ruleset: str) -> dict[str, Placing]:
+def rank_category(values: Mapping[str, int], first: int, second: int, ruleset: str,
+                  two_way_tie: bool = False) -> dict[str, Placing]:
     """Rank, points per player for one majority category.
 
     A value of 0 never scores.  Every player with the highest value takes first
     place.  With 3 or 4 players the next-highest value takes second place: under
     the official rules also after a tie for first, under ``bga`` only when exactly
-    one player is first.  With 2 players only first place is awarded.
+    one player is first (``two_way_tie``: or two, as BGA's code did before 7 July
+    2024).  With 2 players only first place is awarded.
     """
     out: dict[str, Placing] = {p: (None, 0) for p in values}
     levels = sorted({v for v in values.values() if v > 0}, reverse=True)
@@ -31,7 +33,7 @@ def rank_category(values: Mapping[str, int], first: int, second: int, ruleset: s
         out[p] = (1, first)
     if len(values) == 2 or len(levels) < 2:
         return out
-    if ruleset == "bga" and len(firsts) > 1:
+    if ruleset == "bga" and len(firsts) > (2 if two_way_tie else 1):
         return out
     for p, v in values.items():
         if v == levels[1]:

@@ -14,11 +14,12 @@ from typing import Any
 
 from replay.decisions import LeaveTable, TaskState
 from replay.departures import load_departures
-from replay.engine import ChanceRequest, ImpossibleChance, Move
+from replay.engine import ChanceRequest, IllegalMove, ImpossibleChance, Move
 from replay.hidden import HiddenPool, PartlyKnownDeck
 
 from . import moves as mv
 from .components import (
+    CAGE_CAPACITY,
     COAL_SUPPLY,
     COLOURS,
     FACE_DOWN,
@@ -45,6 +46,32 @@ FINAL_VALUES: dict[str, Callable[[Pit, str], int]] = {
 }
 
 
+BGA_OLD_CAGE_CAPACITY = 6
+"""What BGA's Coal Baron let the cage carry until its code was fixed on 27 May 2024."""
+
+
+def cage_capacity(options: dict[str, Any], ruleset: str) -> int:
+    """The option ``cage_capacity``: the rulebook's 5 by default; 6 only under ``bga``, for a game BGA's
+    code played before it was fixed (departure ``cage_holds_six``)."""
+    n = options.get("cage_capacity", CAGE_CAPACITY)
+    if n == CAGE_CAPACITY and not isinstance(n, bool):
+        return CAGE_CAPACITY
+    if n == BGA_OLD_CAGE_CAPACITY and not isinstance(n, bool) and ruleset == "bga":
+        return BGA_OLD_CAGE_CAPACITY
+    raise IllegalMove(f"cage_capacity must be {CAGE_CAPACITY} (the rulebook's), or {BGA_OLD_CAGE_CAPACITY} under the "
+                      f"bga ruleset (BGA's code before 27 May 2024), not {n!r}")
+
+
+def two_way_tie_second(options: dict[str, Any], ruleset: str) -> bool:
+    """The option ``second_place_after_two_way_tie``: ``true`` only under ``bga``, for a game BGA's code
+    played before 7 July 2024, which awarded second place after a tie of two for first."""
+    on = options.get("second_place_after_two_way_tie", False)
+    if on is False or (on is True and ruleset == "bga"):
+        return on
+    raise IllegalMove("second_place_after_two_way_tie must be true or false, and true only under the bga ruleset "
+                      f"(BGA's code before 7 July 2024), not {on!r}")
+
+
 class CoalBaronState(TaskState[Task]):
     game_id = "coal_baron"
     departure_rules = load_departures("replay.games.coal_baron")
@@ -53,6 +80,12 @@ class CoalBaronState(TaskState[Task]):
         super().__init__(players, options)
         n = len(players)
         setup = SETUP[n]
+        self.cage_capacity: int = cage_capacity(options, self.ruleset)
+        """How many cubes the pit cage carries: 5, or 6 under ``bga`` where the record says BGA's
+        code of before 27 May 2024 played it (option ``cage_capacity``)."""
+        self.two_way_tie_second: bool = two_way_tie_second(options, self.ruleset)
+        """Under ``bga``: whether a tie of two for first still leaves second place to award, as BGA's
+        code did before 7 July 2024 (option ``second_place_after_two_way_tie``)."""
         self.usable: tuple[str, ...] = usable_spaces(n)
         self.pits: dict[str, Pit] = {p: Pit(setup.francs, setup.workers) for p in players}
         # coal in the general supply, per colour (the printed carts took one of each per player

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from replay.engine import Move
 from replay.games import get_game
 from replay.games.coal_baron.components import COLOUR_INDEX
@@ -17,16 +19,16 @@ TILE_SLOTS = {2: 6, 3: 7, 4: 8}
 DEFAULT_TILES = ["t1", "t7", "t13", "t19", "t25", "t31", "t37", "t43"]
 
 
-def fresh(n: int = 2, ruleset: str = "official") -> CoalBaronState:
-    st = GAME.initial_state(list(PIDS[:n]), {"ruleset": ruleset})
+def fresh(n: int = 2, ruleset: str = "official", **options: Any) -> CoalBaronState:
+    st = GAME.initial_state(list(PIDS[:n]), {"ruleset": ruleset, **options})
     assert isinstance(st, CoalBaronState)
     return st
 
 
 def setup(n: int = 2, ruleset: str = "official", tiles: list[str] | None = None,
-          pool: list[str] | None = None, board: list[str] | None = None) -> CoalBaronState:
+          pool: list[str] | None = None, board: list[str] | None = None, **options: Any) -> CoalBaronState:
     """Setup with known reveals; every drafter takes the first card left in the pool."""
-    st = fresh(n, ruleset)
+    st = fresh(n, ruleset, **options)
     st.apply_chance({"draw": "tiles", "items": tiles or DEFAULT_TILES[: TILE_SLOTS[n]]})
     st.apply_chance({"draw": "orders", "items": pool or [f"o{i}" for i in range(1, 3 * n + 2)]})
     while st.decision == "draft":

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from coal_baron_helpers import give_order, place, play, setup
+from coal_baron_helpers import fresh, give_order, place, play, setup
 
 from replay.engine import IllegalMove
 from replay.games.coal_baron.moves import (
@@ -18,8 +20,8 @@ from replay.games.coal_baron.moves import (
 from replay.games.coal_baron.state import CoalBaronState
 
 
-def mining(n: int = 2, space: str = "mining_10") -> CoalBaronState:
-    st = setup(n)
+def mining(n: int = 2, space: str = "mining_10", ruleset: str = "official", **options: Any) -> CoalBaronState:
+    st = setup(n, ruleset, **options)
     st.pits["p1"].outstanding.clear()
     place(st, space)
     return st
@@ -61,6 +63,28 @@ def test_load_only_from_the_cage_level_and_at_most_five() -> None:
     with pytest.raises(IllegalMove, match="the cage holds 5 cubes, the most it can carry is 5"):
         play(st, LoadCoal(colour="yellow"))
     assert LoadCoal(colour="yellow") not in st.legal_moves()
+
+
+def test_bgas_code_before_may_2024_let_the_cage_carry_six() -> None:
+    """Option ``cage_capacity`` 6 (``bga`` only): the sixth cube loads, and departs from the rulebook."""
+    st = mining(ruleset="bga", cage_capacity=6)
+    pit = st.pits["p1"]
+    play(st, MoveCage(level=1))
+    pit.carts[0] = 7
+    pit.coal[0][0] = 7
+    for _ in range(5):
+        play(st, LoadCoal(colour="yellow"))
+    assert st.departures == [] and LoadCoal(colour="yellow") in st.legal_moves()
+    play(st, LoadCoal(colour="yellow"))
+    assert pit.cage == [6, 0, 0, 0] and [d["rule"] for d in st.departures] == ["cage_holds_six"]
+    with pytest.raises(IllegalMove, match="the cage holds 6 cubes, the most it can carry is 6"):
+        play(st, LoadCoal(colour="yellow"))
+
+
+@pytest.mark.parametrize(("ruleset", "value"), [("official", 6), ("bga", 7), ("bga", True), ("bga", "6")])
+def test_a_cage_of_six_is_bgas_old_code_only(ruleset: str, value: object) -> None:
+    with pytest.raises(IllegalMove, match="cage_capacity must be 5 .* or 6 under the bga ruleset"):
+        fresh(2, ruleset, cage_capacity=value)
 
 
 def test_unload_at_the_surface_onto_orders_or_into_storage() -> None:

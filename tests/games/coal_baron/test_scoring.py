@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from coal_baron_helpers import give_order, place, setup
+from coal_baron_helpers import fresh, give_order, place, setup
 
-from replay.engine import OVER
+from replay.engine import OVER, IllegalMove
 from replay.games.coal_baron.components import MAJORITIES
 from replay.games.coal_baron.scoring import CATEGORIES, rank_category
 from replay.games.coal_baron.state import CoalBaronState
@@ -40,6 +40,27 @@ def test_rank_category_tie_patterns(values: list[int], official: list[int | None
     expected = official if ruleset == "official" else bga
     assert [out[p][0] for p in players] == expected
     assert [out[p][1] for p in players] == [{1: 9, 2: 4, None: 0}[r] for r in expected]
+
+
+OLD_BGA = [  # BGA's code before 7 July 2024: second place also after a tie of two for first
+    ([5, 5, 3], [1, 1, 2]),
+    ([5, 5, 3, 3], [1, 1, 2, 2]),
+    ([4, 4, 4, 1], [1, 1, 1, None]),   # a tie of three: still none
+    ([5, 3, 1], [1, 2, None]),
+]
+
+
+@pytest.mark.parametrize("values, placings", OLD_BGA)
+def test_rank_category_of_bgas_code_before_july_2024(values: list[int], placings: list[int | None]) -> None:
+    players = [f"p{i + 1}" for i in range(len(values))]
+    out = rank_category(dict(zip(players, values)), 9, 4, "bga", two_way_tie=True)
+    assert [out[p][0] for p in players] == placings
+
+
+@pytest.mark.parametrize(("ruleset", "value"), [("official", True), ("bga", 1), ("bga", "yes")])
+def test_the_two_way_tie_option_is_bgas_old_code_only(ruleset: str, value: object) -> None:
+    with pytest.raises(IllegalMove, match="second_place_after_two_way_tie must be true or false"):
+        fresh(3, ruleset, second_place_after_two_way_tie=value)
 
 
 def test_points_tables() -> None:

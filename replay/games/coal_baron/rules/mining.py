@@ -103,15 +103,19 @@ def cannot_load_coal(st: CoalBaronState, player: str, move: LoadCoal, steps: int
     if pit.coal[pit.cage_level - 1][c] == 0:
         return (f"{player} cannot {what}: no minecart on {LEVEL_NAMES[pit.cage_level]} "
                 f"holds a {move.colour} cube")
-    if pit.cage_load() >= CAGE_CAPACITY:
+    if pit.cage_load() >= st.cage_capacity:
         return (f"{player} cannot {what}: the cage holds {pit.cage_load()} cubes, "
-                f"the most it can carry is {CAGE_CAPACITY}")
+                f"the most it can carry is {st.cage_capacity}")
     return None
 
 
 def load_coal(st: CoalBaronState, player: str, move: LoadCoal) -> None:
-    """1 step: a cube from a minecart on the cage's level into the cage (at most 5 in the cage)."""
+    """1 step: a cube from a minecart on the cage's level into the cage (at most 5 in the cage; 6
+    in a game of BGA's code before 27 May 2024)."""
     pit = st.pits[player]
+    if pit.cage_load() >= CAGE_CAPACITY:
+        st.depart("cage_holds_six", f"{player} loads a sixth cube into the cage: BGA's code of the time "
+                                    f"carried it; the rulebook's cage holds {CAGE_CAPACITY}")
     c = COLOUR_INDEX[move.colour]
     pit.coal[pit.cage_level - 1][c] -= 1
     pit.cage[c] += 1
@@ -254,7 +258,7 @@ def mining_moves(st: CoalBaronState, player: str, steps: int) -> list[Move]:
     pit = st.pits[player]
     out: list[Move] = [MoveCage(level=lv) for lv in range(5) if lv != pit.cage_level]
     at_surface = pit.cage_level == SURFACE
-    if not at_surface and pit.cage_load() < CAGE_CAPACITY:
+    if not at_surface and pit.cage_load() < st.cage_capacity:
         level = pit.coal[pit.cage_level - 1]
         out.extend(LoadCoal(colour=COLOURS[c]) for c in range(4) if level[c])
     if at_surface:

@@ -77,7 +77,7 @@ def score_shift(st: CoalBaronState) -> None:
         if m.from_shift > st.shift:
             continue
         values = {p: category_value(st.pits[p], m) for p in st.players}
-        placing = rank_category(values, m.first, m.second, st.ruleset)
+        placing = rank_category(values, m.first, m.second, st.ruleset, st.two_way_tie_second)
         if st.ruleset == "bga":
             note_second_place_after_tie(st, m, values, placing)
         for p in st.players:
