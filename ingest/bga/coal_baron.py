@@ -627,18 +627,11 @@ def end_shift_majority(imp: CoalBaronImporter, n: Notif) -> None:
 def _second_after_two_way_tie(log: BgaLog) -> bool:
     """Whether a shift scoring in the log gives second place in a category where two players share
     first (``endShiftMajority``'s ``pos``), which only BGA's code of before 7 July 2024 did."""
-    places: dict[tuple[int | None, Any], list[int]] = {}
+    places: dict[tuple[int | None, str], list[str]] = {}
     for n in log.by_type().get("endShiftMajority", ()):
         if isinstance(n.args, dict):
-            places.setdefault((n.packet_id, n.args.get("i")), []).append(_int_or_zero(n.args.get("pos")))
-    return any(pos.count(1) == 2 and 2 in pos for pos in places.values())
-
-
-def _int_or_zero(value: Any) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return 0
+            places.setdefault((n.packet_id, str(n.args.get("i"))), []).append(str(n.args.get("pos")))
+    return any(pos.count("1") == 2 and "2" in pos for pos in places.values())
 
 
 def end_majority(imp: CoalBaronImporter, n: Notif) -> None:
