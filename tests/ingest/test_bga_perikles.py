@@ -356,40 +356,25 @@ def _leader_and_location(imp: PeriklesImporter) -> tuple[str, str, str]:
     raise AssertionError("no led location")
 
 
-def test_give_permission_without_a_request_is_a_standing_permission() -> None:
+@pytest.mark.parametrize(("key", "grant", "deny"), [("grants_or_denies", "grants", "denies"),
+                                                     ("gives_or_revokes", "gives", "revokes")])
+def test_give_permission_without_a_request_is_a_standing_permission(key: str, grant: str, deny: str) -> None:
+    """Either wording: ``gives_or_revokes`` before BGA's permission requests (December 2025), when a
+    standing permission was the only kind; a word that is neither is refused."""
     imp = importer()
     reach(imp, lambda s: s.stage == "commit" and s.commit_sent == 0)
     lead, loc, city = _leader_and_location(imp)
-    send(imp, "givePermission", player_id=lead, grants_or_denies="grants", location=loc, city=city,
-         permissions=city)
+    send(imp, "givePermission", player_id=lead, **{key: grant}, location=loc, city=city, permissions=city)
     assert events(imp) == [(lead, {"type": "set_permission", "location": loc, "power": city, "grant": True}),
                            ("observe", {"permissions": {loc: [city]}})]
     assert imp.pk.permissions[loc] == [city]
-    send(imp, "givePermission", player_id=lead, grants_or_denies="denies", location=loc, city=city,
-         permissions="")
+    send(imp, "givePermission", player_id=lead, **{key: deny}, location=loc, city=city, permissions="")
     assert events(imp)[-2][1]["grant"] is False and loc not in imp.pk.permissions
     other = next(p for p in PLAYERS if p != lead)
     with pytest.raises(BgaImportError, match=f"{other} cannot grant permission to defend .*: he does not lead"):
-        send(imp, "givePermission", player_id=other, grants_or_denies="grants", location=loc, city=city,
-             permissions=city)
-
-
-def test_give_permission_in_the_words_before_requests_existed() -> None:
-    """Before BGA's permission requests (December 2025) ``givePermission`` said ``gives_or_revokes``
-    (a standing permission: there was nothing else); a word that is neither is refused."""
-    imp = importer()
-    reach(imp, lambda s: s.stage == "commit" and s.commit_sent == 0)
-    lead, loc, city = _leader_and_location(imp)
-    send(imp, "givePermission", player_id=lead, gives_or_revokes="gives", location=loc, city=city,
-         permissions=city)
-    assert events(imp) == [(lead, {"type": "set_permission", "location": loc, "power": city, "grant": True}),
-                           ("observe", {"permissions": {loc: [city]}})]
-    send(imp, "givePermission", player_id=lead, gives_or_revokes="revokes", location=loc, city=city,
-         permissions="")
-    assert events(imp)[-2][1]["grant"] is False and loc not in imp.pk.permissions
-    with pytest.raises(BgaImportError, match=r"a permission neither granted nor denied \(gives_or_revokes: 'lends'\)"):
-        send(imp, "givePermission", player_id=lead, gives_or_revokes="lends", location=loc, city=city,
-             permissions=city)
+        send(imp, "givePermission", player_id=other, **{key: grant}, location=loc, city=city, permissions=city)
+    with pytest.raises(BgaImportError, match=rf"a permission neither granted nor denied \({key}: 'lends'\)"):
+        send(imp, "givePermission", player_id=lead, **{key: "lends"}, location=loc, city=city, permissions=city)
 
 
 def test_a_standing_permission_while_its_request_waits_comes_after_the_ask() -> None:
