@@ -198,10 +198,12 @@ class CoalBaronImporter(GameImporter):
         return self.cleared_uids()
 
     def finish(self) -> None:
-        """A game BGA ended normally must be over by our rules too (a conceded one need not)."""
+        """A game BGA ended normally must be over by our rules too (a conceded one need not).  A
+        reading of BGA's older code is said in a note (:data:`OLDER_CODE`)."""
         result = self.result() or {}
         if self.ended is not None and result.get("end") == "normal" and not self.st.over:
             self.fail("the log ends the game, but our engine has not reached the end of shift 3")
+        self.notes += [note for option, note in OLDER_CODE.items() if option in self.variant]
 
     # ---- helpers for the handlers ------------------------------------------------------------
 
@@ -622,6 +624,16 @@ def end_shift_majority(imp: CoalBaronImporter, n: Notif) -> None:
     imp.score[pid] += points
     imp.observe({"shift_ranking": {str(shift): {category: {pid: {
         "value": int(n.args["n"]), "rank": int(n.args["pos"]), "points": points}}}}})
+
+
+OLDER_CODE = {
+    "second_place_after_two_way_tie": "a shift scoring gives second place after a tie of two for first, as BGA's code "
+                                      "did before 7 July 2024: the record follows that rule "
+                                      "(option second_place_after_two_way_tie)",
+    "cage_capacity": "a cage takes a sixth cube, as BGA's code allowed before 27 May 2024: the record follows that "
+                     "rule (option cage_capacity 6, departure cage_holds_six)",
+}
+"""The note of each reading of BGA's older code (:meth:`CoalBaronImporter.variants`)."""
 
 
 def _second_after_two_way_tie(log: BgaLog) -> bool:

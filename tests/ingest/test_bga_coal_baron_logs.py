@@ -178,8 +178,11 @@ def test_a_log_of_bgas_older_code_imports_under_its_rules(path: Path, options: d
                                                           departures: set[str]) -> None:
     """The record names the older code's rules as options; its replay is complete, and a sixth cube
     in the cage is a departure from the rulebook."""
-    rec = import_file(path).record
+    imp = import_file(path)
+    rec = imp.record
     assert rec.options == {"ruleset": "bga", **options}
+    assert rec.source is not None and len(rec.source["notes"]) == len(options) and imp.warnings == rec.source["notes"]
+    assert all(f"option {option}" in note for option, note in zip(sorted(options), sorted(rec.source["notes"])))
     r = replay(rec)
     assert r.status == COMPLETE, r.divergences[:3]
     assert r.state is not None
@@ -189,7 +192,7 @@ def test_a_log_of_bgas_older_code_imports_under_its_rules(path: Path, options: d
 
 def test_todays_code_reads_as_todays_rules() -> None:
     rec = import_file(PINNED / "coalbaron_3p_seed20000.log.json.gz").record
-    assert rec.options == {"ruleset": "bga"}
+    assert rec.options == {"ruleset": "bga"} and rec.source is not None and "notes" not in rec.source
 
 
 def test_without_the_tie_evidence_the_old_scoring_diverges() -> None:
