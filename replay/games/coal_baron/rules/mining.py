@@ -113,7 +113,7 @@ def load_coal(st: CoalBaronState, player: str, move: LoadCoal) -> None:
     """1 step: a cube from a minecart on the cage's level into the cage (at most 5 in the cage; 6
     in a game of BGA's code before 27 May 2024)."""
     pit = st.pits[player]
-    if pit.cage_load() >= CAGE_CAPACITY:
+    if st.cage_capacity > CAGE_CAPACITY and pit.cage_load() >= CAGE_CAPACITY:
         st.depart("cage_holds_six", f"{player} loads a sixth cube into the cage: BGA's code of the time "
                                     f"carried it; the rulebook's cage holds {CAGE_CAPACITY}")
     c = COLOUR_INDEX[move.colour]
