@@ -195,9 +195,9 @@ def test_todays_code_reads_as_todays_rules() -> None:
     assert rec.options == {"ruleset": "bga"} and rec.source is not None and "notes" not in rec.source
 
 
-def test_without_the_tie_evidence_the_old_scoring_diverges() -> None:
-    """The second place of packet 493 is what tells the older code: a copy that leaves it out is read
-    as today's code, and BGA's second place there is a divergence, not a new reading."""
+def test_without_the_tie_evidence_the_log_reads_as_todays_code() -> None:
+    """The second place of packet 493 is what tells the older code: a copy whose place there is
+    another is read as today's code, with no note, and BGA's claim there is a divergence."""
     raw = raw_log(TWO_WAY_TIE)
     tie: dict[str, Any] | None = None
     for packet in raw["data"]["logs"]:
@@ -207,5 +207,5 @@ def test_without_the_tie_evidence_the_old_scoring_diverges() -> None:
             tie["args"]["pos"] = 3
     assert tie is not None
     rec = imported(raw, TWO_WAY_TIE).record
-    assert rec.options == {"ruleset": "bga"}
+    assert rec.options == {"ruleset": "bga"} and rec.source is not None and "notes" not in rec.source
     assert replay(rec).status == DIVERGED
