@@ -1,7 +1,8 @@
 """A player who leaves the table (BGA's zombie, the core's ``leave_table``), over every title.
 
 Only the ``bga`` ruleset knows it; Copenhagen, Coal Baron and Pax Pamir say what BGA's zombie does
-(a pass, with no notification; in Pax Pamir one fixed answer per step). Elsewhere the move is refused
+(a pass, with no notification; in Pax Pamir one fixed answer per step; in Coal Baron, at a
+draw-five's choice, the items stay aside). Elsewhere the move is refused
 and the state is left as it was.
 A player who left decides nothing again but what BGA logs of its zombie (a Pax Pamir pass), and the
 game still ends."""
@@ -139,22 +140,66 @@ def test_a_record_with_a_player_who_left_replays_complete(game_id: str) -> None:
     assert "leaves the table" in result.state.describe_move(left[0].player, left[0].move)
 
 
-def test_coal_baron_refuses_a_zombie_holding_drawn_items() -> None:
-    """At a draw-five's choice the log cannot show what becomes of the five: refused, unchanged."""
-    s, rng = _game_at("coal_baron", "bga", 0, seed=1)
-    while s.snapshot()["decision"]["kind"] not in ("keep_tile", "keep_order"):
-        t = s.turn()
-        assert isinstance(t, str)
-        moves = list(s.legal_moves())
-        draws = [m for m in moves if getattr(m, "space", "") in ("factory_draw", "order_draw")]
-        s.apply_move(t, draws[0] if draws else rng.choice(moves))
-        _chance_settled(s, rng)
+def test_coal_baron_refuses_a_zombie_in_the_draft() -> None:
+    """In the opening draft no log here shows what BGA's zombie does: refused, unchanged."""
+    s, _ = _game_at("coal_baron", "bga", 0, seed=1)
     t = s.turn()
-    assert isinstance(t, str)
+    assert isinstance(t, str) and s.snapshot()["decision"]["kind"] == "draft"
     before = orjson.dumps(s.snapshot())
     with pytest.raises(IllegalMove, match="left the table while they had to"):
         s.apply_move(t, LEAVE_TABLE)
     assert orjson.dumps(s.snapshot()) == before and s.left == ()
+
+
+def _until_coal_baron_draws(s: State, rng: random.Random, space: str, kind: str) -> None:
+    """Play Coal Baron, taking ``space`` whenever it is legal, until the decision is ``kind``."""
+    while s.snapshot()["decision"]["kind"] != kind:
+        t = s.turn()
+        assert isinstance(t, str)
+        moves = list(s.legal_moves())
+        draw = [m for m in moves if getattr(m, "space", "") == space]
+        s.apply_move(t, draw[0] if draw else rng.choice(moves))
+        _chance_settled(s, rng)
+
+
+def _deck_size(s: State, deck: str) -> int:
+    d = s.snapshot()["decks"][deck]
+    return len(d["top"]) + d["hidden"] + len(d["bottom"])
+
+
+@pytest.mark.parametrize(("space", "kind", "deck", "back"), [
+    ("factory_draw", "keep_tile", "tiles", "return_tiles"), ("order_draw", "keep_order", "orders", "return_orders")])
+def test_coal_baron_who_leaves_at_a_draw_five_leaves_the_items_aside(space: str, kind: str, deck: str,
+                                                                     back: str) -> None:
+    """BGA's zombie passes at a draw-five's choice: nothing kept, nothing put back, the items stay
+    aside; the next draw-five of that deck shows them first, with its own, and all the rest go back."""
+    s, rng = _game_at("coal_baron", "bga", 0, seed=1)
+    _until_coal_baron_draws(s, rng, space, kind)
+    leaver = s.turn()
+    assert isinstance(leaver, str)
+    shown = s.snapshot()["decision"]["revealed"]
+    in_deck = _deck_size(s, deck)
+    s.apply_move(leaver, LEAVE_TABLE)
+    snap = s.snapshot()
+    assert s.left == (leaver,) and snap["aside"][deck] == shown and len(shown) == 5
+    assert _deck_size(s, deck) == in_deck and snap["decision"]["kind"] not in (kind, back)
+    assert s.departures[-1]["rule"] == "draw_five_left_aside"
+    _until_coal_baron_draws(s, rng, space, kind)
+    chooser = s.turn()
+    revealed = s.snapshot()["decision"]["revealed"]
+    assert chooser != leaver and revealed[:5] == shown and len(revealed) == 10
+    left_in_deck = _deck_size(s, deck)
+    assert "aside" not in s.snapshot() and s.departures[-1]["rule"] == "draw_five_left_aside"
+    keep = next(m for m in s.legal_moves() if m.to_dict().get("tile" if deck == "tiles" else "card") is None)
+    s.apply_move(chooser, keep)
+    field = "tiles" if deck == "tiles" else "cards"
+    move_type = type(next(iter(s.legal_moves())))
+    before = orjson.dumps(s.snapshot())
+    with pytest.raises(IllegalMove, match="must put back exactly"):
+        s.apply_move(chooser, move_type(to="top", **{field: tuple(revealed[5:])}))
+    assert orjson.dumps(s.snapshot()) == before
+    s.apply_move(chooser, move_type(to="top", **{field: tuple(revealed)}))
+    assert _deck_size(s, deck) == left_in_deck + 10
 
 
 def test_coal_baron_shift_ends_when_only_who_left_holds_workers() -> None:

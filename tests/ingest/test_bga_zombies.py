@@ -26,6 +26,7 @@ COAL_BARON = HERE / "coal_baron" / "coalbaron_3p_seed20000.log.json.gz"
 UNCONFIRMED = HERE / "coal_baron" / "coalbaron_3p_seed20204.log.json.gz"
 
 COAL_BARON_SHIFT_END = HERE / "coal_baron" / "coalbaron_4p_seed20609.log.json.gz"
+COAL_BARON_ASIDE = HERE / "coal_baron" / "coalbaron_2p_seed22018.log.json.gz"
 
 PAX_PAMIR = HERE / "pax_pamir" / "paxpamir_3p_seed20904.log.json.gz"
 PAX_PAMIR_DECK_OUT = HERE / "pax_pamir" / "paxpamir_2p_seed21518.log.json.gz"
@@ -96,6 +97,21 @@ def test_a_coal_baron_zombie_who_left_their_turn_unconfirmed_skips_its_refill() 
     assert draws[0] == {"draw": "tiles", "items": ["t29", "t41"]}  # factory_3 and factory_7, at packet 246
     result = replay(rec)
     assert result.status == COMPLETE, result.divergences[:3]
+
+
+def test_a_coal_baron_zombie_at_a_draw_five_leaves_the_tiles_aside_for_the_next_one() -> None:
+    """Packet 36: the first seat takes the tile draw-five and leaves at its choice; BGA's zombie keeps
+    nothing and puts nothing back, and it leaves in the record where BGA passes over it (packet 39).
+    Packet 112: the other seat's draw-five shows those five with its own five; it buys one and puts
+    nine back (packet 114: ``returnTiles`` 9)."""
+    rec = import_file(COAL_BARON_ASIDE).record
+    at = {(e.move.type, e.extra and e.extra["src"]["packet"]): e for e in rec.events if isinstance(e, MoveEvent)}
+    assert at[("leave_table", 39)].player == "84100181"
+    back = at[("return_tiles", 114)].move.to_dict()
+    assert list(back["tiles"]) == [None] * 9 and at[("keep_tile", 114)].move.to_dict()["tile"] == "t26"
+    result = replay(rec)
+    assert result.status == COMPLETE, result.divergences[:3]
+    assert [d["rule"] for d in result.departures].count("draw_five_left_aside") == 2
 
 
 PERIKLES_REPEAT = HERE / "perikles" / "perikles_3p_seed20400.log.json.gz"

@@ -108,6 +108,10 @@ class CoalBaronState(TaskState[Task]):
         """The work space of the last placement."""
         self.revealed: list[str | None] = []
         """The items a draw-five space revealed that are not yet taken or put back."""
+        self.tiles_aside: tuple[str | None, ...] = ()
+        self.orders_aside: tuple[str | None, ...] = ()
+        """Under ``bga``: the items a player who left the table left aside at a draw-five's choice,
+        which the next draw-five of that deck offers again (:func:`.rules.draws.leave_aside`)."""
         self._score: dict[str, dict[str, int]] | None = None
         orders.reveal_draft(self)
         turns.refill(self, turns.RefillFactoryTask)
@@ -285,6 +289,8 @@ class CoalBaronState(TaskState[Task]):
             "supply": {c: self.supply[i] for i, c in enumerate(COLOURS)},
             "players": {p: {**self.pits[p].snapshot(), "score": self.score()[p]} for p in self.players},
             **({"left": list(self.left)} if self.left else {}),
+            **({"aside": {"tiles": list(self.tiles_aside), "orders": list(self.orders_aside)}}
+               if self.tiles_aside or self.orders_aside else {}),
         }
 
     def player_left(self, task: Task, player: str) -> None:

@@ -5,6 +5,10 @@ Only the acting player sees the five items.  A record written from another seat 
 unknown items (``None``): the kept one is named by the keep move (which binds an unknown item to
 it), the others go back unnamed, in a known position but with unknown identities, until a
 refill turns them face up.
+
+Under ``bga`` a player who leaves the table at the choice (BGA's zombie) keeps nothing and puts
+nothing back: the items stay aside, and the next draw-five of that deck offers them again with its
+own (:func:`leave_aside`, :func:`offered`).
 """
 
 from __future__ import annotations
@@ -59,11 +63,54 @@ def _candidates(revealed: list[str | None], pool: HiddenPool) -> list[str]:
     return named
 
 
+def aside(s: CoalBaronState, deck: str) -> tuple[str | None, ...]:
+    """The items of ``deck`` (``tiles`` or ``orders``) a player who left the table left aside."""
+    return s.tiles_aside if deck == "tiles" else s.orders_aside
+
+
+def leave_aside(s: CoalBaronState, task: KeepTileTask | KeepOrderTask, player: str) -> None:
+    """``bga``: ``player`` leaves the table at a draw-five's choice.  BGA's zombie passes: nothing is
+    kept, nothing goes back to the deck, and the revealed items stay aside (BGA's draw location)
+    until the next draw-five of that deck (:func:`offered`)."""
+    s.pop(task)
+    items = (*aside(s, task.deck), *s.revealed)
+    what = WHAT[task.deck]
+    s.depart("draw_five_left_aside",
+             f"{player} left the table at the choice: the {len(s.revealed)} revealed {what} stay aside, "
+             f"neither kept nor put back; by the rulebook they go back on the deck")
+    if task.deck == "tiles":
+        s.tiles_aside = items
+    else:
+        s.orders_aside = items
+    s.revealed = []
+
+
+def offered(s: CoalBaronState, deck: str, player: str, got: list[str | None]) -> list[str | None]:
+    """What a draw-five shows: the items drawn, and under ``bga`` those a player who left the table
+    left aside at an earlier draw-five of the deck, first (:func:`leave_aside`)."""
+    left = aside(s, deck)
+    if not left:
+        return got
+    if deck == "tiles":
+        s.tiles_aside = ()
+    else:
+        s.orders_aside = ()
+    what = WHAT[deck]
+    s.depart("draw_five_left_aside",
+             f"{player} is shown the {len(left)} {what} left aside by a player who left the table with the "
+             f"{len(got)} drawn: {len(left) + len(got)} in all; by the rulebook a draw-five shows only those drawn")
+    return [*left, *got]
+
+
+WHAT = {"tiles": "tunnel tiles", "orders": "order cards"}
+
+
 @dataclass(slots=True)
 class KeepTileTask(Task):
     """6.2 step 2: buy at most one of the revealed tiles (one the player can pay for)."""
 
     kind = "keep_tile"
+    deck: ClassVar[str] = "tiles"
     awaiting = "choose which revealed tunnel tile to buy (or none)"
     accepts = (KeepTile,)
 
@@ -97,6 +144,7 @@ class KeepOrderTask(Task):
     """6.7 step 2: keep at most one of the revealed order cards."""
 
     kind = "keep_order"
+    deck: ClassVar[str] = "orders"
     awaiting = "choose which revealed order card to keep (or none)"
     accepts = (KeepOrder,)
 

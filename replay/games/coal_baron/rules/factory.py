@@ -42,7 +42,7 @@ class LookAtTilesTask(Draw):
     private = True
 
     def drawn(self, s: CoalBaronState, got: list[str | None]) -> None:
-        s.revealed = list(got)
+        s.revealed = draws.offered(s, "tiles", self.player, list(got))
 
 
 def acquire_tile(st: CoalBaronState, player: str, tile: str) -> None:

@@ -114,7 +114,7 @@ class LookAtOrdersTask(Draw):
     private = True
 
     def drawn(self, s: CoalBaronState, got: list[str | None]) -> None:
-        s.revealed = list(got)
+        s.revealed = draws.offered(s, "orders", self.player, list(got))
 
 
 def completed_of(pit: Pit, transport: int) -> list[Outstanding]:
