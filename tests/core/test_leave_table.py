@@ -140,15 +140,26 @@ def test_a_record_with_a_player_who_left_replays_complete(game_id: str) -> None:
     assert "leaves the table" in result.state.describe_move(left[0].player, left[0].move)
 
 
-def test_coal_baron_refuses_a_zombie_in_the_draft() -> None:
-    """In the opening draft no log here shows what BGA's zombie does: refused, unchanged."""
-    s, _ = _game_at("coal_baron", "bga", 0, seed=1)
-    t = s.turn()
-    assert isinstance(t, str) and s.snapshot()["decision"]["kind"] == "draft"
-    before = orjson.dumps(s.snapshot())
-    with pytest.raises(IllegalMove, match="left the table while they had to"):
-        s.apply_move(t, LEAVE_TABLE)
-    assert orjson.dumps(s.snapshot()) == before and s.left == ()
+@pytest.mark.parametrize("picks_before", [0, 4])
+def test_coal_baron_who_leaves_in_the_draft_leaves_the_others_all_cards_but_one(picks_before: int) -> None:
+    """BGA's zombie passes at each of its picks, and its draft goes on round the table until one card
+    is left: the two who stay draft nine of the ten cards between them, in turn."""
+    s, rng = _game_at("coal_baron", "bga", picks_before, seed=1)
+    leaver = s.turn()
+    assert isinstance(leaver, str) and s.snapshot()["decision"]["kind"] == "draft"
+    had = len(s.snapshot()["players"][leaver]["outstanding"])
+    s.apply_move(leaver, LEAVE_TABLE)
+    assert s.departures[-1]["rule"] == "draft_goes_on_without_who_left"
+    pickers = []
+    while s.snapshot()["decision"]["kind"] == "draft":
+        t = s.turn()
+        assert isinstance(t, str) and t != leaver
+        pickers.append(t)
+        s.apply_move(t, rng.choice(list(s.legal_moves())))
+        _chance_settled(s, rng)
+    assert len(pickers) == 9 - picks_before and all(a != b for a, b in zip(pickers, pickers[1:]))
+    held = {p: len(v["outstanding"]) for p, v in s.snapshot()["players"].items()}
+    assert held[leaver] == had and sum(held.values()) == 9 and s.snapshot()["board"]["orders"]["order_4"]
 
 
 def _until_coal_baron_draws(s: State, rng: random.Random, space: str, kind: str) -> None:

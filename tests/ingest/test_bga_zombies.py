@@ -27,6 +27,7 @@ UNCONFIRMED = HERE / "coal_baron" / "coalbaron_3p_seed20204.log.json.gz"
 
 COAL_BARON_SHIFT_END = HERE / "coal_baron" / "coalbaron_4p_seed20609.log.json.gz"
 COAL_BARON_ASIDE = HERE / "coal_baron" / "coalbaron_2p_seed22018.log.json.gz"
+COAL_BARON_DRAFT = HERE / "coal_baron" / "coalbaron_3p_seed22102.log.json.gz"
 
 PAX_PAMIR = HERE / "pax_pamir" / "paxpamir_3p_seed20904.log.json.gz"
 PAX_PAMIR_DECK_OUT = HERE / "pax_pamir" / "paxpamir_2p_seed21518.log.json.gz"
@@ -112,6 +113,20 @@ def test_a_coal_baron_zombie_at_a_draw_five_leaves_the_tiles_aside_for_the_next_
     result = replay(rec)
     assert result.status == COMPLETE, result.divergences[:3]
     assert [d["rule"] for d in result.departures].count("draw_five_left_aside") == 2
+
+
+def test_a_coal_baron_zombie_in_the_draft_leaves_the_others_all_cards_but_one() -> None:
+    """Packet 4: the third seat, second to pick, leaves; BGA's zombie passes at each of its picks and
+    the other two draft in turn until one card of the ten is left (packets 4–14): four and five cards."""
+    rec = import_file(COAL_BARON_DRAFT).record
+    moves = [e for e in rec.events if isinstance(e, MoveEvent)]
+    left = [e for e in moves if isinstance(e.move, LeaveTable)]
+    assert [(e.player, e.extra and e.extra["src"]["packet"]) for e in left] == [("84101023", 4)]
+    drafted = [e.player for e in moves if e.move.type == "draft_order"]
+    assert len(drafted) == 9 and "84101023" not in drafted and sorted(map(drafted.count, set(drafted))) == [4, 5]
+    result = replay(rec)
+    assert result.status == COMPLETE, result.divergences[:3]
+    assert [d["rule"] for d in result.departures].count("draft_goes_on_without_who_left") == 1
 
 
 PERIKLES_REPEAT = HERE / "perikles" / "perikles_3p_seed20400.log.json.gz"

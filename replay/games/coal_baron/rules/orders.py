@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from replay.engine import Move
+from replay.engine import IllegalMove, Move
 
 from ..components import DRAFT_LEFTOVER_SPACE, FACE_DOWN, ORDERS, SPACES
 from ..moves import DraftOrder
@@ -72,6 +72,23 @@ class DraftTask(Task):
         else:
             s.pop(self)
             end_draft(s)
+
+
+def leave_draft(s: CoalBaronState, task: DraftTask, player: str) -> None:
+    """``bga``: ``player`` leaves the table in the draft (BGA's zombie).  BGA's zombie passes at each
+    of its picks, and the draft goes on round the table, the others picking, until one card is left
+    (BGA ends its draft on the last card, not after three laps): those who stay draft more cards."""
+    picks = len(s.draft_pool) - 1
+    n = len(s.players)
+    seat = s.players.index(player)
+    lap = [p for p in (s.players[(seat - 1 - i) % n] for i in range(n)) if p not in s.left]
+    if not lap:
+        raise IllegalMove(f"{player} left the table in the draft, and nobody is left to draft")
+    task.turns = [lap[i % len(lap)] for i in range(picks)]
+    task.player = task.turns[0]
+    s.depart("draft_goes_on_without_who_left",
+             f"{player} left the table in the draft: the others draft the {picks} cards left but one, "
+             f"{', '.join(dict.fromkeys(task.turns))} in turn; by the rulebook each player drafts three")
 
 
 def draft_order(st: CoalBaronState, player: str, card: str) -> None:

@@ -11,7 +11,7 @@ from replay.engine import IllegalMove
 
 from ..components import FACE_DOWN
 from ..tasks import Draw, Task
-from . import draws, mining, placement, shift
+from . import draws, mining, orders, placement, shift
 
 if TYPE_CHECKING:
     from ..state import CoalBaronState
@@ -144,10 +144,14 @@ def zombie_pass(s: CoalBaronState, task: Task, player: str) -> None:
     """A player who has just left the table (BGA's zombie) passes: BGA's ``zombieTurn`` takes
     ``zombiePass`` to the end of the turn, from the placement, from the mining steps (the steps left
     are lost) or from a draw-five's choice (the items stay aside: :func:`draws.leave_aside`), and
-    BGA's next-player rule passes over zombies from then on.  At the other decisions (the draft, a
-    coal shortage) no log here shows what becomes of the items in hand, so the move is refused."""
+    BGA's next-player rule passes over zombies from then on.  In the opening draft it passes at each
+    of its picks (:func:`orders.leave_draft`).  At a coal shortage no log here shows what becomes of
+    the cart's cube, so the move is refused there."""
     if type(task) is draws.KeepTileTask or type(task) is draws.KeepOrderTask:
         draws.leave_aside(s, task, player)
+        return
+    if type(task) is orders.DraftTask:
+        orders.leave_draft(s, task, player)
         return
     if type(task) is not placement.PlaceWorkersTask and type(task) is not mining.MiningTask:
         raise IllegalMove(f"{player} left the table while they had to {task.awaiting}: what Board Game Arena's "
