@@ -189,6 +189,7 @@ def _ingest_lake(paths: tuple[str, ...], lake: str, scheduler: str | None, worke
         t.add_row(k, v)
     con.print(t)
     _echo_same_in_run(c.same_in_run, c.same_in_run_notes)
+    _echo_settled(c.settled, c.settled_notes)
     _echo_conflicts(c.conflicts, c.conflict_examples)
     if c.quarantined:
         click.echo(f"{c.quarantined} record(s) went to the lake's quarantine; "

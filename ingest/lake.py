@@ -93,9 +93,13 @@ MANIFEST_SCHEMA = pa.schema([
     ("shard", pa.string()), ("ordinal", pa.int64()), ("game_id", pa.string()), ("record_sha256", pa.string()),
     ("title", pa.string()), ("status", pa.string()), ("holder", pa.string()), ("holder_ordinal", pa.int64()),
     ("source", pa.string()), ("line", pa.int32()), ("replayed", pa.bool_()), ("run_id", pa.int32()),
+    ("notes", pa.list_(pa.string())),
 ])
 """One row per record of a shard, in input order (``ordinal``); its rows are those of record
-``holder_ordinal`` of shard ``holder`` (null for unreadable records)."""
+``holder_ordinal`` of shard ``holder`` (null for unreadable records).  ``notes``: what the BGA log
+of a record replayed here left open and its import settled (``source.notes``; null when none, and
+on a row whose record was replayed elsewhere: its holder's row has them).  Manifests of older lakes
+have no such column (read with ``union_by_name``)."""
 
 RUN_SCHEMA = pa.schema([
     ("run_id", pa.int32()), ("position", pa.int64()), ("shard", pa.string()), ("started_at", pa.timestamp("us")),
@@ -161,6 +165,10 @@ class RunCounts:
     same_in_run: int = 0
     """Records skipped as one game with another input of the run under their id (the one saying more kept)."""
     same_in_run_notes: list[str] = field(default_factory=list)
+    settled: int = 0
+    """Games written whose BGA log left something open that the import settled (``source.notes``)."""
+    settled_notes: list[str] = field(default_factory=list)
+    """The first few of those notes, each after its input's place (``file: note``)."""
 
 
 @dataclass
@@ -368,7 +376,7 @@ def run_shard(shard: Shard, lake: str, run_id: int, at: Any, ruleset: str | None
                 quarantine.append(o)
             good = o.status != INVALID
             manifest.append((key, o.ordinal, o.game_id, o.raw_sha256, o.title, o.status, key if good else None,
-                             o.ordinal if good else None, o.source, o.line, True, run_id))
+                             o.ordinal if good else None, o.source, o.line, True, run_id, list(o.notes) or None))
         out.add(batch, [o for o in batch.outcomes if o.status != INVALID])
 
     def flush() -> None:
@@ -384,7 +392,7 @@ def run_shard(shard: Shard, lake: str, run_id: int, at: Any, ruleset: str | None
         elif sha in known:
             gid, title, status, holder, at_ordinal = known[sha]
             manifest.append((key, ordinal, gid, sha, title, status, holder, at_ordinal, it.source, it.line, False,
-                             run_id))
+                             run_id, None))
         else:
             chunk.append((ordinal, it.source, it.line, it.raw))
             if len(chunk) >= CHUNK_RECORDS:
@@ -544,7 +552,7 @@ class _KnownHashes:
                                       "record); ingest into a new lake folder")
             self.con.execute(f"""CREATE TABLE known AS
                 SELECT record_sha256 AS sha, game_id, title, status, holder, holder_ordinal
-                FROM read_parquet({_files_sql(manifests)}) WHERE holder IS NOT NULL
+                FROM read_parquet({_files_sql(manifests)}, union_by_name = true) WHERE holder IS NOT NULL
                 QUALIFY row_number() OVER (PARTITION BY record_sha256 ORDER BY holder, holder_ordinal) = 1""")
 
     def lookup(self, hashes: list[str]) -> Known:
@@ -714,8 +722,8 @@ def build_catalog(lake: str, run: tuple[int, datetime, list[str], int] | None = 
     counts: RunCounts | None = None
     try:
         if manifests and run_lists:
-            con.execute(f"CREATE TEMP TABLE lake_manifest AS SELECT * FROM read_parquet("
-                        f"{_files_sql([url(m) for m in manifests])})")
+            con.execute(f"CREATE TEMP TABLE lake_manifest AS SELECT {', '.join(MANIFEST_SCHEMA.names)} FROM read_parquet("
+                        f"{_files_sql([url(m) for m in manifests])}, union_by_name = true)")
             con.execute(f"CREATE TEMP TABLE lake_runs AS SELECT * FROM read_parquet("
                         f"{_files_sql([url(r) for r in run_lists])}) "
                         "WHERE shard IN (SELECT DISTINCT shard FROM lake_manifest)")
@@ -773,7 +781,7 @@ def _connect(path: str, fs: Any) -> duckdb.DuckDBPyConnection:
 
 def _empty_arrow(sch: pa.Schema) -> str:
     types = {pa.string(): "VARCHAR", pa.int64(): "BIGINT", pa.int32(): "INTEGER", pa.bool_(): "BOOLEAN",
-             pa.timestamp("us"): "TIMESTAMP"}
+             pa.timestamp("us"): "TIMESTAMP", pa.list_(pa.string()): "VARCHAR[]"}
     cols = ", ".join(f'CAST(NULL AS {types[f.type]}) AS "{f.name}"' for f in sch)
     return f"SELECT {cols} WHERE false"
 
@@ -902,13 +910,14 @@ def _run_counts(con: duckdb.DuckDBPyConnection, run_id: int) -> RunCounts:
         f"SELECT count(*), count(*) FILTER (WHERE status = '{INVALID}' OR game_id IS NULL) "
         "FROM run_records WHERE run_id = ?", [run_id]))  # type: ignore[misc]
     conflicts = scalar(con.execute("SELECT count(*) FROM conflicts WHERE run_id = ?", [run_id]))
-    written = con.execute("""
+    con.execute("""
+        CREATE OR REPLACE TEMP TABLE run_written AS
         WITH prev AS (SELECT game_id, sha FROM picks WHERE run_id < $1
                       QUALIFY row_number() OVER (PARTITION BY game_id ORDER BY run_id DESC) = 1)
-        SELECT p.status, prev.sha IS NOT NULL AS replaced, count(*)
+        SELECT p.*, prev.sha IS NOT NULL AS replaced
         FROM picks p LEFT JOIN prev USING (game_id)
-        WHERE p.run_id = $1 AND (prev.sha IS NULL OR prev.sha <> p.sha)
-        GROUP BY ALL""", [run_id]).fetchall()
+        WHERE p.run_id = $1 AND (prev.sha IS NULL OR prev.sha <> p.sha)""", [run_id])
+    written = con.execute("SELECT status, replaced, count(*) FROM run_written GROUP BY ALL").fetchall()
     c = RunCounts(records=int(records), conflicts=int(conflicts), quarantined=int(invalid) + int(conflicts))
     for status, replaced, n in written:
         c.statuses[status] = c.statuses.get(status, 0) + n
@@ -925,6 +934,12 @@ def _run_counts(con: duckdb.DuckDBPyConnection, run_id: int) -> RunCounts:
         "SELECT error FROM lake_conflicts WHERE run_id = ? ORDER BY source, line LIMIT ?", [run_id, NOTES_KEPT]).fetchall()]
     notes = [r[0] for r in con.execute("SELECT note FROM same_in_run WHERE run_id = ?", [run_id]).fetchall()]
     c.same_in_run, c.same_in_run_notes = len(notes), notes[:NOTES_KEPT]
+    settled = con.execute("""
+        SELECT w.source, m.notes FROM run_written w
+        JOIN lake_manifest m ON m.shard = w.holder AND m.ordinal = w.holder_ordinal
+        WHERE len(m.notes) > 0 ORDER BY w.position, w.ordinal""").fetchall()
+    c.settled = len(settled)
+    c.settled_notes = [f"{source}: {n}" for source, ns in settled for n in ns][:NOTES_KEPT]
     return c
 
 

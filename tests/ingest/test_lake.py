@@ -283,6 +283,33 @@ def test_a_rerun_replays_only_the_records_not_in_the_lake(tmp_path: Path, schedu
     con.close()
 
 
+BGA_LOGS = TESTS / "ingest" / "bga_logs"
+
+
+def test_the_run_says_what_the_imports_of_its_new_games_settled(tmp_path: Path, scheduler: str) -> None:
+    """A BGA log whose import settled what it left open (a Perikles zombie's pairs) is counted with its
+    note, as the one-machine ingest counts it; a rerun writes nothing and says nothing.  A lake whose
+    manifests predate the ``notes`` column still takes new games."""
+    import pyarrow.parquet as pq
+
+    src = tmp_path / "logs"
+    src.mkdir()
+    untold = BGA_LOGS / "perikles" / "perikles_4p_seed20302.log.json.gz"
+    for log in (untold, BGA_LOGS / "copenhagen" / "copenhagen_4p_seed20103.log.json.gz"):
+        (src / log.name).write_bytes(log.read_bytes())
+    lake = tmp_path / "lake"
+    c = ingest_lake([str(src)], str(lake), scheduler=scheduler).counts
+    assert (c.new, c.settled, len(c.settled_notes)) == (2, 1, 1)
+    assert c.settled_notes[0].startswith(f"{src / untold.name}: packets 66, 82, 115, 136: ")
+    assert ingest_lake([str(src)], str(lake), scheduler=scheduler).counts.settled == 0
+    for m in (lake / "_manifest").glob("*.parquet"):  # as an older gamerec wrote them
+        pq.write_table(pq.read_table(m).drop_columns(["notes"]), m)
+    third = BGA_LOGS / "coal_baron" / "coalbaron_3p_seed22102.log.json.gz"
+    (src / third.name).write_bytes(third.read_bytes())
+    c = ingest_lake([str(src)], str(lake), scheduler=scheduler).counts
+    assert (c.new, c.skipped, c.settled) == (1, 2, 0)
+
+
 def test_a_lake_on_s3_through_fsspec(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Input and lake on an S3 server (moto's, on 127.0.0.1) through s3fs, replayed by a worker process."""
     s3fs = pytest.importorskip("s3fs", reason="the S3 test needs s3fs")
