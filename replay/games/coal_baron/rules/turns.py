@@ -145,8 +145,9 @@ def zombie_pass(s: CoalBaronState, task: Task, player: str) -> None:
     ``zombiePass`` to the end of the turn, from the placement, from the mining steps (the steps left
     are lost) or from a draw-five's choice (the items stay aside: :func:`draws.leave_aside`), and
     BGA's next-player rule passes over zombies from then on.  In the opening draft it passes at each
-    of its picks (:func:`orders.leave_draft`).  At a coal shortage no log here shows what becomes of
-    the cart's cube, so the move is refused there."""
+    of its picks (:func:`orders.leave_draft`).  A coal shortage, the only other decision, cannot
+    happen under BGA's supply (32 cubes per colour, 18 minecarts per colour on the tiles): the move
+    is refused there."""
     if type(task) is draws.KeepTileTask or type(task) is draws.KeepOrderTask:
         draws.leave_aside(s, task, player)
         return
