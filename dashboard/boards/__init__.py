@@ -71,7 +71,17 @@ def render(game_id: str, snapshot: dict[str, Any], names: dict[str, str]) -> Boa
         res = module.resources(snapshot, names)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         return BoardView(None, generic_resources(snapshot, names), f"{type(exc).__name__}: {exc}")
-    return BoardView(STYLE + f'<div class="gr-board">{body}</div>', res)
+    return BoardView(STYLE + f'<div class="gr-board">{left_banner(snapshot, names)}{body}</div>', res)
+
+
+def left_banner(snapshot: dict[str, Any], names: dict[str, str]) -> str:
+    """Who has left the table by this position (snapshot ``left``: BGA's zombies), every title alike."""
+    left = snapshot.get("left") or []
+    if not left:
+        return ""
+    who = ", ".join(player_label(str(p), names) for p in left)
+    return (f'<div class="gr-box" style="margin-bottom:6px">Left the table: {esc(who)}; '
+            "Board Game Arena plays their turns from then on</div>")
 
 
 def _scalar(v: Any) -> Any:

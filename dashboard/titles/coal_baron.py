@@ -66,6 +66,15 @@ def _orders(p: dict[str, Any]) -> str:
     return "".join(items)
 
 
+def _aside(aside: dict[str, list[str | None]]) -> str:
+    """The items a player who left the table left aside at a draw-five (the next one of that deck
+    shows them again); unknown ones as ``?``."""
+    parts = [f"{len(items)} {what} ({', '.join('?' if i is None else i for i in items)})"
+             for what, items in (("tunnel tiles", aside.get("tiles") or []), ("order cards", aside.get("orders") or []))
+             if items]
+    return f'<div><b>Left aside</b> at a draw-five: {esc("; ".join(parts))}</div>' if parts else ""
+
+
 def board_html(snapshot: dict[str, Any], names: dict[str, str]) -> str:
     players = snapshot.get("players") or {}
     board = snapshot.get("board") or {}
@@ -87,7 +96,8 @@ def board_html(snapshot: dict[str, Any], names: dict[str, str]) -> str:
     orders = ", ".join(f"{esc(k.replace('order_', ''))}: {esc('face down' if k in face_down else v)}"
                        for k, v in sorted((board.get("orders") or {}).items()) if v is not None or k in face_down)
     shared = (f'<div class="gr-box"><b>Workers on the board</b><table>{"".join(workers) or "<tr><td>none</td></tr>"}'
-              f'</table><div><b>Factory</b> {factory or "empty"}</div><div><b>Orders</b> {orders or "none"}</div></div>')
+              f'</table><div><b>Factory</b> {factory or "empty"}</div><div><b>Orders</b> {orders or "none"}</div>'
+              f'{_aside(snapshot.get("aside") or {})}</div>')
     boxes = []
     for pid, p in players.items():
         marker = " ◀ to move" if pid == to_move else ""

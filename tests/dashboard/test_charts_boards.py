@@ -234,6 +234,27 @@ def test_coal_baron_face_down_tiles_show_as_face_down() -> None:
     assert html.count("face down") == 6 and "Factory</b> empty" not in html
 
 
+@pytest.mark.skipif("coal_baron" not in TITLES, reason="no Coal Baron engine")
+def test_the_board_says_who_left_the_table_and_what_they_left_aside() -> None:
+    """Coal Baron, after the first seat left at a tile draw-five (tests/ingest/bga_logs): the banner
+    every title shows, and the five tiles aside until the next draw-five of the deck."""
+    from ingest.bga import import_file
+    from replay.decisions import LeaveTable
+    from replay.record import MoveEvent
+    from replay.replayer import replay as replay_record
+
+    log = Path(__file__).resolve().parents[1] / "ingest" / "bga_logs" / "coal_baron" / "coalbaron_2p_seed22018.log.json.gz"
+    rec = import_file(log).record
+    at = next(i for i, e in enumerate(rec.events) if isinstance(e, MoveEvent) and isinstance(e.move, LeaveTable))
+    state = replay_record(rec, until=at, keep_frames=False).state
+    assert state is not None
+    html = boards.render("coal_baron", state.snapshot(), {"84100181": "Ann", "84100182": "Bob"}).html or ""
+    assert "Left the table: Ann (84100181); Board Game Arena plays their turns" in html
+    assert "Left aside</b> at a draw-five: 5 tunnel tiles (?, ?, ?, ?, ?)" in html
+    before = replay_record(rec, until=at - 1, keep_frames=False).state
+    assert before is not None and "Left" not in (boards.render("coal_baron", before.snapshot(), {}).html or "")
+
+
 @pytest.mark.skipif("pax_pamir" not in TITLES, reason="no Pax Pamir engine")
 def test_pax_pamir_map_has_every_region_and_the_market() -> None:
     _, state = _mid_state("pax_pamir")
