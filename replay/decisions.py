@@ -365,6 +365,21 @@ class TaskState(State, Generic[T]):
         the player (``False``), as where a title passes over such players it never comes to it."""
         return False
 
+    def refuses(self, player: str, move: Move) -> bool:
+        """Whether the rules would refuse ``move`` of ``player`` now (checked without playing it):
+        the decision on top is not theirs, does not take that kind of move, or its check fails."""
+        if self.over or (self.left and player in self.left):
+            return True
+        t = self.stack[-1]
+        if not t.decision or t.player != player or (type(move) not in t.accepted and not isinstance(move, t.accepts)):
+            return True
+        return t.check(self, player, move) is not None
+
+    def logged_answers(self) -> tuple[Move, ...]:
+        """Every move :meth:`answer_for_left` may name: what BGA's zombie logs in this title (none
+        by default)."""
+        return ()
+
     def answer_for_left(self, task: T) -> Move | None:
         """The move BGA's zombie makes, and logs, at ``task``, a decision of a player who left the
         table: the rules await it as that player's one legal move, so the record holds it where

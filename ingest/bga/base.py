@@ -264,6 +264,7 @@ class GameImporter:
             self.fail(f"player {pid} is not at this table")
         if self.zombies:  # (a move of one who left is what BGA's zombie logs: the rules check it)
             self.passed_over(pid)
+            self._left_before_answer(pid, mv)
         self._emit(MoveEvent(pid, mv, self._src()))
 
     def _move_of(self, type_: str, fields: dict[str, Any]) -> Move:
@@ -306,6 +307,26 @@ class GameImporter:
         while type(t) is str and t != acting and t in self.zombies and t not in getattr(self.state, "left", ()):
             self.leave_table(t)
             t = self.turn()
+
+    def left_here(self, pid: str, mv: Move) -> bool:
+        """Make ``pid`` leave the table here if BGA's zombie explains ``mv``: the end of game marks
+        them a zombie, they have not left yet, our rules await their decision and refuse ``mv``
+        there.  Then they left at that decision, which BGA's zombie took in silence (a Pax Pamir spy
+        or road skipped); the title's zombie rule judges the step (:meth:`TaskState.player_left`).
+        Whether they left."""
+        state = self.state
+        if pid not in self.zombies or not isinstance(state, TaskState) or pid in state.left \
+                or self.turn() != pid or not state.refuses(pid, mv):
+            return False
+        self.leave_table(pid)
+        return True
+
+    def _left_before_answer(self, pid: str, mv: Move) -> None:
+        """A zombie's logged answer (a Pax Pamir ``pass``) while our rules still await another
+        decision of that player: they left at that decision (:meth:`left_here`)."""
+        state = self.state
+        if isinstance(state, TaskState) and any(mv == a for a in state.logged_answers()):  # (a move may not hash)
+            self.left_here(pid, mv)
 
     def leave_table(self, player: str) -> None:
         """``player``, whom the end of game marks as a zombie, leaves the table here."""

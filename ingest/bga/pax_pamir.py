@@ -79,6 +79,7 @@ from replay.games.pax_pamir.state import MARKET_CELLS, PaxState
 from replay.games.pax_pamir.turns import ActionsTask
 from replay.games.pax_pamir.wakhan import WAKHAN_DECK, pragmatic_loyalty
 from replay.games.pax_pamir.wakhan import play_bribe as wakhan_play_bribe
+from replay.games.pax_pamir.zombie import ZOMBIE_TURN
 
 # --------------------------------------------------------------------------
 # BGA's identifiers
@@ -302,6 +303,14 @@ class PaxImporter(GameImporter):
             return None
         return s.stack[-1]
 
+    def zombie_went_on(self) -> None:
+        """BGA shows what comes after a step our rules still await of a player its end of game marks
+        as a zombie, one BGA's zombie takes in silence (a spy or a road of a card just played, a
+        piece to choose): the player left there, and the rules take that step as BGA's zombie does."""
+        t = self.task()
+        if t is not None and type(t) in ZOMBIE_TURN and t.player in self.zombies and t.player not in self.state.left:
+            self.leave_table(t.player)
+
     def accepted(self, t: Any) -> frozenset[str]:
         """The move types the pending decision ``t`` accepts (none while there is none)."""
         if t is None:
@@ -325,6 +334,9 @@ class PaxImporter(GameImporter):
             tags = self.accepted(t)
             if t is None or keep in tags:
                 break
+            closing = "end_action" if "end_action" in tags else "skip" if "skip" in tags else None
+            if closing and self.zombies and self.left_here(t.player, self._move_of(closing, {})):
+                continue  # a zombie's step, which BGA took in silence
             if "end_action" in tags:
                 self.move(t.player, "end_action")
             elif "skip" in tags:
@@ -1050,6 +1062,7 @@ def change_favored_suit(imp: PaxImporter, n: Notif) -> None:
         return
     if imp.task() is None and _another_in_packet(imp, n):
         return
+    imp.zombie_went_on()
     imp.check(imp.state.favored == to, f"BGA's favored suit becomes {to}; ours is {imp.state.favored}")
 
 

@@ -31,6 +31,9 @@ COAL_BARON_DRAFT = HERE / "coal_baron" / "coalbaron_3p_seed22102.log.json.gz"
 
 PAX_PAMIR = HERE / "pax_pamir" / "paxpamir_3p_seed20904.log.json.gz"
 PAX_PAMIR_DECK_OUT = HERE / "pax_pamir" / "paxpamir_2p_seed21518.log.json.gz"
+PAX_PAMIR_SPY = HERE / "pax_pamir" / "paxpamir_2p_seed23100.log.json.gz"
+PAX_PAMIR_ROAD = HERE / "pax_pamir" / "paxpamir_3p_seed23101.log.json.gz"
+PAX_PAMIR_SUIT = HERE / "pax_pamir" / "paxpamir_4p_seed23102.log.json.gz"
 
 LOGGED_ANSWERS = {"pax_pamir": {m.type for m in LOGGED.values()}}
 """What BGA logs of a zombie (in Copenhagen and Coal Baron: nothing)."""
@@ -42,6 +45,10 @@ CASES = [
     (COAL_BARON, "84100001", "96", "placeWorkers", "it is 84100001's turn"),
     # Pax Pamir: an event has every player discard a card; BGA's zombie skips its own in silence
     (PAX_PAMIR, "84109043", "135", "discard", "BGA discards Aminullah Khan Logari (hand); our rules keep it"),
+    # Pax Pamir: a card's spy or road, which BGA's zombie skips in silence (below)
+    (PAX_PAMIR_SPY, "84101001", "7", "pass", "84101001 cannot skip the spy icon"),
+    (PAX_PAMIR_ROAD, "84101013", "15", "pass", "84101013 cannot end turn now: the rules await 84101013's choice of a border"),
+    (PAX_PAMIR_SUIT, "84101022", "8", "changeFavoredSuit", "BGA's favored suit becomes military; ours is political"),
 ]
 
 
@@ -127,6 +134,18 @@ def test_a_coal_baron_zombie_in_the_draft_leaves_the_others_all_cards_but_one() 
     result = replay(rec)
     assert result.status == COMPLETE, result.divergences[:3]
     assert [d["rule"] for d in result.departures].count("draft_goes_on_without_who_left") == 1
+
+
+@pytest.mark.parametrize(("path", "card"), [(PAX_PAMIR_SPY, 88), (PAX_PAMIR_ROAD, 94), (PAX_PAMIR_SUIT, 92)])
+def test_a_pax_pamir_zombie_who_left_at_a_played_cards_spy_or_road_leaves_there(path: Path, card: int) -> None:
+    """The player plays a card and leaves at its spy or road, which BGA's zombie skips in silence;
+    what BGA shows next tells that the step was not taken (the zombie's ``pass`` where our rules
+    have no skip for it or await the road, the card's favored-suit impact), so the player leaves at
+    it (:data:`CASES`) and the rules skip it as BGA's zombie does."""
+    moves = [e for e in import_file(path).record.events if isinstance(e, MoveEvent)]
+    at = next(i for i, e in enumerate(moves) if isinstance(e.move, LeaveTable))
+    assert (moves[at - 1].player, moves[at - 1].move.to_dict()) == (moves[at].player, {"type": "play", "card": card,
+                                                                                     "side": "left"})
 
 
 PERIKLES_REPEAT = HERE / "perikles" / "perikles_3p_seed20400.log.json.gz"

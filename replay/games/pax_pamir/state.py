@@ -192,6 +192,9 @@ class PaxState(TaskState[Task]):
     def answer_for_left(self, task: Task) -> Move | None:
         return zombie.LOGGED.get(type(task))
 
+    def logged_answers(self) -> tuple[Move, ...]:
+        return zombie.ANSWERS
+
     def decide_for_left(self, task: Task) -> bool:
         answer = zombie.ZOMBIE_TURN.get(type(task))
         if answer is None:  # logged: the rules await it (every person's decision is in one table: test_zombie)

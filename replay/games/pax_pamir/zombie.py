@@ -79,6 +79,9 @@ LOGGED: dict[type[Task], Move] = {
 }
 """BGA's ``zombieTurn`` where it logs a move of the zombie: the rules await it."""
 
+ANSWERS: tuple[Move, ...] = tuple(LOGGED.values())
+"""Every move BGA's zombie logs."""
+
 ZOMBIE_TURN: dict[type[Task], Callable[[PaxState, Task], None]] = {
     BattleTask: answer(EndAction()),
     MoveTask: answer(EndAction()),
