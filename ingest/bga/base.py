@@ -58,6 +58,8 @@ FRAMEWORK_TYPES = frozenset({
     "simpleNode",
     "simpleNote",
     "wakeupPlayers",
+    "gameResultNeutralized",  # a player left early: BGA will not count the result (no game facts)
+    "allPlayersAreZombie",    # everyone left: the end of game follows
 })
 """Notifications BGA's framework sends for every game (state machine, clocks,
 the "End of game" line).  They carry no game facts; an importer may still
@@ -172,6 +174,8 @@ class GameImporter:
         ``verify``): the replay compares every observation at its event anyway."""
         self.replaying: Replaying | None = None
         """Set by :meth:`replay_into`: the record's replay, made as the events are fed."""
+        self.conceded: str | None = None
+        """The player BGA's ``playerConcedeGame`` names: the game ends there (:func:`player_concedes`)."""
         self.zombies: frozenset[str] = frozenset()
         """The players BGA's end of game marks as having left the table (``zombie`` in its result
         rows; set by :meth:`run`): the only ones :meth:`passed_over` may make leave."""
@@ -335,6 +339,8 @@ class GameImporter:
     def _emit(self, event: MoveEvent | ChanceEvent) -> None:
         """Feed a move or chance outcome to the replay loop (:attr:`loop`), which applies it; then
         it joins the record.  One the rules refuse refuses the log here."""
+        if self.conceded is not None:
+            self.fail(f"the game goes on after {self.conceded} conceded it")
         self._turn = _UNASKED
         try:
             self.loop.feed(event)
@@ -393,13 +399,13 @@ class GameImporter:
         cancelled = self.cancelled_uids = self._guard(self.cancelled)
         self.zombies = self._zombies(self._end_state(cancelled))
         self._guard(self.prepare)
-        handlers = self.handlers
+        handlers = {**FRAMEWORK_HANDLERS, **self.handlers}
         skip = self.ignored | FRAMEWORK_TYPES
         by_type = self.log.by_type()
         unknown = [by_type[t][0] for t in by_type if t not in handlers and t not in skip]
         stop = min(unknown, key=lambda n: n.seq) if unknown else None
         # only the handled notifications are visited, in log order (framework ones are most of a log)
-        visited = self._visited(by_type)
+        visited = self._visited(by_type, handlers)
         if stop is not None:
             visited = [n for n in visited if n.seq <= stop.seq]
         with self._refused_here():  # what a handler raises becomes a refusal at its notification
@@ -414,6 +420,8 @@ class GameImporter:
                       "the importer cannot map it, so it stops here rather than guess")
         self.ended = self._end_state(cancelled)
         self.current = self.ended
+        if self.conceded is not None and (self.result() or {}).get("end") != "concede":
+            self.fail(f"BGA says {self.conceded} conceded the game, but its end of game does not")
         self._guard(self.finish)
 
     def _zombies(self, end: Notif | None) -> frozenset[str]:
@@ -422,19 +430,19 @@ class GameImporter:
         return frozenset(str(r.get("player")) for r in rows or ()
                          if isinstance(r, dict) and _truthy(r.get("zombie")) and str(r.get("player")) in self.players)
 
-    def _visited(self, by_type: dict[str, list[Notif]]) -> list[Notif]:
+    def _visited(self, by_type: dict[str, list[Notif]], handlers: Mapping[str, Handler]) -> list[Notif]:
         """The notifications of handled types, in log order (state changes only to :attr:`states`)."""
         states = self.states
-        if states is None or "gameStateChange" not in self.handlers:
-            return self.log.of_types(t for t in by_type if t in self.handlers)
-        picked = [n for t in by_type if t in self.handlers and t != "gameStateChange" for n in by_type[t]]
+        if states is None or "gameStateChange" not in handlers:
+            return self.log.of_types(t for t in by_type if t in handlers)
+        picked = [n for t in by_type if t in handlers and t != "gameStateChange" for n in by_type[t]]
         picked += self.log.state_changes(states)
         picked.sort(key=_SEQ)
         return picked
 
     def _end_state(self, cancelled: set[str]) -> Notif | None:
         """BGA's end of game: a ``gameStateChange`` to id 99 after the log's last game notification."""
-        handlers, skip = self.handlers, FRAMEWORK_TYPES | self.ignored
+        handlers, skip = {**FRAMEWORK_HANDLERS, **self.handlers}, FRAMEWORK_TYPES | self.ignored
         for n in reversed(self.log.notifs):
             if n.type == "gameStateChange" and n.uid not in cancelled and is_end_state(n):
                 return n
@@ -509,6 +517,47 @@ class GameImporter:
             out["rank"] = rank
         out["end"] = end
         return out
+
+
+# ---- what BGA's framework sends for every game, and the importers read ----------------------
+
+
+def player_concedes(imp: GameImporter, n: Notif) -> None:
+    """``playerConcedeGame``: the player BGA names conceded, and the game ends here; its end of game
+    (state 99) must say so (a conceded game replays as far as it went: ``incomplete``)."""
+    name = n.args.get("player_name") if isinstance(n.args, dict) else None
+    who = [p for p in imp.players if imp.names.get(p) == name]
+    if len(who) != 1:
+        imp.fail(f"BGA says {name!r} conceded the game, and no one player of this table is so named")
+    imp.conceded = who[0]
+
+
+def turn_skipped(imp: GameImporter, n: Notif) -> None:
+    """``skipTurnOfPlayer``: the player ran out of time, and BGA's framework played their turn by the
+    title's zombie rule.  Our rules know that rule only for a player who left for good (the end of
+    game marks them ``zombie``), who leaves where BGA first passes over them
+    (:meth:`GameImporter.passed_over`); a skipped turn of one who played on is refused."""
+    pid = str(n.args["player_id"])
+    if pid not in imp.players:
+        imp.fail(f"BGA skips the turn of {pid}, who is not at this table")
+    if pid not in imp.zombies:
+        imp.fail(f"BGA skipped {pid}'s turn (out of time), and {pid} played on to the end: a turn played by "
+                 "BGA's zombie rule for a player who stays is not known to our rules")
+
+
+def zombie_back(imp: GameImporter, n: Notif) -> None:
+    """``zombieBack``: a player who had left came back to the table.  Our rules know no player who
+    returns (``leave_table`` is for good), so the log is refused here."""
+    imp.fail(f"{n.args.get('player_id')} came back to the table after leaving it: our rules know no player "
+             "who returns")
+
+
+FRAMEWORK_HANDLERS: dict[str, Handler] = {
+    "playerConcedeGame": player_concedes,
+    "skipTurnOfPlayer": turn_skipped,
+    "zombieBack": zombie_back,
+}
+"""BGA's framework notifications every importer reads (a title's own handlers come first)."""
 
 
 def _result_rows(end: Notif) -> list[Any] | None:

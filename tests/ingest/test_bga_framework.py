@@ -309,6 +309,50 @@ def test_abandoned_table_imports_as_far_as_it_goes() -> None:
     assert replay(imp.record).status in (INCOMPLETE, COMPLETE)
 
 
+def _conceding(end_concede: bool, *before_end: dict[str, Any]) -> list[dict[str, Any]]:
+    """The toy game cut short: Bob concedes after A's first turn (BGA's ``playerConcedeGame``), then BGA's
+    end of game, which marks the concession or not."""
+    end = end_state({A: 6, B: 0})
+    end["args"]["args"]["table"]["concede"] = end_concede
+    end["args"]["args"]["result"][1]["concede"] = int(end_concede)
+    return [*game_packets(finished=False)[:2],
+            packet(3, notif("c1", "playerConcedeGame", player_name="Bob"), *before_end),
+            packet(4, notif("n1", "gameResultNeutralized", progression=12, player_id=B), end)]
+
+
+def _with(first: dict[str, Any]) -> list[dict[str, Any]]:
+    """The toy game with ``first`` opening B's turn (packet 3)."""
+    ps = game_packets()
+    ps[2]["data"].insert(0, first)
+    return ps
+
+
+def test_a_conceded_game_imports_as_far_as_it_went() -> None:
+    """A real BGA log of a conceded game names who conceded (``playerConcedeGame``) and ends there: the
+    record's result says ``concede``, and it replays as far as the game went."""
+    rec = import_log(parse_log({"status": 1, "data": {"players": players(), "logs": _conceding(True)}}, "c.json")).record
+    assert rec.result is not None and rec.result["end"] == "concede" and rec.result["rank"] == {str(A): 1, str(B): 2}
+    assert [e.kind for e in rec.events] == ["chance", "move"]
+    assert replay(rec).status == INCOMPLETE
+
+
+@pytest.mark.parametrize(("packets", "where", "reason"), [
+    (_conceding(False), "packet 4 (gameStateChange)", "BGA says 84100002 conceded the game, but its end of game does not"),
+    (_conceding(True, notif("r9", "rollDie", value=2)), "packet 3 (rollDie)", "the game goes on after 84100002 conceded it"),
+    ([*game_packets()[:2], packet(3, notif("c1", "playerConcedeGame", player_name="Zed")), game_packets()[4]],
+     "packet 3 (playerConcedeGame)", "BGA says 'Zed' conceded the game, and no one player of this table is so named"),
+    (_with(notif("k1", "skipTurnOfPlayer", player_id=B, zombie=False)),
+     "packet 3 (skipTurnOfPlayer)", "BGA skipped 84100002's turn (out of time), and 84100002 played on to the end"),
+    (_with(notif("z1", "zombieBack", player_id=B)),
+     "packet 3 (zombieBack)", "84100002 came back to the table after leaving it: our rules know no player who returns"),
+])
+def test_what_bga_says_of_a_concession_a_skipped_turn_or_a_return_is_checked(
+        packets: list[dict[str, Any]], where: str, reason: str) -> None:
+    with pytest.raises(BgaImportError) as e:
+        import_log(parse_log({"status": 1, "data": {"players": players(), "logs": packets}}, "t.json"))
+    assert str(e.value).startswith(f"t.json: {where}: {reason}"), str(e.value)
+
+
 def test_a_bga_score_our_rules_do_not_give_is_kept_and_caught_at_its_event() -> None:
     ps = game_packets()
     ps[2]["data"][2]["args"]["scores"] = {str(A): 6, str(B): 4}  # hand-edited: B's score +1

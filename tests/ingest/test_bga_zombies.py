@@ -94,6 +94,20 @@ def test_without_the_end_of_games_mark_the_log_is_refused_there(path: Path, zomb
     assert refusal in str(err.value)
 
 
+def test_bgas_skip_of_a_zombies_turn_is_read(tmp_path: Path) -> None:
+    """``skipTurnOfPlayer``: the player ran out of time and BGA played their turn by the zombie rule;
+    for a player the end of game marks as a zombie the import is the same, leave and all."""
+    raw: dict[str, Any] = json.loads(gzip.decompress(COAL_BARON.read_bytes()))
+    at = next(p for p in raw["data"]["logs"] if str(p["packet_id"]) == "96" or p.get("move_id") == 96)
+    at["data"].insert(0, {"uid": "skip1", "type": "skipTurnOfPlayer", "log": "", "args": {"player_id": 84100001,
+                                                                                          "zombie": True}})
+    out = tmp_path / COAL_BARON.name
+    out.write_bytes(gzip.compress(json.dumps(raw).encode()))
+    rec = import_file(out).record
+    assert rec.events == import_file(COAL_BARON).record.events
+    assert replay(rec).status == COMPLETE
+
+
 def test_a_coal_baron_zombie_who_left_their_turn_unconfirmed_skips_its_refill() -> None:
     """Packet 242: the third seat buys the tile on factory_7, then leaves before confirming; BGA's
     zombie passes the confirmation and with it the refill.  The zombie leaves there, when the next
