@@ -35,7 +35,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from analytics.distinct import distinct_games_sql
+from analytics.distinct import statistics_games_sql
 from analytics.players import _tables
 from analytics.titles import title_piece
 from ingest.duck import first_row
@@ -162,7 +162,7 @@ def components(con: duckdb.DuckDBPyConnection, title: str, *, player_count: int 
     have_taken = "components_taken" in _tables(con)
     params = {"title": title, "pc": player_count, "src": source, "rs": ruleset}
     games_sql = f"""
-        SELECT game_id, n_events FROM ({distinct_games_sql(con)}) g
+        SELECT game_id, n_events FROM ({statistics_games_sql(con)}) g
         WHERE title = $title AND ($pc::INTEGER IS NULL OR player_count = $pc)
           AND ($src::VARCHAR IS NULL OR source_kind = $src)
           AND ($rs::VARCHAR IS NULL OR coalesce(ruleset, 'official') = $rs)

@@ -15,7 +15,7 @@ import duckdb
 import polars as pl
 
 from analytics.components import wilson
-from analytics.distinct import distinct_games_sql
+from analytics.distinct import statistics_games_sql
 from analytics.players import _tables
 from analytics.titles import title_piece
 from ingest.duck import polars
@@ -45,7 +45,7 @@ def rates(con: duckdb.DuckDBPyConnection, title: str, groups_sql: str, need: set
         return pl.DataFrame(schema=schema)
     df = polars(con.sql(f"""
         WITH pg AS (
-            SELECT p.game_id, p.player_id, p.won FROM players p JOIN ({distinct_games_sql(con)}) g USING (game_id)
+            SELECT p.game_id, p.player_id, p.won FROM players p JOIN ({statistics_games_sql(con)}) g USING (game_id)
             WHERE g.title = $title AND p.won IS NOT NULL
         ), grouped AS ({groups_sql})
         SELECT gr.grp AS "group", min(gr.ord) AS ord, count(*)::BIGINT AS player_games,

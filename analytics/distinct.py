@@ -10,7 +10,9 @@ this module, so each table counts once:
   for a BGA record that names its table, its own ``game_id`` otherwise) — for counting the games
   a set of rows touches (``count(DISTINCT table_key)``);
 - :func:`distinct_games_sql`: one ``games`` row per ``table_key``, the *counted* view of each
-  table: its complete record if it has one, else the smallest id.
+  table: its complete record if it has one, else the smallest id;
+- :func:`statistics_games_sql`: those, less the games a player left (:data:`PLAYED_OUT`): what
+  win rates, scores and strategy figures count.
 
 Lists of records (the game picker, a game's own review) keep every record: each view is a
 download a person can open.  Only BGA records read ``records.raw`` (for the table id), so a
@@ -69,3 +71,21 @@ def keyed_games_sql(con: duckdb.DuckDBPyConnection) -> str:
 def counted_ids_sql(con: duckdb.DuckDBPyConnection) -> str:
     """SQL: the ``game_id`` of every counted game (for ``game_id IN (...)`` over per-game tables)."""
     return f"SELECT game_id FROM ({distinct_games_sql(con)})"
+
+
+PLAYED_OUT = "result_end IS DISTINCT FROM 'zombie'"
+"""SQL condition on a ``games`` row: nobody left the table (BGA made no player a zombie).  A game a
+player left ends against BGA's automated stand-in, so BGA does not count its result in its
+statistics, and neither do ours: win rates, scores and strategy figures read
+:func:`statistics_games_sql`.  Counts of games, divergences, departures and a player's own record
+keep every game."""
+
+
+def statistics_games_sql(con: duckdb.DuckDBPyConnection) -> str:
+    """:func:`distinct_games_sql` without the games a player left (:data:`PLAYED_OUT`)."""
+    return f"SELECT * FROM ({distinct_games_sql(con)}) WHERE {PLAYED_OUT}"
+
+
+def statistics_ids_sql(con: duckdb.DuckDBPyConnection) -> str:
+    """SQL: the ``game_id`` of every game the statistics count (:func:`statistics_games_sql`)."""
+    return f"SELECT game_id FROM ({statistics_games_sql(con)})"

@@ -23,7 +23,14 @@ import duckdb
 import polars as pl
 
 from analytics.db import NoDatabase, connect_readonly, snapshot_version
-from analytics.distinct import counted_ids_sql, distinct_games_sql, keyed_games_sql
+from analytics.distinct import (
+    PLAYED_OUT,
+    counted_ids_sql,
+    distinct_games_sql,
+    keyed_games_sql,
+    statistics_games_sql,
+    statistics_ids_sql,
+)
 from ingest.duck import first_row, polars, scalar
 from replay.games import UnknownGame, get_game
 
@@ -101,8 +108,9 @@ def _columns(con: duckdb.DuckDBPyConnection, table: str) -> set[str]:
 
 
 def _counted(con: duckdb.DuckDBPyConnection, alias: str = "") -> str:
-    """SQL condition: the row's game is a counted one (each BGA table once, :mod:`analytics.distinct`)."""
-    return f"{alias}game_id IN ({counted_ids_sql(con)})"
+    """SQL condition: the row's game is one the statistics count (each BGA table once, none a player
+    left: :mod:`analytics.distinct`)."""
+    return f"{alias}game_id IN ({statistics_ids_sql(con)})"
 
 
 def _df(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None) -> pl.DataFrame:
@@ -131,16 +139,17 @@ def titles(con: duckdb.DuckDBPyConnection) -> list[str]:
 
 
 def summary(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
-    """Headline counts: games, players, events, diverged games (each BGA table once), quarantined records."""
+    """Headline counts: games, players, events, diverged games (each BGA table once), quarantined records,
+    and the games a player left (``left``: not in the win rates and scores, :mod:`analytics.distinct`)."""
     have = _tables(con)
-    out = {"games": 0, "player_seats": 0, "events": 0, "diverged": 0, "quarantined": 0}
+    out = {"games": 0, "player_seats": 0, "events": 0, "diverged": 0, "quarantined": 0, "left": 0}
     if "games" in have:
         row = first_row(con.execute(
-            "SELECT count(*), coalesce(sum(n_events), 0), count(*) FILTER (WHERE status = 'diverged') "
-            f"FROM ({distinct_games_sql(con)})"
+            "SELECT count(*), coalesce(sum(n_events), 0), count(*) FILTER (WHERE status = 'diverged'), "
+            f"count(*) FILTER (WHERE NOT ({PLAYED_OUT})) FROM ({distinct_games_sql(con)})"
         ))
         assert row is not None
-        out["games"], out["events"], out["diverged"] = int(row[0]), int(row[1]), int(row[2])
+        out["games"], out["events"], out["diverged"], out["left"] = int(row[0]), int(row[1]), int(row[2]), int(row[3])
     if "players" in have and "games" in have:
         row = first_row(con.execute(f"SELECT count(*) FROM players WHERE game_id IN ({counted_ids_sql(con)})"))
         out["player_seats"] = int(row[0]) if row else 0
@@ -168,7 +177,7 @@ def score_distribution(con: duckdb.DuckDBPyConnection, bins: int = 30) -> pl.Dat
     return _df(con, f"""
         WITH s AS (
             SELECT g.title, p.final_score::DOUBLE AS score, coalesce(p.won, false) AS won
-            FROM players p JOIN ({distinct_games_sql(con)}) g USING (game_id)
+            FROM players p JOIN ({statistics_games_sql(con)}) g USING (game_id)
             WHERE p.final_score IS NOT NULL AND p.won IS NOT NULL
         ), r AS (
             SELECT title, min(score) AS lo, greatest(max(score) - min(score), 1) AS span FROM s GROUP BY title
@@ -199,7 +208,7 @@ def seat_win_rates(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
         WITH b AS (
             SELECT g.title, g.player_count::BIGINT AS player_count, (p.seat + ?)::BIGINT AS seat, p.won,
                    {agent} AS agent
-            FROM players p JOIN ({distinct_games_sql(con)}) g USING (game_id)
+            FROM players p JOIN ({statistics_games_sql(con)}) g USING (game_id)
             WHERE p.won IS NOT NULL
         ), a AS (
             SELECT title, player_count, seat, agent, count(*) AS n FROM b WHERE agent IS NOT NULL GROUP BY ALL
@@ -236,7 +245,7 @@ def agent_win_rates(con: duckdb.DuckDBPyConnection, title: str) -> pl.DataFrame:
         SELECT g.player_count::BIGINT AS player_count, p.agent, count(*)::BIGINT AS games,
                count(*) FILTER (WHERE p.won)::BIGINT AS wins,
                avg(CASE WHEN p.won THEN 1.0 ELSE 0.0 END) AS win_rate
-        FROM players p JOIN ({distinct_games_sql(con)}) g USING (game_id)
+        FROM players p JOIN ({statistics_games_sql(con)}) g USING (game_id)
         WHERE g.title = ? AND p.won IS NOT NULL AND p.agent IS NOT NULL
         GROUP BY ALL ORDER BY player_count, agent
     """, [title])
@@ -479,7 +488,7 @@ def breakdown_by_rank(con: duckdb.DuckDBPyConnection, title: str, player_count: 
                count(DISTINCT b.game_id)::BIGINT AS games
         FROM score_breakdown b
         JOIN players p USING (game_id, player_id)
-        JOIN ({distinct_games_sql(con)}) g USING (game_id)
+        JOIN ({statistics_games_sql(con)}) g USING (game_id)
         WHERE g.title = ? AND p.won IS NOT NULL AND p.rank IS NOT NULL
               AND (?::INTEGER IS NULL OR g.player_count = ?)
         GROUP BY ALL ORDER BY rank, category
@@ -499,7 +508,7 @@ def breakdown_winners_vs_rest(con: duckdb.DuckDBPyConnection, title: str,
                count(DISTINCT b.game_id)::BIGINT AS games
         FROM score_breakdown b
         JOIN players p USING (game_id, player_id)
-        JOIN ({distinct_games_sql(con)}) g USING (game_id)
+        JOIN ({statistics_games_sql(con)}) g USING (game_id)
         WHERE g.title = ? AND p.won IS NOT NULL AND (?::INTEGER IS NULL OR g.player_count = ?)
         GROUP BY ALL ORDER BY category, "group" DESC
     """, [title, player_count, player_count])
@@ -709,7 +718,7 @@ def title_player_counts(con: duckdb.DuckDBPyConnection, title: str) -> list[tupl
     if not {"games", "players"} <= _tables(con):
         return []
     rows = con.execute(f"""
-        SELECT player_count, count(*) FROM ({distinct_games_sql(con)})
+        SELECT player_count, count(*) FROM ({statistics_games_sql(con)})
         WHERE title = ? AND game_id IN (SELECT game_id FROM players WHERE won IS NOT NULL)
         GROUP BY player_count ORDER BY count(*) DESC, player_count
     """, [title]).fetchall()
@@ -717,17 +726,22 @@ def title_player_counts(con: duckdb.DuckDBPyConnection, title: str) -> list[tupl
 
 
 def title_game_counts(con: duckdb.DuckDBPyConnection, title: str, player_count: int | None = None) -> dict[str, int]:
-    """How many games of a title there are, how many complete ones (no divergence), and how many
-    finished ones (the rules reached the end, with or without a divergence on the way)."""
+    """How many games of a title there are, how many complete ones (no divergence), how many
+    finished ones the statistics count (the rules reached the end, with or without a divergence on
+    the way, and nobody left the table), and how many finished ones a player left (``left``: not
+    counted, :data:`~analytics.distinct.PLAYED_OUT`)."""
     if not {"games", "players"} <= _tables(con):
-        return {"games": 0, "complete": 0, "finished": 0}
+        return {"games": 0, "complete": 0, "finished": 0, "left": 0}
     row = first_row(con.execute(f"""
+        WITH g AS (
+            SELECT *, game_id IN (SELECT game_id FROM players WHERE won IS NOT NULL) AS ended
+            FROM ({distinct_games_sql(con)}) WHERE title = ? AND (?::INTEGER IS NULL OR player_count = ?))
         SELECT count(*), count(*) FILTER (WHERE status = 'complete'),
-               count(*) FILTER (WHERE game_id IN (SELECT game_id FROM players WHERE won IS NOT NULL))
-        FROM ({distinct_games_sql(con)}) WHERE title = ? AND (?::INTEGER IS NULL OR player_count = ?)
+               count(*) FILTER (WHERE ended AND {PLAYED_OUT}), count(*) FILTER (WHERE ended AND NOT ({PLAYED_OUT}))
+        FROM g
     """, [title, player_count, player_count]))
     assert row is not None
-    return {"games": int(row[0]), "complete": int(row[1]), "finished": int(row[2])}
+    return {"games": int(row[0]), "complete": int(row[1]), "finished": int(row[2]), "left": int(row[3])}
 
 
 def pax_final_loyalty(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
@@ -762,7 +776,7 @@ def copenhagen_lines(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
                       all_windows_share=pl.Float64, games=pl.Int64)
     return _df(con, f"""
         WITH pl AS (
-            SELECT p.game_id, p.player_id, p.won FROM players p JOIN ({distinct_games_sql(con)}) g USING (game_id)
+            SELECT p.game_id, p.player_id, p.won FROM players p JOIN ({statistics_games_sql(con)}) g USING (game_id)
             WHERE g.title = 'copenhagen' AND p.won IS NOT NULL
         ), c AS (
             SELECT pl.game_id, pl.player_id, pl.won, l.line,
@@ -887,7 +901,7 @@ def departure_rules(con: duckdb.DuckDBPyConnection, title: str) -> pl.DataFrame:
     if {"departures", "games"} <= _tables(con):
         keyed = keyed_games_sql(con)
         rows = con.execute(f"""
-            SELECT d.rule, count(DISTINCT g.table_key), count(*) FILTER (WHERE {_counted(con, 'd.')})
+            SELECT d.rule, count(DISTINCT g.table_key), count(*) FILTER (WHERE d.game_id IN ({counted_ids_sql(con)}))
             FROM departures d JOIN ({keyed}) g USING (game_id) WHERE d.title = ? GROUP BY d.rule
         """, [title]).fetchall()
         counts = {r: (int(g), int(t)) for r, g, t in rows}

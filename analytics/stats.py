@@ -12,7 +12,7 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from analytics.distinct import distinct_games_sql, keyed_games_sql
+from analytics.distinct import PLAYED_OUT, distinct_games_sql, keyed_games_sql, statistics_games_sql
 from ingest.duck import polars
 
 # `$title` is NULL for "every title"
@@ -24,7 +24,8 @@ def _query(con: duckdb.DuckDBPyConnection, sql: str, title: str | None) -> pl.Da
 
 
 def overview(con: duckdb.DuckDBPyConnection, title: str | None = None) -> pl.DataFrame:
-    """One row: games, players, events, divergences, quarantined records, last run."""
+    """One row: games, players, events, divergences, quarantined records, games a player left (not in
+    the win rates and scores: :data:`~analytics.distinct.PLAYED_OUT`), last run."""
     games = distinct_games_sql(con)
     return _query(con, f"""
         SELECT
@@ -33,6 +34,7 @@ def overview(con: duckdb.DuckDBPyConnection, title: str | None = None) -> pl.Dat
             (SELECT coalesce(sum(n_events), 0)::BIGINT FROM ({games}) g WHERE {_TITLE}) AS events,
             (SELECT count(*) FROM divergences d JOIN games g USING (game_id) WHERE {_TITLE}) AS divergences,
             (SELECT count(*) FROM quarantine) AS quarantined,
+            (SELECT count(*) FROM ({games}) g WHERE {_TITLE} AND NOT ({PLAYED_OUT})) AS left_table,
             (SELECT max(finished_at) FROM ingest_runs) AS last_ingest
     """, title)
 
@@ -70,7 +72,7 @@ def win_rate_by_seat(con: duckdb.DuckDBPyConnection, title: str | None = None) -
         SELECT g.title, g.player_count, p.seat, count(*) AS games,
                count(*) FILTER (WHERE p.won) AS wins,
                round(avg(CASE WHEN p.won THEN 1.0 ELSE 0.0 END), 4) AS win_rate
-        FROM players p JOIN ({distinct_games_sql(con)}) g USING (game_id)
+        FROM players p JOIN ({statistics_games_sql(con)}) g USING (game_id)
         WHERE p.won IS NOT NULL AND {_TITLE}
         GROUP BY g.title, g.player_count, p.seat
         ORDER BY g.title, g.player_count, p.seat
@@ -82,7 +84,7 @@ def mean_score_by_category(con: duckdb.DuckDBPyConnection, title: str | None = N
     return _query(con, f"""
         SELECT g.title, s.category, count(*) AS player_games,
                round(avg(s.points), 2) AS mean, min(s.points) AS min, max(s.points) AS max
-        FROM score_breakdown s JOIN ({distinct_games_sql(con)}) g USING (game_id)
+        FROM score_breakdown s JOIN ({statistics_games_sql(con)}) g USING (game_id)
         WHERE g.winner IS NOT NULL AND {_TITLE}
         GROUP BY g.title, s.category
         ORDER BY g.title, mean DESC, s.category

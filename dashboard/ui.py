@@ -34,6 +34,14 @@ def games_caption(n_games: int, what: str = "games") -> None:
     st.caption(f"Based on {n_games:,} {what}.")
 
 
+def left_out_caption(n_games: int) -> None:
+    """Say how many games a player left (BGA's zombies): the figures above do not count them."""
+    if n_games:
+        st.caption(f"{n_games:,} game{'s' if n_games != 1 else ''} in which a player left the table "
+                   f"{'are' if n_games != 1 else 'is'} not counted here: the rest of such a game is played against "
+                   "Board Game Arena's stand-in, and BGA does not count its result either.")
+
+
 def stand_in_note(title: str | None, tiles: bool = False) -> None:
     """The title's word of warning, where its component data is partly stand-in (its ``STAND_IN_NOTE``,
     :mod:`dashboard.titles`); with ``tiles``, also its ``TILES_NOTE`` (where tiles are shown: Game review)."""

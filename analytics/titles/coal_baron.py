@@ -8,7 +8,7 @@ import duckdb
 
 from analytics.components import Catalogue, Take, component_data, move_field, sql_literal
 from analytics.deeper import RateTable, bucket, count_groups, rates
-from analytics.distinct import distinct_games_sql
+from analytics.distinct import statistics_games_sql
 from analytics.players import _tables
 
 
@@ -45,7 +45,7 @@ def deeper_tables(con: duckdb.DuckDBPyConnection) -> list[RateTable]:
     con.execute(f"""
         CREATE OR REPLACE TEMP TABLE gamerec_cb_fulfilled AS
         WITH pg AS (
-            SELECT p.game_id, p.player_id FROM players p JOIN ({distinct_games_sql(con)}) g USING (game_id)
+            SELECT p.game_id, p.player_id FROM players p JOIN ({statistics_games_sql(con)}) g USING (game_id)
             WHERE g.title = 'coal_baron' AND p.won IS NOT NULL
         ), spec(card, transport, spaces) AS (VALUES {values}),
         fills AS (

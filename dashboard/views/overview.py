@@ -58,6 +58,7 @@ if rates.height:
     st.altair_chart(charts.seat_win_rates(rates))
     ui.games_caption(int(rates.filter(pl.col("seat") == 1).get_column("games").sum()),
                      "finished games (seat win rates; hover a bar for the games behind it)")
+    ui.left_out_caption(page["summary"]["left"])
     if rates.get_column("agents").is_not_null().any():
         st.caption("Simulated games name the agent that played each seat (random or greedy): there a seat's "
                    "win rate also says which agent sat in it. Hover a bar to see who played it, or see "

@@ -36,6 +36,7 @@ with right:
                                                   player_count=n_players)), width="stretch")
 ui.games_caption(counts["finished"], f"finished {n_players}-player games (of {counts['games']:,} in the database; "
                  f"{counts['complete']:,} without any divergence)")
+ui.left_out_caption(counts["left"])
 
 st.subheader("One game, stacked per player")
 ids = data.q("game_list", title=title, order="top_score", limit=200)

@@ -19,6 +19,7 @@ counts = data.q("title_game_counts", title=title)
 st.caption(f"{title_label(title)}: {counts['games']:,} games, {counts['finished']:,} finished under the rules "
            f"({counts['complete']:,} without any divergence). Every figure below comes from finished games; "
            "its game count is in the table or tooltip.")
+ui.left_out_caption(counts["left"])
 
 edge = data.q("category_edge", title=title)
 if edge.height:

@@ -150,8 +150,8 @@ def test_pax_pamir_queries(sample_db: Path) -> None:
 
 def test_title_game_counts(sample_db: Path) -> None:
     counts = run(sample_db, q.title_game_counts, title=DIVERGED_ID.split("-")[1])
-    assert counts == {"games": 3, "complete": 2, "finished": 3}
-    assert run(sample_db, q.title_game_counts, title="chess") == {"games": 0, "complete": 0, "finished": 0}
+    assert counts == {"games": 3, "complete": 2, "finished": 3, "left": 0}
+    assert run(sample_db, q.title_game_counts, title="chess") == {"games": 0, "complete": 0, "finished": 0, "left": 0}
 
 
 def test_copenhagen_lines(sample_db: Path) -> None:
