@@ -14,7 +14,7 @@ own (:func:`leave_aside`, :func:`offered`).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import permutations
 from typing import TYPE_CHECKING, ClassVar
@@ -167,9 +167,14 @@ class KeepOrderTask(Task):
             s.pits[player].outstanding.append(Outstanding(card))
 
 
-def _orders_of(revealed: list[str | None]) -> list[tuple[str | None, ...]]:
-    """Every order the items can be put back in (unknown items are interchangeable)."""
-    return list(dict.fromkeys(permutations(revealed)))
+def _orders_of(revealed: list[str | None]) -> Iterator[tuple[str | None, ...]]:
+    """Every order the items can be put back in (unknown items are interchangeable), one at a time:
+    after a draw-five that also showed items left aside there can be ten, in 10! orders."""
+    seen: set[tuple[str | None, ...]] = set()
+    for order in permutations(revealed):
+        if order not in seen:
+            seen.add(order)
+            yield order
 
 
 @dataclass(slots=True)
@@ -240,7 +245,7 @@ class ReturnTilesTask(PutBack):
         return move.to, move.tiles
 
     def candidates(self, s: CoalBaronState) -> Iterable[Move]:
-        return [ReturnTiles(to=e, tiles=p) for e in ENDS for p in _orders_of(s.revealed)]
+        return (ReturnTiles(to=e, tiles=p) for e in ENDS for p in _orders_of(s.revealed))
 
 
 @dataclass(slots=True)
@@ -258,4 +263,4 @@ class ReturnOrdersTask(PutBack):
         return move.to, move.cards
 
     def candidates(self, s: CoalBaronState) -> Iterable[Move]:
-        return [ReturnOrders(to=e, cards=p) for e in ENDS for p in _orders_of(s.revealed)]
+        return (ReturnOrders(to=e, cards=p) for e in ENDS for p in _orders_of(s.revealed))
