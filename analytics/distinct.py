@@ -11,8 +11,8 @@ this module, so each table counts once:
   a set of rows touches (``count(DISTINCT table_key)``);
 - :func:`distinct_games_sql`: one ``games`` row per ``table_key``, the *counted* view of each
   table: its complete record if it has one, else the smallest id;
-- :func:`statistics_games_sql`: those, less the games a player left (:data:`PLAYED_OUT`): what
-  win rates, scores and strategy figures count.
+- :func:`statistics_games_sql`: those, less the games a player left or conceded
+  (:data:`PLAYED_OUT`): what win rates, scores and strategy figures count.
 
 Lists of records (the game picker, a game's own review) keep every record: each view is a
 download a person can open.  Only BGA records read ``records.raw`` (for the table id), so a
@@ -73,16 +73,17 @@ def counted_ids_sql(con: duckdb.DuckDBPyConnection) -> str:
     return f"SELECT game_id FROM ({distinct_games_sql(con)})"
 
 
-PLAYED_OUT = "result_end IS DISTINCT FROM 'zombie'"
-"""SQL condition on a ``games`` row: nobody left the table (BGA made no player a zombie).  A game a
-player left ends against BGA's automated stand-in, so BGA does not count its result in its
-statistics, and neither do ours: win rates, scores and strategy figures read
-:func:`statistics_games_sql`.  Counts of games, divergences, departures and a player's own record
-keep every game."""
+PLAYED_OUT = "coalesce(result_end, '') NOT IN ('zombie', 'concede')"
+"""SQL condition on a ``games`` row: the game was played out, nobody left the table (BGA made no
+player a zombie) or conceded.  A game a player left ends against BGA's automated stand-in, so BGA
+does not count its result in its statistics, and a conceded game stops before its end: neither
+says what wins.  Win rates, scores and strategy figures read :func:`statistics_games_sql`.  Counts
+of games, divergences, departures and a person's own record and rating keep every game (a
+concession is a loss there, as BGA ranks it)."""
 
 
 def statistics_games_sql(con: duckdb.DuckDBPyConnection) -> str:
-    """:func:`distinct_games_sql` without the games a player left (:data:`PLAYED_OUT`)."""
+    """:func:`distinct_games_sql` without the games a player left or conceded (:data:`PLAYED_OUT`)."""
     return f"SELECT * FROM ({distinct_games_sql(con)}) WHERE {PLAYED_OUT}"
 
 

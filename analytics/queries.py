@@ -140,7 +140,8 @@ def titles(con: duckdb.DuckDBPyConnection) -> list[str]:
 
 def summary(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     """Headline counts: games, players, events, diverged games (each BGA table once), quarantined records,
-    and the games a player left (``left``: not in the win rates and scores, :mod:`analytics.distinct`)."""
+    and the games a player left or conceded (``left``: not in the win rates and scores,
+    :mod:`analytics.distinct`)."""
     have = _tables(con)
     out = {"games": 0, "player_seats": 0, "events": 0, "diverged": 0, "quarantined": 0, "left": 0}
     if "games" in have:
@@ -728,8 +729,8 @@ def title_player_counts(con: duckdb.DuckDBPyConnection, title: str) -> list[tupl
 def title_game_counts(con: duckdb.DuckDBPyConnection, title: str, player_count: int | None = None) -> dict[str, int]:
     """How many games of a title there are, how many complete ones (no divergence), how many
     finished ones the statistics count (the rules reached the end, with or without a divergence on
-    the way, and nobody left the table), and how many finished ones a player left (``left``: not
-    counted, :data:`~analytics.distinct.PLAYED_OUT`)."""
+    the way, and the game was played out), and how many ended ones a player left or conceded
+    (``left``: not counted, :data:`~analytics.distinct.PLAYED_OUT`)."""
     if not {"games", "players"} <= _tables(con):
         return {"games": 0, "complete": 0, "finished": 0, "left": 0}
     row = first_row(con.execute(f"""

@@ -24,8 +24,9 @@ def _query(con: duckdb.DuckDBPyConnection, sql: str, title: str | None) -> pl.Da
 
 
 def overview(con: duckdb.DuckDBPyConnection, title: str | None = None) -> pl.DataFrame:
-    """One row: games, players, events, divergences, quarantined records, games a player left (not in
-    the win rates and scores: :data:`~analytics.distinct.PLAYED_OUT`), last run."""
+    """One row: games, players, events, divergences, quarantined records, games a player left or
+    conceded (``left_table``: not in the win rates and scores, :data:`~analytics.distinct.PLAYED_OUT`),
+    last run."""
     games = distinct_games_sql(con)
     return _query(con, f"""
         SELECT

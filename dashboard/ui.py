@@ -35,11 +35,11 @@ def games_caption(n_games: int, what: str = "games") -> None:
 
 
 def left_out_caption(n_games: int) -> None:
-    """Say how many games a player left (BGA's zombies): the figures above do not count them."""
+    """Say how many games a player left or conceded: the figures above do not count them."""
     if n_games:
-        st.caption(f"{n_games:,} game{'s' if n_games != 1 else ''} in which a player left the table "
-                   f"{'are' if n_games != 1 else 'is'} not counted here: the rest of such a game is played against "
-                   "Board Game Arena's stand-in, and BGA does not count its result either.")
+        st.caption(f"{n_games:,} game{'s' if n_games != 1 else ''} in which a player left the table or conceded "
+                   f"{'are' if n_games != 1 else 'is'} not counted here: such a game is not played out (the rest of "
+                   "it against Board Game Arena's stand-in, or none), and says nothing of what wins.")
 
 
 def stand_in_note(title: str | None, tiles: bool = False) -> None:

@@ -347,8 +347,8 @@ def stats(db: str, game: str | None, player: str | None, components: bool, playe
         sections = [
             ("games per title and status", q.games_by_title_status),
             ("divergences by kind", q.divergences_by_kind),
-            ("win rate by seat (finished games nobody left)", q.win_rate_by_seat),
-            ("mean final score by category (finished games nobody left)", q.mean_score_by_category),
+            ("win rate by seat (games played out)", q.win_rate_by_seat),
+            ("mean final score by category (games played out)", q.mean_score_by_category),
         ]
         from analytics import deeper
 
@@ -372,7 +372,7 @@ def stats(db: str, game: str | None, player: str | None, components: bool, playe
         for t in deep:
             if t.rows.height:
                 ci = [f"{lo:.2%}–{hi:.2%}" for lo, hi in zip(t.rows["win_rate_low"], t.rows["win_rate_high"])]
-                out.print(_frame_table(f"{t.heading.lower()} (finished games nobody left; interval: 95% Wilson)",
+                out.print(_frame_table(f"{t.heading.lower()} (games played out; interval: 95% Wilson)",
                                        t.rows.drop("win_rate_low", "win_rate_high")
                                        .with_columns(pl.Series("95% interval", ci, dtype=pl.String))))
         if game is None and int(ov["quarantined"][0]):

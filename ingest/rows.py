@@ -384,6 +384,21 @@ def _import_notes(source: object) -> tuple[str, ...]:
     return tuple(str(n) for n in notes) if isinstance(notes, list) else ()
 
 
+def _conceded(players: list[dict[str, Any]], result: dict[str, Any]) -> tuple[bool, dict[str, int], list[str]]:
+    """A game ended by a concession, which our rules never reach: its ranks are the source's (BGA
+    ranks whoever conceded last), so a person's record counts it; statistics leave it out
+    (``analytics.distinct.PLAYED_OUT``).  ``(ended, ranking, winners)``: not ended without a rank
+    for every player."""
+    given = result.get("rank")
+    ranking: dict[str, int] = {}
+    for p in players:
+        v = given.get(str(p["id"])) if isinstance(given, dict) else None
+        if type(v) is not int:
+            return False, {}, []
+        ranking[str(p["id"])] = v
+    return bool(ranking), ranking, [p for p, v in ranking.items() if v == 1]
+
+
 def _add_game(r: Replay, rows: EventRows, raw: bytes, job: Job, core: dict[str, _Columns],
               typed: dict[str, _Columns], registry: dict[tuple[str, str], MilestoneTable]) -> None:
     """Add one replayed game's rows to every table, from what the replay computed.
@@ -401,6 +416,8 @@ def _add_game(r: Replay, rows: EventRows, raw: bytes, job: Job, core: dict[str, 
     first = r.first_divergence
     source = rec.source if isinstance(rec.source, dict) else {}
     result = rec.result if isinstance(rec.result, dict) else {}
+    if not over and result.get("end") == "concede":
+        over, ranking, winners = _conceded(rec.players, result)
 
     core["games"].row(
         gid, rec.game, _str(source.get("kind")), parse_time(rec.played_at),
