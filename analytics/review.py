@@ -48,8 +48,8 @@ class _Checkpoints(Observer):
         self.marks, self.states = marks, states
 
     def started(self, state: State) -> None:
-        self.marks.append(-1)
-        self.states.append(state.copy())
+        self.marks[:] = [-1]
+        self.states[:] = [state.copy()]
 
     def applied(self, seq: int, event: MoveEvent | ChanceEvent, state: State) -> None:
         if (seq + 1) % CHECKPOINT_EVERY == 0:

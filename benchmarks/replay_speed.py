@@ -98,6 +98,7 @@ class _TurnObservations(Observer):
         self.label: Any = None
 
     def started(self, state: State) -> None:
+        self.events.clear()
         self.label = state.phase()[0]
 
     def applied(self, seq: int, event: MoveEvent | ChanceEvent, state: State) -> None:

@@ -286,6 +286,10 @@ class EventRows(Observer):
         self._last: dict[tuple[str, str], Any] = {}  # (player, category) -> points in the last row
 
     def started(self, state: State) -> None:
+        for noted in (self.rounds, self.phases, self.t_seq, self.t_pid, self.t_cat, self.t_pts):
+            noted.clear()  # (a reading of a BGA log tried before this one)
+        self._last.clear()
+        self._prev = {}
         self._score = state.score()
         self._round, self._phase = state.phase()
 

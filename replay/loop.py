@@ -44,7 +44,9 @@ class Observer:
     __slots__ = ()
 
     def started(self, state: State) -> None:
-        """The state before the first event this loop applies."""
+        """The state before the first event this loop applies.  An observer may be started again,
+        by a new loop over a new state (the BGA importer tries a log's readings in turn, each from
+        the start, with the same observers): it forgets then what it noted before."""
 
     def applied(self, seq: int, event: MoveEvent | ChanceEvent, state: State) -> None:
         """Event ``seq`` (a move or a chance outcome) has just been applied to ``state``."""

@@ -17,6 +17,7 @@ import pytest
 
 from ingest.bga.convert import import_replayed, ingest_items, log_files, replay_items, replay_log
 from ingest.bga.log import parse_log, read_log
+from ingest.rows import EventRows
 from replay.record import RawItem, iter_raw, loads
 from replay.replayer import COMPLETE, DIVERGED, INVALID, Replay, replay
 
@@ -47,6 +48,23 @@ def test_the_one_run_is_the_replay_of_the_record(name: str) -> None:
     # verify's form: no frames
     _, quick = import_replayed(read_log(LOGS / name), keep_frames=False)
     assert_same(quick, replay(rec, keep_frames=False))
+
+
+OLD_CAGE = Path(__file__).resolve().parent / "bga_logs" / "coal_baron" / "coalbaron_3p_seed42301.log.json.gz"
+
+
+def test_a_log_read_by_its_second_reading_gives_its_observers_that_reading_only() -> None:
+    """Coal Baron's 2024 cage of six is its log's second reading: the first is refused part way, and
+    the observers ingest gives the import's run (its rows) start again with the second."""
+    one = EventRows()
+    blob, got = import_replayed(read_log(OLD_CAGE), keep_frames=False, observers=(one,))
+    rec = loads(blob)
+    assert rec.options.get("cage_capacity") == 6 and got.status == COMPLETE
+    two = EventRows()
+    replay(rec, keep_frames=False, observers=(two,))
+    assert len(one.rounds) == len(rec.events)
+    for noted in ("rounds", "phases", "t_seq", "t_pid", "t_cat", "t_pts"):
+        assert getattr(one, noted) == getattr(two, noted), noted
 
 
 @needs_logs
