@@ -90,7 +90,9 @@ def bga(paths: tuple[str, ...], out: str, game: str | None, table: str | None, f
         written[target] = f
         tables.add(target)
         done += 1
-        status = "finished" if rec.result is not None else "unfinished"
+        end = rec.result.get("end") if isinstance(rec.result, dict) else None
+        status = ("unfinished" if rec.result is None else "conceded" if end == "concede"
+                  else "finished, a player left" if end == "zombie" else "finished")
         verb = ("unchanged" if old == new else "replaced" if force and not (
             isinstance(old, (dict, list)) and adds_nothing(old, new)) else "more of the same table"
             if old is not None else "")

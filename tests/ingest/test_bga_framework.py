@@ -336,6 +336,14 @@ def test_a_conceded_game_imports_as_far_as_it_went() -> None:
     assert replay(rec).status == INCOMPLETE
 
 
+def test_gamerec_import_says_a_game_was_conceded(tmp_path: Path) -> None:
+    log = tmp_path / "c.json"
+    log.write_text(json.dumps({"status": 1, "data": {"players": players(), "logs": _conceding(True)}}))
+    out = CliRunner().invoke(main, ["import", "bga", str(log), "--out", str(tmp_path / "out")])
+    assert out.exit_code == 0, out.output
+    assert "2 events from 4 packets (conceded)" in out.output
+
+
 @pytest.mark.parametrize(("packets", "where", "reason"), [
     (_conceding(False), "packet 4 (gameStateChange)", "BGA says 84100002 conceded the game, but its end of game does not"),
     (_conceding(True, notif("r9", "rollDie", value=2)), "packet 3 (rollDie)", "the game goes on after 84100002 conceded it"),
