@@ -109,7 +109,7 @@ def _columns(con: duckdb.DuckDBPyConnection, table: str) -> set[str]:
 
 def _counted(con: duckdb.DuckDBPyConnection, alias: str = "") -> str:
     """SQL condition: the row's game is one the statistics count (each BGA table once, none a player
-    left: :mod:`analytics.distinct`)."""
+    left or conceded: :mod:`analytics.distinct`)."""
     return f"{alias}game_id IN ({statistics_ids_sql(con)})"
 
 

@@ -73,7 +73,15 @@ from ingest.bga.convert import bga_items
 from ingest.duck import first_row, scalar
 from ingest.rows import Batch, Job, Outcome, build_batch, raw_sha256, settle
 from ingest.sources import expand
-from ingest.writer import NOTES_KEPT, IngestError, conflict_error, same_game, same_game_note, utcnow
+from ingest.writer import (
+    NOTES_KEPT,
+    IngestError,
+    conflict_error,
+    same_game,
+    same_game_note,
+    settled_notes,
+    utcnow,
+)
 from replay import ENGINE_VERSION
 from replay.record import RECORD_SUFFIXES, RawItem, RecordError, iter_raw
 from replay.replayer import DIVERGED, INVALID
@@ -939,7 +947,7 @@ def _run_counts(con: duckdb.DuckDBPyConnection, run_id: int) -> RunCounts:
         JOIN lake_manifest m ON m.shard = w.holder AND m.ordinal = w.holder_ordinal
         WHERE len(m.notes) > 0 ORDER BY w.position, w.ordinal""").fetchall()
     c.settled = len(settled)
-    c.settled_notes = [f"{source}: {n}" for source, ns in settled for n in ns][:NOTES_KEPT]
+    c.settled_notes = [line for source, ns in settled for line in settled_notes(source, ns)][:NOTES_KEPT]
     return c
 
 

@@ -26,7 +26,7 @@ import re
 import shutil
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -138,6 +138,12 @@ def same_game_note(game_id: str, kept: tuple[str, int | None], dropped: tuple[st
         return at[0] + (f":{at[1]}" if at[1] is not None else "")
     return (f"{where(dropped)} and {where(kept)} are the same game ({game_id!r}) saved two ways: "
             f"kept {where(kept)}, which says more")
+
+
+def settled_notes(source: str, notes: Iterable[str]) -> list[str]:
+    """The notes a BGA log's import settled (``source.notes``), each after its input's place, as
+    ``ingest`` prints them (``file: note``)."""
+    return [f"{source}: {n}" for n in notes]
 
 
 NOTES_KEPT = 10
@@ -407,7 +413,7 @@ class Database:
                     continue  # counted when the first input of its game was written
                 if o.notes:
                     c.settled += 1
-                    c.settled_notes += [f"{o.source}: {n}" for n in o.notes][:max(0, NOTES_KEPT - len(c.settled_notes))]
+                    c.settled_notes += settled_notes(o.source, o.notes)[:max(0, NOTES_KEPT - len(c.settled_notes))]
                 c.statuses[o.status] = c.statuses.get(o.status, 0) + 1
                 if o.status == DIVERGED:
                     c.diverged += 1

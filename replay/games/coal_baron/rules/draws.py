@@ -63,41 +63,30 @@ def _candidates(revealed: list[str | None], pool: HiddenPool) -> list[str]:
     return named
 
 
-def aside(s: CoalBaronState, deck: str) -> tuple[str | None, ...]:
-    """The items of ``deck`` (``tiles`` or ``orders``) a player who left the table left aside."""
-    return s.tiles_aside if deck == "tiles" else s.orders_aside
-
-
 def leave_aside(s: CoalBaronState, task: KeepTileTask | KeepOrderTask, player: str) -> None:
     """``bga``: ``player`` leaves the table at a draw-five's choice.  BGA's zombie passes: nothing is
-    kept, nothing goes back to the deck, and the revealed items stay aside (BGA's draw location)
-    until the next draw-five of that deck (:func:`offered`)."""
+    kept, nothing goes back to the deck, and the revealed items stay aside (BGA's draw location,
+    the state's ``tiles_aside``/``orders_aside``) until the next draw-five of that deck
+    (:func:`offered`)."""
     s.pop(task)
-    items = (*aside(s, task.deck), *s.revealed)
-    what = WHAT[task.deck]
+    where = f"{task.deck}_aside"
     s.depart("draw_five_left_aside",
-             f"{player} left the table at the choice: the {len(s.revealed)} revealed {what} stay aside, "
-             f"neither kept nor put back; by the rulebook they go back on the deck")
-    if task.deck == "tiles":
-        s.tiles_aside = items
-    else:
-        s.orders_aside = items
+             f"{player} left the table at the choice: the {len(s.revealed)} revealed {WHAT[task.deck]} stay "
+             "aside, neither kept nor put back; by the rulebook they go back on the deck")
+    setattr(s, where, (*getattr(s, where), *s.revealed))
     s.revealed = []
 
 
 def offered(s: CoalBaronState, deck: str, player: str, got: list[str | None]) -> list[str | None]:
     """What a draw-five shows: the items drawn, and under ``bga`` those a player who left the table
     left aside at an earlier draw-five of the deck, first (:func:`leave_aside`)."""
-    left = aside(s, deck)
+    where = f"{deck}_aside"
+    left: tuple[str | None, ...] = getattr(s, where)
     if not left:
         return got
-    if deck == "tiles":
-        s.tiles_aside = ()
-    else:
-        s.orders_aside = ()
-    what = WHAT[deck]
+    setattr(s, where, ())
     s.depart("draw_five_left_aside",
-             f"{player} is shown the {len(left)} {what} left aside by a player who left the table with the "
+             f"{player} is shown the {len(left)} {WHAT[deck]} left aside by a player who left the table with the "
              f"{len(got)} drawn: {len(left) + len(got)} in all; by the rulebook a draw-five shows only those drawn")
     return [*left, *got]
 
