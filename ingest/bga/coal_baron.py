@@ -565,7 +565,9 @@ def return_items(imp: CoalBaronImporter, n: Notif) -> None:
     if count:
         end = RETURN_END.search(n.log or "")
         if end is None:
-            imp.fail(f"the message does not say whether the {deck} went to the top or the bottom: {n.log!r}")
+            imp.fail(f"only BGA's message says whether the {deck} went to the top or the bottom of the deck, "
+                     f"and this one does not say it in English: {n.log!r} (a log saved in another language: "
+                     "see 'Saving a log by hand' in docs/bga-import.md)")
         imp.move(pid, f"return_{deck}", to=end.group(1), **{field: [None] * count})
         imp.decks[deck].put_back(count, end.group(1))
 

@@ -168,6 +168,8 @@ class PaxImporter(GameImporter):
         """The bribe negotiation under way (``startBribeNegotiation`` until it is accepted or declined)."""
         self.wakhan_bribe: int | None = None
         """A bribe the Wakhan paid by our rules that BGA shows after her action (its ``payBribe`` to come)."""
+        self.court_order: dict[str, int] = {}
+        """Card -> its place in BGA's order of the court it was played to (the card's ``state``)."""
 
     @classmethod
     def seat_order(cls, log: BgaLog, players: list[str]) -> list[str]:
@@ -671,7 +673,7 @@ def wakhan_radicalize(imp: PaxImporter, n: Notif) -> None:
     s = imp.state
     side: str | None = None
     if card in COURT and a.get("newLocation") != "discardPile":
-        side = str(a.get("side") or "left") if s.courts[WAKHAN_ID] else "left"
+        side = court_side(imp, WAKHAN_ID, CardRef(a["card"]["id"], a["card"].get("state")), a.get("side"))
     paid, imp.bribe = imp.bribe or 0, None
     due = wakhan_play_bribe(s, WAKHAN_ID, card) if card in COURT else None
     if side is not None and paid != (due[1] if due else 0):
@@ -692,6 +694,7 @@ def change_loyalty(imp: PaxImporter, n: Notif) -> None:
 
 class CardRef(msgspec.Struct):
     id: Any
+    state: Any = None
 
 
 class Purchase(msgspec.Struct):
@@ -788,10 +791,32 @@ def play_card(imp: PaxImporter, n: Notif) -> None:
     """``play`` a card from hand to the left or right end of the court."""
     a = n.args_as(Play)
     player = pid(a.playerId)
-    # BGA names a side even for the first card; in an empty court both ends are one place,
-    # which our records write as "left"
-    side = str(a.side or "left") if imp.state.courts[player] else "left"
-    imp.decide(player, "play", card=card_id(a.card.id), side=side)
+    imp.decide(player, "play", card=card_id(a.card.id), side=court_side(imp, player, a.card, a.side))
+
+
+def court_side(imp: PaxImporter, player: str, card: CardRef, word: Any) -> str:
+    """The end of ``player``'s court a card played to it went to, from BGA's order of that court.
+
+    BGA numbers a court's cards (``state``): the first at 0, a card played to the left end one
+    below the lowest, one to the right end one above the highest.  Its ``side`` word ("left",
+    "right") says the same in the language of the log's messages, so it is only checked, and only
+    when it is English.  In an empty court both ends are one place, which our records write as
+    "left" (BGA names a side there too)."""
+    court = imp.state.courts[player]
+    order = imp.court_order
+    try:
+        place = order[card_id(card.id)] = int(card.state)
+    except (TypeError, ValueError):
+        imp.fail(f"BGA does not say where in the court {card_name(card_id(card.id))} went (state {card.state!r})")
+    if not court:
+        return "left"
+    leftmost = order.get(court[0])
+    if leftmost is None:
+        imp.fail(f"BGA never said where in the court {card_name(court[0])} went")
+    side = "left" if place < leftmost else "right"
+    if word in ("left", "right") and word != side:
+        imp.fail(f"BGA says the {word} end of the court, but numbers the card {place} and the leftmost {leftmost}")
+    return side
 
 
 def pass_(imp: PaxImporter, n: Notif) -> None:
@@ -824,10 +849,12 @@ def purchase_gift(imp: PaxImporter, n: Notif) -> None:
 
 
 def pay_rupees_to_market(imp: PaxImporter, n: Notif) -> None:
-    """Build (log "to build": the blocks are the placements that follow) or betray; empty log: a gift's payment."""
+    """Build (BGA says how many rupees: the blocks are the placements that follow), betray (a card,
+    no count), or a gift's payment (neither).  Told apart by the arguments, which are the same in
+    every language of the log's messages."""
     a = n.args
     player = pid(a["playerId"])
-    if "to build" in n.log:
+    if "numberOfRupees" in a:
         blocks = 0
         for later in imp.following(n):
             if later.type in ("placeArmy", "placeRoad"):
@@ -836,7 +863,7 @@ def pay_rupees_to_market(imp: PaxImporter, n: Notif) -> None:
                                     "returnCoalitionBlock"):
                 break
         imp.decide(player, "build", card=card_id(a["tkn_largeCard"]), blocks=blocks)
-    elif "betray" in n.log:
+    elif "tkn_largeCard" in a:
         target = card_id(a["tkn_largeCard"])
         imp.settle(keep="betray")
         imp.move(player, "betray", card=imp.used_card(n, "betray"), target=target)

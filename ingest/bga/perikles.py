@@ -140,6 +140,9 @@ class PeriklesImporter(GameImporter):
         self.battle_plays: dict[str, dict[str, Any]] = {}
         """Special tiles played before the current combat (BGA asks everyone at once)."""
         self.hits = {"attacker": 0, "defender": 0}
+        self.roles: dict[str, set[str]] | None = None
+        """BGA's word for a side in a combat (in the language of the log's messages) -> the sides
+        (``attacker``, ``defender``) its Battle Tokens pair it with (read once, when first needed)."""
         self.combat_type: str | None = None
         """The type of the dice combat under way (``rollBattle``'s ``type``)."""
         self.main: dict[str, dict[str, str]] = {}
@@ -468,12 +471,24 @@ def election(imp: PeriklesImporter, n: Notif) -> None:
     imp.observe({"leaders": {str(n.args["city"]): _pid(n.args["player_id"])}})
 
 
+ELECTION_ORDER = ("athens", "sparta", "argos", "corinth", "thebes", "megara")
+"""The order BGA holds the elections in (its list of cities): each city gets one ``election`` or
+``noElection``, all in one packet."""
+
+
 def no_election(imp: PeriklesImporter, n: Notif) -> None:
-    """`noElection`: a city without candidates has no leader (only ``city_name`` is given): observed."""
+    """`noElection`: a city without candidates has no leader: observed.  BGA names the city only by
+    its name in the language of the log's messages, so the city is the one whose turn it is in
+    :data:`ELECTION_ORDER`; an English name is checked against it."""
     imp.settle()
-    city = CITY_BY_NAME.get(str(n.args["city_name"]))
-    if city is None:
-        imp.fail(f"unknown city {n.args['city_name']!r}")
+    before = [x for x in n.packet.notifs[:n.index] if x.type in ("election", "noElection")]
+    if len(before) >= len(ELECTION_ORDER) or any(
+            x.type == "election" and str(x.args["city"]) != c for x, c in zip(before, ELECTION_ORDER)):
+        imp.fail("the elections before it are not in BGA's order of cities")
+    city = ELECTION_ORDER[len(before)]
+    named = CITY_BY_NAME.get(str(n.args["city_name"]))
+    if named not in (None, city):
+        imp.fail(f"BGA names {named} where its order of elections has {city}")
     imp.observe({"leaders": {city: None}})
 
 
@@ -715,18 +730,20 @@ def set_permission(imp: PeriklesImporter, n: Notif) -> None:
              power=str(n.args["city"]), grant=_grants(imp, n))
 
 
-_GRANTS = {("grants_or_denies", "grants"): True, ("grants_or_denies", "denies"): False,
-           ("gives_or_revokes", "gives"): True, ("gives_or_revokes", "revokes"): False}
-"""``givePermission``'s word for it: ``grants_or_denies`` since BGA's permission requests (December
-2025), ``gives_or_revokes`` before them (standing permissions only)."""
+_GRANTS = {"grants": True, "denies": False, "gives": True, "revokes": False}
+"""``givePermission``'s word for it, in English: ``grants_or_denies`` since BGA's permission
+requests (December 2025), ``gives_or_revokes`` before them (standing permissions only)."""
 
 
 def _grants(imp: PeriklesImporter, n: Notif) -> bool:
-    """Whether ``givePermission`` grants (else denies or revokes) the permission."""
-    key = "grants_or_denies" if "grants_or_denies" in n.args else "gives_or_revokes"
-    grant = _GRANTS.get((key, str(n.args.get(key))))
-    if grant is None:
-        imp.fail(f"a permission neither granted nor denied ({key}: {n.args.get(key)!r})")
+    """Whether ``givePermission`` grants (else denies or revokes) the permission: whether the power
+    is on BGA's list of the location's permissions after it.  The word BGA puts in the message says
+    the same in the language of the log's messages, so it is only checked, and only when English."""
+    grant = str(n.args["city"]) in _permissions(n.args["permissions"])
+    word = n.args.get("grants_or_denies", n.args.get("gives_or_revokes"))
+    if _GRANTS.get(str(word), grant) != grant:
+        imp.fail(f"BGA says a leader {word} the permission, but its list of permissions after it is "
+                 f"{n.args['permissions']!r}")
     return grant
 
 
@@ -860,10 +877,25 @@ def dice_roll(imp: PeriklesImporter, n: Notif) -> None:
 def combat_winner(imp: PeriklesImporter, n: Notif) -> None:
     """`combatWinner`: a dice combat's winner, with BGA's hit count per side: observed."""
     loc = str(n.args["location"])
-    side = str(n.args["winner"]).lower()
+    side = _side_named(imp, str(n.args["winner"]))
     imp.observe({"combat": {loc: {_combat_type(imp, loc): {
         "winner": side, "winner_player": imp.main.get(loc, {}).get(side),
         "attacker_hits": imp.hits["attacker"], "defender_hits": imp.hits["defender"]}}}})
+
+
+def _side_named(imp: PeriklesImporter, word: str) -> str:
+    """The side BGA's ``word`` for it names.  The word is in the language of the log's messages
+    ("Attacker", "Defender" in English); every Battle Token BGA gives (``takeToken``, ``round2``) names
+    its side both by that word and by a fixed one, and a combat's winner has taken one."""
+    if imp.roles is None:
+        imp.roles = {}
+        by_type = imp.log.by_type()
+        for x in (*by_type.get("takeToken", ()), *by_type.get("round2", ())):
+            imp.roles.setdefault(str(x.args["winner"]), set()).add(str(x.args["side"]))
+    sides = imp.roles.get(word, set())
+    if len(sides) != 1 or not sides <= {"attacker", "defender"}:
+        imp.fail(f"BGA names the winner {word!r}, which its Battle Tokens pair with {sorted(sides) or 'no side'}")
+    return next(iter(sides))
 
 
 def _combat_type(imp: PeriklesImporter, loc: str) -> str:

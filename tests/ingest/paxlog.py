@@ -25,6 +25,8 @@ class PaxLog:
     def __init__(self) -> None:
         self.packets: list[dict[str, Any]] = []
         self._uid = 0
+        self.courts: dict[int, list[int]] = {}
+        """Player -> BGA's numbers (``state``) of the cards played to their court."""
 
     def n(self, type_: str, log: str = "", player: int | None = None, **args: Any) -> dict[str, Any]:
         self._uid += 1
@@ -63,8 +65,14 @@ class PaxLog:
                                      for i, (r, c, k) in enumerate(paid)])
 
     def play(self, player: int, card: int, side: str = "left") -> dict[str, Any]:
+        """BGA numbers the first card of a court 0, a card played to the left end one below the
+        lowest, one played to the right end one above the highest."""
+        court = self.courts.setdefault(player, [])
+        state = 0 if not court else min(court) - 1 if side == "left" else max(court) + 1
+        court.append(state)
         return self.n("playCard", "${tkn_playerName} plays ${tkn_cardName}", player,
-                      card={"id": f"card_{card}", "location": f"court_{player}"}, side=side, bribe=False)
+                      card={"id": f"card_{card}", "location": f"court_{player}", "state": state},
+                      side=side, bribe=False, i18n=["side"])
 
     def tribe(self, player: int, region: str, cylinder: int) -> dict[str, Any]:
         return self.n("placeCylinder", "${tkn_playerName} places ${tkn_cylinder} in ${tkn_regionName}", player,

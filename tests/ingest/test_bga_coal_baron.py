@@ -254,11 +254,14 @@ def test_a_draw_five_of_tiles_with_nothing_kept_goes_to_the_bottom() -> None:
                           (str(A), {"type": "return_tiles", "to": "bottom", "tiles": [None] * 5})]
 
 
-def test_a_return_whose_message_names_no_end_is_refused() -> None:
+def test_a_return_whose_message_names_no_end_in_english_is_refused_with_the_reason() -> None:
+    """Which end of the deck the items went to is only in BGA's message: a log saved in another
+    language (or a message naming no end) is refused there, saying why."""
     t = Table().setup()
     t.packet(*t.place(A, "factory_draw"), t.state(50, A, []))
-    t.packet(t.by(A, "returnTiles", "${player_name} returns ${n} tiles", n=5))
-    with pytest.raises(BgaImportError, match=r"\(returnTiles\): the message does not say whether the tiles went"):
+    t.packet(t.by(A, "returnTiles", "${player_name} remet ${n} tuiles sous la pioche", n=5))
+    with pytest.raises(BgaImportError, match=r"\(returnTiles\): only BGA's message says whether the tiles went to "
+                                             r"the top or the bottom of the deck, and this one does not say it in English"):
         imported(t)
 
 

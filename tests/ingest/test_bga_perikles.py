@@ -13,7 +13,7 @@ import pytest
 
 from ingest.bga import BgaImportError, import_log, parse_log, read_log
 from ingest.bga.log import Notif, Packet
-from ingest.bga.perikles import HANDLERS, INFLUENCE_BY_BGA_ID, PeriklesImporter
+from ingest.bga.perikles import ELECTION_ORDER, HANDLERS, INFLUENCE_BY_BGA_ID, PeriklesImporter, _side_named
 from replay.games import get_game
 from replay.games.perikles import tasks
 from replay.games.perikles.components import CITY_KEYS, INFLUENCE, LOCATION, UNIT
@@ -225,16 +225,37 @@ def test_alkibiades_move_moves_one_cube() -> None:
 # ---- elections ---------------------------------------------------------------------------------
 
 
-def test_election_and_no_election_are_observed() -> None:
+def elections(imp: PeriklesImporter, names: dict[str, str]) -> None:
+    """One packet of elections, as BGA sends them: a city at a time in its order of cities, an
+    ``election`` for each city with a leader, a ``noElection`` (``names``: the city's name in the
+    log's language) for each without."""
+    p = Packet("/table/t1", 44, 44, 0)
+    for city in ELECTION_ORDER:
+        leader = imp.pk.leader[city]
+        n = (Notif("election", {"player_id": leader, "city": city, "cubes": 0}, "x", f"u-{city}", p, len(p.notifs))
+             if leader is not None else
+             Notif("noElection", {"city_name": names[city], "i18n": ["city_name"]}, "x", f"u-{city}", p, len(p.notifs)))
+        p.notifs.append(n)
+    for n in p.notifs:
+        imp.current = n
+        HANDLERS[n.type](imp, n)
+
+
+def test_election_and_no_election_are_observed_whatever_the_language_of_the_city_names() -> None:
     imp = importer()
     reach(imp, lambda s: s.stage in ("choose_first", "recover", "commit"))
-    city = next(c for c in imp.pk.leader if imp.pk.leader[c] is not None)
-    send(imp, "election", player_id=imp.pk.leader[city], city=city, cubes=0)
-    none = next((c for c in imp.pk.leader if imp.pk.leader[c] is None), None)
-    if none is not None:
-        send(imp, "noElection", city_name=none.capitalize())
-    assert events(imp)[0] == ("observe", {"leaders": {city: imp.pk.leader[city]}})
+    imp.pk.leader["argos"] = imp.pk.leader["thebes"] = None   # no candidates there
+    elections(imp, {"argos": "Άργος", "thebes": "Thèbes"})
+    assert events(imp) == [("observe", {"leaders": {c: imp.pk.leader[c]}}) for c in ELECTION_ORDER]
     assert not imp.mismatches
+
+
+def test_a_city_named_out_of_bgas_order_of_elections_is_refused() -> None:
+    imp = importer()
+    reach(imp, lambda s: s.stage in ("choose_first", "recover", "commit"))
+    imp.pk.leader["argos"] = None
+    with pytest.raises(BgaImportError, match="names megara where its order of elections has argos"):
+        elections(imp, {"argos": "Megara"})
 
 
 def test_spartan_choice_names_the_first_committer() -> None:
@@ -360,7 +381,8 @@ def _leader_and_location(imp: PeriklesImporter) -> tuple[str, str, str]:
                                                      ("gives_or_revokes", "gives", "revokes")])
 def test_give_permission_without_a_request_is_a_standing_permission(key: str, grant: str, deny: str) -> None:
     """Either wording: ``gives_or_revokes`` before BGA's permission requests (December 2025), when a
-    standing permission was the only kind; a word that is neither is refused."""
+    standing permission was the only kind.  BGA's list of permissions after it decides; an English
+    word that says otherwise is refused, a word of another language is not read."""
     imp = importer()
     reach(imp, lambda s: s.stage == "commit" and s.commit_sent == 0)
     lead, loc, city = _leader_and_location(imp)
@@ -373,8 +395,11 @@ def test_give_permission_without_a_request_is_a_standing_permission(key: str, gr
     other = next(p for p in PLAYERS if p != lead)
     with pytest.raises(BgaImportError, match=f"{other} cannot grant permission to defend .*: he does not lead"):
         send(imp, "givePermission", player_id=other, **{key: grant}, location=loc, city=city, permissions=city)
-    with pytest.raises(BgaImportError, match=rf"a permission neither granted nor denied \({key}: 'lends'\)"):
-        send(imp, "givePermission", player_id=lead, **{key: "lends"}, location=loc, city=city, permissions=city)
+    with pytest.raises(BgaImportError, match=rf"BGA says a leader {grant} the permission, but its list of "
+                                             r"permissions after it is ''"):
+        send(imp, "givePermission", player_id=lead, **{key: grant}, location=loc, city=city, permissions="")
+    send(imp, "givePermission", player_id=lead, **{key: "accorde"}, location=loc, city=city, permissions=city)
+    assert events(imp)[-2] == (lead, {"type": "set_permission", "location": loc, "power": city, "grant": True})
 
 
 def test_a_standing_permission_while_its_request_waits_comes_after_the_ask() -> None:
@@ -450,8 +475,30 @@ def test_a_combat_winner_disagreeing_with_our_rules_is_a_mismatch_naming_the_loc
     c = imp.pk.combat
     assert c is not None
     imp.combat_type = c["combat_type"]
+    imp.roles = {"Attacker": {"attacker"}, "Defender": {"defender"}}
     send(imp, "combatWinner", winner="Attacker", type="x", location=c["location"])
     assert any(m.key == f"combat.{c['location']}.{c['combat_type']}.winner" for m in imp.mismatches)
+
+
+def test_the_combat_winner_is_the_side_its_battle_tokens_name_by_the_same_word() -> None:
+    """BGA names the winning side by a word of the log's language; its Battle Tokens pair that word
+    with the side (``takeToken``, ``round2``).  A word no token names, or names for both sides, is refused."""
+    def tokens(*pairs: tuple[str, str]) -> PeriklesImporter:
+        raw = {"status": 1, "data": {"players": [{"id": p, "name": p.upper()} for p in PLAYERS], "logs": [
+            {"channel": "/table/t1", "table_id": 1, "packet_id": str(i + 1), "packet_type": "resend",
+             "move_id": str(i + 1), "time": "0", "data": [
+                 {"uid": f"t{i}", "type": "takeToken" if i else "round2", "log": "${winner}",
+                  "args": {"winner": word, "side": side, "i18n": ["winner"]}}]}
+            for i, (word, side) in enumerate(pairs)]}}
+        return PeriklesImporter(parse_log(raw, "tokens.json"), list(PLAYERS), {})
+
+    imp = tokens(("Défenseur", "defender"), ("Attaquant", "attacker"), ("Attaquant", "attacker"))
+    assert (_side_named(imp, "Attaquant"), _side_named(imp, "Défenseur")) == ("attacker", "defender")
+    with pytest.raises(BgaImportError, match="names the winner 'Angreifer', which its Battle Tokens pair with no side"):
+        _side_named(imp, "Angreifer")
+    imp = tokens(("Camp", "defender"), ("Camp", "attacker"))
+    with pytest.raises(BgaImportError, match=r"pair with \['attacker', 'defender'\]"):
+        _side_named(imp, "Camp")
 
 
 def test_claims_defeats_statues_start_player_and_final_scoring_are_observed() -> None:
