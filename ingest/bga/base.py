@@ -60,6 +60,8 @@ FRAMEWORK_TYPES = frozenset({
     "wakeupPlayers",
     "gameResultNeutralized",  # a player left early: BGA will not count the result (no game facts)
     "allPlayersAreZombie",    # everyone left: the end of game follows
+    "timeJokerUsed",          # a turn-based player takes holiday time (their clock only)
+    "leaveGameState",         # the state machine leaves a state (no game facts)
 })
 """Notifications BGA's framework sends for every game (state machine, clocks,
 the "End of game" line).  They carry no game facts; an importer may still

@@ -10,7 +10,8 @@ saves that history in one of several envelopes, all read here into one
 * the archive log, 2020–21 form: ``{"status": 1, "data": {"data": {"data": [packet, ...]}}}``;
 * a bare JSON list of packets;
 * the replay page's ``g_gamelogs`` — the saved HTML page (the assignment
-  ``g_gamelogs = ...;`` is found in it) or the object itself (a packet list,
+  ``g_gamelogs = ...;`` is found in it) or the object itself
+  (``{"status": 1, "data": {"valid": 1, "data": [packet, ...]}}``, a packet list,
   or ``{"data": [...]}`` / ``{"logs": [...]}``);
 * the in-game notification history as browser extensions save it:
   ``{"currentPlayerId", "players": {id: {...}}, "packets": [...], ...}``.
@@ -237,7 +238,7 @@ class BgaLog:
 
     source: str
     envelope: str
-    """Which envelope it came in (``archive-2026``, ``archive-2020``, ``packets``,
+    """Which envelope it came in (``archive-2026``, ``archive-2020``, ``replay-page``, ``packets``,
     ``g_gamelogs``, ``notification-history``)."""
     packets: list[Packet]
     players: list[dict[str, Any]] = field(default_factory=list)
@@ -584,13 +585,16 @@ def parse_log(obj: Any, source: str) -> BgaLog:
         elif (isinstance(data, dict) and isinstance(data.get("data"), dict)
               and isinstance(data["data"].get("data"), list)):
             envelope, packets, players = "archive-2020", data["data"]["data"], data.get("players")
+        elif isinstance(data, dict) and _looks_like_packets(data.get("data")):
+            envelope, packets, players = "replay-page", data["data"], data.get("players")
         elif _looks_like_packets(data):
             envelope, packets = "archive", data
         elif isinstance(data, dict) and "logs" in data:
             raise BgaImportError(f"an archive log whose data.logs is {_kind(data['logs'])}, not a list of packets",
                                  file=source)
         else:
-            raise BgaImportError("an archive envelope without packets (expected data.logs or data.data.data)",
+            raise BgaImportError("an archive envelope without packets (expected data.logs, data.data or "
+                                 "data.data.data)",
                                  file=source)
     elif isinstance(obj, dict) and isinstance(obj.get("packets"), list):
         envelope, packets = "notification-history", obj["packets"]

@@ -103,6 +103,7 @@ def envelopes() -> dict[str, Any]:
     return {
         "archive-2026": {"status": 1, "data": {"players": players(), "logs": ps}},
         "archive-2020": {"status": 1, "data": {"valid": 1, "data": {"data": ps}}},
+        "replay-page": {"status": 1, "data": {"valid": 1, "data": ps}},   # g_gamelogs as the replay page holds it
         "packets": ps,
         "g_gamelogs": {"data": ps},
         "notification-history": {"currentPlayerId": A, "players": {str(p["id"]): p for p in players()},
@@ -139,12 +140,13 @@ def test_every_envelope_reads_to_the_same_record(name: str, tmp_path: Path) -> N
     assert a.to_dict() == b.to_dict()
 
 
-def test_saved_replay_page_with_g_gamelogs(tmp_path: Path) -> None:
-    page = ("<html><head><script>var gameui; g_gamelogs = " + json.dumps(game_packets())
+@pytest.mark.parametrize("name", ["packets", "replay-page"])
+def test_saved_replay_page_with_g_gamelogs(name: str, tmp_path: Path) -> None:
+    page = ("<html><head><script>var gameui; g_gamelogs = " + json.dumps(envelopes()[name])
             + ";\nvar g_other = {};</script></head><body>replay</body></html>")
     (tmp_path / "replay.html").write_text(page)
     log = read_log(tmp_path / "replay.html")
-    assert log.envelope == "packets"
+    assert log.envelope == name
     check_record(import_log(log).record)
 
 
@@ -325,6 +327,15 @@ def _with(first: dict[str, Any]) -> list[dict[str, Any]]:
     ps = game_packets()
     ps[2]["data"].insert(0, first)
     return ps
+
+
+@pytest.mark.parametrize("first", [
+    notif("j1", "timeJokerUsed", player_name="Bob", nb_days=1),
+    notif("j1", "leaveGameState", id=10)], ids=["timeJokerUsed", "leaveGameState"])
+def test_framework_notifications_of_real_logs_change_nothing(first: dict[str, Any]) -> None:
+    """Seen in real turn-based logs of other titles: a holiday taken (``timeJokerUsed``), a state
+    left (``leaveGameState``); neither carries game facts."""
+    check_record(import_log(parse_log(_with(first), "x")).record)
 
 
 def test_a_conceded_game_imports_as_far_as_it_went() -> None:
@@ -527,12 +538,12 @@ def test_state_changes_picked_are_those_whose_id_is_named_however_it_is_written(
 def test_import_never_replaces_a_different_record_and_names_the_same_table(tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     logs.mkdir()
-    for name, obj in envelopes().items():  # five envelopes of one table's log
+    for name, obj in envelopes().items():  # six envelopes of one table's log
         (logs / f"{name}.json").write_bytes(orjson.dumps(obj))
     out = tmp_path / "out"
     code, text = run("import", "bga", str(logs), "--out", str(out))
     written = sorted(p.name for p in out.iterdir())
-    assert "imported 5 of 5 logs" in text and "the same table as" in text
+    assert "imported 6 of 6 logs" in text and "the same table as" in text
     assert "as 2 record file(s)" in text  # never five for two files
     assert len(written) == 2  # the viewer's envelope names the viewer: bga-T-A; the others bga-T
     for w in written:  # what is there is what the first log of its id gave: nothing silently replaced
