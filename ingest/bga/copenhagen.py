@@ -31,7 +31,7 @@ shows and what it does not:
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import Any
@@ -47,6 +47,8 @@ from replay.games.copenhagen.state import CopenhagenState
 MERMAID_ID = 1
 """The implementation creates the mermaid card first."""
 SLOTS = 7
+NEXT_PLAYER_STATE = 2
+"""``nextPlayer``: a turn begins; the implementation saves the game for an undo there."""
 ADJACENT_STATE = 5
 """``takeAdjacentCard``: its args name the cards next to the slot the first card left."""
 _ADJACENT = frozenset({ADJACENT_STATE})
@@ -160,9 +162,11 @@ def _refill(layouts: list[_Layout], dealt: list[tuple[int, int]], mermaid: bool)
     return out
 
 
-def place_first_harbour(log: BgaLog, n_players: int) -> tuple[list[str | None], list[int]]:
+def place_first_harbour(log: BgaLog, n_players: int, undone: Set[str] = frozenset()
+                        ) -> tuple[list[str | None], list[int]]:
     """The first harbour's colours by slot (``None``: never shown) and the slot of every
-    ``takeCard`` of the log, in order, as far as every layout the log allows agrees.
+    ``takeCard`` of the log, in order, as far as every layout the log allows agrees (``undone``:
+    the uids of notifications an undo took back, which are left out).
 
     Raises ``ValueError`` when the log contradicts itself.  When layouts remain that would
     write different records, the slots stop before the first ``takeCard`` they disagree on
@@ -172,6 +176,8 @@ def place_first_harbour(log: BgaLog, n_players: int) -> tuple[list[str | None], 
     any_cards = False
     notifs = log.of_types(("takeCard", "usedAbility", "refillHarbor")) + log.state_changes(_ADJACENT)
     notifs.sort(key=attrgetter("seq"))  # most of a log's state changes are not looked into
+    if undone:
+        notifs = [n for n in notifs if n.uid not in undone]
     for n in notifs:
         a = n.args if isinstance(n.args, dict) else {}
         if n.type == "takeCard":
@@ -211,6 +217,10 @@ class CopenhagenImporter(GameImporter):
     signature = frozenset({"refillHarbor", "placePolyomino", "takeAbilityTile", "shuffleDiscardIntoDeck",
                            "discardDownToMaxHandSize", "takeCard", "usedAbility", "activateAbility",
                            "activateAbilityChangeOfColors", "resetUsedAbilities", "skippingCoatOfArms"})
+    ignored = frozenset({
+        "undoRestorePoint",            # read by cancelled(): what came since the turn began produces nothing
+        "resetInterfaceWithAllDatas",  # the client's redraw after an undo (no game facts)
+    })
 
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
@@ -224,6 +234,26 @@ class CopenhagenImporter(GameImporter):
         assert isinstance(self.state, CopenhagenState)
         return self.state
 
+    def cancelled(self) -> set[str]:
+        """BGA's framework undo: Copenhagen saves the game as each turn begins (``undoSavepoint`` when
+        the state changes to ``nextPlayer``, kept at the end of that move) and a player's undo
+        restores it (``undoRestorePoint``).  Where a log has the restore point, everything between
+        the saving move and it was taken back and produces no events.  (What BGA leaves in a log
+        around an undo is not public: logs may lack the undone moves, the restore point, or both.)"""
+        out: set[str] = set()
+        notifs = self.log.notifs
+        for undo in self.log.by_type().get("undoRestorePoint", ()):
+            self.current = undo
+            saved = next((n for n in reversed(notifs[:undo.seq])
+                          if n.type == "gameStateChange" and n.state_id == NEXT_PLAYER_STATE), None)
+            if saved is None or saved.packet.move_id is None or undo.packet.move_id is None:
+                self.fail("an undo with no turn begun before it (or moves the log does not number)")
+            first, last = saved.packet.move_id, undo.packet.move_id
+            out.update(n.uid for n in notifs[saved.seq + 1:undo.seq]
+                       if n.packet.move_id is not None and first < n.packet.move_id < last)
+        self.current = None
+        return out
+
     def prepare(self) -> None:
         """The setup, which no notification shows: the first harbour as the rest of the log
         places it, and every starting hand face down, in turn order."""
@@ -231,10 +261,10 @@ class CopenhagenImporter(GameImporter):
         self.current = self.log.notifs[0] if self.log.notifs else None
         self._check_numbering()
         try:
-            first, self.take_slots = place_first_harbour(self.log, n)
+            first, self.take_slots = place_first_harbour(self.log, n, self.cancelled_uids)
         except ValueError as exc:
             self.fail(str(exc))
-        takes = self.log.by_type().get("takeCard", [])
+        takes = [t for t in self.log.by_type().get("takeCard", []) if t.uid not in self.cancelled_uids]
         if len(self.take_slots) < len(takes):
             self._stop_before(takes[len(self.take_slots)])
         self.take_slots.reverse()  # popped from the end, in log order

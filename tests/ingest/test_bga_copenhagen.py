@@ -451,3 +451,35 @@ def test_a_board_read_raw_counts_the_covered_cells_as_the_decoded_board_does() -
     # cells of a shape the fast reading does not expect are read as plain JSON
     odd = {"x": [], "0": [dict(cell, fill="blue"), "not a cell"]}
     assert covered(msgspec.Raw(msgspec.json.encode(odd))) == covered(odd) == 1
+
+
+# ---- BGA's framework undo ----------------------------------------------------------------
+
+UNDO = Path(__file__).resolve().parent / "bga_logs" / "copenhagen" / "copenhagen_2p_seed6515_undo.log.json.gz"
+"""A harness log that keeps the packets two undos took back (listed in its table file's
+``cancelled_packets``), each undo's move opened by ``undoRestorePoint`` and ``resetInterfaceWithAllDatas``."""
+
+
+def test_an_undo_takes_back_everything_since_the_turn_began() -> None:
+    """Moves 59-61 (a card, a discard, a card) and 79-84 (two cards, an ability, two tiles, a coat of
+    arms) were undone: the record is the one of the log without them."""
+    raw = raw_log(UNDO)
+    undone = {str(p) for p in table_of(UNDO)["cancelled_packets"]}
+    assert {"60", "61", "62", "80", "82", "83", "86"} <= undone
+    kept = copy.deepcopy(raw)
+    kept["data"]["logs"] = [p for p in kept["data"]["logs"] if str(p["packet_id"]) not in undone]
+    for p in kept["data"]["logs"]:
+        p["data"] = [n for n in p["data"] if n["type"] not in ("undoRestorePoint", "resetInterfaceWithAllDatas")]
+    with_undo = import_file(UNDO)
+    without = import_log(parse_log(kept, str(UNDO)))
+    assert with_undo.record.events == without.record.events
+    assert replay(with_undo.record).status == COMPLETE
+    assert with_undo.record.result == without.record.result
+
+
+def test_an_undo_before_any_turn_began_is_refused() -> None:
+    raw = raw_log(UNDO)
+    first = raw["data"]["logs"][0]
+    first["data"].insert(0, {"uid": "early", "type": "undoRestorePoint", "log": "", "args": []})
+    with pytest.raises(BgaImportError, match=r"packet 1 \(undoRestorePoint\): an undo with no turn begun before it"):
+        import_log(parse_log(raw, "early.json"))
