@@ -168,7 +168,7 @@ class PaxImporter(GameImporter):
         """The bribe negotiation under way (``startBribeNegotiation`` until it is accepted or declined)."""
         self.wakhan_bribe: int | None = None
         """A bribe the Wakhan paid by our rules that BGA shows after her action (its ``payBribe`` to come)."""
-        self.court_order: dict[str, int] = {}
+        self.court_order: dict[int, int] = {}
         """Card -> its place in BGA's order of the court it was played to (the card's ``state``)."""
 
     @classmethod
