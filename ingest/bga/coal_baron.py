@@ -447,7 +447,7 @@ def lost_draw_placement(imp: CoalBaronImporter, n: Notif) -> None:
     pid = str(n.args["active_player"])
     if imp.st.decision != "place" or imp.st.actor != pid:
         return  # the placement was logged (or this is the undo's jump back into the choice)
-    space = "order_draw" if n.args["id"] == CHOOSE_CARD else "factory_draw"
+    space = "order_draw" if n.state_id == CHOOSE_CARD else "factory_draw"
     placed = workers_needed(imp.st, space)
     imp.flush_turn()
     in_shift(imp)

@@ -185,7 +185,7 @@ def place_first_harbour(log: BgaLog, n_players: int, undone: Set[str] = frozense
             any_cards = False
         elif n.type == "usedAbility" and a.get("used_ability") == "any_cards":
             any_cards = True
-        elif n.type == "gameStateChange" and a.get("id") == ADJACENT_STATE and isinstance(a.get("args"), dict):
+        elif n.type == "gameStateChange" and n.state_id == ADJACENT_STATE and isinstance(a.get("args"), dict):
             layouts = _adjacent(layouts, [int(c) for c in a["args"].get("adjacent_card_ids") or []])
         elif n.type == "refillHarbor":
             dealt = [(int(c["id"]), int(c["location_arg"])) for c in a["harbor"]]
@@ -275,8 +275,7 @@ class CopenhagenImporter(GameImporter):
     def _stop_before(self, take: Notif) -> None:
         """The log leaves the slot of ``take`` open (two layouts of the first harbour, two records).
         A finished game is refused; an unfinished one is imported up to the packet before it."""
-        ends = any(notif.type == "gameStateChange" and isinstance(notif.args, dict)
-                   and notif.args.get("id") == END_STATE_ID for notif in self.log.notifs)
+        ends = any(notif.state_id == END_STATE_ID for notif in self.log.by_type().get("gameStateChange", ()))
         if ends:
             self.current = take
             self.fail("the log leaves several layouts of the first harbour possible (the setup is in no "

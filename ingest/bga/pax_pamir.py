@@ -458,13 +458,13 @@ class PaxImporter(GameImporter):
             sid = later.state_id  # most are to other states: told without decoding their args
             if (sid is not None and sid not in _USED_CARD_STATES) or not isinstance(later.args, dict):
                 continue
-            if later.args.get("id") == 20 and isinstance(later.args.get("args"), dict):
+            if sid == 20 and isinstance(later.args.get("args"), dict):
                 used = [card_id(c) for c in later.args["args"].get("usedCards") or ()]
                 new = [c for c in used if c not in s.used and c in s.courts[player]]
                 if len(new) == 1:
                     return new[0]
                 break
-            if later.args.get("id") in (40, 98, 99):
+            if sid in (40, 98, 99):
                 break
         fits = [c for c in s.courts[player] if action in COURT[c].actions and c not in s.used]
         if len(fits) == 1:
