@@ -132,7 +132,7 @@ def _import_log(log: BgaLog, game: str | None, compare: bool, *, replaying: bool
         raise BgaImportError("importer without a game id", file=log.source)
     seats = cls.seat_order(log, ids)
     variants = cls.variants(log, seats)
-    first: BgaImportError | None = None
+    refused: BgaImportError | None = None
     for variant in variants:  # the table's options, or (when the log alone cannot say) each reading in turn
         try:
             imp = cls(log, seats, names, variant)
@@ -145,12 +145,20 @@ def _import_log(log: BgaLog, game: str | None, compare: bool, *, replaying: bool
             imp.run()
             break
         except BgaImportError as exc:
-            first = first or exc
+            refused = _further(refused, exc)
             if variant is variants[-1]:
-                raise first from None
+                raise refused from None
     rec = _record(imp, seats, names)
     done = imp.replaying.finish(rec) if imp.replaying is not None else None
     return Imported(rec, log, imp.mismatches, _warnings(imp), done)
+
+
+def _further(kept: BgaImportError | None, new: BgaImportError) -> BgaImportError:
+    """Of two readings' refusals, the one that came further into the log (the earlier reading's
+    when they stop at the same packet): the reading that explains more of it says more of why not."""
+    if kept is None or (new.packet or -1) > (kept.packet or -1):
+        return new
+    return kept
 
 
 def _who_played(log: BgaLog) -> tuple[list[str], dict[str, str | None]]:

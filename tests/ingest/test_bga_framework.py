@@ -588,3 +588,13 @@ def test_misshapen_logs_and_record_lists_get_their_own_refusal(tmp_path: Path) -
     assert "packet 2 appears twice" in lines["twice.json"] and "different contents" in lines["twice.json"]
     assert "a JSON list of 2 records, not a BGA log" in lines["records.json"]
     assert "unsupported format" not in out and "no game notifications" not in out
+
+
+def test_when_no_reading_fits_the_refusal_of_the_one_that_came_furthest_is_given() -> None:
+    from ingest.bga.convert import _further
+
+    early, late, tie = (BgaImportError(r, packet=p) for r, p in (("a", 5), ("b", 9), ("c", 5)))
+    assert _further(None, early) is early
+    assert _further(early, late) is late and _further(late, early) is late
+    assert _further(early, tie) is early  # at the same packet, the earlier reading's
+    assert _further(BgaImportError("no packet"), early) is early
