@@ -237,8 +237,9 @@ class GameImporter:
     def variants(cls, log: BgaLog, players: list[str]) -> list[Mapping[str, Any]]:
         """The readings of the log to try in turn, each some options for the record (:attr:`variant`):
         the first whose import goes through is the record; when none does, the refusal of the one
-        that came furthest into the log is the answer (the first's, at the same packet).  Default: the one reading.  A title overrides this where the log alone leaves
-        a table option open that the rules depend on (the table file, when present, says it)."""
+        that came furthest into the log is the answer (the first's, at the same packet).  Default:
+        the one reading.  A title overrides this where the log alone leaves a table option open
+        that the rules depend on (the table file, when present, says it)."""
         return [{}]
 
     def cancelled(self) -> set[str]:
