@@ -167,6 +167,8 @@ class GameImporter:
         """The end-of-game ``gameStateChange`` (id 99), once seen."""
         self.cancelled_uids: set[str] = set()
         """What :meth:`cancelled` gave (set before :meth:`prepare`)."""
+        self._named: dict[str, set[str]] | None = None
+        """Name -> the ids the log's notifications give beside it (read once, when first needed)."""
         self._turn: Any = _UNASKED
         self._src_of: Notif | None = None
         self._src_last: dict[str, Any] | None = None
@@ -370,6 +372,27 @@ class GameImporter:
         self.loop.feed(event)
         self.events.append(event)
 
+    def player_by_name(self, name: Any) -> str | None:
+        """The one player a notification names only by name, else ``None``.
+
+        The table's names (table file, envelope) are the players' names today; the log's are the
+        names of the day, which a player may have changed since.  So a name the table does not
+        know is looked up in the notifications that give it beside a player id."""
+        text = str(name)
+        who = [p for p in self.players if self.names.get(p) == text]
+        if not who:
+            if self._named is None:
+                self._named = {}
+                for n in self.log.notifs:
+                    a = n.args
+                    if isinstance(a, dict):
+                        pid = a.get("player_id", a.get("playerId"))
+                        said = a.get("player_name", a.get("tkn_playerName"))
+                        if pid is not None and said is not None and str(pid) in self.players:
+                            self._named.setdefault(str(said), set()).add(str(pid))
+            who = sorted(self._named.get(text, ()))
+        return who[0] if len(who) == 1 else None
+
     def fail(self, reason: str) -> NoReturn:
         """Refuse the log at the current notification."""
         n = self.current
@@ -529,10 +552,10 @@ def player_concedes(imp: GameImporter, n: Notif) -> None:
     """``playerConcedeGame``: the player BGA names conceded, and the game ends here; its end of game
     (state 99) must say so (a conceded game replays as far as it went: ``incomplete``)."""
     name = n.args.get("player_name") if isinstance(n.args, dict) else None
-    who = [p for p in imp.players if imp.names.get(p) == name]
-    if len(who) != 1:
+    who = imp.player_by_name(name) if name is not None else None
+    if who is None:
         imp.fail(f"BGA says {name!r} conceded the game, and no one player of this table is so named")
-    imp.conceded = who[0]
+    imp.conceded = who
 
 
 def turn_skipped(imp: GameImporter, n: Notif) -> None:

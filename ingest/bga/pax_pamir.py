@@ -441,7 +441,8 @@ class PaxImporter(GameImporter):
             self.fail(reason)
 
     def player_named(self, name: Any) -> str:
-        p = self.by_name.get(str(name))
+        """The player BGA names by name only (the Wakhan too), else the log is refused."""
+        p = self.by_name.get(str(name)) or self.player_by_name(name)
         if p is None:
             self.fail(f"no player is named {name!r} at this table")
         return p

@@ -598,3 +598,11 @@ def test_when_no_reading_fits_the_refusal_of_the_one_that_came_furthest_is_given
     assert _further(early, late) is late and _further(late, early) is late
     assert _further(early, tie) is early  # at the same packet, the earlier reading's
     assert _further(BgaImportError("no packet"), early) is early
+
+
+def test_a_conceding_player_renamed_since_the_game_is_found_by_the_name_the_log_gives() -> None:
+    """``playerConcedeGame`` names the player only; the envelope's names are today's."""
+    ps = _conceding(True)
+    ps[0]["data"].append(notif("n0", "message", player_id=B, player_name="Bob"))  # Bob's name then
+    env = {"status": 1, "data": {"players": [*players()[:1], {**players()[1], "name": "Robert"}], "logs": ps}}
+    assert import_log(parse_log(env, "x")).record.result["end"] == "concede"

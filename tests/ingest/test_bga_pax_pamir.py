@@ -622,3 +622,26 @@ def test_two_suit_changes_in_one_cleanup_are_checked_by_the_last() -> None:
             last["args"]["to"] = "economic"
     with pytest.raises(BgaImportError, match="favored suit becomes economic; ours is military"):
         import_log(parse_log(obj, "edited.json"))
+
+
+def test_a_player_renamed_since_the_game_is_still_found_by_the_name_the_log_gives() -> None:
+    from ingest.bga.log import attach_table, parse_table
+
+    """The table's names are today's; the log's are those of the day.  Other Persuasive Methods
+    names both players by name only (packet ``exchangeHand``): a name the table does not know is
+    the id the log's notifications give beside it."""
+    path = FIXTURES / "paxpamir_2p_seed30605.log.json.gz"
+    obj = json.loads(gzip.decompress(path.read_bytes()))
+    table = json.loads(path.with_name(path.name.replace(".log.json.gz", ".table.json")).read_text())
+    old = obj["data"]["players"][0]["name"]
+    assert any(n["type"] == "exchangeHand" and old in (n["args"].get("tkn_playerName"), n["args"].get("tkn_playerName_2"))
+               for p in obj["data"]["logs"] for n in p["data"])
+    obj["data"]["players"][0]["name"] = "Renamed"
+    for p in table["players"]:
+        if p["name"] == old:
+            p["name"] = "Renamed"
+    renamed = parse_log(obj, "renamed.json")
+    attach_table(renamed, parse_table(table, "renamed.table.json"))
+    ours = import_log(renamed).record
+    assert ours.events == import_file(path).record.events
+    assert "Renamed" in [p["name"] for p in ours.players]
