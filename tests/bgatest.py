@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from ingest.bga.base import GameImporter
-from ingest.bga.log import Notif, Packet
+from ingest.bga.convert import Imported, import_log
+from ingest.bga.log import Notif, Packet, attach_table, companion_table, parse_log, read_table_file
 from replay.record import ChanceEvent, MoveEvent, ObserveEvent
 
 
@@ -49,3 +50,12 @@ def table_of(path: Path) -> dict[str, Any]:
 def raw_log(path: Path) -> dict[str, Any]:
     out: dict[str, Any] = json.loads(gzip.decompress(path.read_bytes()))
     return out
+
+
+def import_edited(raw: dict[str, Any], path: Path) -> Imported:
+    """``raw`` (the decoded log of ``path``, edited by a test) imported with ``path``'s table file."""
+    log = parse_log(raw, str(path))
+    table = companion_table(path)
+    if table is not None:
+        attach_table(log, read_table_file(table))
+    return import_log(log)

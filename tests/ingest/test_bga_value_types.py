@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bgatest import import_edited
 
-from ingest.bga import import_log, parse_log, read_log
+from ingest.bga import import_log, read_log
 from ingest.bga.base import FRAMEWORK_TYPES
-from ingest.bga.log import attach_table, companion_table, read_table_file
 from replay.record import dumps
 
 PINNED = sorted((Path(__file__).resolve().parent / "bga_logs").glob("*/*.log.json.gz"))
@@ -73,8 +73,4 @@ def test_a_log_with_numbers_written_otherwise_gives_the_same_record(path: Path, 
     for packet in changed["data"]["logs"]:
         for n in packet["data"]:
             EDITS[edit](n)
-    log = parse_log(changed, str(path))
-    table = companion_table(path)
-    if table is not None:
-        attach_table(log, read_table_file(table))
-    assert dumps(import_log(log).record) == dumps(import_log(read_log(path)).record)
+    assert dumps(import_edited(changed, path).record) == dumps(import_log(read_log(path)).record)
