@@ -65,6 +65,8 @@ FINAL = {"endGameScoringMoney": "end_francs", "endGameScoringCoals": "end_coal",
 DRAFT, NEXT_PLAYER, CHOOSE_CARD, CHOOSE_TILE, CHOOSE_COAL, PRE_END = 3, 10, 40, 50, 60, 98
 
 RETURN_END = re.compile(r"\bto the (top|bottom) of the deck\b")
+OLD_STOP = re.compile(r"\$\{player_name\} stops with \$\{a\}/\$\{b\} moves remaining$")
+"""A stop of mining, as BGA's code before ``100e327`` (2024-03-28) logged it in ``movePitCage``."""
 
 
 def card_id(value: Any) -> str:
@@ -531,8 +533,15 @@ def coal_onto_card(imp: CoalBaronImporter, n: Notif, pid: str, where: str) -> No
 
 
 def move_pit_cage(imp: CoalBaronImporter, n: Notif) -> None:
-    """``movePitCage``: one work step, from level ``a`` to ``b``."""
+    """``movePitCage``: one work step, from level ``a`` to ``b``.  BGA's code before 28 March 2024
+    (``100e327``) sent a stop of mining as ``movePitCage`` too, ``a`` and ``b`` then being the
+    steps left and the space's steps (``mediumMessage`` since): only its message tells, so such a
+    stop is read from the English message (in another language it is refused as a move from the
+    wrong level)."""
     pid = str(n.args["player_id"])
+    if OLD_STOP.match(n.log):
+        medium_message(imp, n)
+        return
     a, b = int(n.args["a"]), int(n.args["b"])
     if a != imp.cage[pid]:
         imp.fail(f"BGA moves {pid}'s cage from level {a}, the log so far left it at level {imp.cage[pid]}")

@@ -209,3 +209,26 @@ def test_without_the_tie_evidence_the_log_reads_as_todays_code() -> None:
     rec = imported(raw, TWO_WAY_TIE).record
     assert rec.options == {"ruleset": "bga"} and rec.source is not None and "notes" not in rec.source
     assert replay(rec).status == DIVERGED
+
+
+STOP_AS_CAGE_MOVE = PINNED / "coalbaron_2p_seed46013.log.json.gz"
+"""BGA's code of 2024-03-23 (``1f5ed69``, before ``100e327``): packets 54, 74, 104 and 203 are stops of
+mining sent as ``movePitCage``, ``a``/``b`` the steps left and the space's steps."""
+
+
+def test_a_stop_of_mining_logged_as_a_cage_move_is_read_from_its_english_message() -> None:
+    rec = import_file(STOP_AS_CAGE_MOVE).record
+    stops = [e.extra["src"]["packet"] for e in rec.events
+             if e.kind == "move" and e.move.to_dict()["type"] == "stop_mining"]
+    assert {54, 74, 104, 203} <= set(stops)
+    assert replay(rec).status == COMPLETE
+
+
+def test_in_another_language_such_a_stop_is_refused_where_it_stands() -> None:
+    raw = raw_log(STOP_AS_CAGE_MOVE)
+    for packet in raw["data"]["logs"]:
+        for n in packet["data"]:
+            if n["type"] == "movePitCage":
+                n["log"] = n["log"].replace("stops with", "s'arrête avec")
+    with pytest.raises(BgaImportError, match=r"packet 54 \(movePitCage\): BGA moves 84100131's cage from level 9"):
+        imported(raw, STOP_AS_CAGE_MOVE)
