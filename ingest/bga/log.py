@@ -34,6 +34,7 @@ import builtins
 import functools
 import gc
 import gzip
+import html
 import json
 import operator
 import re
@@ -371,6 +372,24 @@ def _head(data: bytes) -> bytes:
     return data[:64].lstrip()[:1] or data.lstrip()[:1]
 
 
+_PRE = re.compile(rb"<pre\b[^>]*>(.*?)</pre>", re.S | re.I)
+
+
+def _shown_json(data: bytes, source: str) -> Any:
+    """The JSON a browser showed as text and saved as a web page (the archive log opened in a
+    browser, then *Save as... Web page*: the JSON in a ``<pre>``, ``<``, ``>`` and ``&`` escaped);
+    ``None`` when the page shows no JSON."""
+    for block in _PRE.findall(data):
+        text = html.unescape(block.decode("utf-8", errors="replace")).strip()
+        if text[:1] in ("{", "["):
+            try:
+                return orjson.loads(text)
+            except orjson.JSONDecodeError as exc:
+                raise BgaImportError(f"the JSON this page shows is not valid JSON ({str(exc).split(':', 1)[0]})",
+                                     file=source) from None
+    return None
+
+
 def decode(data: bytes, source: str) -> Any:
     """The JSON value of a saved log: plain JSON, or ``g_gamelogs`` found in a saved HTML page."""
     head = _head(data)
@@ -382,6 +401,9 @@ def decode(data: bytes, source: str) -> Any:
     m = _GAMELOGS.search(data)
     if m is None:
         if head == b"<":
+            shown = _shown_json(data, source)
+            if shown is not None:
+                return shown
             raise BgaImportError("an HTML page without g_gamelogs: save the replay page of the table "
                                  "(or its archive log), see docs/bga-import.md", file=source)
         raise BgaImportError("neither JSON nor a saved BGA replay page", file=source)

@@ -606,3 +606,22 @@ def test_a_conceding_player_renamed_since_the_game_is_found_by_the_name_the_log_
     ps[0]["data"].append(notif("n0", "message", player_id=B, player_name="Bob"))  # Bob's name then
     env = {"status": 1, "data": {"players": [*players()[:1], {**players()[1], "name": "Robert"}], "logs": ps}}
     assert import_log(parse_log(env, "x")).record.result["end"] == "concede"
+
+
+def test_an_archive_log_a_browser_showed_and_saved_as_a_web_page(tmp_path: Path) -> None:
+    """Opened in a browser, the archive log shows as text; *Save as... Web page* keeps it in a
+    ``<pre>``, with ``<``, ``>`` and ``&`` escaped (BGA's messages hold HTML)."""
+    import html
+
+    obj = envelopes()["archive-2026"]
+    obj["data"]["logs"][2]["data"][3]["log"] = "<b>hi</b> & bye"  # the "message" note
+    page = ('<html><head><meta name="color-scheme" content="light dark"></head><body>'
+            '<pre style="word-wrap: break-word; white-space: pre-wrap;">'
+            + html.escape(json.dumps(obj), quote=False) + "</pre></body></html>")
+    (tmp_path / "logs.html").write_text(page)
+    log = read_log(tmp_path / "logs.html")
+    assert log.envelope == "archive-2026"
+    check_record(import_log(log).record)
+    (tmp_path / "bad.html").write_text("<html><body><pre>{\"status\": 1, </pre></body></html>")
+    with pytest.raises(BgaImportError, match="the JSON this page shows is not valid JSON"):
+        read_log(tmp_path / "bad.html")
