@@ -122,8 +122,9 @@ def simulate(game_id: str, players: int | None, games: int, seed: int, out: str,
 def _items(paths: tuple[str, ...]) -> Iterator[Item]:
     """Records from ``paths``, with BGA logs among them imported on the fly (table files passed over)."""
     from ingest.bga.convert import bga_items
+    from ingest.sources import with_pages
 
-    for raw in bga_items(iter_raw(paths or ("-",))):
+    for raw in bga_items(iter_raw(with_pages(paths or ("-",)))):
         if raw.error is not None:
             yield Item(raw.source, raw.line, raw.raw, error=raw.error)
             continue
@@ -136,8 +137,9 @@ def _items(paths: tuple[str, ...]) -> Iterator[Item]:
 def _replays(paths: tuple[str, ...], **kw: Any) -> Iterator[Replay]:
     """Every record replayed; a BGA log imported and replayed in one run of the engine."""
     from ingest.bga.convert import replay_items
+    from ingest.sources import with_pages
 
-    yield from replay_items(iter_raw(paths or ("-",)), **kw)
+    yield from replay_items(iter_raw(with_pages(paths or ("-",))), **kw)
 
 
 RULESET_OPTION = click.option(

@@ -34,11 +34,23 @@ def expand(paths: Iterable[str]) -> list[str]:
             raise MissingPath(f"no such file or directory: {p}")
         out.extend(str(f) for f in record_files(path))
         if path.is_dir():
-            out.extend(str(f) for f in _pages(path))
+            out.extend(str(f) for f in pages(path))
     return out
 
 
-def _pages(path: Path) -> list[Path]:
+def with_pages(paths: Iterable[str]) -> list[str]:
+    """``paths`` as given, each folder followed by the saved BGA replay pages under it: what
+    ``verify`` and ``replay`` read, the same files as :func:`expand` (which also lists each
+    folder's record files, and refuses a missing path up front)."""
+    out: list[str] = []
+    for p in paths:
+        out.append(p)
+        if p != "-" and Path(p).is_dir():
+            out.extend(str(f) for f in pages(Path(p)))
+    return out
+
+
+def pages(path: Path) -> list[Path]:
     """Saved BGA replay pages under a folder (sorted), read as logs by the ingest."""
     return sorted(f for f in path.rglob("*") if f.name.endswith(PAGE_SUFFIXES) and f.is_file()
                   and not f.name.endswith(RECORD_SUFFIXES))

@@ -625,3 +625,14 @@ def test_an_archive_log_a_browser_showed_and_saved_as_a_web_page(tmp_path: Path)
     (tmp_path / "bad.html").write_text("<html><body><pre>{\"status\": 1, </pre></body></html>")
     with pytest.raises(BgaImportError, match="the JSON this page shows is not valid JSON"):
         read_log(tmp_path / "bad.html")
+
+
+def test_verify_and_replay_read_the_replay_pages_in_a_folder_as_ingest_does(tmp_path: Path) -> None:
+    folder = tmp_path / "saved"
+    folder.mkdir()
+    (folder / "replay.html").write_text("<html><script>g_gamelogs = " + json.dumps(envelopes()["replay-page"])
+                                        + ";</script></html>")
+    code, out = run("verify", str(folder))
+    assert code == 0 and "1 records: 1 complete" in out
+    code, out = run("replay", str(folder))
+    assert code == 0 and "toy" in out.lower()
