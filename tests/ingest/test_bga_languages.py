@@ -6,7 +6,7 @@ game from the arguments BGA writes the same in every language; a fact that is on
 (Coal Baron's end of the deck a draw-five's rest goes to) is read from the English and refused,
 with the reason, in any other language.
 
-Here every pinned log is "translated" the way such a save would be (each word of a message or of
+Here every pinned and shared log is "translated" the way such a save would be (each word of a message or of
 an ``i18n`` argument spelt backwards: the placeholders ``${...}`` stay), then imported.
 """
 
@@ -26,8 +26,8 @@ from ingest.bga import BgaImportError, import_log, read_log
 from replay.record import dumps
 
 PINNED = Path(__file__).resolve().parent / "bga_logs"
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "bga-logs"
-LOGS = sorted(PINNED.glob("*/*.log.json.gz")) + (sorted(SHARED.glob("*/*.log.json.gz")) if SHARED.is_dir() else [])
+SHARED = [Path(__file__).resolve().parents[3] / "shared" / name for name in ("bga-logs", "bga-logs-every-action")]
+LOGS = sorted(PINNED.glob("*/*.log.json.gz")) + [p for d in SHARED if d.is_dir() for p in sorted(d.glob("*/*.log.json.gz"))]
 
 _WORD = re.compile(r"\$\{[^}]*\}|[^\W\d_]+")
 
@@ -66,7 +66,7 @@ def test_the_made_up_language_changes_every_word_and_keeps_the_placeholders() ->
     assert _foreign("Défenseur") == "RUESNEFÉd"
 
 
-@pytest.mark.parametrize("path", LOGS, ids=[p.name.split(".")[0] for p in LOGS])
+@pytest.mark.parametrize("path", LOGS, ids=[f"{p.parent.parent.name}/{p.name.split('.')[0]}" for p in LOGS])
 def test_a_log_in_another_language_gives_the_same_record(path: Path) -> None:
     raw = json.loads(gzip.decompress(path.read_bytes()))
     if _returns_in_english(raw):
