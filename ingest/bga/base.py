@@ -383,13 +383,9 @@ class GameImporter:
         if not who:
             if self._named is None:
                 self._named = {}
-                for n in self.log.notifs:
-                    a = n.args
-                    if isinstance(a, dict):
-                        pid = a.get("player_id", a.get("playerId"))
-                        said = a.get("player_name", a.get("tkn_playerName"))
-                        if pid is not None and said is not None and str(pid) in self.players:
-                            self._named.setdefault(str(said), set()).add(str(pid))
+                for pid, said in self.log.names_given():
+                    if pid in self.players:
+                        self._named.setdefault(said, set()).add(pid)
             who = sorted(self._named.get(text, ()))
         return who[0] if len(who) == 1 else None
 
@@ -468,7 +464,7 @@ class GameImporter:
 
     def _end_state(self, cancelled: set[str]) -> Notif | None:
         """BGA's end of game: a ``gameStateChange`` to id 99 after the log's last game notification."""
-        handlers, skip = {**FRAMEWORK_HANDLERS, **self.handlers}, FRAMEWORK_TYPES | self.ignored
+        handlers, skip = self.handlers, FRAMEWORK_TYPES | self.ignored  # (the framework's handled types are not skipped)
         for n in reversed(self.log.notifs):
             if n.type == "gameStateChange" and n.uid not in cancelled and is_end_state(n):
                 return n

@@ -187,15 +187,12 @@ def _who_played(log: BgaLog) -> tuple[list[str], dict[str, str | None]]:
     # names the notifications give (``player_name`` beside ``player_id`` / ``playerId``)
     missing = {p for p in ids if names.get(p) is None}
     if missing:
-        for n in log.notifs:
-            a = n.args
-            if isinstance(a, dict) and "player_name" in a:
-                pid = a.get("player_id", a.get("playerId"))
-                if pid is not None and str(pid) in missing:
-                    names[str(pid)] = str(a["player_name"])
-                    missing.discard(str(pid))
-                    if not missing:
-                        break
+        for pid, name in log.names_given():
+            if pid in missing:
+                names[pid] = name
+                missing.discard(pid)
+                if not missing:
+                    break
     return ids, names
 
 

@@ -262,6 +262,18 @@ class BgaLog:
             self._index()
         return self._notifs  # type: ignore[return-value]
 
+    def names_given(self) -> Iterator[tuple[str, str]]:
+        """``(player id, name)`` wherever a notification names a player beside their id
+        (``player_name``, or Pax Pamir's ``tkn_playerName``, beside ``player_id`` or ``playerId``),
+        in log order: the names of the day the game was played."""
+        for n in self.notifs:
+            a = n.args
+            if isinstance(a, dict):
+                pid = a.get("player_id", a.get("playerId"))
+                name = a.get("player_name", a.get("tkn_playerName"))
+                if pid is not None and name is not None:
+                    yield str(pid), str(name)
+
     def by_type(self) -> dict[str, list[Notif]]:
         """Notification type -> its notifications in log order (computed once)."""
         if self._by_type is None:

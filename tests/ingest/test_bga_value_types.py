@@ -27,26 +27,21 @@ from replay.record import dumps
 PINNED = sorted((Path(__file__).resolve().parent / "bga_logs").glob("*/*.log.json.gz"))
 
 
-def as_text(v: Any) -> Any:
-    if isinstance(v, bool) or v is None:
-        return v
-    if isinstance(v, int):
-        return str(v)
+def leaves(v: Any, change: Callable[[Any], Any]) -> Any:
+    """``v`` with every value that is not a list or an object changed by ``change``."""
     if isinstance(v, list):
-        return [as_text(x) for x in v]
+        return [leaves(x, change) for x in v]
     if isinstance(v, dict):
-        return {k: as_text(x) for k, x in v.items()}
-    return v
+        return {k: leaves(x, change) for k, x in v.items()}
+    return change(v)
+
+
+def as_text(v: Any) -> Any:
+    return str(v) if type(v) is int else v
 
 
 def as_number(v: Any) -> Any:
-    if isinstance(v, str) and v[v[:1] == "-":].isdigit() and len(v) < 12:
-        return int(v)
-    if isinstance(v, list):
-        return [as_number(x) for x in v]
-    if isinstance(v, dict):
-        return {k: as_number(x) for k, x in v.items()}
-    return v
+    return int(v) if isinstance(v, str) and v[v[:1] == "-":].isdigit() and len(v) < 12 else v
 
 
 def _game_args(change: Callable[[Any], Any]) -> Callable[[dict[str, Any]], None]:
@@ -61,7 +56,8 @@ def _state_ids_as_text(n: dict[str, Any]) -> None:
         n["args"]["id"] = str(n["args"]["id"])
 
 
-EDITS = {"numbers as text": _game_args(as_text), "digits as numbers": _game_args(as_number),
+EDITS = {"numbers as text": _game_args(lambda a: leaves(a, as_text)),
+         "digits as numbers": _game_args(lambda a: leaves(a, as_number)),
          "state ids as text": _state_ids_as_text}
 
 
