@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from gamerec_cli.options import VIEWER_OPTION
+
 
 @click.group("import")
 def import_group() -> None:
@@ -19,8 +21,10 @@ def import_group() -> None:
 @click.option("--game", "game", default=None, help="Force the title (a game id, e.g. pax_pamir) instead of recognising it.")
 @click.option("--table", "table", type=click.Path(dir_okay=False), default=None,
               help="The table file for a single log (default: <name>.table.json beside each log, if present).")
+@VIEWER_OPTION
 @click.option("--force", is_flag=True, help="Replace a record in OUT that holds a different record of the same id.")
-def bga(paths: tuple[str, ...], out: str, game: str | None, table: str | None, force: bool) -> None:
+def bga(paths: tuple[str, ...], out: str, game: str | None, table: str | None, viewer: str | None,
+        force: bool) -> None:
     """Turn saved BGA logs (files or folders; .json, .json.gz, saved replay pages) into records.
 
     Each log becomes OUT/<record id>.json.  A log that cannot be imported is
@@ -53,7 +57,7 @@ def bga(paths: tuple[str, ...], out: str, game: str | None, table: str | None, f
     tables: set[Path] = set()  # every record file this run's logs map to
     for f in files:
         try:
-            imp = import_file(f, game=game, table=table)
+            imp = import_file(f, game=game, table=table, viewer=viewer)
         except BgaImportError as exc:
             refused += 1
             click.echo(f"refused: {exc}", err=True)

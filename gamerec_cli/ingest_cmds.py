@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from gamerec_cli.options import VIEWER_OPTION
 from ingest import DEFAULT_DB
 
 DB_OPTION = click.option("--db", "db", default=str(DEFAULT_DB), show_default=True, type=click.Path(dir_okay=False),
@@ -46,6 +47,7 @@ def _console() -> Console:
               help="DuckDB's memory limit for the writer (e.g. 512MB); the writer's peak is about this plus 0.6 GB.")
 @click.option("--ruleset", type=click.Choice(["official", "bga"]), default=None,
               help="Replay every record under these rules, whatever its options say.")
+@VIEWER_OPTION
 @click.option("--lake", default=None, metavar="DIR",
               help="Write a Parquet lake (folder or fsspec URL) on a Dask cluster instead of --db; "
                    "DIR/gamerec.duckdb is its catalog (docs/database.md).")
@@ -53,7 +55,8 @@ def _console() -> Console:
               help="With --lake: the Dask scheduler (tcp://host:8786); default: a local cluster, "
                    "--workers processes (one per core).")
 def ingest(paths: tuple[str, ...], db: str, workers: int | None, batch_size: int, publish_every: float,
-           memory_limit: str, ruleset: str | None, lake: str | None, scheduler: str | None) -> None:
+           memory_limit: str, ruleset: str | None, viewer: str | None, lake: str | None,
+           scheduler: str | None) -> None:
     """Replay records or saved BGA logs (files, folders, `-` for stdin) and load them into DuckDB.
 
     BGA logs are imported on the fly (see `gamerec import bga`); a log that
@@ -69,7 +72,7 @@ def ingest(paths: tuple[str, ...], db: str, workers: int | None, batch_size: int
     if scheduler and not lake:
         _fail("--scheduler needs --lake (the one-machine database has one writer)")
     if lake:
-        _ingest_lake(paths, lake, scheduler, workers, ruleset)
+        _ingest_lake(paths, lake, scheduler, workers, ruleset, viewer)
         return
     from ingest.pipeline import ingest as run
     from ingest.sources import MissingPath, expand, total_bytes
@@ -99,7 +102,7 @@ def ingest(paths: tuple[str, ...], db: str, workers: int | None, batch_size: int
         try:
             summary = run(list(paths), db, workers=workers, batch_records=batch_size,
                           publish_every=publish_every, progress=advance, memory_limit=memory_limit,
-                          ruleset=ruleset)
+                          ruleset=ruleset, viewer=viewer)
         except (IngestError, MissingPath) as exc:
             _fail(str(exc))
         except KeyboardInterrupt:
@@ -135,7 +138,7 @@ def _echo_conflicts(n: int, examples: list[str]) -> None:
 
 
 def _ingest_lake(paths: tuple[str, ...], lake: str, scheduler: str | None, workers: int | None,
-                 ruleset: str | None) -> None:
+                 ruleset: str | None, viewer: str | None = None) -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from ingest.lake import ingest_lake
@@ -158,7 +161,7 @@ def _ingest_lake(paths: tuple[str, ...], lake: str, scheduler: str | None, worke
             progress.update(task, completed=done, total=total)
 
         try:
-            s = ingest_lake(list(paths), lake, scheduler=scheduler, workers=workers, ruleset=ruleset,
+            s = ingest_lake(list(paths), lake, scheduler=scheduler, workers=workers, ruleset=ruleset, viewer=viewer,
                             progress=advance, on_dashboard=lambda url: err.print(f"Dask dashboard: {url}"))
         except (IngestError, MissingPath) as exc:
             _fail(str(exc))

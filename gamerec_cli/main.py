@@ -14,6 +14,7 @@ from typing import Any
 import click
 import orjson
 
+from gamerec_cli.options import VIEWER_OPTION
 from replay.games import GAME_IDS, UnknownGame, get_game
 from replay.record import Item, RecordError, iter_raw, loads, write_records
 from replay.replayer import COMPLETE, DIVERGED, INVALID, Replay, replay_item
@@ -119,12 +120,12 @@ def simulate(game_id: str, players: int | None, games: int, seed: int, out: str,
 # --------------------------------------------------------------------------
 
 
-def _items(paths: tuple[str, ...]) -> Iterator[Item]:
+def _items(paths: tuple[str, ...], viewer: str | None = None) -> Iterator[Item]:
     """Records from ``paths``, with BGA logs among them imported on the fly (table files passed over)."""
     from ingest.bga.convert import bga_items
     from ingest.sources import with_pages
 
-    for raw in bga_items(iter_raw(with_pages(paths or ("-",)))):
+    for raw in bga_items(iter_raw(with_pages(paths or ("-",))), viewer=viewer):
         if raw.error is not None:
             yield Item(raw.source, raw.line, raw.raw, error=raw.error)
             continue
@@ -155,7 +156,9 @@ RULESET_OPTION = click.option(
               help="Stop after event SEQ (0-based, within the record's events) and show that state.")
 @click.option("--snapshot", is_flag=True, help="Include the full state snapshot in --json output.")
 @RULESET_OPTION
-def replay_cmd(paths: tuple[str, ...], as_json: bool, at: int | None, snapshot: bool, ruleset: str | None) -> None:
+@VIEWER_OPTION
+def replay_cmd(paths: tuple[str, ...], as_json: bool, at: int | None, snapshot: bool, ruleset: str | None,
+               viewer: str | None) -> None:
     """Replay records (or BGA logs) and show the final (or --at SEQ) state and score breakdown.
 
     Exit 0 if every record replayed clean, 1 if any diverged or is invalid,
@@ -164,7 +167,8 @@ def replay_cmd(paths: tuple[str, ...], as_json: bool, at: int | None, snapshot: 
     if snapshot and not as_json:
         raise click.UsageError("--snapshot adds the state to the --json output; give --json too")
     bad = out_of_range = total = 0
-    for r in _replays(paths, ruleset=ruleset) if at is None else _replays_until(paths, at, ruleset):
+    for r in _replays(paths, ruleset=ruleset, viewer=viewer) if at is None else _replays_until(paths, at, ruleset,
+                                                                                                viewer):
         total += 1
         if r is None:
             out_of_range += 1
@@ -185,9 +189,10 @@ def replay_cmd(paths: tuple[str, ...], as_json: bool, at: int | None, snapshot: 
     sys.exit(2 if out_of_range else 1 if bad else 0)
 
 
-def _replays_until(paths: tuple[str, ...], at: int, ruleset: str | None) -> Iterator[Replay | None]:
+def _replays_until(paths: tuple[str, ...], at: int, ruleset: str | None,
+                   viewer: str | None = None) -> Iterator[Replay | None]:
     """Every record replayed up to event ``at`` (``None``, said on stderr, for one that has no such event)."""
-    for item in _items(paths):
+    for item in _items(paths, viewer):
         if item.record is not None and at >= len(item.record.events):
             n = len(item.record.events)
             have = f"events 0 to {n - 1}" if n else "no events"
@@ -255,10 +260,11 @@ def _print_replay(r: Replay, at: int | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per record.")
 @click.option("--quiet", "-q", is_flag=True, help="Only the summary and the problems.")
 @RULESET_OPTION
-def verify(paths: tuple[str, ...], as_json: bool, quiet: bool, ruleset: str | None) -> None:
+@VIEWER_OPTION
+def verify(paths: tuple[str, ...], as_json: bool, quiet: bool, ruleset: str | None, viewer: str | None) -> None:
     """Check records (or BGA logs) against the rules; exit 1 if any diverged or is invalid."""
     counts: dict[str, int] = {}
-    for r in _replays(paths, keep_frames=False, ruleset=ruleset):
+    for r in _replays(paths, keep_frames=False, ruleset=ruleset, viewer=viewer):
         counts[r.status] = counts.get(r.status, 0) + 1
         if as_json:
             click.echo(_dumps(r.to_json(details=False)))

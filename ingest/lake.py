@@ -320,9 +320,13 @@ def _raw_bytes(source: str, data: bytes, first_line: int) -> Iterator[RawItem]:
             yield RawItem(source, n, text.rstrip(b"\r\n"))
 
 
-def shard_key(shard: Shard, data: bytes) -> str:
+def shard_key(shard: Shard, data: bytes, viewer: str | None = None) -> str:
+    """A shard's name in the lake: its place in its file and its bytes (and ``--viewer``, which
+    changes the records of the BGA logs in it)."""
     h = hashlib.sha256(f"{shard.source}\0{shard.start}\0{shard.stop}\0".encode())
     h.update(hashlib.sha256(data).digest())
+    if viewer is not None:
+        h.update(f"viewer\0{viewer}".encode())
     return h.hexdigest()[:32]
 
 
@@ -346,27 +350,27 @@ def _committed(fs: Any, root: str, key: str) -> ShardResult | None:
     return ShardResult(key, True, n, worker_kib=_maxrss())
 
 
-def _open_shard(shard: Shard, lake: str) -> tuple[Any, str, str, Any, ShardResult | None]:
+def _open_shard(shard: Shard, lake: str, viewer: str | None = None) -> tuple[Any, str, str, Any, ShardResult | None]:
     """``(fs, root, key, items, done)`` of a shard: its records, and its result if the lake already holds it."""
     fs, root = _fs(lake)
     data, items = _read_shard(shard)
-    key = shard_key(shard, data)
+    key = shard_key(shard, data, viewer)
     return fs, root, key, items, _committed(fs, root, key)
 
 
-def probe_shard(shard: Shard, lake: str) -> ShardResult | Probe:
+def probe_shard(shard: Shard, lake: str, viewer: str | None = None) -> ShardResult | Probe:
     """First task of a shard when the lake is not empty: skip it whole, or hash its records."""
-    _, _, key, items, done = _open_shard(shard, lake)
+    _, _, key, items, done = _open_shard(shard, lake, viewer)
     if done is not None:
         return done
-    return Probe(key, [raw_sha256(it.raw) for it in bga_items(items) if it.error is None])
+    return Probe(key, [raw_sha256(it.raw) for it in bga_items(items, viewer=viewer) if it.error is None])
 
 
 def run_shard(shard: Shard, lake: str, run_id: int, at: Any, ruleset: str | None = None,
-              known: Known | None = None) -> ShardResult:
+              known: Known | None = None, viewer: str | None = None) -> ShardResult:
     """Replay the records of one shard that are not in ``known`` into the lake (a Dask task; safe to rerun)."""
     t0, c0 = time.perf_counter(), time.process_time()
-    fs, root, key, items, done = _open_shard(shard, lake)
+    fs, root, key, items, done = _open_shard(shard, lake, viewer)
     if done is not None:
         return done
     known = known or {}
@@ -393,7 +397,7 @@ def run_shard(shard: Shard, lake: str, run_id: int, at: Any, ruleset: str | None
             chunk.clear()
             add(batch)
 
-    for ordinal, it in enumerate(bga_items(items)):
+    for ordinal, it in enumerate(bga_items(items, viewer=viewer)):
         sha = raw_sha256(it.raw)
         if it.error is not None:
             add(Batch([Outcome(ordinal, it.source, it.line, sha, INVALID, error=str(it.error), raw=it.raw)]))
@@ -579,7 +583,8 @@ class _KnownHashes:
 
 
 def ingest_lake(paths: Sequence[str], lake: str, *, scheduler: str | None = None, workers: int | None = None,
-                ruleset: str | None = None, progress: Callable[[int, int], None] | None = None,
+                ruleset: str | None = None, viewer: str | None = None,
+                progress: Callable[[int, int], None] | None = None,
                 on_dashboard: Callable[[str], None] | None = None, split_bytes: int = SPLIT_BYTES) -> LakeSummary:
     """Replay every record under ``paths`` on Dask into the lake ``lake``; rebuild its catalog."""
     t0 = time.perf_counter()
@@ -609,9 +614,9 @@ def ingest_lake(paths: Sequence[str], lake: str, *, scheduler: str | None = None
         common = {"pure": False, "retries": 2}
         if known.empty:  # nothing to look up: replay every shard at once
             futures = client.map(run_shard, shards, lake=lake, run_id=run_id, at=started, ruleset=ruleset,
-                                 **common)
+                                 viewer=viewer, **common)
         else:
-            futures = client.map(probe_shard, shards, lake=lake, **common)
+            futures = client.map(probe_shard, shards, lake=lake, viewer=viewer, **common)
         of = {f.key: s for f, s in zip(futures, shards)}
         pending = as_completed(futures)
         for fut in pending:
@@ -619,7 +624,7 @@ def ingest_lake(paths: Sequence[str], lake: str, *, scheduler: str | None = None
             r = _result(fut, shard)
             if isinstance(r, Probe):
                 nxt = client.submit(run_shard, shard, lake, run_id, started, ruleset, known.lookup(r.hashes),
-                                    **common)
+                                    viewer, **common)
                 of[nxt.key] = shard
                 pending.add(nxt)
                 continue

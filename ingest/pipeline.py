@@ -306,12 +306,14 @@ def ingest(
     stdin: IO[bytes] | None = None,
     memory_limit: str | None = "1GB",
     ruleset: str | None = None,
+    viewer: str | None = None,
 ) -> Summary:
     """Ingest every record under ``paths`` into ``db_path``; see the module docstring.
 
     BGA logs among the records are imported on the fly (``ingest.bga``); a
     log that cannot be imported is quarantined with its one-line reason.
-    ``ruleset`` overrides every record's ``options.ruleset``.
+    ``ruleset`` overrides every record's ``options.ruleset``; ``viewer`` is whose view a log holding
+    every player's private channels is read as (:func:`ingest.bga.convert.import_log`).
 
     Raises :class:`IngestError` (or :class:`ingest.sources.MissingPath`) for
     problems that stop the run before or while it writes.
@@ -404,7 +406,7 @@ def ingest(
                 seen.add(key)
                 todo.append(w)
             job = Job(todo, db.run_id or 0, utcnow(), tables, ruleset,
-                      {w[0]: logs[w[0]] for w in todo if w[0] in logs})
+                      {w[0]: logs[w[0]] for w in todo if w[0] in logs}, viewer)
             timings["read"] += time.perf_counter() - t
             pending = pool.apply_async(build_batch, (job,)) if todo else _Inline._Done(Batch([]))
             if not timings["start"]:

@@ -76,6 +76,8 @@ class Job:
     """The items that are BGA logs: ordinal -> the path of their table file (``""``: none).  Each is
     imported and replayed in one engine run (:func:`ingest.bga.convert.replay_log`); its rows are the
     record's, and its hash the record JSON's."""
+    viewer: str | None = None
+    """Whose view a BGA log holding every player's private channels is read as (``--viewer``)."""
 
 
 def merge(batches: Sequence[Batch]) -> Batch:
@@ -344,7 +346,7 @@ def build_batch(job: Job) -> Batch:
         rows = EventRows()  # the replay's observer: its events' rows, noted as it runs (no frames kept)
         if ordinal in logs:
             got = replay_log(source, line, raw, logs[ordinal], ruleset=job.ruleset, keep_frames=False,
-                             observers=(rows,))
+                             observers=(rows,), viewer=job.viewer)
             if got is None:  # a table file after all: read beside its log, not a record
                 continue
             raw, r = got  # the record's JSON (the log's bytes if it was refused), and its replay

@@ -71,33 +71,39 @@ class Imported:
         return len(self.log.packets)
 
 
-def import_file(path: str | Path, *, game: str | None = None, table: str | Path | None = None) -> Imported:
-    """Read and import one saved log (``table``: its table file; default: the one beside it)."""
-    return import_log(read_log(path, table), game=game)
+def import_file(path: str | Path, *, game: str | None = None, table: str | Path | None = None,
+                viewer: str | None = None) -> Imported:
+    """Read and import one saved log (``table``: its table file; default: the one beside it;
+    ``viewer``: see :func:`import_log`)."""
+    return import_log(read_log(path, table), game=game, viewer=viewer)
 
 
-def import_log(log: BgaLog, *, game: str | None = None, compare: bool = True) -> Imported:
+def import_log(log: BgaLog, *, game: str | None = None, compare: bool = True,
+               viewer: str | None = None) -> Imported:
     """Import a read log; raises :class:`BgaImportError`.
 
     ``compare=False`` leaves BGA's observations unchecked (no ``mismatches``): for a record that
-    is replayed next, whose replay compares each of them at its event.
+    is replayed next, whose replay compares each of them at its event.  ``viewer`` (a player's id
+    or name) is whose view a log holding every player's private channels becomes (see
+    :func:`_one_view`); a log of one player's view is that player's.
     """
     with collector_paused():
-        return _import_log(log, game, compare)
+        return _import_log(log, game, compare, viewer=viewer)
 
 
-def record_to_replay(log: BgaLog, *, game: str | None = None) -> Record:
+def record_to_replay(log: BgaLog, *, game: str | None = None, viewer: str | None = None) -> Record:
     """The record of a read log, for a caller that replays it next (``ingest``, ``verify``,
     ``replay``, the bench): BGA's observations are left to that replay (``compare=False``) and the
     log is released (:meth:`BgaLog.release`) whether the import succeeds or not."""
     try:
-        return import_log(log, game=game, compare=False).record
+        return import_log(log, game=game, compare=False, viewer=viewer).record
     finally:
         log.release()
 
 
 def import_replayed(log: BgaLog, *, game: str | None = None, ruleset: str | None = None,
-                    keep_frames: bool = True, observers: Sequence[Observer] = ()) -> tuple[bytes, Replay]:
+                    keep_frames: bool = True, observers: Sequence[Observer] = (),
+                    viewer: str | None = None) -> tuple[bytes, Replay]:
     """The record of a read log, as JSON, and its replay, from one run of the engine.
 
     The replay is what :func:`replay.replayer.replay` gives for
@@ -111,7 +117,7 @@ def import_replayed(log: BgaLog, *, game: str | None = None, ruleset: str | None
     try:
         with collector_paused():
             imported = _import_log(log, game, False, replaying=True, ruleset=ruleset, keep_frames=keep_frames,
-                                   observers=observers)
+                                   observers=observers, viewer=viewer)
             rec = imported.record
             blob = dumps(rec)
             rec.sha256 = hashlib.sha256(blob).hexdigest()  # as loads() gives it (no surrounding blanks here)
@@ -125,12 +131,13 @@ def import_replayed(log: BgaLog, *, game: str | None = None, ruleset: str | None
 
 def _import_log(log: BgaLog, game: str | None, compare: bool, *, replaying: bool = False,
                 ruleset: str | None = None, keep_frames: bool = True,
-                observers: Sequence[Observer] = ()) -> Imported:
+                observers: Sequence[Observer] = (), viewer: str | None = None) -> Imported:
     cls = detect(log, game)
     ids, names = _who_played(log)
     if not cls.game_id:
         raise BgaImportError("importer without a game id", file=log.source)
     seats = cls.seat_order(log, ids)
+    view = _one_view(log, viewer, seats, names) if log.views else None
     variants = cls.variants(log, seats)
     refused: BgaImportError | None = None
     for variant in variants:  # the table's options, or (when the log alone cannot say) each reading in turn
@@ -148,9 +155,40 @@ def _import_log(log: BgaLog, game: str | None, compare: bool, *, replaying: bool
             refused = _further(refused, exc)
             if variant is variants[-1]:
                 raise refused from None
+    if view is not None:
+        imp.notes.insert(0, view)
     rec = _record(imp, seats, names)
     done = imp.replaying.finish(rec) if imp.replaying is not None else None
     return Imported(rec, log, imp.mismatches, _warnings(imp), done)
+
+
+def _one_view(log: BgaLog, wanted: str | None, seats: list[str], names: dict[str, str | None]) -> str:
+    """Cut a log holding every player's private channels to one player's view, and say whose.
+
+    The archive of a finished game lets its replay be watched as any player saw it, so a log saved
+    from it may hold every player's private notifications.  A record is one seat's view (what
+    that player and the public saw: the engines keep the rest hidden), so the log is read as the
+    view of ``wanted`` (an id or a name; ``gamerec ... --viewer``), else of the viewer its table
+    file names, else of the first player in turn order; every download of the game then gives
+    the same record.
+    """
+    if wanted is not None:
+        who = next((p for p in seats if p == wanted), None) or next(
+            (p for p in seats if (names.get(p) or "").casefold() == wanted.casefold()), None)
+        if who is None:
+            raise BgaImportError(f"--viewer {wanted}: no such player at this table (players: "
+                                 + ", ".join(f"{names.get(p) or '?'} ({p})" for p in seats) + ")",
+                                 file=log.source)
+        how = "as asked (--viewer)"
+    elif log.viewer is not None:
+        who, how = log.viewer, "the viewer named with the log (its table file)"
+    else:
+        who, how = seats[0], "the first player in turn order; --viewer picks another"
+    if who not in seats:
+        raise BgaImportError(f"the viewer {who} did not play at this table", file=log.source)
+    log.take_view(who)
+    return (f"the log holds every player's private notifications; this record is the view of "
+            f"{names.get(who) or who} ({who}), {how}")
 
 
 def _further(kept: BgaImportError | None, new: BgaImportError) -> BgaImportError:
@@ -333,7 +371,7 @@ def sniff(raw: bytes) -> tuple[str, Any]:
     return "bga", obj
 
 
-def bga_items(items: Iterable[RawItem], *, game: str | None = None) -> Iterator[RawItem]:
+def bga_items(items: Iterable[RawItem], *, game: str | None = None, viewer: str | None = None) -> Iterator[RawItem]:
     """Pass records through; import BGA logs into records; drop table files.
 
     A log that cannot be imported becomes an item carrying the one-line
@@ -344,7 +382,7 @@ def bga_items(items: Iterable[RawItem], *, game: str | None = None) -> Iterator[
             yield it
             continue
         with collector_paused():  # one pause for reading, importing and writing the record
-            out = _bga_item(it, game)
+            out = _bga_item(it, game, viewer)
         if out is not None:
             yield out
 
@@ -415,7 +453,7 @@ def _table_of(source: str) -> str | None:
     return str(tpath) if tpath is not None else None
 
 
-def _bga_item(it: RawItem, game: str | None) -> RawItem | None:
+def _bga_item(it: RawItem, game: str | None, viewer: str | None = None) -> RawItem | None:
     """One raw item that is not a record: as it is (not a log), ``None`` (a table file), or the
     record imported from it (or the one-line error)."""
     try:
@@ -425,7 +463,7 @@ def _bga_item(it: RawItem, game: str | None) -> RawItem | None:
         tpath = _table_of(it.source)
         if tpath is not None:
             attach_table(log, read_table_file(tpath))
-        rec = record_to_replay(log, game=game)
+        rec = record_to_replay(log, game=game, viewer=viewer)
     except BgaImportError as exc:
         return RawItem(it.source, it.line, it.raw, RecordError(exc.located_reason(), source=it.source), it.done_bytes)
     return RawItem(it.source, it.line, dumps(rec), None, it.done_bytes)
@@ -469,7 +507,7 @@ def _table_file(it: RawItem) -> bool:
 
 def replay_log(source: str, line: int | None, raw: bytes, table: str | None, *, game: str | None = None,
                ruleset: str | None = None, keep_frames: bool = True,
-               observers: Sequence[Observer] = ()) -> tuple[bytes, Replay] | None:
+               observers: Sequence[Observer] = (), viewer: str | None = None) -> tuple[bytes, Replay] | None:
     """An item :func:`ingest_items` took for a BGA log, imported and replayed in one engine run.
 
     Gives the record's JSON and its replay; for a log that cannot be imported, the log's own bytes
@@ -479,12 +517,12 @@ def replay_log(source: str, line: int | None, raw: bytes, table: str | None, *, 
     (:func:`replay.replayer.replay`).
     """
     with collector_paused():  # one pause for reading, importing and writing (see _replay_log)
-        return _replay_log(source, line, raw, table, game, ruleset, keep_frames, observers)
+        return _replay_log(source, line, raw, table, game, ruleset, keep_frames, observers, viewer)
 
 
 def _replay_log(source: str, line: int | None, raw: bytes, table: str | None, game: str | None,
                 ruleset: str | None, keep_frames: bool,
-                observers: Sequence[Observer] = ()) -> tuple[bytes, Replay] | None:
+                observers: Sequence[Observer] = (), viewer: str | None = None) -> tuple[bytes, Replay] | None:
     """:func:`replay_log` with the collector paused.  A function of its own, so that the log is
     dropped (freed at once: it is released) before the collector runs again; left alive, it would
     be walked by the collector's first pass."""
@@ -497,7 +535,8 @@ def _replay_log(source: str, line: int | None, raw: bytes, table: str | None, ga
                                     observers=observers)
         if table:
             attach_table(log, read_table_file(table))
-        blob, r = import_replayed(log, game=game, ruleset=ruleset, keep_frames=keep_frames, observers=observers)
+        blob, r = import_replayed(log, game=game, ruleset=ruleset, keep_frames=keep_frames, observers=observers,
+                                  viewer=viewer)
     except BgaImportError as exc:
         err = RecordError(exc.located_reason(), source=source)
     except Exception as exc:  # an engine bug must not take a whole batch down (as replay_item)
@@ -509,12 +548,12 @@ def _replay_log(source: str, line: int | None, raw: bytes, table: str | None, ga
 
 
 def replay_items(items: Iterable[RawItem], *, game: str | None = None, ruleset: str | None = None,
-                 keep_frames: bool = True) -> Iterator[Replay]:
+                 keep_frames: bool = True, viewer: str | None = None) -> Iterator[Replay]:
     """``verify`` and ``replay``: every record replayed, and every BGA log imported and replayed in one
     engine run (table files passed over), in input order."""
     for it in items:
         if _maybe_log(it):
-            got = replay_log(it.source, it.line, it.raw, _table_of(it.source), game=game, ruleset=ruleset,
+            got = replay_log(it.source, it.line, it.raw, _table_of(it.source), game=game, ruleset=ruleset, viewer=viewer,
                              keep_frames=keep_frames)
             if got is not None:
                 yield got[1]

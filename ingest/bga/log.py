@@ -97,7 +97,8 @@ class Packet(msgspec.Struct):
 
     @property
     def private(self) -> bool:
-        """Sent on a player's private channel (only the viewer's are ever in a log)."""
+        """Sent on a player's private channel (the viewer's; an archive log of a finished game may
+        hold every player's, until :meth:`BgaLog.take_view` keeps one)."""
         return self.channel.startswith("/player/")  # type: ignore[no-any-return]
 
 
@@ -245,6 +246,10 @@ class BgaLog:
     players: list[dict[str, Any]] = field(default_factory=list)
     """``{"id": str, "name": str | None}`` as the envelope lists them (may be empty)."""
     viewer: str | None = None
+    views: tuple[str, ...] = ()
+    """The players whose private channels the log holds when it holds more than one (a finished
+    game's archive, which lets a replay be watched as any player saw it); ``()`` once
+    :meth:`take_view` has kept one, or when the log is one player's view."""
     table_id: int | None = None
     table: TableInfo | None = None
     own_ids: tuple[int | None, str | None] | None = None
@@ -347,6 +352,15 @@ class BgaLog:
         for p in self._linked:
             p.notifs = []
         self._notifs = self._by_type = None
+
+    def take_view(self, viewer: str) -> None:
+        """Keep the table channel and ``viewer``'s private channel, as ``viewer`` saw the game: a
+        record is one seat's view (other players' private packets dropped)."""
+        own = f"/player/p{viewer}"
+        self.reorder([p for p in self.packets if not p.private or p.channel == own])
+        self.viewer, self.views = viewer, ()
+        if self.own_ids is not None:
+            self.own_ids = (self.own_ids[0], viewer)
 
     def reorder(self, packets: list[Packet]) -> None:
         """Put the packets in another order (an importer's ``prepare`` that knows where a private packet
@@ -789,10 +803,9 @@ def _channels(log: BgaLog) -> None:
         m = _PLAYER.match(channel)
         if m:
             privates.add(m.group(1))
-    if len(privates) > 1:
-        raise BgaImportError("packets of several players' private channels in one log "
-                             f"({', '.join(sorted(privates))}): a log is one player's view", file=log.source)
-    if privates:
+    if len(privates) > 1:  # every player's view: the importer keeps one (BgaLog.take_view)
+        log.views = tuple(sorted(privates, key=int))
+    elif privates:
         (only,) = privates
         if log.viewer is not None and log.viewer != only:
             raise BgaImportError(f"the log names viewer {log.viewer}, but its private channel is player "

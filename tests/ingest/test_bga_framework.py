@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from gamerec_cli.main import main
 from ingest.bga import BgaImportError, GameImporter, Notif, import_file, import_log, parse_log, read_log
-from ingest.bga.log import is_table_file
+from ingest.bga.log import TableInfo, attach_table, is_table_file
 from ingest.bga.registry import register
 from replay.record import loads
 from replay.replayer import COMPLETE, DIVERGED, INCOMPLETE, replay
@@ -195,12 +195,31 @@ def test_private_channel_gives_the_viewer_and_spectator_mirrors_are_dropped() ->
     assert rec.id == f"bga-{TABLE}-{B}" and rec.source["viewer"] == str(B)
 
 
-def test_two_private_channels_are_refused() -> None:
+def test_every_players_private_channel_is_read_as_one_view() -> None:
+    """A finished game's archive may hold every player's private packets: the record is one seat's
+    view (the first player in turn order, the table file's viewer, or the one asked for)."""
     ps = game_packets()
-    ps.append(packet(20, notif("x1", "message"), channel=f"/player/p{A}"))
-    ps.append(packet(21, notif("x2", "message"), channel=f"/player/p{B}"))
-    with pytest.raises(BgaImportError, match="several players' private channels"):
-        parse_log(ps, "x")
+    ps.insert(2, packet(20, notif("x1", "message"), channel=f"/player/p{A}"))
+    ps.insert(3, packet(21, notif("x2", "message"), channel=f"/player/p{B}"))
+    obj = {"status": 1, "data": {"players": players(), "logs": ps}}
+    log = parse_log(obj, "x")
+    assert log.views == (str(A), str(B)) and log.viewer is None
+    imp = import_log(log)
+    check_record(imp.record)
+    assert [p.packet_id for p in log.packets if p.private] == [20] and log.views == ()
+    assert imp.record.id == f"bga-{TABLE}-{A}" and imp.record.source["viewer_name"] == "Ann"
+    assert imp.record.source["notes"] == [
+        f"the log holds every player's private notifications; this record is the view of Ann ({A}), "
+        "the first player in turn order; --viewer picks another"]
+    log = parse_log(obj, "x")
+    assert import_log(log, viewer="bob").record.id == f"bga-{TABLE}-{B}"
+    assert [p.packet_id for p in log.packets if p.private] == [21]
+    log = parse_log(obj, "x")
+    attach_table(log, TableInfo(table_id=TABLE, viewer=str(B), players=[]))
+    rec = import_log(log).record
+    assert rec.id == f"bga-{TABLE}-{B}" and "the viewer named with the log" in rec.source["notes"][0]
+    with pytest.raises(BgaImportError, match=r"--viewer Cy: no such player at this table \(players: Ann"):
+        import_log(parse_log(obj, "x"), viewer="Cy")
 
 
 def test_table_file_beside_the_log_gives_version_viewer_and_checks_the_table(tmp_path: Path) -> None:
