@@ -57,7 +57,7 @@ from typing import Any
 
 import msgspec
 
-from ingest.bga.base import GameImporter
+from ingest.bga.base import FRAMEWORK_TYPES, GameImporter
 from ingest.bga.errors import BgaImportError
 from ingest.bga.log import BgaLog, Notif
 from replay.games.pax_pamir.actions import hostage_bribe
@@ -849,6 +849,12 @@ def purchase_gift(imp: PaxImporter, n: Notif) -> None:
     imp.decide(n.args["playerId"], "gift", card=card_id(n.args["tkn_largeCard"]), value=int(n.args["value"]))
 
 
+_BETWEEN_BLOCKS = FRAMEWORK_TYPES | {"changeRuler", "returnCylinder", "returnCoalitionBlock"}
+"""What may come between a build's payment and its placements, or between two of them: the
+framework's notifications (clocks, states, a player waking the others) and what a placement
+changes (rulers, pieces it displaces)."""
+
+
 def pay_rupees_to_market(imp: PaxImporter, n: Notif) -> None:
     """Build (BGA says how many rupees: the blocks are the placements that follow), betray (a card,
     no count), or a gift's payment (neither).  Told apart by the arguments, which are the same in
@@ -860,8 +866,7 @@ def pay_rupees_to_market(imp: PaxImporter, n: Notif) -> None:
         for later in imp.following(n):
             if later.type in ("placeArmy", "placeRoad"):
                 blocks += 1
-            elif later.type not in ("changeRuler", "gameStateChange", "updateReflexionTime", "returnCylinder",
-                                    "returnCoalitionBlock"):
+            elif later.type not in _BETWEEN_BLOCKS:
                 break
         imp.decide(player, "build", card=card_id(a["tkn_largeCard"]), blocks=blocks)
     elif "tkn_largeCard" in a:
@@ -932,14 +937,10 @@ def shelter_battle_spies(imp: PaxImporter, n: Notif) -> None:
             if not isinstance(a, dict) or not isinstance(a.get("move"), dict) or str(a["move"].get("from")) != card:
                 break
             imp.move(imp.task().player, "remove_spy", player=pid(a["playerId"]))
-        elif later.type not in _FRAMEWORK_BETWEEN:
+        elif later.type not in FRAMEWORK_TYPES:
             break
     if imp.awaits("remove_spy"):  # the battle removed fewer than it could: it is over
         imp.move(imp.task().player, "end_action")
-
-
-_FRAMEWORK_BETWEEN = frozenset({"gameStateChange", "gameStateMultipleActiveUpdate", "updateReflexionTime"})
-"""Framework notifications that may come between two of one action's notifications."""
 
 
 def step_path(imp: PaxImporter, player: str, frm: str, to: str) -> list[tuple[str, dict[str, Any]]] | None:

@@ -68,7 +68,7 @@ def test_without_a_viewer_the_record_is_the_first_players_view_and_replays(path:
     imp = import_log(log)
     rec = imp.record
     first = rec.players[0]["id"]
-    assert rec.source["viewer"] == first and rec.id.endswith(f"-{first}")
+    assert rec.source is not None and rec.source["viewer"] == first and rec.id.endswith(f"-{first}")
     assert {q.channel for q in log.packets if q.private} <= {f"/player/p{first}"}
     assert imp.warnings[0].endswith("the first player in turn order; --viewer picks another")
     assert replay(rec).status == COMPLETE
