@@ -167,8 +167,9 @@ def replay_cmd(paths: tuple[str, ...], as_json: bool, at: int | None, snapshot: 
     if snapshot and not as_json:
         raise click.UsageError("--snapshot adds the state to the --json output; give --json too")
     bad = out_of_range = total = 0
-    for r in _replays(paths, ruleset=ruleset, viewer=viewer) if at is None else _replays_until(paths, at, ruleset,
-                                                                                                viewer):
+    replays = (_replays(paths, ruleset=ruleset, viewer=viewer) if at is None
+               else _replays_until(paths, at, ruleset, viewer))
+    for r in replays:
         total += 1
         if r is None:
             out_of_range += 1
