@@ -181,7 +181,7 @@ def _one_view(log: BgaLog, wanted: str | None, seats: list[str], names: dict[str
                                  file=log.source)
         how = "as asked (--viewer)"
     elif log.viewer is not None:
-        who, how = log.viewer, "the viewer named with the log (its table file)"
+        who, how = log.viewer, "the viewer its table file (or envelope) names"
     else:
         who, how = seats[0], "the first player in turn order; --viewer picks another"
     if who not in seats:

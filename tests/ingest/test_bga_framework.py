@@ -217,7 +217,7 @@ def test_every_players_private_channel_is_read_as_one_view() -> None:
     log = parse_log(obj, "x")
     attach_table(log, TableInfo(table_id=TABLE, viewer=str(B), players=[]))
     rec = import_log(log).record
-    assert rec.id == f"bga-{TABLE}-{B}" and "the viewer named with the log" in rec.source["notes"][0]
+    assert rec.id == f"bga-{TABLE}-{B}" and "the viewer its table file (or envelope) names" in rec.source["notes"][0]
     with pytest.raises(BgaImportError, match=r"--viewer Cy: no such player at this table \(players: Ann"):
         import_log(parse_log(obj, "x"), viewer="Cy")
 
