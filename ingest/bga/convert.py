@@ -169,8 +169,8 @@ def _one_view(log: BgaLog, wanted: str | None, seats: list[str], names: dict[str
     from it may hold every player's private notifications.  A record is one seat's view (what
     that player and the public saw: the engines keep the rest hidden), so the log is read as the
     view of ``wanted`` (an id or a name; ``gamerec ... --viewer``), else of the viewer its table
-    file names, else of the first player in turn order; every download of the game then gives
-    the same record.
+    file names, else of the first player in turn order who has private notifications in it (not
+    an automated opponent, who has none); every download of the game then gives the same record.
     """
     if wanted is not None:
         who = next((p for p in seats if p == wanted), None) or next(
@@ -183,7 +183,8 @@ def _one_view(log: BgaLog, wanted: str | None, seats: list[str], names: dict[str
     elif log.viewer is not None:
         who, how = log.viewer, "the viewer its table file (or envelope) names"
     else:
-        who, how = seats[0], "the first player in turn order; --viewer picks another"
+        who = next((p for p in seats if p in log.views), seats[0])
+        how = "the first player in turn order with private notifications; --viewer picks another"
     if who not in seats:
         raise BgaImportError(f"the viewer {who} did not play at this table", file=log.source)
     log.take_view(who)

@@ -210,7 +210,7 @@ def test_every_players_private_channel_is_read_as_one_view() -> None:
     assert imp.record.id == f"bga-{TABLE}-{A}" and imp.record.source["viewer_name"] == "Ann"
     assert imp.record.source["notes"] == [
         f"the log holds every player's private notifications; this record is the view of Ann ({A}), "
-        "the first player in turn order; --viewer picks another"]
+        "the first player in turn order with private notifications; --viewer picks another"]
     log = parse_log(obj, "x")
     assert import_log(log, viewer="bob").record.id == f"bga-{TABLE}-{B}"
     assert [p.packet_id for p in log.packets if p.private] == [21]
