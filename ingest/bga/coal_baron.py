@@ -13,7 +13,8 @@ What a log cannot tell, and how it is recorded (``docs/bga-import.md``, Coal Bar
 * the six to eight factory tiles dealt at setup appear in no notification: they are drawn as
   unknown items and revealed (``{"reveal": "factory_7", ...}``) when a player buys one;
 * a draw-five's five items are private even to the log's own viewer (BGA puts them in the state's
-  private args, which a saved log does not hold): the draw is unknown items, the kept one is named
+  private args, which the harness's logs do not hold and a real log's private copy of the state
+  change holds in a form not public): the draw is unknown items, the kept one is named
   by ``giveTileTo``/``giveCardTo``, the rest go back unnamed (``returnTiles``/``returnCards`` give
   only their number, and the message whether to the top or the bottom);
 * a refill drawing one of those from the top (or the bottom) of the deck reveals it: a ``reveal``

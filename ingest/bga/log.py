@@ -674,7 +674,8 @@ def _assemble(envelope: str, packets: list[Any], players: Any, viewer: Any, sour
     if not _ascending_text(uids) and (len(set(uids)) != len(uids) or set(map(type, uids)) - {str}):
         _same_uids(log.packets)
         log.reorder(log.packets)
-    if _spectator_mirrors(log):
+    mirrors = _spectator_mirrors(log)
+    if _private_state_copies(log) or mirrors:
         log.reorder(log.packets)
     return log
 
@@ -811,6 +812,27 @@ def _channels(log: BgaLog) -> None:
             raise BgaImportError(f"the log names viewer {log.viewer}, but its private channel is player "
                                  f"{only}'s", file=log.source)
         log.viewer = only
+
+
+def _private_state_copies(log: BgaLog) -> bool:
+    """Drop the copies of a state change sent on a player's own channel (whether any were dropped).
+
+    A state whose arguments hold something for one player's eyes only (``_private``: Coal Baron's
+    five drawn tiles, the Perikles special tiles a player may play) reaches each player in a copy
+    of its ``gameStateChange`` on their own channel, beside the table's, and may come before it
+    in the log.  The table's is the state change; a private copy of a state the table's channel
+    also enters in the same move is dropped (what it adds is not read: its exact form is not
+    public).  One with no public twin is kept.
+    """
+    states = log.by_type().get("gameStateChange", ())
+    if not any(n.packet.private for n in states):
+        return False
+    public = {(n.packet.move_id, n.state_id) for n in states if not n.packet.private}
+    for p in log.packets:
+        if p.private and any(n.type == "gameStateChange" for n in p.notifs):
+            p.notifs = [n for n in p.notifs
+                        if n.type != "gameStateChange" or (p.move_id, n.state_id) not in public]
+    return True
 
 
 def _spectator_mirrors(log: BgaLog) -> bool:
