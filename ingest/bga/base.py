@@ -546,11 +546,17 @@ class GameImporter:
 
 def player_concedes(imp: GameImporter, n: Notif) -> None:
     """``playerConcedeGame``: the player BGA names conceded, and the game ends here; its end of game
-    (state 99) must say so (a conceded game replays as far as it went: ``incomplete``)."""
-    name = n.args.get("player_name") if isinstance(n.args, dict) else None
-    who = imp.player_by_name(name) if name is not None else None
+    (state 99) must say so (a conceded game replays as far as it went: ``incomplete``).  Real logs
+    give ``player_id`` beside ``player_name``: the id, where it is a seated player's, else the name
+    (the name a log gives is that day's, which a table file's may not be)."""
+    a = n.args if isinstance(n.args, dict) else {}
+    pid, name = a.get("player_id"), a.get("player_name")
+    who = str(pid) if pid is not None and str(pid) in imp.players else None
+    if who is None and name is not None:
+        who = imp.player_by_name(name)
     if who is None:
-        imp.fail(f"BGA says {name!r} conceded the game, and no one player of this table is so named")
+        said = repr(name) if pid is None else f"player {pid} ({name!r})"
+        imp.fail(f"BGA says {said} conceded the game, and no one player of this table is so named")
     imp.conceded = who
 
 

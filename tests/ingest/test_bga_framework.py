@@ -627,6 +627,18 @@ def test_a_conceding_player_renamed_since_the_game_is_found_by_the_name_the_log_
     assert import_log(parse_log(env, "x")).record.result["end"] == "concede"
 
 
+def test_a_concession_that_gives_the_players_id_is_read_by_the_id() -> None:
+    """Real logs give ``player_id`` beside ``player_name``: a name nobody at the table has today
+    (and no notification gives) is no matter when the id is a seated player's."""
+    ps = _conceding(True)
+    ps[2]["data"][0]["args"] = {"player_name": "Bobby", "player_id": B}
+    rec = import_log(parse_log({"status": 1, "data": {"players": players(), "logs": ps}}, "x")).record
+    assert rec.result is not None and rec.result["end"] == "concede"
+    ps[2]["data"][0]["args"] = {"player_name": "Bobby", "player_id": 1}
+    with pytest.raises(BgaImportError, match=r"BGA says player 1 \('Bobby'\) conceded the game"):
+        import_log(parse_log({"status": 1, "data": {"players": players(), "logs": ps}}, "x"))
+
+
 def test_an_archive_log_a_browser_showed_and_saved_as_a_web_page(tmp_path: Path) -> None:
     """Opened in a browser, the archive log shows as text; *Save as... Web page* keeps it in a
     ``<pre>``, with ``<``, ``>`` and ``&`` escaped (BGA's messages hold HTML)."""
