@@ -8,6 +8,7 @@ import click
 from rich.console import Console
 
 from gamerec_cli.ingest_cmds import DB_OPTION, _fail
+from gamerec_cli.options import VIEWER_OPTION
 
 
 @click.command("analyse")
@@ -28,12 +29,14 @@ from gamerec_cli.ingest_cmds import DB_OPTION, _fail
               help="Chances by the title's value model or by rollouts (default: the value model where the "
                    "title has one, else rollouts).")
 @click.option("--id", "ids", multiple=True, help="Only the record(s) with this id (repeatable).")
+@VIEWER_OPTION
 @DB_OPTION
 @click.option("--workers", type=click.IntRange(min=0), default=None,
               help="Local processes (default: one per core; 0 or 1: this process).")
 @click.option("--scheduler", default=None, help="A Dask scheduler (tcp://host:8786) to run the rollouts on.")
 def analyse(paths: tuple[str, ...], rollouts: int, at: str, agent: str, explain: int, alternatives: int, hidden: str,
-            method: str | None, ids: tuple[str, ...], db: str, workers: int | None, scheduler: str | None) -> None:
+            method: str | None, ids: tuple[str, ...], viewer: str | None, db: str, workers: int | None,
+            scheduler: str | None) -> None:
     """Estimate every player's win chance at every position of each record, find the turning points and
     the alternatives at the worst falls, and store them (tables win_chances, turning_points, ...).
 
@@ -51,7 +54,7 @@ def analyse(paths: tuple[str, ...], rollouts: int, at: str, agent: str, explain:
                             hidden=hidden, method=method)
     except AnalysisError as exc:
         _fail(str(exc))
-    records, errors, units = plan(paths, settings, ids)
+    records, errors, units = plan(paths, settings, ids, viewer)
     for e in errors:
         click.echo(f"invalid: {e}", err=True)
     if not records:

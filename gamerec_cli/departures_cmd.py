@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from gamerec_cli.options import VIEWER_OPTION
 from replay.departures import departure_rows, markdown_table
 from replay.games import GAME_IDS, get_game
 from replay.replayer import INVALID
@@ -19,7 +20,9 @@ from replay.replayer import INVALID
 @click.option("--rules", "list_rules", is_flag=True,
               help="List the departures each title declares (no PATH needed); with --json, as JSON.")
 @click.option("--game", "game_id", type=click.Choice(GAME_IDS), default=None, help="With --rules: one title.")
-def departures(paths: tuple[str, ...], as_json: bool, list_rules: bool, game_id: str | None) -> None:
+@VIEWER_OPTION
+def departures(paths: tuple[str, ...], as_json: bool, list_rules: bool, game_id: str | None,
+               viewer: str | None) -> None:
     """List every place where records (or saved BGA logs) played by Board Game Arena's rules where
     they depart from the rulebook, and how often each rule applied.
 
@@ -35,7 +38,7 @@ def departures(paths: tuple[str, ...], as_json: bool, list_rules: bool, game_id:
     rows: list[dict[str, Any]] = []
     counts: dict[str, int] = {}
     summary: dict[tuple[str, str], dict[str, Any]] = {}
-    for r in _replays(paths, keep_frames=False):
+    for r in _replays(paths, keep_frames=False, viewer=viewer):
         counts[r.status] = counts.get(r.status, 0) + 1
         if r.record is None:
             if not as_json:

@@ -147,15 +147,17 @@ class Summary:
     errors: list[str] = field(default_factory=list)
 
 
-def plan(paths: Sequence[str], settings: Settings, ids: Sequence[str] = ()) -> tuple[list[Record], list[str], int]:
-    """The readable records under ``paths`` (BGA logs among them imported; only those whose id is in
-    ``ids``, if given), one error line per unreadable one, and the work units."""
+def plan(paths: Sequence[str], settings: Settings, ids: Sequence[str] = (),
+         viewer: str | None = None) -> tuple[list[Record], list[str], int]:
+    """The readable records under ``paths`` (BGA logs among them imported, a log of every player's
+    view as ``viewer``'s; only those whose id is in ``ids``, if given), one error line per
+    unreadable one, and the work units."""
     from ingest.bga.convert import bga_items
 
     records: list[Record] = []
     errors: list[str] = []
     units = 0
-    for raw in bga_items(iter_raw(paths)):  # records, and BGA logs imported on the fly as ingest does
+    for raw in bga_items(iter_raw(paths), viewer=viewer):  # records, and BGA logs imported as ingest does
         if raw.error is not None:
             errors.append(str(raw.error))
             continue

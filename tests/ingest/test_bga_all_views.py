@@ -122,3 +122,15 @@ def test_ingest_takes_viewer(tmp_path: Path) -> None:
     with duckdb.connect(str(db), read_only=True) as con:
         (game_id,), = con.sql("SELECT game_id FROM games").fetchall()
     assert game_id.endswith(f"-{second['id']}")
+
+
+def test_analyse_and_departures_take_viewer() -> None:
+    from ingest.winchances import plan
+    from replay.analysis import Settings
+
+    path = next(p for p in ALL_VIEWS if p.parent.name == "coal_baron")
+    second = orjson.loads(read_bytes(path))["data"]["players"][1]
+    records, errors, _ = plan([str(path)], Settings(), viewer=second["name"])
+    assert errors == [] and len(records) == 1 and records[0].id.endswith(f"-{second['id']}")
+    res = CliRunner().invoke(main, ["departures", str(path), "--json"], env={"GAMEREC_VIEWER": "Nobody"})
+    assert res.exit_code == 1 and orjson.loads(res.output)["records"] == {"invalid": 1}
