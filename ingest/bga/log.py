@@ -824,6 +824,8 @@ def _private_state_copies(log: BgaLog) -> bool:
     also enters in the same move is dropped (what it adds is not read: its exact form is not
     public).  One with no public twin is kept.
     """
+    if log.viewer is None and not log.views:  # no private channel (_channels): nothing to look for
+        return False
     states = log.by_type().get("gameStateChange", ())
     if not any(n.packet.private for n in states):
         return False
