@@ -77,7 +77,7 @@ def without_players(raw: dict[str, Any], viewer: str) -> None:
 
 def private_state_copies(raw: dict[str, Any], viewer: str) -> None:
     """Before each table packet with state changes, a packet on ``viewer``'s private channel with a
-    copy of each, holding private arguments."""
+    copy of each, holding private arguments; every copy says ``_notified_privately``."""
     logs = raw["data"]["logs"]
     channel = f"/player/p{viewer}"
     top = max(int(p["packet_id"]) for p in logs)
@@ -86,6 +86,8 @@ def private_state_copies(raw: dict[str, Any], viewer: str) -> None:
         states = [n for n in p["data"] if n["type"] == "gameStateChange" and isinstance(n["args"], dict)]
         if states and p["channel"].startswith("/table/"):
             top += 1
+            for n in states:  # which copy says it is not known: the table's too
+                n["args"]["_notified_privately"] = True
             copies = copy.deepcopy(states)
             for n in copies:
                 n["uid"] = f"{n['uid']}-private"
