@@ -830,11 +830,13 @@ def _private_state_copies(log: BgaLog) -> bool:
     if not any(n.packet.private for n in states):
         return False
     public = {(n.packet.move_id, n.state_id) for n in states if not n.packet.private}
+    dropped = False
     for p in log.packets:
         if p.private and any(n.type == "gameStateChange" for n in p.notifs):
-            p.notifs = [n for n in p.notifs
-                        if n.type != "gameStateChange" or (p.move_id, n.state_id) not in public]
-    return True
+            kept = [n for n in p.notifs if n.type != "gameStateChange" or (p.move_id, n.state_id) not in public]
+            dropped = dropped or len(kept) < len(p.notifs)
+            p.notifs = kept
+    return dropped
 
 
 def _spectator_mirrors(log: BgaLog) -> bool:
