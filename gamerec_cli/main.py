@@ -39,7 +39,17 @@ def _dumps(obj: Any) -> str:
     return orjson.dumps(obj, default=str).decode()
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Gamerec(click.Group):
+    """The command group; Ctrl-C anywhere in a command is a one-line message and exit status 130."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:  # a command with work to keep says more where it catches it
+            _fail("interrupted", 130)
+
+
+@click.group(cls=_Gamerec, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="gamerec")
 def main() -> None:
     """Replay, verify and analyse recorded board games."""

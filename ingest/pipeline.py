@@ -19,6 +19,9 @@ beside the reader, so a transaction or a publication never keeps the reader
 from feeding the workers.  At most ``4 x workers`` tasks are in flight and
 at most one batch waits for the writer, so memory stays bounded whatever
 the input size.
+
+Ctrl-C stops the reader at its next step (:mod:`ingest.interrupt`); the
+writer completes the transaction under way and the run is marked interrupted.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ import duckdb
 
 from ingest import DEFAULT_DB, milestones
 from ingest.bga.convert import ingest_items
+from ingest.interrupt import Interrupt
 from ingest.rows import Batch, Job, Outcome, build_batch, merge, prepare, raw_sha256
 from ingest.sources import expand
 from ingest.writer import Counts, Database, IngestError, snapshot_path, utcnow
@@ -158,6 +162,12 @@ class _Inline:
         def get(self) -> Batch:
             return self.value
 
+        def ready(self) -> bool:
+            return True
+
+        def wait(self, timeout: float) -> None:
+            pass
+
     def apply_async(self, fn: Callable[[Job], Batch], args: tuple[Job]) -> _Inline._Done:
         return self._Done(fn(*args))
 
@@ -181,7 +191,7 @@ class _Writer(threading.Thread):
     """
 
     def __init__(self, db: Database, progress: Progress | None, publish_every: float,
-                 timings: dict[str, float], *, publish_first: bool = False) -> None:
+                 timings: dict[str, float], stop: Interrupt, *, publish_first: bool = False) -> None:
         super().__init__(name="gamerec-writer", daemon=True)
         self.db = db
         self.progress = progress
@@ -196,11 +206,14 @@ class _Writer(threading.Thread):
         self.publish_cost = 0.0
         self.publish_first = publish_first
         """Publish before the first batch (a database that has no snapshot yet)."""
+        self.interrupt = stop
+        """Checked by the reader while it waits on the writer."""
 
     def put(self, tasks: list[_Task], done_bytes: int) -> None:
         t = time.perf_counter()
         while True:
             self._raise()
+            self.interrupt.check()
             if not self.is_alive():
                 raise RuntimeError("the ingest's writer thread stopped")
             try:
@@ -219,8 +232,12 @@ class _Writer(threading.Thread):
                 self.queue.put(None, timeout=0.1)
                 break
             except queue.Full:
-                continue
-        self.join()
+                if not abandon:
+                    self.interrupt.check()
+        while self.is_alive():
+            self.join(0.1)
+            if not abandon:
+                self.interrupt.check()
         if not abandon:
             self._raise()
 
@@ -322,6 +339,9 @@ def ingest(
     files = expand(paths)
     n_workers = usable_cpus() if workers is None else max(0, workers)
     pool = _make_pool(n_workers) if n_workers > 0 else _Inline()
+    # from here Ctrl-C stops the run between two steps, never inside one, and not its clean-up
+    stop = Interrupt()
+    stop.install()
     db: Database | None = None
     writer: _Writer | None = None
     status = "failed"
@@ -335,7 +355,7 @@ def ingest(
         had_games = db.has_games()
         # a new database is published empty at once (readers then see it, with no game yet),
         # by the writer, while the reader already feeds the workers
-        writer = _Writer(db, progress, publish_every, timings,
+        writer = _Writer(db, progress, publish_every, timings, stop,
                          publish_first=not snapshot_path(db.path).exists())
         writer.start()
         max_inflight = max(4, 4 * n_workers)
@@ -351,6 +371,9 @@ def ingest(
             assert writer is not None
             task = inflight.popleft()
             t = time.perf_counter()
+            while not task.pending.ready():
+                stop.check()
+                task.pending.wait(0.1)
             task.result = task.pending.get()
             task.pending = None
             timings["wait"] += time.perf_counter() - t
@@ -368,6 +391,7 @@ def ingest(
         reader = _batches(ingest_items(iter_raw(files, stdin)), min(batch_records, TASK_RECORDS),
                           min(batch_bytes, TASK_BYTES))
         while True:
+            stop.check()
             t = time.perf_counter()
             raw_batch = next(reader, None)
             if raw_batch is None:
@@ -429,59 +453,39 @@ def ingest(
     except KeyboardInterrupt:
         status = "interrupted"
         raise
-    except (duckdb.Error, RuntimeError) as exc:  # disk full, I/O error...: the last batch was rolled back
-        if _is_interrupt(exc):
-            status = "interrupted"
-            raise KeyboardInterrupt from None
-        if not isinstance(exc, duckdb.Error):
-            raise
+    except duckdb.Error as exc:  # disk full, I/O error...: the last batch was rolled back
         raise IngestError(f"database error while writing {db_path}: {exc}; every batch committed "
                           "before it is complete, rerun to finish") from None
     finally:
-        if status != "finished":
-            pool.terminate()
-        else:
-            pool.close()
-        pool.join()
-        if writer is not None and writer.is_alive():
-            writer.finish(abandon=True)  # the transaction under way completes; nothing more is written
-        if db is not None:
-            try:
-                db.finish_run(status)
-                # a run that changed no game and no quarantine row (nor the schema) only brings the
-                # snapshot's ingest_runs up to date (no whole copy), so readers still see this run
-                if writer is not None and status != "failed" and (
-                        _changes(db) != writer.published or not snapshot_path(db.path).exists()
-                        or db.schema_changed):
-                    writer.publish()
-                elif writer is not None and status != "failed":
-                    timings["publish"] += db.publish_runs()
-                table_rows = db.table_counts()
-            finally:
-                db.close()
+        try:
+            if status != "finished":
+                pool.terminate()
+            else:
+                pool.close()
+            pool.join()
+            if writer is not None and writer.is_alive():
+                writer.finish(abandon=True)  # the transaction under way completes; nothing more is written
+            if db is not None:
+                try:
+                    db.finish_run(status)
+                    # a run that changed no game and no quarantine row (nor the schema) only brings the
+                    # snapshot's ingest_runs up to date (no whole copy), so readers still see this run
+                    if writer is not None and status != "failed" and (
+                            _changes(db) != writer.published or not snapshot_path(db.path).exists()
+                            or db.schema_changed):
+                        writer.publish()
+                    elif writer is not None and status != "failed":
+                        timings["publish"] += db.publish_runs()
+                    table_rows = db.table_counts()
+                finally:
+                    db.close()
+        finally:
+            stop.restore()
     assert db is not None and writer is not None
     if status == "finished":
         timings["end"] = time.perf_counter() - t_end
     return Summary(db.path, snapshot_path(db.path), db.run_id or 0, len(files), db.counts,
                    time.perf_counter() - t0, writer.publishes, table_rows, timings, db.conflict_examples)
-
-
-def _is_interrupt(exc: BaseException) -> bool:
-    """A Ctrl-C that landed inside a DuckDB call comes back as DuckDB's own error
-    (an ``InterruptException``, one whose text names the interrupt, or a plain
-    ``RuntimeError("Query interrupted")`` raised from the ``KeyboardInterrupt``)."""
-    seen: set[int] = set()
-    cur: BaseException | None = exc
-    while cur is not None and id(cur) not in seen:
-        seen.add(id(cur))
-        if isinstance(cur, KeyboardInterrupt):
-            return True
-        text = str(cur).lower()
-        if (isinstance(cur, getattr(duckdb, "InterruptException", ()))
-                or "interrupted" in text or "keyboardinterrupt" in text):
-            return True
-        cur = cur.__cause__ or cur.__context__
-    return False
 
 
 __all__ = ["DEFAULT_DB", "IngestError", "Summary", "ingest"]

@@ -209,3 +209,32 @@ def test_a_failed_write_leaves_no_temporary_file(tmp_path: Path) -> None:
     with pytest.raises(OverflowError):
         write_records(records(), tmp_path / "r.jsonl.gz")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_ctrl_c_in_a_command_is_one_line_and_exit_130(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def pressed(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    (tmp_path / "g.jsonl").write_bytes(b"\n".join(toy_lines()) + b"\n")
+    monkeypatch.setattr("gamerec_cli.main._replays", pressed)
+    code, out = run("verify", str(tmp_path))
+    assert code == 130 and out == "error: interrupted\n"
+
+
+def test_ctrl_c_while_the_commands_load_is_exit_130_too(monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    import builtins
+
+    import gamerec_cli
+
+    real = builtins.__import__
+
+    def loading(name: str, *args: object, **kwargs: object) -> object:
+        if name == "gamerec_cli.main":
+            raise KeyboardInterrupt
+        return real(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(builtins, "__import__", loading)
+    with pytest.raises(SystemExit) as stop:
+        gamerec_cli.run()
+    assert stop.value.code == 130 and capsys.readouterr().err == "error: interrupted\n"

@@ -531,25 +531,6 @@ def test_stats_writes_rates_as_percentages(tmp_path: Path) -> None:
     assert not re.search(r"│\s+0\.\d{4}\s+│", out)  # never a bare 0.4925
 
 
-def test_a_ctrl_c_wrapped_by_duckdb_is_an_interrupt_not_a_database_error() -> None:
-    import duckdb
-
-    from ingest.pipeline import _is_interrupt
-
-    assert _is_interrupt(duckdb.InvalidInputException("KeyboardInterrupt: <EMPTY MESSAGE>"))
-    assert _is_interrupt(duckdb.InterruptException("INTERRUPT Error: Interrupted!"))
-    assert not _is_interrupt(duckdb.IOException("could not write: disk full"))
-    # what DuckDB's Python client raised in CI: a RuntimeError chained from the KeyboardInterrupt
-    try:
-        try:
-            raise KeyboardInterrupt
-        except KeyboardInterrupt as ki:
-            raise RuntimeError("Query interrupted") from ki
-    except RuntimeError as wrapped:
-        assert _is_interrupt(wrapped)
-    assert not _is_interrupt(RuntimeError("some other failure"))
-
-
 def test_a_batch_closes_at_its_events_limit_and_the_rows_are_the_same(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     import ingest.pipeline as pipeline

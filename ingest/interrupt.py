@@ -1,0 +1,69 @@
+"""Ctrl-C, taken where a run can stop cleanly.
+
+Python raises ``KeyboardInterrupt`` wherever the main thread is when the
+signal arrives: between a lock's acquisition and the code that releases it,
+inside a queue's bookkeeping, in a DuckDB statement (which then fails with an
+error of its own), or in the clean-up of the run itself.  A run that must
+leave its database whole cannot stop at an arbitrary instruction: a lock left
+held hangs the clean-up, a statement cut short turns into a traceback.
+
+:class:`Interrupt` notes the signal instead, and the run stops at the next
+point made for it (:meth:`Interrupt.check`): between two tasks, while it waits
+for a worker or for the writer.  Its clean-up then runs to the end, whatever
+else is pressed meanwhile.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from types import FrameType, TracebackType
+from typing import Any
+
+
+class Interrupt:
+    """While installed (``with Interrupt() as stop:``), Ctrl-C only sets :attr:`requested`.
+
+    Outside the main thread, where Python delivers no signal, it is inert:
+    :meth:`check` never raises.
+    """
+
+    def __init__(self) -> None:
+        self.requested = False
+        """Ctrl-C (``SIGINT``) arrived while installed."""
+        self._raised = False
+        self._previous: Any = None
+        self._installed = False
+
+    def install(self) -> None:
+        """Take Ctrl-C from now on (in the main thread; elsewhere nothing changes)."""
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._note)
+            self._installed = True
+
+    def restore(self) -> None:
+        """Give Ctrl-C back to whoever had it before :meth:`install`."""
+        if self._installed:
+            # None: the handler was not set from Python; the default one is the closest
+            signal.signal(signal.SIGINT, signal.SIG_DFL if self._previous is None else self._previous)
+            self._installed = False
+
+    def __enter__(self) -> Interrupt:
+        self.install()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.restore()
+
+    def _note(self, signum: int, frame: FrameType | None) -> None:
+        self.requested = True
+
+    def check(self) -> None:
+        """Raise ``KeyboardInterrupt`` here if Ctrl-C was pressed; only once, so the clean-up is not stopped."""
+        if self.requested and not self._raised:
+            self._raised = True
+            raise KeyboardInterrupt
+
+
+__all__ = ["Interrupt"]
