@@ -66,4 +66,13 @@ class Interrupt:
             raise KeyboardInterrupt
 
 
-__all__ = ["Interrupt"]
+def ignore_in_worker() -> None:
+    """A pool worker's initializer: Ctrl-C reaches the whole process group, and is the parent's business.
+
+    A worker that died of it would take its task with it, and a parent
+    waiting for that task's result would wait for ever.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+__all__ = ["Interrupt", "ignore_in_worker"]

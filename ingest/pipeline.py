@@ -30,7 +30,6 @@ import gc
 import multiprocessing
 import os
 import queue
-import signal
 import threading
 import time
 from collections import deque
@@ -43,7 +42,7 @@ import duckdb
 
 from ingest import DEFAULT_DB, milestones
 from ingest.bga.convert import ingest_items
-from ingest.interrupt import Interrupt
+from ingest.interrupt import Interrupt, ignore_in_worker
 from ingest.rows import Batch, Job, Outcome, build_batch, merge, prepare, raw_sha256
 from ingest.sources import expand
 from ingest.writer import Counts, Database, IngestError, snapshot_path, utcnow
@@ -127,11 +126,6 @@ def _changes(db: Database) -> tuple[int, ...]:
     return (c.new, c.replaced, c.quarantined_new)
 
 
-def _worker_init() -> None:
-    # Ctrl-C is the parent's business: it stops the pool and closes the run cleanly.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _make_pool(workers: int) -> Any:
     methods = multiprocessing.get_all_start_methods()
     # fork keeps games registered at run time (tests' toy game) visible to workers; it
@@ -146,7 +140,7 @@ def _make_pool(workers: int) -> Any:
         gc.freeze()
     ctx = multiprocessing.get_context("fork" if fork else None)
     try:
-        return ctx.Pool(workers, initializer=_worker_init)
+        return ctx.Pool(workers, initializer=ignore_in_worker)
     finally:
         if fork:
             gc.unfreeze()  # the workers are forked; this process collects as before

@@ -26,6 +26,7 @@ import orjson
 import pyarrow as pa
 
 from ingest import schema
+from ingest.interrupt import Interrupt, ignore_in_worker
 from ingest.writer import Database, IngestError
 from replay.analysis import VALUE, Analysis, AnalysisError, Mapper, Settings, analyse, positions
 from replay.games import UnknownGame
@@ -80,39 +81,78 @@ def analysis_tables(a: Analysis, record_sha256: str, seconds: float, at: datetim
 # --------------------------------------------------------------------------
 
 
+def _local_processes(workers: int | None) -> int:
+    """How many local processes run the work (default: one per core; 0 or 1: this process)."""
+    return os.cpu_count() or 1 if workers is None else workers
+
+
 @contextmanager
-def local_mapper(workers: int | None) -> Iterator[Mapper[Any, Any]]:
-    """``map`` over ``workers`` local processes (0 or 1: in this process)."""
-    n = os.cpu_count() or 1 if workers is None else workers
-    if n <= 1:
-        yield map
+def _taking_ctrl_c(stop: Interrupt | None) -> Iterator[Interrupt]:
+    """``stop``, or one of its own installed while the mapper is in use."""
+    if stop is not None:
+        yield stop
         return
-    ctx = multiprocessing.get_context("spawn" if os.name == "nt" else "forkserver")
-    with ctx.Pool(n) as pool:
-        def run(fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterable[Any]:
-            return pool.imap(fn, items, chunksize=1)
-        yield run
+    with Interrupt() as own:
+        yield own
 
 
 @contextmanager
-def dask_mapper(address: str) -> Iterator[Mapper[Any, Any]]:
+def local_mapper(workers: int | None, stop: Interrupt | None = None) -> Iterator[Mapper[Any, Any]]:
+    """``map`` over ``workers`` local processes (0 or 1: in this process).
+
+    Ctrl-C (``stop``'s, or the mapper's own) is taken between two results:
+    with a pool, within a tenth of a second; in this process, once the
+    task under way is done.
+    """
+    n = _local_processes(workers)
+    with _taking_ctrl_c(stop) as ctrl_c:
+        if n <= 1:
+            def here(fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+                for item in items:
+                    ctrl_c.check()
+                    yield fn(item)
+            yield here
+            return
+        ctx = multiprocessing.get_context("spawn" if os.name == "nt" else "forkserver")
+        with ctx.Pool(n, initializer=ignore_in_worker) as pool:
+            def pooled(fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+                results = pool.imap(fn, items, chunksize=1)
+                while True:
+                    try:
+                        yield results.next(timeout=0.1)
+                    except multiprocessing.TimeoutError:
+                        ctrl_c.check()
+                    except StopIteration:
+                        return
+            yield pooled
+
+
+@contextmanager
+def dask_mapper(address: str, stop: Interrupt | None = None) -> Iterator[Mapper[Any, Any]]:
     """``map`` over the workers of the Dask cluster at ``address`` (``tcp://host:8786``)."""
     try:
-        from distributed import Client
+        from distributed import Client, wait
     except ImportError:
         raise AnalysisError("--scheduler needs Dask: pip install 'dask[distributed]'") from None
-    try:
-        client = Client(address, timeout="10s")
-    except (OSError, TimeoutError) as exc:
-        raise AnalysisError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-    try:
-        def run(fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
-            futures = client.map(fn, list(items), pure=False)
-            for fut in futures:
-                yield fut.result()
-        yield run
-    finally:
-        client.close()
+    with _taking_ctrl_c(stop) as ctrl_c:
+        try:
+            client = Client(address, timeout="10s")
+        except (OSError, TimeoutError) as exc:
+            raise AnalysisError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        try:
+            def run(fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+                futures = client.map(fn, list(items), pure=False)
+                for fut in futures:
+                    while True:
+                        try:
+                            wait(fut, timeout=0.1)
+                            break
+                        except TimeoutError:
+                            ctrl_c.check()
+                    yield fut.result()
+            yield run
+        finally:
+            client.close()
 
 
 # --------------------------------------------------------------------------
@@ -202,44 +242,54 @@ def run(records: Sequence[Record], db: str | Path, settings: Settings, *, worker
     published for readers at the end.
     """
     summary = Summary()
-    with _open(db) as database:  # fails early, with the writer's message, if the file cannot be written
-        known = _ingested(database, [r.id for r in records])
-    mapper_cm = dask_mapper(scheduler) if scheduler else local_mapper(workers)
-    try:
-        with mapper_cm as mapper:
-            for rec in records:
-                t0, c0 = time.perf_counter(), time.process_time()
-                steps = 0
-
-                def step(n: int) -> None:
-                    nonlocal steps
-                    steps += n
-                    if progress:
-                        progress(n)
-
-                try:
-                    a = analyse(rec, settings, mapper=mapper, progress=step)
-                except AnalysisError as exc:
-                    summary.errors.append(f"{rec.id}: {exc}")
-                    continue
-                if progress:
-                    progress(len(a.positions) + settings.explain - steps)  # falls not found: units never run
-                seconds = time.perf_counter() - t0
-                cpu = time.process_time() - c0 if mapper is map or a.settings.method == VALUE else None
+    # Ctrl-C stops the run between two positions, never in a write or in the publication
+    with Interrupt() as stop:
+        with _open(db) as database:  # fails early, with the writer's message, if the file cannot be written
+            known = _ingested(database, [r.id for r in records])
+        here = scheduler is None and _local_processes(workers) <= 1
+        mapper_cm = dask_mapper(scheduler, stop) if scheduler else local_mapper(workers, stop)
+        try:
+            with mapper_cm as mapper:
+                for rec in records:
+                    _analyse_one(rec, db, settings, mapper, stop, here, rec.id in known, summary, progress, on_done)
+        finally:
+            if summary.done:
                 with _open(db) as database:
-                    database.write_analyses(analysis_tables(a, rec.sha256, seconds, _utcnow()), [rec.id])
-                done = Done(rec.id, rec.game, len(a.positions), seconds,
-                            [t.verdict(a.names) for t in a.turning_points if t.delta < 0][: a.settings.explain],
-                            a.stopped, rec.id in known, cpu, a.capped, str(a.settings.method), a.note)
-                summary.done.append(done)
-                if on_done:
-                    on_done(done)
-    finally:
-        if summary.done:
-            with _open(db) as database:
-                database.publish()
+                    database.publish()
     return summary
 
+
+def _analyse_one(rec: Record, db: str | Path, settings: Settings, mapper: Mapper[Any, Any], stop: Interrupt,
+                 here: bool, ingested: bool, summary: Summary, progress: Callable[[int], None] | None,
+                 on_done: Callable[[Done], None] | None) -> None:
+    """Analyse one record and write its rows in one transaction (``here``: the work runs in this process)."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    steps = 0
+
+    def step(n: int) -> None:
+        nonlocal steps
+        steps += n
+        if progress:
+            progress(n)
+        stop.check()
+
+    try:
+        a = analyse(rec, settings, mapper=mapper, progress=step)
+    except AnalysisError as exc:
+        summary.errors.append(f"{rec.id}: {exc}")
+        return
+    if progress:
+        progress(len(a.positions) + settings.explain - steps)  # falls not found: units never run
+    seconds = time.perf_counter() - t0
+    cpu = time.process_time() - c0 if here or a.settings.method == VALUE else None
+    with _open(db) as database:
+        database.write_analyses(analysis_tables(a, rec.sha256, seconds, _utcnow()), [rec.id])
+    done = Done(rec.id, rec.game, len(a.positions), seconds,
+                [t.verdict(a.names) for t in a.turning_points if t.delta < 0][: a.settings.explain],
+                a.stopped, ingested, cpu, a.capped, str(a.settings.method), a.note)
+    summary.done.append(done)
+    if on_done:
+        on_done(done)
 
 def _ingested(database: Database, ids: list[str]) -> set[str]:
     if not ids:

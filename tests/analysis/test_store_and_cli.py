@@ -267,3 +267,77 @@ def test_calibrate_names_a_player_count_the_game_does_not_allow(players: str) ->
     assert res.exception is None or isinstance(res.exception, SystemExit)
     assert f"--players {players}:" in res.output and "players" in res.output
     assert len(res.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_ctrl_c_stops_between_positions_and_keeps_every_game_done(tmp_path: Path, workers: int) -> None:
+    import os
+    import signal
+    import threading
+
+    import duckdb
+
+    from ingest.writer import snapshot_path
+    from ingest.winchances import run as analyse_into
+    from replay.analysis import Settings
+    from replay.record import Record
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals reach the main thread only")
+    full = simulate_one(get_game("copenhagen"), 2, 9, 0, observe_every=0, agents=["random", "random"])
+    recs = [Record(full.game, f"{full.id}-{i}", full.players, full.events[:40], dict(full.options))
+            for i in range(3)]
+    settings = Settings(rollouts=2, agent="random", explain=0, method="rollouts")
+    done: list[str] = []
+    steps = 0
+
+    def progress(n: int) -> None:
+        nonlocal steps
+        steps += n
+        if len(done) == 1 and steps > 0:
+            os.kill(os.getpid(), signal.SIGINT)  # in the second game: taken at its next position
+
+    def on_done(d: object) -> None:
+        nonlocal steps
+        done.append(str(d))
+        steps = 0
+
+    db = tmp_path / "a.duckdb"
+    with pytest.raises(KeyboardInterrupt):
+        analyse_into(recs, db, settings, workers=workers, progress=progress, on_done=on_done)
+    assert len(done) == 1
+    con = duckdb.connect(str(snapshot_path(db)), read_only=True)  # the game done is published for readers
+    try:
+        assert con.execute("SELECT game_id FROM analyses").fetchall() == [(recs[0].id,)]
+    finally:
+        con.close()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_ctrl_c_to_a_real_analyse_with_workers_stops_it_in_one_line(tmp_path: Path) -> None:
+    """Ctrl-C in a terminal reaches the workers too: none may die with its task (the command waited for ever)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    recs = [simulate_one(get_game("copenhagen"), 2, 9, i, observe_every=0) for i in range(8)]
+    path = _write(tmp_path / "c.jsonl.gz", [dumps(r) for r in recs])
+    proc = subprocess.Popen([sys.executable, "-c", "import gamerec_cli; gamerec_cli.run()", "analyse", str(path),
+                             "--db", str(tmp_path / "a.duckdb"), "--method", "rollouts", "--rollouts", "4",
+                             "--explain", "0", "--workers", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()  # the first game is done: the second is under way in the workers
+        assert "positions in" in first, first
+        time.sleep(0.5)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert err == "error: interrupted; every game analysed so far is stored\n"
