@@ -219,6 +219,35 @@ def test_a_client_killed_mid_run_then_a_rerun_completes_the_lake(tmp_path: Path,
     con.close()
 
 
+def test_ctrl_c_stops_a_run_on_a_local_cluster_in_one_line_then_a_rerun_completes(tmp_path: Path) -> None:
+    """Ctrl-C in a terminal reaches the cluster's workers too: they ignore it (each died with a traceback)."""
+    corpus = tmp_path / "records"  # a real title: the local cluster's workers know no test game
+    for i in range(6):
+        write_records(simulate("copenhagen", 25, 40 + i), corpus / f"part-{i:02d}.jsonl.gz")
+    db = tmp_path / "one.duckdb"
+    ingest([str(corpus)], db, workers=0, publish_every=-1)
+    lake = tmp_path / "lake"
+    cmd = [sys.executable, "-m", "gamerec_cli.main", "ingest", str(corpus), "--lake", str(lake), "--workers", "2"]
+    run = subprocess.Popen(cmd, env=ENV, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not list((lake / "_manifest").glob("*.parquet")) and run.poll() is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        os.killpg(run.pid, signal.SIGINT)
+        out, err = run.communicate(timeout=120)
+    finally:
+        if run.poll() is None:
+            _stop(run)
+    assert run.returncode == 130, err
+    assert "Traceback" not in err and err.rstrip().endswith(
+        "error: interrupted; every shard committed so far is complete, rerun to finish"), err
+    rerun = subprocess.run(cmd, env=ENV, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert rerun.returncode == 0, rerun.stderr
+    assert_same(lake, db)
+
+
 def test_byte_ranges_of_a_big_jsonl_cover_every_line_once_with_its_number(tmp_path: Path) -> None:
     from ingest.lake import _read_shard, plan
 
