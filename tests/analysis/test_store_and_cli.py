@@ -277,8 +277,8 @@ def test_ctrl_c_stops_between_positions_and_keeps_every_game_done(tmp_path: Path
 
     import duckdb
 
-    from ingest.writer import snapshot_path
     from ingest.winchances import run as analyse_into
+    from ingest.writer import snapshot_path
     from replay.analysis import Settings
     from replay.record import Record
 
