@@ -316,28 +316,17 @@ def test_ctrl_c_stops_between_positions_and_keeps_every_game_done(tmp_path: Path
 
 def test_ctrl_c_to_a_real_analyse_with_workers_stops_it_in_one_line(tmp_path: Path) -> None:
     """Ctrl-C in a terminal reaches the workers too: none may die with its task (the command waited for ever)."""
-    import os
-    import signal
-    import subprocess
     import sys
-    import time
+
+    from ctrlc import press, start
 
     recs = [simulate_one(get_game("copenhagen"), 2, 9, i, observe_every=0) for i in range(8)]
     path = _write(tmp_path / "c.jsonl.gz", [dumps(r) for r in recs])
-    proc = subprocess.Popen([sys.executable, "-c", "import gamerec_cli; gamerec_cli.run()", "analyse", str(path),
-                             "--db", str(tmp_path / "a.duckdb"), "--method", "rollouts", "--rollouts", "4",
-                             "--explain", "0", "--workers", "2"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        assert proc.stdout is not None
-        first = proc.stdout.readline()  # the first game is done: the second is under way in the workers
-        assert "positions in" in first, first
-        time.sleep(0.5)
-        os.killpg(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+    proc = start([sys.executable, "-c", "import gamerec_cli; gamerec_cli.run()", "analyse", str(path),
+                  "--db", str(tmp_path / "a.duckdb"), "--method", "rollouts", "--rollouts", "4",
+                  "--explain", "0", "--workers", "2"])
+    assert proc.stdout is not None
+    # once the first game is done, the second is under way in the workers
+    out, err = press(proc, lambda: "positions in" in proc.stdout.readline())  # type: ignore[union-attr]
     assert proc.returncode == 130, err
     assert err == "error: interrupted; every game analysed so far is stored\n"

@@ -19,6 +19,7 @@ from typing import Any
 
 import duckdb
 import pytest
+from ctrlc import has_files, press, start
 
 from ingest.pipeline import ingest
 from ingest.schema import tables
@@ -228,18 +229,8 @@ def test_ctrl_c_stops_a_run_on_a_local_cluster_in_one_line_then_a_rerun_complete
     ingest([str(corpus)], db, workers=0, publish_every=-1)
     lake = tmp_path / "lake"
     cmd = [sys.executable, "-m", "gamerec_cli.main", "ingest", str(corpus), "--lake", str(lake), "--workers", "2"]
-    run = subprocess.Popen(cmd, env=ENV, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                           start_new_session=True)
-    try:
-        deadline = time.monotonic() + 120
-        while not list((lake / "_manifest").glob("*.parquet")) and run.poll() is None:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
-        os.killpg(run.pid, signal.SIGINT)
-        out, err = run.communicate(timeout=120)
-    finally:
-        if run.poll() is None:
-            _stop(run)
+    run = start(cmd, env=ENV, cwd=ROOT)
+    out, err = press(run, has_files(lake / "_manifest", "*.parquet"), timeout=120)
     assert run.returncode == 130, err
     assert "Traceback" not in err and err.rstrip().endswith(
         "error: interrupted; every shard committed so far is complete, rerun to finish"), err

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from ctrlc import press, start
 
 from analytics.db import NoDatabase, connect_readonly
 from ingest.pipeline import ingest
@@ -191,21 +192,9 @@ def test_a_second_writer_and_a_non_database_file_are_clear_errors(tmp_path: Path
 def test_ctrl_c_stops_cleanly_and_marks_the_run_interrupted(tmp_path: Path, big: Path) -> None:
     db = tmp_path / "g.duckdb"
     # a new session, so the signal goes to the whole process group, as Ctrl-C in a terminal does
-    proc = subprocess.Popen(gamerec("ingest", str(big), "--db", str(db), "--batch-size", "40",
-                                    "--publish-every", "0.2"),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                            start_new_session=True)
-    deadline = time.monotonic() + 60
-    try:
-        while snapshot_games(db) < 100:
-            assert proc.poll() is None and time.monotonic() < deadline
-            time.sleep(0.05)
-        os.killpg(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+    proc = start(gamerec("ingest", str(big), "--db", str(db), "--batch-size", "40", "--publish-every", "0.2"),
+                 cwd=ROOT)
+    out, err = press(proc, lambda: snapshot_games(db) >= 100, within=60)
     assert proc.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err + out
     assert_whole(db)
