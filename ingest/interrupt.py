@@ -9,12 +9,14 @@ held hangs the clean-up, a statement cut short turns into a traceback.
 
 :class:`Interrupt` notes the signal instead, and the run stops at the next
 point made for it (:meth:`Interrupt.check`): between two tasks, while it waits
-for a worker or for the writer.  Its clean-up then runs to the end, whatever
-else is pressed meanwhile.
+for a worker or for the writer.  Its clean-up then runs to the end.  A second
+Ctrl-C stops the process at once, as ``kill -9`` would: what was committed
+stays whole (DuckDB's write-ahead log sees to it), and a rerun finishes the job.
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from types import FrameType, TracebackType
@@ -57,6 +59,10 @@ class Interrupt:
         self.restore()
 
     def _note(self, signum: int, frame: FrameType | None) -> None:
+        if self.requested:  # pressed again: whoever presses twice wants it to stop now
+            os.write(2, b"error: interrupted again: stopped at once; what was committed is whole, "
+                        b"rerun to finish\n")
+            os._exit(130)
         self.requested = True
 
     def check(self) -> None:

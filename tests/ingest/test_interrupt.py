@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -53,6 +55,18 @@ def test_ctrl_c_is_noted_raised_once_at_a_check_and_the_handler_given_back() -> 
     assert signal.getsignal(signal.SIGINT) is before
     with pytest.raises(KeyboardInterrupt):
         ctrl_c()
+
+
+def test_ctrl_c_pressed_twice_stops_the_process_at_once() -> None:
+    code = ("import os, signal, time; from ingest.interrupt import Interrupt\n"
+            "with Interrupt():\n"
+            "    os.kill(os.getpid(), signal.SIGINT); time.sleep(0.1)\n"
+            "    print('noted', flush=True)\n"
+            "    os.kill(os.getpid(), signal.SIGINT); time.sleep(5)\n"
+            "    print('not stopped')\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (res.returncode, res.stdout) == (130, "noted\n")
+    assert res.stderr.startswith("error: interrupted again: stopped at once")
 
 
 def test_outside_the_main_thread_it_changes_nothing() -> None:
