@@ -9,7 +9,9 @@ held hangs the clean-up, a statement cut short turns into a traceback.
 
 :class:`Interrupt` notes the signal instead, and the run stops at the next
 point made for it (:meth:`Interrupt.check`): between two tasks, while it waits
-for a worker or for the writer.  Its clean-up then runs to the end.  A second
+for a worker or for the writer; where the work holds nothing and may wait for
+ever (reading a pipe), :meth:`Interrupt.raising` lets it raise at once, as
+Python would.  The clean-up then runs to the end.  A second
 Ctrl-C stops the process at once, as ``kill -9`` would: what was committed
 stays whole (DuckDB's write-ahead log sees to it), and a rerun finishes the job.
 """
@@ -19,6 +21,8 @@ from __future__ import annotations
 import os
 import signal
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import FrameType, TracebackType
 from typing import Any
 
@@ -36,6 +40,7 @@ class Interrupt:
         self._raised = False
         self._previous: Any = None
         self._installed = False
+        self._immediate = False
 
     def install(self) -> None:
         """Take Ctrl-C from now on (in the main thread; elsewhere nothing changes)."""
@@ -58,7 +63,24 @@ class Interrupt:
                  tb: TracebackType | None) -> None:
         self.restore()
 
+    @contextmanager
+    def raising(self) -> Iterator[None]:
+        """Within: Ctrl-C raises ``KeyboardInterrupt`` at once, as Python's own handler does.
+
+        For work that holds nothing a clean-up needs and may block for ever, such as reading
+        input from a pipe that never ends (a noted Ctrl-C would wait for the next line).
+        """
+        self.check()
+        self._immediate = True
+        try:
+            yield
+        finally:
+            self._immediate = False
+
     def _note(self, signum: int, frame: FrameType | None) -> None:
+        if self._immediate and not self._raised:
+            self.requested = self._raised = True
+            raise KeyboardInterrupt
         if self.requested:  # pressed again: whoever presses twice wants it to stop now
             os.write(2, b"error: interrupted again: stopped at once; what was committed is whole, "
                         b"rerun to finish\n")

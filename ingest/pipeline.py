@@ -385,9 +385,9 @@ def ingest(
         reader = _batches(ingest_items(iter_raw(files, stdin)), min(batch_records, TASK_RECORDS),
                           min(batch_bytes, TASK_BYTES))
         while True:
-            stop.check()
             t = time.perf_counter()
-            raw_batch = next(reader, None)
+            with stop.raising():  # reading may wait on a pipe for ever: Ctrl-C stops it there too
+                raw_batch = next(reader, None)
             if raw_batch is None:
                 break
             read_errors: list[Outcome] = []

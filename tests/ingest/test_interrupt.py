@@ -11,6 +11,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from ctrlc import press
 
 from ingest.interrupt import Interrupt
 from ingest.pipeline import ingest
@@ -127,3 +128,23 @@ def test_ctrl_c_during_the_clean_up_of_a_finished_run_changes_nothing(tmp_path: 
         pytest.fail("Ctrl-C in the clean-up stopped it")
     assert summary.counts.new == 300
     assert runs(db) == [("finished", 300, 300)]
+
+
+def test_ctrl_c_stops_an_ingest_waiting_on_a_pipe_that_never_ends(tmp_path: Path) -> None:
+    """Reading stdin may wait for ever: there Ctrl-C is taken at once, not at the next line."""
+    db = tmp_path / "g.duckdb"
+    quiet, never = os.pipe()  # nothing is ever written to it, and it is never closed
+    try:
+        proc = subprocess.Popen([sys.executable, "-c", "import gamerec_cli; gamerec_cli.run()", "ingest", "-",
+                                 "--db", str(db)], stdin=quiet, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, start_new_session=True)
+        try:
+            out, err = press(proc, lambda: snapshot_path(db).exists())  # the empty database is published
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    finally:
+        os.close(quiet)
+        os.close(never)
+    assert proc.returncode == 130, err
+    assert err == "error: interrupted; every batch written so far is complete, rerun to finish\n"
