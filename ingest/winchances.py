@@ -88,7 +88,7 @@ def _local_processes(workers: int | None) -> int:
 
 @contextmanager
 def _taking_ctrl_c(stop: Interrupt | None) -> Iterator[Interrupt]:
-    """``stop``, or one of its own installed while the mapper is in use."""
+    """``stop``, or one of its own, installed while the caller waits for results."""
     if stop is not None:
         yield stop
         return
@@ -100,23 +100,28 @@ def _taking_ctrl_c(stop: Interrupt | None) -> Iterator[Interrupt]:
 def local_mapper(workers: int | None, stop: Interrupt | None = None) -> Iterator[Mapper[Any, Any]]:
     """``map`` over ``workers`` local processes (0 or 1: in this process).
 
-    Ctrl-C (``stop``'s, or the mapper's own) is taken between two results:
-    with a pool, within a tenth of a second; in this process, once the
-    task under way is done.
+    With a pool, Ctrl-C is taken while the caller waits for a result, within a
+    tenth of a second (``stop``'s, or the mapper's own; the workers ignore it).
+    In this process, ``stop``'s is taken between two tasks; without ``stop``,
+    Ctrl-C is Python's, as for any code.
     """
     n = _local_processes(workers)
-    with _taking_ctrl_c(stop) as ctrl_c:
-        if n <= 1:
-            def here(fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
-                for item in items:
-                    ctrl_c.check()
-                    yield fn(item)
-            yield here
+    if n <= 1:
+        if stop is None:
+            yield map
             return
-        ctx = multiprocessing.get_context("spawn" if os.name == "nt" else "forkserver")
-        with ctx.Pool(n, initializer=ignore_in_worker) as pool:
-            def pooled(fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
-                results = pool.imap(fn, items, chunksize=1)
+
+        def here(fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+            for item in items:
+                stop.check()
+                yield fn(item)
+        yield here
+        return
+    ctx = multiprocessing.get_context("spawn" if os.name == "nt" else "forkserver")
+    with ctx.Pool(n, initializer=ignore_in_worker) as pool:
+        def pooled(fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+            results = pool.imap(fn, items, chunksize=1)
+            with _taking_ctrl_c(stop) as ctrl_c:
                 while True:
                     try:
                         yield results.next(timeout=0.1)
@@ -124,24 +129,25 @@ def local_mapper(workers: int | None, stop: Interrupt | None = None) -> Iterator
                         ctrl_c.check()
                     except StopIteration:
                         return
-            yield pooled
+        yield pooled
 
 
 @contextmanager
 def dask_mapper(address: str, stop: Interrupt | None = None) -> Iterator[Mapper[Any, Any]]:
-    """``map`` over the workers of the Dask cluster at ``address`` (``tcp://host:8786``)."""
+    """``map`` over the workers of the Dask cluster at ``address`` (``tcp://host:8786``); Ctrl-C is taken
+    as with a local pool."""
     try:
         from distributed import Client, wait
     except ImportError:
         raise AnalysisError("--scheduler needs Dask: pip install 'dask[distributed]'") from None
-    with _taking_ctrl_c(stop) as ctrl_c:
-        try:
-            client = Client(address, timeout="10s")
-        except (OSError, TimeoutError) as exc:
-            raise AnalysisError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-        try:
-            def run(fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
-                futures = client.map(fn, list(items), pure=False)
+    try:
+        client = Client(address, timeout="10s")
+    except (OSError, TimeoutError) as exc:
+        raise AnalysisError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    try:
+        def run(fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+            futures = client.map(fn, list(items), pure=False)
+            with _taking_ctrl_c(stop) as ctrl_c:
                 for fut in futures:
                     while True:
                         try:
@@ -150,9 +156,9 @@ def dask_mapper(address: str, stop: Interrupt | None = None) -> Iterator[Mapper[
                         except TimeoutError:
                             ctrl_c.check()
                     yield fut.result()
-            yield run
-        finally:
-            client.close()
+        yield run
+    finally:
+        client.close()
 
 
 # --------------------------------------------------------------------------
