@@ -421,6 +421,9 @@ def export(out: str, db: str) -> None:
         rows = export_parquet(con, out)
     except ExportError as exc:
         _fail(str(exc))
+    except KeyboardInterrupt:
+        _fail(f"interrupted; every table in {out} is whole, some from the last export, and manifest.json is "
+              "written once an export ends: rerun to finish", 130)
     finally:
         con.close()
     click.echo(f"exported {len(rows)} tables ({sum(rows.values()):,} rows) to {out}")

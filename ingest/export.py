@@ -6,9 +6,11 @@ records) are partitioned Hive-style by title, ``DIR/events/title=coal_baron/
 data_0.parquet``, so a reader interested in one game reads one folder; the
 per-game milestone tables, ``quarantine`` and ``ingest_runs`` are one file,
 ``DIR/<table>/data.parquet``.  ``DIR/manifest.json`` lists every table with
-its row count, columns and partitioning.  Rows are written in key order, and
-each table folder is written under a temporary name and then swapped in, so
-an interrupted export never leaves a half-written table.
+its row count, columns and partitioning; it is removed when an export starts
+and written when it ends, so a folder with a manifest holds a whole export.
+Rows are written in key order, and each table folder is written under a
+temporary name and then swapped in, so an interrupted export never leaves a
+half-written table: Ctrl-C stops it between two tables (:mod:`ingest.interrupt`).
 
 An export replaces only what an earlier export wrote.  It marks the folder
 with ``DIR/.gamerec-export.json``, listing every file it wrote; before
@@ -25,6 +27,7 @@ round trip the tests check).  JSON columns are written as UTF-8 strings
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
@@ -32,6 +35,7 @@ import orjson
 
 from ingest import schema
 from ingest.duck import scalar
+from ingest.interrupt import Interrupt
 
 
 class ExportError(Exception):
@@ -159,50 +163,62 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out_dir: str | Path) -> dict[
         tmp.write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
         tmp.replace(out / MARK)
 
+    # the manifest describes a whole export: none while one is under way (an interrupted one has none)
+    if written.pop("manifest.json", None) is not None:
+        mark()
+    _remove(out / "manifest.json")
     manifest: dict[str, dict[str, object]] = {}
     rows: dict[str, int] = {}
-    for t in todo:
-        n = int(scalar(con.execute(f"SELECT count(*) FROM {t.name}")))
-        tmp = out / f"{_TMP_PREFIX}{t.name}"
-        final = out / t.name
-        tmp.mkdir()
-        partition = _partitioned(t) and n > 0
-        try:
-            if partition:
-                con.execute(f"COPY ({_select(t)}) TO {_lit(tmp)} "
-                            "(FORMAT parquet, PARTITION_BY (title), COMPRESSION zstd)")
-            else:
-                con.execute(f"COPY ({_select(t)}) TO {_lit(tmp / 'data.parquet')} "
-                            "(FORMAT parquet, COMPRESSION zstd)")
-        except (duckdb.Error, OSError) as exc:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise ExportError(f"cannot write {final}: {exc}") from None
-        # the mark lists the new files before they take the old ones' place
-        written[t.name] = sorted(set(written.get(t.name, [])) | set(_files_under(tmp)))
+    with Interrupt() as stop:  # Ctrl-C stops the export between two tables, never inside one
+        for t in todo:
+            stop.check()
+            _export_table(con, out, t, written, mark, rows, manifest)
+        for name in stale:
+            _remove(out / name)
+            written.pop(name, None)
+        written["manifest.json"] = [""]
         mark()
-        old = out / f"{_TMP_PREFIX}{t.name}.old"
-        if final.exists():
-            final.rename(old)
-        tmp.rename(final)
-        _remove(old)
-        written[t.name] = _files_under(final)
-        rows[t.name] = n
-        manifest[t.name] = {
-            "rows": n,
-            "columns": [{"name": c, "type": typ} for c, typ in t.columns],
-            "partitioned_by": ["title"] if partition else [],
-            "key": list(t.order_by),
-        }
-    for name in stale:
-        _remove(out / name)
-        written.pop(name, None)
-    written["manifest.json"] = [""]
-    mark()
-    tmp_manifest = out / (_TMP_PREFIX + "manifest.json")
-    tmp_manifest.write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2) + b"\n")
-    tmp_manifest.replace(out / "manifest.json")
-    mark()
+        tmp_manifest = out / (_TMP_PREFIX + "manifest.json")
+        tmp_manifest.write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2) + b"\n")
+        tmp_manifest.replace(out / "manifest.json")
+        mark()
     return rows
+
+
+def _export_table(con: duckdb.DuckDBPyConnection, out: Path, t: schema.Table, written: dict[str, list[str]],
+                  mark: Callable[[], None], rows: dict[str, int], manifest: dict[str, dict[str, object]]) -> None:
+    """Write table ``t`` under a temporary name, then swap it in for the earlier export's."""
+    n = int(scalar(con.execute(f"SELECT count(*) FROM {t.name}")))
+    tmp = out / f"{_TMP_PREFIX}{t.name}"
+    final = out / t.name
+    tmp.mkdir()
+    partition = _partitioned(t) and n > 0
+    try:
+        if partition:
+            con.execute(f"COPY ({_select(t)}) TO {_lit(tmp)} "
+                        "(FORMAT parquet, PARTITION_BY (title), COMPRESSION zstd)")
+        else:
+            con.execute(f"COPY ({_select(t)}) TO {_lit(tmp / 'data.parquet')} "
+                        "(FORMAT parquet, COMPRESSION zstd)")
+    except (duckdb.Error, OSError) as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise ExportError(f"cannot write {final}: {exc}") from None
+    # the mark lists the new files before they take the old ones' place
+    written[t.name] = sorted(set(written.get(t.name, [])) | set(_files_under(tmp)))
+    mark()
+    old = out / f"{_TMP_PREFIX}{t.name}.old"
+    if final.exists():
+        final.rename(old)
+    tmp.rename(final)
+    _remove(old)
+    written[t.name] = _files_under(final)
+    rows[t.name] = n
+    manifest[t.name] = {
+        "rows": n,
+        "columns": [{"name": c, "type": typ} for c, typ in t.columns],
+        "partitioned_by": ["title"] if partition else [],
+        "key": list(t.order_by),
+    }
 
 
 def read_table(con: duckdb.DuckDBPyConnection, out_dir: str | Path, table: str) -> duckdb.DuckDBPyRelation:

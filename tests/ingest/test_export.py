@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import orjson
+import pytest
 from click.testing import CliRunner
 
 from gamerec_cli.main import main
@@ -114,3 +116,40 @@ def test_export_never_replaces_files_it_did_not_write(tmp_path: Path) -> None:
     assert res.exit_code != 0 and str(mine) in res.output
     assert mine.read_text() == "mine\n"
     assert list((out / "games" / "title=toy").glob("*.parquet"))
+
+
+def test_ctrl_c_stops_an_export_between_two_tables_and_a_rerun_finishes(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import signal
+    import threading
+
+    import ingest.export as export
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals reach the main thread only")
+    write_records(simulate("toy", 20, 32), tmp_path / "in" / "r.jsonl")
+    db = tmp_path / "g.duckdb"
+    ingest([str(tmp_path / "in")], db, workers=0, publish_every=-1)
+    out = tmp_path / "pq"
+    assert CliRunner().invoke(main, ["export", "--parquet", str(out), "--db", str(db)]).exit_code == 0
+    first = {p.name for p in out.iterdir()}
+    real = export._export_table
+    done: list[str] = []
+
+    def table_then_ctrl_c(con: object, out_: Path, t: Any, *rest: Any) -> None:
+        real(con, out_, t, *rest)  # type: ignore[arg-type]
+        done.append(t.name)
+        if len(done) == 2:
+            os.kill(os.getpid(), signal.SIGINT)  # in the middle of the third table's statements: noted
+
+    monkeypatch.setattr(export, "_export_table", table_then_ctrl_c)
+    res = CliRunner().invoke(main, ["export", "--parquet", str(out), "--db", str(db)])
+    assert res.exit_code == 130 and "interrupted; every table in" in res.output, res.output
+    assert len(done) == 2
+    # every table is whole (the two new ones, the others from the first export); no manifest says it is whole
+    assert {p.name for p in out.iterdir()} == first - {"manifest.json"}
+    monkeypatch.setattr(export, "_export_table", real)
+    res = CliRunner().invoke(main, ["export", "--parquet", str(out), "--db", str(db)])
+    assert res.exit_code == 0, res.output
+    assert {p.name for p in out.iterdir()} == first
