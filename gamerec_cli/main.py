@@ -47,6 +47,22 @@ class _Gamerec(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:  # a command with work to keep says more where it catches it
             _fail("interrupted", 130)
+        except Exception as exc:
+            if _raised_by_ctrl_c(exc):  # a library's own error for it (DuckDB: "Query interrupted")
+                _fail("interrupted", 130)
+            raise
+
+
+def _raised_by_ctrl_c(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised from a ``KeyboardInterrupt`` (its cause or context, however deep)."""
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        if isinstance(cur, KeyboardInterrupt):
+            return True
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
+    return False
 
 
 @click.group(cls=_Gamerec, context_settings={"help_option_names": ["-h", "--help"]})

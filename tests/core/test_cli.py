@@ -221,6 +221,23 @@ def test_ctrl_c_in_a_command_is_one_line_and_exit_130(tmp_path: Path, monkeypatc
     assert code == 130 and out == "error: interrupted\n"
 
 
+def test_a_library_error_raised_from_ctrl_c_is_an_interrupt_too(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    def pressed_in_a_query(*args: object, **kwargs: object) -> None:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as ki:  # what DuckDB's Python client raises for a Ctrl-C in a statement
+            raise RuntimeError("Query interrupted") from ki
+
+    (tmp_path / "g.jsonl").write_bytes(b"\n".join(toy_lines()) + b"\n")
+    monkeypatch.setattr("gamerec_cli.main._replays", pressed_in_a_query)
+    code, out = run("verify", str(tmp_path))
+    assert code == 130 and out == "error: interrupted\n"
+    monkeypatch.setattr("gamerec_cli.main._replays", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("no")))
+    with pytest.raises(RuntimeError, match="no"):
+        run("verify", str(tmp_path))
+
+
 def test_ctrl_c_while_the_commands_load_is_exit_130_too(monkeypatch: pytest.MonkeyPatch,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
     import builtins
