@@ -34,6 +34,9 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from concurrent import futures
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -126,7 +129,7 @@ def _changes(db: Database) -> tuple[int, ...]:
     return (c.new, c.replaced, c.quarantined_new)
 
 
-def _make_pool(workers: int) -> Any:
+def _make_pool(workers: int) -> ProcessPoolExecutor:
     methods = multiprocessing.get_all_start_methods()
     # fork keeps games registered at run time (tests' toy game) visible to workers; it
     # happens before the database or the writer thread exist in this process.
@@ -140,10 +143,18 @@ def _make_pool(workers: int) -> Any:
         gc.freeze()
     ctx = multiprocessing.get_context("fork" if fork else None)
     try:
-        return ctx.Pool(workers, initializer=ignore_in_worker)
+        # a worker that dies (the system's out-of-memory killer, a kill -9) breaks the pool: the
+        # tasks it held fail with BrokenProcessPool instead of being waited for for ever
+        pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=ignore_in_worker)
+        pool.submit(_started).result()  # with fork every worker starts now, before any thread here
+        return pool
     finally:
         if fork:
             gc.unfreeze()  # the workers are forked; this process collects as before
+
+
+def _started() -> None:
+    """A first task: it makes the pool start its workers."""
 
 
 class _Inline:
@@ -153,25 +164,16 @@ class _Inline:
         def __init__(self, value: Batch) -> None:
             self.value = value
 
-        def get(self) -> Batch:
+        def result(self) -> Batch:
             return self.value
 
-        def ready(self) -> bool:
+        def done(self) -> bool:
             return True
 
-        def wait(self, timeout: float) -> None:
-            pass
+    def submit(self, fn: Callable[[Job], Batch], job: Job) -> _Inline._Done:
+        return self._Done(fn(job))
 
-    def apply_async(self, fn: Callable[[Job], Batch], args: tuple[Job]) -> _Inline._Done:
-        return self._Done(fn(*args))
-
-    def close(self) -> None:
-        pass
-
-    def join(self) -> None:
-        pass
-
-    def terminate(self) -> None:
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         pass
 
 
@@ -294,7 +296,7 @@ class _Task:
     """A few records on their way through a worker, with what the reader already knows of them."""
 
     pending: Any
-    """The worker's result to come (``.get()`` gives the :class:`Batch`)."""
+    """The worker's result to come (a future: ``.result()`` gives the :class:`Batch`)."""
     read_errors: list[Outcome]
     skipped: int
     present: list[tuple[str, str, str, int | None]]
@@ -302,6 +304,8 @@ class _Task:
     records: int
     nbytes: int
     done_bytes: int
+    first: str
+    """Where its first record is (file, line), for a worker that dies on it."""
     result: Batch | None = None
 
 
@@ -363,12 +367,13 @@ def ingest(
             """Wait for the oldest task; hand a full batch of finished tasks (or, ``flush``, any) to the writer."""
             nonlocal group, group_records, group_bytes, group_events
             assert writer is not None
-            task = inflight.popleft()
+            task = inflight[0]  # left in place until its result is in (see BrokenProcessPool below)
             t = time.perf_counter()
-            while not task.pending.ready():
+            while not task.pending.done():
                 stop.check()
-                task.pending.wait(0.1)
-            task.result = task.pending.get()
+                futures.wait([task.pending], timeout=0.1)
+            task.result = task.pending.result()
+            inflight.popleft()
             task.pending = None
             timings["wait"] += time.perf_counter() - t
             group.append(task)
@@ -426,11 +431,13 @@ def ingest(
             job = Job(todo, db.run_id or 0, utcnow(), tables, ruleset,
                       {w[0]: logs[w[0]] for w in todo if w[0] in logs}, viewer)
             timings["read"] += time.perf_counter() - t
-            pending = pool.apply_async(build_batch, (job,)) if todo else _Inline._Done(Batch([]))
+            head = raw_batch[0][0]
+            first = head.source + (f" line {head.line}" if head.line is not None else "")
+            pending = pool.submit(build_batch, job) if todo else _Inline._Done(Batch([]))
             if not timings["start"]:
                 timings["start"] = time.perf_counter() - t0
             inflight.append(_Task(pending, read_errors, skipped, present, len(raw_batch),
-                                  sum(len(it.raw) for it, _ in raw_batch), raw_batch[-1][0].done_bytes))
+                                  sum(len(it.raw) for it, _ in raw_batch), raw_batch[-1][0].done_bytes, first))
             while len(inflight) >= max_inflight:
                 collect_one()
         # all the input is read: what is finished goes to the writer now, and each task still under
@@ -447,16 +454,18 @@ def ingest(
     except KeyboardInterrupt:
         status = "interrupted"
         raise
+    except BrokenProcessPool:  # the tasks in flight are lost with it
+        lost = inflight[0].first if inflight else first
+        raise IngestError(f"a replay worker stopped abruptly (killed, perhaps by the system for lack of memory) "
+                          f"while the records from {lost} on were replayed; every batch committed is complete, "
+                          "rerun to finish") from None
     except duckdb.Error as exc:  # disk full, I/O error...: the last batch was rolled back
         raise IngestError(f"database error while writing {db_path}: {exc}; every batch committed "
                           "before it is complete, rerun to finish") from None
     finally:
         try:
-            if status != "finished":
-                pool.terminate()
-            else:
-                pool.close()
-            pool.join()
+            # the tasks not started are dropped; those under way end first (a task is a few records)
+            pool.shutdown(wait=True, cancel_futures=status != "finished")
             if writer is not None and writer.is_alive():
                 writer.finish(abandon=True)  # the transaction under way completes; nothing more is written
             if db is not None:

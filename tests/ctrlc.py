@@ -1,4 +1,4 @@
-"""Ctrl-C as a terminal sends it, to a real command: the whole process group, then wait for the end."""
+"""Real commands as a terminal and the system treat them: Ctrl-C to the whole process group, a worker killed."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import subprocess
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 
 def start(cmd: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
@@ -36,3 +37,14 @@ def press(proc: subprocess.Popen[str], ready: Callable[[], bool], *, within: flo
 
 def has_files(folder: Path, pattern: str) -> Callable[[], bool]:
     return lambda: any(folder.glob(pattern))
+
+
+
+def build_batch_or_die(job: Any) -> Any:
+    """``ingest.rows.build_batch``, but a worker given a record of a file named ``*-die.jsonl`` dies at once
+    (SIGKILL, as the out-of-memory killer does), before it sends anything back."""
+    from ingest.rows import build_batch
+
+    if any(source.endswith("-die.jsonl") for _, source, _, _ in job.items):
+        os.kill(os.getpid(), signal.SIGKILL)
+    return build_batch(job)

@@ -206,3 +206,39 @@ def test_ctrl_c_stops_cleanly_and_marks_the_run_interrupted(tmp_path: Path, big:
         con.close()
     assert status == "interrupted" and ok == games < N_FILES * PER_FILE
     assert snapshot_games(db) == games  # what was committed is published for readers
+
+
+
+def test_a_worker_killed_while_replaying_stops_the_run_in_one_line_then_a_rerun_completes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The system's out-of-memory killer takes a worker: its task is lost, and the run says so (it waited for
+    ever). The worker here kills itself on a marked file's records (``ctrlc.build_batch_or_die``)."""
+    from ctrlc import build_batch_or_die
+
+    import ingest.pipeline as pipeline
+    from ingest.writer import IngestError
+
+    write_records(simulate("toy", 120, 23), tmp_path / "in" / "a.jsonl")
+    write_records(simulate("toy", 30, 24), tmp_path / "in" / "b-die.jsonl")
+    write_records(simulate("toy", 120, 25), tmp_path / "in" / "c.jsonl")
+    db = tmp_path / "g.duckdb"
+    monkeypatch.setattr(pipeline, "build_batch", build_batch_or_die)
+
+    def waited_too_long(signum: int, frame: object) -> None:
+        raise TimeoutError("the ingest waits for ever for the task of the dead worker")
+
+    signal.signal(signal.SIGALRM, waited_too_long)
+    signal.alarm(120)  # the run polls its workers, so the alarm's exception reaches it
+    with pytest.raises(IngestError, match=r"a replay worker stopped abruptly \(killed, perhaps by the system for "
+                                          r"lack of memory\) while the records from .*/in/[a-c]\S*\.jsonl line \d+ on were "
+                                          r"replayed; every batch committed is complete, rerun to finish"):
+        try:
+            ingest([str(tmp_path / "in")], db, workers=2, batch_records=40, publish_every=-1)
+        finally:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    assert_whole(db)
+    assert table_counts(db)["games"] <= 120
+    monkeypatch.undo()
+    summary = ingest([str(tmp_path / "in")], db, workers=2, publish_every=-1)
+    assert summary.counts.new + summary.counts.skipped == 270 and table_counts(db)["games"] == 270
