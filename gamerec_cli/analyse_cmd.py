@@ -125,6 +125,7 @@ def calibrate_cmd(game_id: str, method: str | None, games: int, players: int | N
     import orjson
 
     from ingest.winchances import local_mapper
+    from ingest.writer import IngestError
     from replay.analysis import AnalysisError, Settings, calibrate, calibrate_value, strength, wilson
     from replay.evaluator import ModelError, load_model
     from replay.games import UnknownGame, get_game
@@ -145,7 +146,7 @@ def calibrate_cmd(game_id: str, method: str | None, games: int, players: int | N
                 vc = calibrate_value(game_id, games, seed, players=players, every=every,
                                      rollouts=16 if rollouts is None else rollouts,
                                      strength_games=200 if strength_games is None else strength_games, mapper=mapper)
-        except (AnalysisError, SimulationError) as exc:
+        except (AnalysisError, SimulationError, IngestError) as exc:
             _fail(str(exc))
         out = vc.as_json()
         if as_json:

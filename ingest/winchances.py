@@ -15,6 +15,9 @@ import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent import futures
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -118,18 +121,24 @@ def local_mapper(workers: int | None, stop: Interrupt | None = None) -> Iterator
         yield here
         return
     ctx = multiprocessing.get_context("spawn" if os.name == "nt" else "forkserver")
-    with ctx.Pool(n, initializer=ignore_in_worker) as pool:
+    # an executor, not a multiprocessing.Pool: a worker that dies fails its task (BrokenProcessPool)
+    # where a Pool would wait for it for ever
+    pool = ProcessPoolExecutor(n, mp_context=ctx, initializer=ignore_in_worker)
+    try:
         def pooled(fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
-            results = pool.imap(fn, items, chunksize=1)
             with _taking_ctrl_c(stop) as ctrl_c:
-                while True:
-                    try:
-                        yield results.next(timeout=0.1)
-                    except multiprocessing.TimeoutError:
+                for fut in [pool.submit(fn, item) for item in items]:
+                    while not fut.done():
                         ctrl_c.check()
-                    except StopIteration:
-                        return
+                        futures.wait([fut], timeout=0.1)
+                    try:
+                        yield fut.result()
+                    except BrokenProcessPool:
+                        raise IngestError("a worker stopped abruptly (killed, perhaps by the system for lack of "
+                                          "memory); every game analysed before is stored, rerun to finish") from None
         yield pooled
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 @contextmanager
