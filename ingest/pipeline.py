@@ -305,7 +305,7 @@ class _Task:
     nbytes: int
     done_bytes: int
     first: str
-    """Where its first record is (file, line), for a worker that dies on it."""
+    """Where its first record is (file, line): named if the task is lost with a worker."""
     result: Batch | None = None
 
 
