@@ -103,8 +103,9 @@ def _taking_ctrl_c(stop: Interrupt | None) -> Iterator[Interrupt]:
 def local_mapper(workers: int | None, stop: Interrupt | None = None) -> Iterator[Mapper[Any, Any]]:
     """``map`` over ``workers`` local processes (0 or 1: in this process).
 
-    With a pool, Ctrl-C is taken while the caller waits for a result, within a
-    tenth of a second (``stop``'s, or the mapper's own; the workers ignore it).
+    With a pool, Ctrl-C is taken while the caller waits for a result
+    (``stop``'s, or the mapper's own; the workers ignore it): the tasks not
+    started are dropped, and the pool closes once the few under way are done.
     In this process, ``stop``'s is taken between two tasks; without ``stop``,
     Ctrl-C is Python's, as for any code.
     """
