@@ -44,7 +44,7 @@ class Interrupt:
 
     def install(self) -> None:
         """Take Ctrl-C from now on (in the main thread; elsewhere nothing changes)."""
-        if threading.current_thread() is threading.main_thread():
+        if _main_thread():
             self._previous = signal.signal(signal.SIGINT, self._note)
             self._installed = True
 
@@ -103,4 +103,25 @@ def ignore_in_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-__all__ = ["Interrupt", "ignore_in_worker"]
+@contextmanager
+def ignored_by_children() -> Iterator[None]:
+    """Within (in the main thread): Ctrl-C is ignored, and so it stays in the programs started meanwhile.
+
+    For worker processes started by a library (Dask's local cluster) that
+    offers no initializer: an ignored signal stays ignored across ``exec``.
+    A Ctrl-C pressed within is lost.
+    """
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if _main_thread() else None
+    try:
+        yield
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _main_thread() -> bool:
+    """Python runs signal handlers, and lets them be set, in the main thread only."""
+    return threading.current_thread() is threading.main_thread()
+
+
+__all__ = ["Interrupt", "ignore_in_worker", "ignored_by_children"]

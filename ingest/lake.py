@@ -54,9 +54,7 @@ import io
 import os
 import resource
 import shutil
-import signal
 import tempfile
-import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -73,6 +71,7 @@ import pyarrow.parquet as pq
 from ingest import schema
 from ingest.bga.convert import bga_items
 from ingest.duck import first_row, scalar
+from ingest.interrupt import ignored_by_children
 from ingest.rows import Batch, Job, Outcome, build_batch, raw_sha256, settle
 from ingest.sources import expand
 from ingest.writer import (
@@ -523,22 +522,12 @@ def _client(scheduler: str | None, workers: int | None) -> tuple[Any, Any]:
             raise IngestError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
     from ingest.pipeline import usable_cpus
 
-    # Ctrl-C in a terminal reaches the whole process group. The cluster's worker processes are started
-    # with it ignored (an ignored signal stays ignored in a program it starts), so that only this process
-    # takes it and stops the run in one line, instead of each worker dying with a traceback. A Ctrl-C
-    # while the cluster starts is lost: press it again.
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if _main_thread() else None
-    try:
+    # Ctrl-C in a terminal reaches the whole process group: only this process takes it and stops the run
+    # in one line, instead of each worker dying with a traceback
+    with ignored_by_children():
         cluster = LocalCluster(n_workers=workers or usable_cpus(), threads_per_worker=1, processes=True,
                                dashboard_address="127.0.0.1:0")
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
     return Client(cluster), cluster
-
-
-def _main_thread() -> bool:
-    return threading.current_thread() is threading.main_thread()
 
 
 def _listing(fs: Any, folder: str, pattern: str = "*.parquet") -> list[str]:
