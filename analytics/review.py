@@ -11,7 +11,6 @@ from the nearest checkpoint.
 from __future__ import annotations
 
 import bisect
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +19,7 @@ import orjson
 import polars as pl
 
 from analytics import queries
-from replay.engine import State
+from replay.engine import State, with_names
 from replay.games import UnknownGame, get_game
 from replay.loop import Loop, Observer
 from replay.record import (
@@ -210,17 +209,6 @@ def jump_targets(div_seqs: list[int], div_kinds: list[str], milestones: list[dic
     for s in sorted(found):
         out[s] = f"event {s}: " + "; ".join(found[s])
     return out
-
-
-def with_names(text: str, names: dict[str, str]) -> str:
-    """``text`` (an engine's words) with every player id that stands alone replaced by the player's
-    name (``names``: id -> name; ids without a name of their own are left as they are)."""
-    named = {i: n for i, n in names.items() if n and n != i}
-    if not named:
-        return text
-    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(i) for i in sorted(named, key=len, reverse=True))
-                         + r")(?![\w-])")
-    return pattern.sub(lambda m: named[m.group(1)], text)
 
 
 OBSERVED_WORDS = {"legal_count": "legal moves", "state_hash": "state hash"}

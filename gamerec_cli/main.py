@@ -242,7 +242,7 @@ def _names(rec: Any) -> dict[str, str]:
 
 def _with_names(text: str, rec: Any) -> str:
     """``text`` (an engine's message) with each player id that stands alone given its name."""
-    from analytics.review import with_names
+    from replay.engine import with_names
 
     return with_names(text, {str(p.get("id")): str(p["name"]) for p in rec.players if p.get("name")})
 

@@ -53,7 +53,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from replay import ENGINE_VERSION
-from replay.engine import OVER, ChanceRequest, Move, Outcome, RuleViolation, State
+from replay.engine import OVER, ChanceRequest, Move, Outcome, RuleViolation, State, with_names
 from replay.evaluator import ModelError, ValueModel, after_move, load_model, win_shares
 from replay.games import get_game
 from replay.loop import Loop
@@ -508,10 +508,7 @@ def _words(state: State, player: str, move: Move, names: dict[str, str]) -> str:
         text = state.describe_move(player, move)
     except Exception:  # a describer bug must not hide the analysis
         text = f"{player}: {move.type}"
-    name = names.get(player)
-    if name and text.startswith(player + " "):
-        text = name + text[len(player):]
-    return text
+    return with_names(text, names)
 
 
 def turning_points(chart: Sequence[Position], record: Record, limit: int = 3,

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -697,3 +698,15 @@ def pool_items(pool: Iterable[tuple[Any, int]]) -> Iterator[Any]:
     for item, n in pool:
         for _ in range(n):
             yield item
+
+
+def with_names(text: str, names: Mapping[str, str]) -> str:
+    """``text`` (an engine's words, :meth:`State.describe_move`) with every player id that stands alone
+    replaced by the player's name (``names``: id -> name; ids without a name of their own are left as
+    they are): a move names other players too (a Perikles nominee, a Pax Pamir tax's target)."""
+    named = {i: n for i, n in names.items() if n and n != i}
+    if not named:
+        return text
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(i) for i in sorted(named, key=len, reverse=True))
+                         + r")(?![\w-])")
+    return pattern.sub(lambda m: named[m.group(1)], text)

@@ -287,3 +287,23 @@ def test_a_rollout_that_does_not_end_is_counted_and_left_out_never_the_whole_gam
         assert abs(sum(x.chance for x in pos.chances.values()) - 1) < 1e-9
     assert a.capped == sum(FAST.rollouts - next(iter(p.chances.values())).rollouts for p in a.positions) + sum(
         FAST.rollouts - alt.estimate.rollouts for t in a.turning_points for alt in t.alternatives)
+
+
+def test_alternatives_name_every_player_a_move_names() -> None:
+    """A Perikles nomination names the nominee as well as the mover: both read as names, never as ids."""
+    from replay.analysis import state_before, value_alternatives
+    from replay.evaluator import load_model
+
+    model = load_model("perikles")
+    assert model is not None
+    rec = simulate_one(get_game("perikles"), 3, 4, 0, observe_every=0, agents=["greedy"] * 3)
+    rec.players = [{**p, "name": f"Name{i}"} for i, p in enumerate(rec.players)]
+    seq, ev = next((i, e) for i, e in enumerate(rec.events)
+                   if isinstance(e, MoveEvent) and e.move.type == "nominate" and getattr(e.move, "nominee") != e.player)
+    state = state_before(rec, seq, RESAMPLE, ev.player)
+    texts = [alt.words for alt in value_alternatives(state, ev.player, ev.move, rec, model, 4)]
+    nominees = {m.nominee for m in state.legal_moves() if m.type == "nominate"}
+    assert len(nominees) > 1
+    for text in texts:
+        assert "nominates Name" in text and text.startswith("Name"), text
+        assert not any(pid in text.split() for pid in rec.player_ids), text

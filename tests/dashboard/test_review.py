@@ -167,7 +167,7 @@ def test_biggest_gain_during_play_leaves_out_the_final_scoring() -> None:
 
 
 def test_a_move_in_words_names_its_player_not_the_id() -> None:
-    from analytics.review import with_names
+    from replay.engine import with_names
     from replay.record import ChanceEvent, MoveEvent
 
     names = {"84101012": "Birch1", "84101011": "Amber1"}
