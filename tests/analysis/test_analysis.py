@@ -293,16 +293,17 @@ def test_alternatives_name_every_player_a_move_names() -> None:
     """A Perikles nomination names the nominee as well as the mover: both read as names, never as ids."""
     from replay.analysis import state_before, value_alternatives
     from replay.evaluator import load_model
+    from replay.games.perikles.moves import Nominate
 
     model = load_model("perikles")
     assert model is not None
     rec = simulate_one(get_game("perikles"), 3, 4, 0, observe_every=0, agents=["greedy"] * 3)
     rec.players = [{**p, "name": f"Name{i}"} for i, p in enumerate(rec.players)]
     seq, ev = next((i, e) for i, e in enumerate(rec.events)
-                   if isinstance(e, MoveEvent) and e.move.type == "nominate" and getattr(e.move, "nominee") != e.player)
+                   if isinstance(e, MoveEvent) and isinstance(e.move, Nominate) and e.move.nominee != e.player)
     state = state_before(rec, seq, RESAMPLE, ev.player)
     texts = [alt.words for alt in value_alternatives(state, ev.player, ev.move, rec, model, 4)]
-    nominees = {m.nominee for m in state.legal_moves() if m.type == "nominate"}
+    nominees = {m.nominee for m in state.legal_moves() if isinstance(m, Nominate)}
     assert len(nominees) > 1
     for text in texts:
         assert "nominates Name" in text and text.startswith("Name"), text
