@@ -15,13 +15,12 @@ seat, every ``every``-th turn start), so its Brier scores line up with ``gamerec
 
 from __future__ import annotations
 
-from multiprocessing import Pool
 from typing import Any
 
 import click
 
 from replay.analysis import ROLLOUTS, Settings, calibration_positions, per_rollout
-from replay.evaluator import DRAWS, load_model
+from replay.evaluator import DRAWS, load_model, worker_context
 from replay.games import get_game
 
 Job = tuple[str, int, int, int, int, tuple[int, ...], int]
@@ -57,7 +56,7 @@ def value_leaves(game_id: str, games: int, seed: int, every: int, depths: tuple[
         raise click.ClickException(f"{game_id} has no value model")
     n = players or get_game(game_id).min_players
     jobs = [(game_id, n, seed, i, every, depths, rollouts) for i in range(games)]
-    with Pool(workers) as pool:
+    with worker_context().Pool(workers) as pool:
         rows = [row for part in pool.map(_game, jobs) for row in part]
     if not rows:
         raise click.ClickException("no positions")

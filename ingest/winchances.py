@@ -11,7 +11,6 @@ analysis of the same game.  A snapshot is published for readers at the end.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -32,6 +31,7 @@ from ingest import schema
 from ingest.interrupt import Interrupt, ignore_in_worker
 from ingest.writer import Database, IngestError
 from replay.analysis import VALUE, Analysis, AnalysisError, Mapper, Settings, analyse, positions
+from replay.evaluator import worker_context
 from replay.games import UnknownGame
 from replay.record import Record, RecordError, iter_raw, loads
 
@@ -121,10 +121,9 @@ def local_mapper(workers: int | None, stop: Interrupt | None = None) -> Iterator
                 yield fn(item)
         yield here
         return
-    ctx = multiprocessing.get_context("spawn" if os.name == "nt" else "forkserver")
     # an executor, not a multiprocessing.Pool: a worker that dies fails its task (BrokenProcessPool)
     # where a Pool would wait for it for ever
-    pool = ProcessPoolExecutor(n, mp_context=ctx, initializer=ignore_in_worker)
+    pool = ProcessPoolExecutor(n, mp_context=worker_context(), initializer=ignore_in_worker)
     try:
         def pooled(fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
             with _taking_ctrl_c(stop) as ctrl_c:

@@ -29,6 +29,8 @@ the mover's action is done (:func:`after_move`).
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import random
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -42,7 +44,7 @@ from replay.games import optional_module
 from replay.simulate import GreedyAgent, ValueAgent, sample_outcome
 
 __all__ = ["FeatureSet", "ModelError", "ValueAgent", "ValueModel", "after_move", "feature_set", "installed",
-           "load_model", "looked_ahead", "settled"]
+           "load_model", "looked_ahead", "settled", "worker_context"]
 
 FORMAT = 1
 """The version of ``value-model.json``'s layout."""
@@ -218,6 +220,15 @@ def looked_ahead(state: State, turns: int, draw: int,
 # --------------------------------------------------------------------------
 # The model
 # --------------------------------------------------------------------------
+
+
+def worker_context() -> Any:
+    """How to start worker processes that may load a value model: ``forkserver`` (``spawn`` on
+    Windows), never a plain fork.  Parsing a model starts LightGBM's OpenMP threads; a child forked
+    from a process that has them, and parses a model in turn, waits for threads it does not have,
+    for ever."""
+    return multiprocessing.get_context("spawn" if os.name == "nt" else "forkserver")
+
 
 
 def model_dir(game_id: str) -> Path:

@@ -33,6 +33,7 @@ from replay.evaluator import (
     feature_set,
     installed,
     model_dir,
+    worker_context,
 )
 from replay.games import get_game
 from replay.simulate import player_counts, simulate_one
@@ -254,7 +255,7 @@ def _play(tasks: list[Task], model: ValueModel | None, workers: int) -> list[Row
 
     text = model.booster.model_to_string(num_iteration=-1) if model is not None else None
     jobs = [(t, text, model.meta if model is not None else None) for t in tasks]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=worker_context()) as pool:
         return list(pool.map(_rows_task, jobs, chunksize=max(1, len(jobs) // (4 * workers))))
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -93,6 +95,30 @@ def test_the_same_command_gives_a_byte_identical_model(tiny: Trained) -> None:
     assert spread.text == tiny.text and spread.meta == tiny.meta  # the games played in two processes
     other = train(GAME, games=6, seed=4, iterations=1, players=2, command="test")
     assert other.text != tiny.text
+
+
+WORKERS_AFTER_A_LOADED_MODEL = """
+from replay.evaluator import load_model
+from replay.training import _play, line_up
+
+if __name__ == "__main__":
+    model = load_model("coal_baron")  # parsing it starts LightGBM's OpenMP threads in this process
+    tasks = [("coal_baron", 2, 3, 1_000_000 + k, line_up(1, k, 2), f"stride {k}") for k in range(2)]
+    print(sum(len(rows.x) for rows in _play(tasks, model, 2)))
+"""
+
+
+def test_a_process_that_loaded_a_model_can_still_train_in_workers(tmp_path: Path) -> None:
+    """Workers forked from a process that has parsed a model, each parsing one in turn, waited for
+    ever (OpenMP after fork); they now start from a fork server."""
+    script = tmp_path / "after_a_model.py"
+    script.write_text(WORKERS_AFTER_A_LOADED_MODEL)
+    try:
+        done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the worker processes hung after the parent loaded a value model")
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) > 0
 
 
 def test_the_version_check_refuses_a_model_of_other_features(tiny: Trained, tmp_path: Path) -> None:
