@@ -191,7 +191,9 @@ def _rows_task(job: tuple[Task, str | None, dict[str, Any] | None]) -> Rows:
 def train(game_id: str, games: int, seed: int, iterations: int, players: int | None = None,
           command: str = "", progress: Callable[[str], None] | None = None, workers: int = 1) -> Trained:
     """Train ``game_id``'s value model by ``iterations`` rounds of self-play of ``games`` games each.
-    ``workers`` local processes play an iteration's games; the model does not depend on how many."""
+    ``workers`` local processes play an iteration's games; the model does not depend on how many.
+    They start from a fork server (:func:`replay.evaluator.worker_context`), so a script that calls
+    this with ``workers > 1`` keeps its own work under ``if __name__ == "__main__":``."""
     import lightgbm
 
     game = get_game(game_id)
