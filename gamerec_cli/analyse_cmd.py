@@ -157,6 +157,9 @@ def calibrate_cmd(game_id: str, method: str | None, games: int, players: int | N
         line = f"Brier score {out['brier']:.3f} (no-skill baseline {out['no_skill']:.3f}"
         if "rollout_brier" in out:
             line += f"; {out['rollouts']} greedy rollouts on the same positions {out['rollout_brier']:.3f}"
+            if "rollout_brier_default" in out:
+                line += (f", {out['default_rollouts']} (analyse's default) {out['rollout_brier_default']:.3f},"
+                         f" unlimited {out['rollout_brier_unlimited']:.3f}")
         click.echo(line + ")")
         for b in out["bins"]:
             won_text = "—" if b["won"] is None else f"{b['won']:.0%}"

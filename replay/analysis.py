@@ -869,7 +869,13 @@ class ValueCalibration:
             # a rollout estimate's Brier score is the one of its expectation plus its sampling variance:
             # without the variance, what as many rollouts as one likes would score
             if not any(math.isnan(v) for v in self.rollout_noise):
-                out["rollout_brier_unlimited"] = rolled.brier() - statistics.fmean(self.rollout_noise)
+                noise = statistics.fmean(self.rollout_noise)
+                out["rollout_brier_unlimited"] = rolled.brier() - noise
+                # and what the rollouts of ``gamerec analyse``'s default count would score: the same
+                # expectation, with the variance of one rollout (noise times the count) over that count
+                default = Settings().rollouts
+                out["default_rollouts"] = default
+                out["rollout_brier_default"] = rolled.brier() - noise + noise * self.rollouts / default
         if self.strength_games:
             lo, hi = wilson(self.strength, self.strength_games)
             out.update(strength=self.strength, strength_games=self.strength_games, strength_ci=[lo, hi],

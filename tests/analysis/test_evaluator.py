@@ -402,6 +402,11 @@ def test_the_rollouts_brier_without_their_sampling_noise() -> None:
     got = cal.as_json()
     assert got["rollout_brier_unlimited"] == pytest.approx(exact / 20_000, abs=0.004)
     assert got["rollout_brier"] - got["rollout_brier_unlimited"] == pytest.approx(1 / 6 / 4, abs=0.004)
+    # analyse's default of 64 rollouts: the same expectation, a sixteenth of the four rollouts' variance
+    assert got["default_rollouts"] == Settings().rollouts == 64
+    assert got["rollout_brier_default"] - got["rollout_brier_unlimited"] == pytest.approx(1 / 6 / 64, abs=0.0005)
+    assert got["rollout_brier_default"] == pytest.approx(
+        got["rollout_brier_unlimited"] + (got["rollout_brier"] - got["rollout_brier_unlimited"]) * 4 / 64)
 
 
 def test_the_commands_train_analyse_and_calibrate(tmp_path: Path, tiny: Trained, monkeypatch: pytest.MonkeyPatch) -> None:
