@@ -222,13 +222,12 @@ def looked_ahead(state: State, turns: int, draw: int,
 # --------------------------------------------------------------------------
 
 
-def worker_context() -> Any:
+def worker_context() -> multiprocessing.context.BaseContext:
     """How to start worker processes that may load a value model: ``forkserver`` (``spawn`` on
     Windows), never a plain fork.  Parsing a model starts LightGBM's OpenMP threads; a child forked
     from a process that has them, and parses a model in turn, waits for threads it does not have,
     for ever."""
     return multiprocessing.get_context("spawn" if os.name == "nt" else "forkserver")
-
 
 
 def model_dir(game_id: str) -> Path:
