@@ -174,19 +174,31 @@ DRAW_SEED = 20261128
 def settled(state: State, draw: int) -> State:
     """A copy of ``state``, which awaits chance, with the ``draw``-th seeded outcome of each chance
     step sampled from the pool the rules ask it from (what the public may see come up, never the
-    record's own draw) until a decision is open or the game is over.
+    record's own draw) until a decision is open or the game is over.  When the rules turn up
+    face-down items (Perikles' counters at a battle), what the viewer does not know is first dealt
+    at random from what it cannot rule out (:func:`replay.analysis.determinise`), as a look-ahead
+    does.
 
     The model learnt from turn starts, where someone is to move; a move whose action ends on a
     draw (a card taken in Copenhagen, the harbour refilled) would otherwise be read at a position
     where nobody is, unlike a move that passes the turn straight on."""
+    from replay.analysis import AnalysisError, determinise
+
     copy = state.copy()
     copy.reveals = []  # a copy shares the list with its original
     rng = random.Random(DRAW_SEED + draw)
+    dealt = False
     for _ in range(FOLLOW_UP_LIMIT):
         t = copy.turn()
         if not isinstance(t, ChanceRequest):
             break
-        copy.reveal(sample_outcome(t, rng))
+        if t.kind != "reveal":
+            copy.reveal(sample_outcome(t, rng))
+        elif not dealt:  # face-down items turned up: what the viewer does not know is dealt first
+            determinise(copy, rng)
+            dealt = True
+        else:
+            raise AnalysisError(f"the rules await a reveal of {t.name} after every unknown item was dealt")
     copy.reveals.clear()
     return copy
 

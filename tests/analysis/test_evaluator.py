@@ -215,6 +215,30 @@ def test_a_move_that_ends_on_a_draw_is_judged_once_the_draw_is_made(model: Value
     assert checked >= 3
 
 
+def test_a_move_that_turns_up_face_down_counters_is_judged_on_dealt_counters() -> None:
+    """Perikles: the last commitment starts the battles, whose first location turns up the counters
+    sent face down. From the mover's view the others' are unknown, so each settled draw deals them
+    from what the mover cannot rule out (a draw from the pools alone cannot say who is there)."""
+    rec = simulate_one(get_game("perikles"), 3, 1, 0, observe_every=0, agents=["greedy"] * 3)
+    chart, _ = positions(rec, "turns", RESAMPLE)
+    pos = chart[45]
+    assert pos.mover is not None and pos.move_seq is not None
+    state = state_before(rec, pos.move_seq, RESAMPLE, pos.mover)
+    ends = [m for m in state.legal_moves() if type(m).__name__ == "EndCommit"]
+    child = after_move(state, pos.mover, ends[0])
+    request = child.turn()
+    assert isinstance(request, ChanceRequest) and request.kind == "reveal"
+    copies = [settled(child, i) for i in range(DRAWS)]
+    assert all(isinstance(c.turn(), str) or c.turn() is OVER for c in copies)
+    assert child.turn() == request  # the original untouched
+    assert len({json.dumps(c.snapshot(), sort_keys=True, default=str) for c in copies}) > 1  # the deals differ
+    assert [settled(child, i).snapshot() for i in range(DRAWS)] == [c.snapshot() for c in copies]
+    model = load_model("perikles")
+    assert model is not None
+    judged = model.judge([child])[0]
+    assert sum(judged.values()) == pytest.approx(1.0)
+
+
 def test_an_analysis_reads_copenhagen_a_round_later(model: ValueModel) -> None:
     """Copenhagen's ``LOOKAHEAD = 2``: a position's chances are the mean over seeded value-agent
     continuations to the turn start two changes of mover later, never read where it stands."""
