@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import inspect
 import os
 import re
 import sys
@@ -399,9 +400,21 @@ def record_schema() -> dict[str, Any]:
     from replay.games import available
 
     union: Any = Union[tuple(_structs(get_game(g)).record for g in available())]  # noqa: UP007
-    schema = msgspec.json.schema(union)
+    schema = _cleaned(msgspec.json.schema(union))
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "gamerec/1 record",
             "description": "One recorded game: see docs/record-format.md.", **schema}
+
+
+def _cleaned(node: Any) -> Any:
+    """``node`` with every ``description`` (a struct's docstring) cleaned as :func:`inspect.cleandoc`
+    does: msgspec 0.23 cleans them, earlier versions keep the source's indentation, and the
+    published schema must be the same text whichever is installed."""
+    if isinstance(node, dict):
+        return {k: inspect.cleandoc(v) if k == "description" and isinstance(v, str) else _cleaned(v)
+                for k, v in node.items()}
+    if isinstance(node, list | tuple):
+        return [_cleaned(v) for v in node]
+    return node
 
 
 # --------------------------------------------------------------------------
