@@ -345,24 +345,35 @@ def _has_analyses(con: duckdb.DuckDBPyConnection) -> bool:
 
 _DECISION_SCHEMA = {"game_id": pl.String, "seq": pl.Int64, "move_seq": pl.Int64, "player_id": pl.String,
                     "next_seq": pl.Int64, "chance_before": pl.Float64, "chance_after": pl.Float64,
-                    "lost": pl.Float64, "rollouts": pl.Int64, "move_type": pl.String, "move": pl.String}
+                    "lost": pl.Float64, "rollouts": pl.Int64, "move_type": pl.String, "move": pl.String,
+                    "moves": pl.Int64, "given_away": pl.Float64, "best_words": pl.String}
 
 
 def _with_moves(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any]) -> pl.DataFrame:
+    # a database analysed before ``choices`` existed, opened read-only, has no such table: no choice judged
+    judged = ("LEFT JOIN choices c ON c.game_id = d.game_id AND c.move_seq = d.move_seq"
+              if "choices" in _tables(con) else
+              "LEFT JOIN (SELECT NULL::INTEGER AS moves, NULL::DOUBLE AS given_away, "
+              "NULL::VARCHAR AS best_words) c ON false")
     return polars(con.sql(f"""
         WITH d AS ({sql})
         SELECT d.game_id, d.seq::BIGINT AS seq, d.move_seq::BIGINT AS move_seq, d.player_id,
                d.next_seq::BIGINT AS next_seq, d.chance_before, d.chance_after, d.lost,
                d.rollouts::BIGINT AS rollouts, e.move_type,
-               CAST(json_extract(e.payload, '$.move') AS VARCHAR) AS move
+               CAST(json_extract(e.payload, '$.move') AS VARCHAR) AS move,
+               c.moves::BIGINT AS moves, c.given_away, c.best_words
         FROM d LEFT JOIN events e ON e.game_id = d.game_id AND e.seq = d.move_seq
+        {judged}
         ORDER BY d.game_id, d.seq
     """, params=params))
 
 
 def game_decisions(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
     """Each analysed decision of one game: who decided, the move (``move_seq``), the mover's chance
-    before it and at the next analysed position, and the chance lost (negative: gained)."""
+    before it and at the next analysed position, and the chance lost (negative: gained); where the
+    value method judged the choice (table ``choices``), how many moves the player had (``moves``),
+    the chance the move played gave away against the best of them (``given_away``) and that move
+    in words (``best_words``)."""
     if not _has_analyses(con):
         return pl.DataFrame(schema=_DECISION_SCHEMA)
     return _with_moves(con, _decisions_sql("a.game_id = $g"), {"g": game_id})
@@ -380,15 +391,27 @@ def decisions(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None 
 
 def decision_quality(dec: pl.DataFrame, worst: int = 10) -> dict[str, Any]:
     """From :func:`decisions`: how many decisions and games, the average win chance lost per decision
-    (a gain counts as nothing lost), the average change (gains and losses), and the ``worst`` ones."""
+    (a gain counts as nothing lost), the average change (gains and losses), and the ``worst`` ones;
+    and, over the decisions whose choice was judged with at least two moves to choose from
+    (``choices``), the average chance the choice gave away (``avg_given_away``), the share of
+    choices of the best move (``best_share``) and the ``worst`` choices (``worst_choices``)."""
+    judged = dec.filter(pl.col("moves") >= 2)
+    out: dict[str, Any] = {"choices": judged.height, "avg_given_away": None, "best_share": None,
+                           "worst_choices": judged.sort(["given_away", "game_id", "seq"],
+                                                        descending=[True, False, False]).head(worst)}
+    if judged.height:
+        away = judged.get_column("given_away")
+        out["avg_given_away"] = float(cast(float, away.mean()))
+        out["best_share"] = float((away <= 0).sum()) / judged.height
     if dec.is_empty():
-        return {"decisions": 0, "games": 0, "avg_lost": None, "avg_change": None, "worst": dec}
+        return {"decisions": 0, "games": 0, "avg_lost": None, "avg_change": None, "worst": dec, **out}
     return {
         "decisions": dec.height,
         "games": dec.get_column("game_id").n_unique(),
         "avg_lost": float(cast(float, dec.get_column("lost").clip(lower_bound=0).mean())),
         "avg_change": -float(cast(float, dec.get_column("lost").mean())),
         "worst": dec.sort(["lost", "game_id", "seq"], descending=[True, False, False]).head(worst),
+        **out,
     }
 
 

@@ -8,6 +8,7 @@ what they are worth is in ``docs/analysis.md``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import polars as pl
 import streamlit as st
@@ -106,18 +107,35 @@ def _decisions(game_id: str, seq: int, names: dict[str, str]) -> None:
         st.markdown(f"**The decision at event {r['move_seq']}**: {names.get(r['player_id'], r['player_id'])} "
                     f"{verb} {abs(r['lost']):.2%} of win chance ({r['chance_before']:.2%} → {r['chance_after']:.2%}, "
                     f"the next estimate after event {r['next_seq']}).")
+        if r["moves"] is not None:
+            st.markdown(_choice_words(r))
     with st.expander(f"Every decision's win-chance loss ({dec.height} analysed decisions)"):
         table = dec.with_columns(who.alias("player"),
                                  pl.format("/review?game={}&seq={}", "game_id", "move_seq").alias("open")).select(
             "move_seq", "player", "move_type", (pl.col("chance_before") * 100).alias("before"),
-            (pl.col("chance_after") * 100).alias("after"), (pl.col("lost") * 100).alias("lost"), "open")
+            (pl.col("chance_after") * 100).alias("after"), (pl.col("lost") * 100).alias("lost"), "moves",
+            (pl.col("given_away") * 100).alias("given_away"), "best_words", "open")
         ui.dataframe(table, hide_index=True, width="stretch", column_config={
             "move_seq": st.column_config.NumberColumn("event"),
             "before": st.column_config.NumberColumn("chance before", format="%.2f%%"),
             "after": st.column_config.NumberColumn("at the next estimate", format="%.2f%%"),
             "lost": st.column_config.NumberColumn("lost (points)", format="%+.2f"),
+            "moves": st.column_config.NumberColumn("moves to choose from"),
+            "given_away": st.column_config.NumberColumn("given away (points)", format="%.2f"),
+            "best_words": st.column_config.TextColumn("the best move"),
             "open": st.column_config.LinkColumn("", display_text="go to"),
         })
         st.caption("Lost: the mover's chance at the position before the move minus at the next analysed "
                    "position (chance events in between included: a loss is not always a mistake). Negative: "
-                   "gained. Averaged per player on the Players page.")
+                   "gained. Given away: the value model's chance after the best move the player had minus after "
+                   "the move played (the choice alone). Averaged per player on the Players page.")
+
+
+def _choice_words(r: dict[str, Any]) -> str:
+    """The choice at a decision in words (a row of ``game_decisions`` with its choice judged)."""
+    if r["moves"] < 2:
+        return "It was the only move the player had."
+    if r["given_away"] <= 0:
+        return f"It was the best of the {r['moves']} moves the player had, by the value model."
+    return (f"It gave away {r['given_away']:.2%} of win chance against the best of the {r['moves']} moves the "
+            f"player had, by the value model: {r['best_words']}.")

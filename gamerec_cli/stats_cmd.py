@@ -40,8 +40,8 @@ def player_report(con: duckdb.DuckDBPyConnection, who: str, title: str | None, a
     overall = prof["record"]["overall"].row(0, named=True)
     rating = _rating_obj(prof["rating"])
     dq = prof["decisions"]
-    worst = dq["worst"].with_columns(
-        pl.format("/review?game={}&seq={}", "game_id", "move_seq").alias("link")) if dq["decisions"] else dq["worst"]
+    worst, worst_choices = (df.with_columns(pl.format("/review?game={}&seq={}", "game_id", "move_seq").alias("link"))
+                            if df.height else df for df in (dq["worst"], dq["worst_choices"]))
     if as_json:
         obj = {
             "player_id": pid, "name": me["name"], "game": title,
@@ -58,7 +58,9 @@ def player_report(con: duckdb.DuckDBPyConnection, who: str, title: str | None, a
             "categories": _rows(prof["categories"]),
             "opponents": _rows(prof["opponents"]),
             "decision_quality": {"decisions": dq["decisions"], "games": dq["games"], "avg_lost": dq["avg_lost"],
-                                 "avg_change": dq["avg_change"], "worst": _rows(worst)},
+                                 "avg_change": dq["avg_change"], "worst": _rows(worst),
+                                 "choices": dq["choices"], "avg_given_away": dq["avg_given_away"],
+                                 "best_share": dq["best_share"], "worst_choices": _rows(worst_choices)},
             "recent_games": _rows(prof["games"].head(RECENT_GAMES)),
         }
         click.echo(_json(obj))
@@ -94,6 +96,13 @@ def player_report(con: duckdb.DuckDBPyConnection, who: str, title: str | None, a
         out.print(_frame_table("worst decisions (chance lost; open the link in the dashboard)",
                                worst.select("game_id", "move_seq", "move_type", "chance_before", "chance_after",
                                             "lost", "link")))
+        if dq["choices"]:
+            out.print(f"choices: {dq['choices']:,} judged against the other moves the player had; "
+                      f"{dq['avg_given_away']:.2%} win chance given away per choice on average, "
+                      f"the best move {dq['best_share']:.0%} of the time")
+            out.print(_frame_table("worst choices (chance given away against the best move)",
+                                   worst_choices.select("game_id", "move_seq", "move_type", "moves", "given_away",
+                                                        "best_words", "link")))
     else:
         out.print("decision quality: no analysed game (run `gamerec analyse` on some of this player's games)")
     recent = prof["games"].head(RECENT_GAMES)

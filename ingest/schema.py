@@ -139,7 +139,13 @@ TURNING_POINT_ALTERNATIVES = Table("turning_point_alternatives", (
     ("rollouts", "INTEGER"), ("played", "BOOLEAN"),
 ), ("game_id", "seq", "alt_no"))
 
-ANALYSIS_TABLES = (ANALYSES, WIN_CHANCES, TURNING_POINTS, TURNING_POINT_ALTERNATIVES)
+CHOICES = Table("choices", (
+    ("game_id", "VARCHAR"), ("seq", "INTEGER"), ("move_seq", "INTEGER"), ("player_id", "VARCHAR"),
+    ("moves", "INTEGER"), ("chance_played", "DOUBLE"), ("chance_best", "DOUBLE"), ("given_away", "DOUBLE"),
+    ("best_move", "JSON"), ("best_words", "VARCHAR"),
+), ("game_id", "move_seq"))
+
+ANALYSIS_TABLES = (ANALYSES, WIN_CHANCES, TURNING_POINTS, TURNING_POINT_ALTERNATIVES, CHOICES)
 """Written by ``gamerec analyse``, never by an ingest, and never deleted by one: a game an ingest replaces
 keeps its analysis (carried over when the replay is unchanged, stale otherwise: see ``ingest.writer``)."""
 

@@ -2,9 +2,9 @@
 
 The computation is :func:`replay.analysis.analyse` (pure, deterministic);
 this module spreads it over local processes or a Dask cluster, turns each
-:class:`~replay.analysis.Analysis` into rows of the four analysis tables
+:class:`~replay.analysis.Analysis` into rows of the five analysis tables
 (``analyses``, ``win_chances``, ``turning_points``,
-``turning_point_alternatives``; see ``docs/analysis.md``) and writes them
+``turning_point_alternatives``, ``choices``; see ``docs/analysis.md``) and writes them
 through the single writer, one transaction per record, replacing an earlier
 analysis of the same game.  A snapshot is published for readers at the end.
 """
@@ -70,6 +70,10 @@ def analysis_tables(a: Analysis, record_sha256: str, seconds: float, at: datetim
                 move=orjson.dumps(alt.move.to_dict()).decode(), words=alt.words, chance=alt.estimate.chance,
                 ci_low=lo, ci_high=hi, rollouts=0 if alt.estimate.exact else alt.estimate.rollouts,
                 played=alt.played)
+    for c in a.choices:
+        add("choices", game_id=a.record_id, seq=c.seq, move_seq=c.move_seq, player_id=c.player, moves=c.moves,
+            chance_played=c.played, chance_best=c.best, given_away=c.given_away,
+            best_move=orjson.dumps(c.best_move.to_dict()).decode(), best_words=c.best_words)
     out = {}
     for table in schema.ANALYSIS_TABLES:
         sch = table.arrow_schema()

@@ -54,7 +54,7 @@ from typing import Any, TypeVar
 
 from replay import ENGINE_VERSION
 from replay.engine import OVER, ChanceRequest, Move, Outcome, RuleViolation, State, with_names
-from replay.evaluator import ModelError, ValueModel, after_move, load_model, win_shares
+from replay.evaluator import ModelError, ValueModel, after_move, finish_action, load_model, win_shares
 from replay.games import get_game
 from replay.loop import Loop
 from replay.record import ChanceEvent, Event, MoveEvent, Record
@@ -493,10 +493,22 @@ class TurningPoint:
         best = max(self.alternatives, key=lambda a: a.estimate.chance)
         if played is None:
             return head
+        if len(self.alternatives) == 1:
+            return head + f"; it was the only move {who} had"
         if best is played or best.estimate.chance <= played.estimate.chance:
-            return head + f"; none of the {len(self.alternatives) - 1} alternatives tried kept more " \
+            return head + f"; none of the {len(self.alternatives) - 1} other moves tried kept more " \
                           f"({played.estimate.chance:.0%} for the move played)"
-        return head + f"; {best.words} kept {best.estimate.chance:.0%} against {played.estimate.chance:.0%}"
+        kept, against = _apart(best.estimate.chance, played.estimate.chance)
+        return head + f"; {best.words} kept {kept} against {against}"
+
+
+def _apart(a: float, b: float) -> tuple[str, str]:
+    """Two different chances as percentages, with a decimal more when whole percents would show them equal."""
+    for digits in (0, 1, 2):
+        x, y = f"{a:.{digits}%}", f"{b:.{digits}%}"
+        if x != y:
+            break
+    return x, y
 
 
 def _names(record: Record) -> dict[str, str]:
@@ -583,23 +595,95 @@ def alternatives(state: State, player: str, played: Move, record: Record, seq: i
     return out
 
 
-def value_alternatives(state: State, player: str, played: Move, record: Record, model: ValueModel,
-                       limit: int) -> list[Alternative]:
-    """Each legal move at the decision, applied to ``state`` (the mover's view; the rest of the action
-    played as the value agent judges it, :func:`~replay.evaluator.after_move`) and scored by the value
-    model; the played move and the ``limit - 1`` best others are kept."""
-    names = _names(record)
-    moves = list(state.legal_moves())
-    others = [m for m in moves if m != played]
+def judged_moves(state: State, player: str, played: Move, model: ValueModel) -> list[tuple[Move, float]]:
+    """Every legal move at the decision, the played one first, with the mover's chance after it: the
+    move applied to ``state`` (the mover's view; the rest of the action played as the greedy agent
+    judges it, :func:`~replay.evaluator.after_move`) and read by the value model
+    (:meth:`~replay.evaluator.ValueModel.judge`).  A move that would name an item the record leaves
+    unknown is left out, as in :func:`candidates`."""
     hidden = unknown_count(state)
-    if hidden:
-        others = [m for m in others if not _binds_unknown(state, player, m, hidden)]
-    tried = [played, *others]
-    children = [after_move(state, player, m) for m in tried]
-    chances = [c[player] for c in model.judge(children)]
-    kept = sorted(range(1, len(tried)), key=lambda i: (-chances[i], i))[: limit - 1]
-    return [Alternative(tried[i], _words(state, player, tried[i], names), Estimate.of_model(chances[i]), i == 0)
-            for i in [0, *kept]]
+    tried, children = [played], [after_move(state, player, played)]
+    for m in state.legal_moves():
+        if m == played:
+            continue
+        trial = state.copy()
+        trial.play(player, m)
+        if hidden and unknown_count(trial) < hidden:
+            continue  # it names an item the record leaves unknown (see candidates)
+        tried.append(m)
+        children.append(finish_action(trial, player))
+    chances = model.judge(children)
+    return [(m, c[player]) for m, c in zip(tried, chances)]
+
+
+def value_alternatives(state: State, player: str, played: Move, record: Record, model: ValueModel,
+                       limit: int, judged: list[tuple[Move, float]] | None = None) -> list[Alternative]:
+    """The played move and the ``limit - 1`` best others of :func:`judged_moves` (``judged``, if it is
+    already known), as alternatives."""
+    names = _names(record)
+    judged = judged if judged is not None else judged_moves(state, player, played, model)
+    kept = sorted(range(1, len(judged)), key=lambda i: (-judged[i][1], i))[: limit - 1]
+    return [Alternative(judged[i][0], _words(state, player, judged[i][0], names), Estimate.of_model(judged[i][1]),
+                        i == 0) for i in [0, *kept]]
+
+
+@dataclass
+class Choice:
+    """One decision judged against every other move its player had (the value method): the model's
+    reading of the mover's chance after the move played and after the best move (:func:`judged_moves`).
+
+    Unlike the change between two positions, which includes the draws and the other players' moves
+    that follow, ``given_away`` is what the choice itself cost, as the model sees it: 0 when the
+    played move is the best one, or the only one."""
+
+    seq: int
+    """The position (the last event applied before the decision)."""
+    move_seq: int
+    """The move played."""
+    player: str
+    moves: int
+    """How many moves were judged (1: the player had no choice)."""
+    played: float
+    best: float
+    best_move: Move
+    best_words: str
+
+    @property
+    def given_away(self) -> float:
+        return self.best - self.played
+
+
+def choice(pos: Position, state: State, judged: list[tuple[Move, float]], names: dict[str, str]) -> Choice:
+    """The :class:`Choice` at ``pos`` from its :func:`judged_moves` (``state``: the mover's view); of
+    moves judged equal, the played one counts as the best."""
+    assert pos.mover is not None and pos.move_seq is not None
+    best_move, best = judged[0]
+    for m, c in judged[1:]:
+        if c > best:
+            best_move, best = m, c
+    return Choice(pos.seq, pos.move_seq, pos.mover, len(judged), judged[0][1], best, best_move,
+                  _words(state, pos.mover, best_move, names))
+
+
+def movers_views(record: Record, chart: Sequence[Position], hidden: str) -> dict[int, State]:
+    """The state before each decision of ``chart`` (by ``move_seq``) as its mover saw it: their own
+    hand known, the others' as hidden as for the public (with ``hidden="known"``: the position's own
+    state).  One replay per player."""
+    if hidden != RESAMPLE:
+        return {pos.move_seq: pos.state for pos in chart if pos.move_seq is not None}
+    wanted: dict[str, set[int]] = {}
+    for pos in chart:
+        if pos.mover is not None and pos.move_seq is not None:
+            wanted.setdefault(pos.mover, set()).add(pos.move_seq)
+    views: dict[int, State] = {}
+    for player, seqs in wanted.items():
+        last = max(seqs)
+        for seq, state, why in _walk(record, hidden, player):
+            if why is not None or seq > last:
+                break
+            if seq in seqs:
+                views[seq] = state.copy()
+    return views
 
 
 # --------------------------------------------------------------------------
@@ -622,6 +706,8 @@ class Analysis:
     engine_version: str = ENGINE_VERSION
     note: str | None = None
     """Why the method is not the default one (a title without a value model falls back to rollouts)."""
+    choices: list[Choice] = field(default_factory=list)
+    """Every decision of the chart judged against the player's other moves (the value method only)."""
 
     @property
     def capped(self) -> int:
@@ -701,18 +787,28 @@ def _analyse_by_value(record: Record, settings: Settings, progress: Callable[[in
         pos.chances = {p: Estimate.of_model(c) for p, c in chances.items()}
     if progress:
         progress(len(chart))
+    names = _names(record)
+    views = movers_views(record, chart, settings.hidden)
+    judged: dict[int, list[tuple[Move, float]]] = {}
+    choices = []
+    for pos in chart:
+        if pos.mover is None or pos.move_seq is None or pos.move_seq not in views:
+            continue
+        ev = record.events[pos.move_seq]
+        assert isinstance(ev, MoveEvent)
+        view = views[pos.move_seq]
+        judged[pos.move_seq] = judged_moves(view, pos.mover, ev.move, model)
+        choices.append(choice(pos, view, judged[pos.move_seq], names))
     points = turning_points(chart, record, limit=max(settings.explain, 3), threshold=VALUE_TURN)
     falls = sorted((t for t in points if t.delta < 0), key=lambda t: (t.delta, t.seq))[: settings.explain]
-    by_seq = {pos.move_seq: pos for pos in chart}
     for t in falls:
         ev = record.events[t.seq]
         assert isinstance(ev, MoveEvent)
-        state = state_before(record, t.seq, settings.hidden, t.player) if settings.hidden == RESAMPLE \
-            else by_seq[t.seq].state
-        t.alternatives = value_alternatives(state, t.player, ev.move, record, model, settings.alternatives)
+        t.alternatives = value_alternatives(views[t.seq], t.player, ev.move, record, model, settings.alternatives,
+                                            judged[t.seq])
         if progress:
             progress(1)
-    return Analysis(record.id, record.game, settings, chart, points, _names(record), stopped)
+    return Analysis(record.id, record.game, settings, chart, points, names, stopped, choices=choices)
 
 
 # --------------------------------------------------------------------------

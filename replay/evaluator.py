@@ -153,7 +153,13 @@ def after_move(state: State, player: str, move: Move) -> State:
     steps) would compare positions the model cannot tell apart: it compares finished actions."""
     trial = state.copy()
     trial.play(player, move)
-    fs = feature_set(state.game_id)
+    return finish_action(trial, player)
+
+
+def finish_action(trial: State, player: str) -> State:
+    """:func:`after_move` once its move is played on ``trial`` (which it goes on playing, in place):
+    the rest of ``player``'s action, as the greedy agent plays it."""
+    fs = feature_set(trial.game_id)
     if fs is None or fs.mid_action is None:
         return trial
     agent: GreedyAgent | None = None

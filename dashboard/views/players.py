@@ -156,6 +156,21 @@ if dq["decisions"]:
         "chance_after": ui.percent_column("chance after"),
         "lost": ui.percent_column("lost"),
         "review": st.column_config.LinkColumn("review", display_text="open at the move")})
+    if dq["choices"]:
+        c1, c2 = st.columns(2)
+        c1.metric("Win chance given away per choice", f"{dq['avg_given_away']:.2%}",
+                  help=f"over {dq['choices']:,} choices of at least two moves, judged by the title's value model: "
+                       "the chance after the best move minus after the move played (the draws and the other "
+                       "players' moves that follow do not count)")
+        c2.metric("Best move chosen", f"{dq['best_share']:.0%}", help="the share of those choices of the best move")
+        wc = dq["worst_choices"].with_columns(pl.format("/review?game={}&seq={}", "game_id", "move_seq").alias("review"))
+        ui.dataframe(ui.as_percent(wc.select("game_id", "move_seq", "move_type", "moves", "given_away", "best_words",
+                                             "review"), "given_away"), hide_index=True, column_config={
+            "move_seq": st.column_config.NumberColumn("event"),
+            "moves": st.column_config.NumberColumn("moves to choose from"),
+            "given_away": ui.percent_column("given away"),
+            "best_words": st.column_config.TextColumn("the best move"),
+            "review": st.column_config.LinkColumn("review", display_text="open at the move")})
     ui.games_caption(dq["games"], "analysed games")
 else:
     st.caption("None of this player's games has been analysed: `gamerec analyse PATH --id GAME --db "

@@ -10,8 +10,11 @@ import pytest
 from replay.analysis import (
     KNOWN,
     RESAMPLE,
+    Alternative,
     Estimate,
     Settings,
+    TurningPoint,
+    _apart,
     analyse,
     calibrate,
     positions,
@@ -23,6 +26,7 @@ from replay.games import get_game
 from replay.record import ChanceEvent, MoveEvent, Record
 from replay.simulate import simulate_one
 
+from ..toygame import Bank
 from . import cardtoy
 
 ZONED = cardtoy.GAME
@@ -177,7 +181,26 @@ def test_alternatives_include_the_played_move_and_name_the_best() -> None:
         assert t.delta < 0 and "fell" in t.verdict(a.names)
         best = max(t.alternatives, key=lambda x: x.estimate.chance)
         if best.estimate.chance > played[0].estimate.chance:
-            assert f"kept {best.estimate.chance:.0%} against {played[0].estimate.chance:.0%}" in t.verdict()
+            kept, against = _apart(best.estimate.chance, played[0].estimate.chance)
+            assert f"kept {kept} against {against}" in t.verdict() and kept != against
+        elif len(t.alternatives) > 1:
+            assert f"none of the {len(t.alternatives) - 1} other moves tried kept more" in t.verdict()
+
+
+def test_a_turning_points_verdict_in_words() -> None:
+    """The best alternative shown apart from the played move (a decimal more when whole percents tie);
+    a move that was the player's only one said so."""
+    def point(*chances: float) -> TurningPoint:
+        alts = [Alternative(Bank(), f"move {i}", Estimate.of_model(c), i == 0) for i, c in enumerate(chances)]
+        return TurningPoint(5, "p1", Estimate.of_model(0.5), Estimate.of_model(0.3), 9, "p1 moves", alts)
+
+    names = {"p1": "Ana"}
+    assert point(0.862, 0.864).verdict(names) == \
+        "p1 moves: Ana's chance fell from 50% to 30%; move 1 kept 86.4% against 86.2%"
+    assert point(0.40, 0.60).verdict(names).endswith("; move 1 kept 60% against 40%")
+    assert point(0.40, 0.30).verdict(names).endswith("; none of the 1 other moves tried kept more (40% for the "
+                                                     "move played)")
+    assert point(0.40).verdict(names).endswith("; it was the only move Ana had")
 
 
 def test_turning_points_ignore_changes_within_the_noise() -> None:

@@ -328,6 +328,45 @@ def test_analysis_by_the_value_method(model: ValueModel) -> None:
     assert others == sorted(others, reverse=True)
 
 
+@pytest.mark.parametrize("at", ["turns", "decisions"])
+def test_every_decision_is_judged_against_the_moves_its_player_had(model: ValueModel, at: str) -> None:
+    """A choice is the model's chance after the best move the mover had minus after the move played,
+    each move applied from the mover's own view: the alternatives' reading, at every decision."""
+    rec = _record(4)
+    a = analyse(rec, Settings(method=VALUE, explain=0, at=at))
+    deciding = [pos for pos in a.positions if pos.mover is not None]
+    assert [c.move_seq for c in a.choices] == [pos.move_seq for pos in deciding]
+    assert any(c.given_away > 0.01 for c in a.choices) and any(c.given_away == 0 for c in a.choices)
+    for c, pos in list(zip(a.choices, deciding))[::5]:
+        view = state_before(rec, c.move_seq, RESAMPLE, c.player)
+        played = rec.events[c.move_seq].move  # type: ignore[union-attr]
+        moves = list(view.legal_moves())
+        reads = [model.judge([after_move(view, c.player, m)])[0][c.player] for m in moves]
+        mine = reads[moves.index(played)]
+        assert (c.seq, c.player, c.moves) == (pos.seq, pos.mover, len(moves))
+        assert c.played == pytest.approx(mine) and c.best == pytest.approx(max(reads))
+        assert c.given_away == pytest.approx(max(reads) - mine) and c.given_away >= 0
+        assert reads[moves.index(c.best_move)] == pytest.approx(c.best) and c.best_words
+        if c.given_away == 0:
+            assert c.best_move == played  # of moves judged equal, the played one is the best
+
+
+def test_the_value_agent_gives_away_less_than_a_random_player() -> None:
+    """Coal Baron's shipped model: the value agent plays the moves the model likes, a random agent any
+    move, so over a game the random player's choices give away far more chance."""
+    rec = simulate_one(get_game("coal_baron"), 2, 5, 0, observe_every=0, agents=["value", "random"])
+    a = analyse(rec, Settings(method=VALUE, explain=0))
+    away = {p: [c.given_away for c in a.choices if c.player == p and c.moves > 1] for p in rec.player_ids}
+    mean = {p: sum(v) / len(v) for p, v in away.items()}
+    assert all(len(v) > 10 for v in away.values())
+    assert mean["p2"] > 0.05 and mean["p1"] < mean["p2"] / 3, mean
+
+
+def test_rollouts_judge_no_choice() -> None:
+    a = analyse(_record(4), Settings(method=ROLLOUTS, rollouts=2, agent="random", explain=0))
+    assert a.choices == []
+
+
 def test_value_chances_never_see_the_future_of_the_record(model: ValueModel) -> None:
     """Cut the record short, or change a later harbour draw: the earlier chances stay put."""
     rec = _record(5)

@@ -3,7 +3,8 @@
 
 The fixture: the same six people meet across many simulated games of three titles (``people.py``);
 one Copenhagen game is also present as two players' downloads of one BGA table (counted once);
-one game is analysed (``gamerec analyse``'s code, random rollouts) for decision quality.
+one game is analysed (``gamerec analyse``'s code, random rollouts) for decision quality, and another by the
+value model, which also judges every choice.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import orjson
 import polars as pl
 import pytest
@@ -25,7 +27,7 @@ from analytics.db import connect_readonly
 from gamerec_cli.main import main
 from ingest.pipeline import ingest
 from ingest.winchances import run as analyse_run
-from replay.analysis import Settings
+from replay.analysis import Settings, analyse
 from replay.record import Record, loads
 from replay.replayer import replay
 
@@ -34,6 +36,7 @@ from .people import PEOPLE, RENAMED, as_bga_view, people_records
 COUNTS = {"copenhagen": 24, "coal_baron": 6, "pax_pamir": 6}
 BGA_TABLE = 777
 ANALYSED = "sim-copenhagen-s5-2p-000000"
+BY_VALUE = "sim-copenhagen-s5-2p-000003"
 
 
 @pytest.fixture(scope="module")
@@ -54,9 +57,12 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     replays = {r.id: replay(r) for r in records}
     assert all(rep.status == "complete" for rep in replays.values())
     analysed = next(r for r in records if r.id == ANALYSED)
-    summary = analyse_run([analysed], db, Settings(rollouts=2, agent="random", explain=0), workers=0)
+    summary = analyse_run([analysed], db, Settings(rollouts=2, agent="random", explain=0, method="rollouts"),
+                          workers=0)
     assert not summary.errors
-    return {"db": db, "records": records, "replays": replays}
+    by_value = next(r for r in records if r.id == BY_VALUE)
+    assert not analyse_run([by_value], db, Settings(method="value", explain=0), workers=0).errors
+    return {"db": db, "records": records, "replays": replays, "by_value": by_value}
 
 
 def _games_of(corpus: dict[str, Any], pid: str, title: str | None = None) -> list[tuple[Record, Any]]:
@@ -193,6 +199,47 @@ def test_decision_quality_from_the_win_chances(corpus: dict[str, Any]) -> None:
     con.close()
 
 
+def test_choice_quality_from_the_value_models_judgement(corpus: dict[str, Any]) -> None:
+    """Each decision of the game analysed by the value model carries its choice, as the analysis judged
+    it; a player's choice figures are over their choices of at least two moves, and the game analysed
+    by rollouts (no choice judged) adds decisions, not choices."""
+    a = analyse(corpus["by_value"], Settings(method="value", explain=0))
+    con = connect_readonly(corpus["db"])
+    got = players.game_decisions(con, BY_VALUE)
+    assert [(r["move_seq"], r["player_id"], r["moves"], pytest.approx(r["given_away"]), r["best_words"])
+            for r in got.iter_rows(named=True)] == \
+        [(c.move_seq, c.player, c.moves, pytest.approx(c.given_away), c.best_words) for c in a.choices]
+    assert players.game_decisions(con, ANALYSED).get_column("moves").null_count() == \
+        players.game_decisions(con, ANALYSED).height  # rollouts judge no choice
+    for pid in corpus["by_value"].player_ids:
+        mine = [c.given_away for c in a.choices if c.player == pid and c.moves >= 2]
+        dq = players.decision_quality(players.decisions(con, pid))
+        assert dq["choices"] == len(mine) > 0
+        assert dq["avg_given_away"] == pytest.approx(sum(mine) / len(mine))
+        assert dq["best_share"] == pytest.approx(sum(x <= 0 for x in mine) / len(mine))
+        assert dq["worst_choices"].get_column("given_away").to_list() == \
+            pytest.approx(sorted(mine, reverse=True)[:10])
+    con.close()
+
+
+def test_a_database_analysed_before_choices_were_judged(corpus: dict[str, Any], tmp_path: Path) -> None:
+    """A database whose analyses predate the ``choices`` table, opened read-only: no choice, no error."""
+    old = tmp_path / "old.duckdb"
+    con = duckdb.connect(str(old))
+    con.execute(f"ATTACH '{corpus['db']}' AS now (READ_ONLY)")
+    for (name,) in con.execute("SELECT table_name FROM information_schema.tables WHERE table_catalog = 'now' "
+                               "AND table_schema = 'main' AND table_type = 'BASE TABLE'").fetchall():
+        if name != "choices":
+            con.execute(f"CREATE TABLE {name} AS SELECT * FROM now.{name}")
+    con.close()
+    ro = connect_readonly(old)
+    got = players.game_decisions(ro, BY_VALUE)
+    assert got.height and got.get_column("moves").null_count() == got.height
+    dq = players.decision_quality(players.decisions(ro, corpus["by_value"].player_ids[0]))
+    assert dq["decisions"] > 0 and dq["choices"] == 0 and dq["avg_given_away"] is None
+    ro.close()
+
+
 def _wilson(k: int, n: int) -> tuple[float, float]:
     z = 1.959963984540054
     p = k / n
@@ -302,6 +349,17 @@ def test_stats_player_text(corpus: dict[str, Any]) -> None:
     assert res.exit_code == 0, res.output
     assert f"{RENAMED[1]} (u101)" in res.output and "OpenSkill" in res.output
     assert "frequent opponents" in res.output and "decision quality" in res.output
+    pid = corpus["by_value"].player_ids[0]
+    res = _cli("--db", str(corpus["db"]), "--player", pid)
+    con = connect_readonly(corpus["db"])
+    dq = players.decision_quality(players.decisions(con, pid))
+    con.close()
+    assert f"choices: {dq['choices']:,} judged" in res.output
+    assert f"{dq['avg_given_away']:.2%} win chance given away per choice" in res.output
+    assert "worst choices" in res.output
+    obj = orjson.loads(_cli("--db", str(corpus["db"]), "--player", pid, "--json").output)["decision_quality"]
+    assert obj["choices"] == dq["choices"] and obj["avg_given_away"] == pytest.approx(dq["avg_given_away"])
+    assert obj["worst_choices"][0]["given_away"] == pytest.approx(dq["worst_choices"]["given_away"][0])
 
 
 def test_stats_components_json(corpus: dict[str, Any]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import duckdb
@@ -10,6 +11,12 @@ import pytest
 
 from analytics import queries as q
 from analytics.queries import run
+from ingest.pipeline import ingest
+from ingest.winchances import run as analyse_into
+from replay.analysis import Settings
+from replay.games import get_game
+from replay.record import dumps, iter_records
+from replay.simulate import simulate_one
 
 from .conftest import TITLES
 from .test_pages import open_page, texts
@@ -118,6 +125,48 @@ def test_review_shows_each_decisions_win_chance_loss(analysed_db: tuple[Path, st
     at = open_page(db, "players", monkeypatch, player=pid)
     n = dec.filter(pl.col("player_id") == pid).height
     assert {m.label: m.value for m in at.metric}["Analysed decisions"] == f"{n:,}"
+
+
+@pytest.fixture(scope="module")
+def value_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """One Coal Baron game, the value agent against a random one, analysed by the value model."""
+    root = tmp_path_factory.mktemp("choices")
+    rec = simulate_one(get_game("coal_baron"), 2, 5, 0, agents=["value", "random"])
+    path = root / "cb.jsonl.gz"
+    with gzip.open(path, "wb") as fh:
+        fh.write(dumps(rec) + b"\n")
+    db = root / "cb.duckdb"
+    ingest([str(path)], db, workers=0, publish_every=0)
+    stored = [item.record for item in iter_records([str(path)]) if item.record is not None]  # its sha256 known
+    assert not analyse_into(stored, db, Settings(method="value", explain=0), workers=0).errors
+    return db, rec.id
+
+
+def test_review_and_player_page_show_what_each_choice_gave_away(value_db: tuple[Path, str],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    db, game_id = value_db
+    dec = run(db, q.game_decisions, game_id=game_id)
+    worst = dec.filter(pl.col("moves") >= 2).sort("given_away", descending=True).row(0, named=True)
+    assert worst["given_away"] > 0
+    at = open_page(db, "game_review", monkeypatch, game=game_id, seq=str(worst["move_seq"]))
+    assert not at.exception
+    page = texts(at)
+    assert (f"It gave away {worst['given_away']:.2%} of win chance against the best of the {worst['moves']} moves"
+            in page) and worst["best_words"] in page
+    best = dec.filter((pl.col("moves") >= 2) & (pl.col("given_away") <= 0)).row(0, named=True)
+    at = open_page(db, "game_review", monkeypatch, game=game_id, seq=str(best["move_seq"]))
+    assert f"It was the best of the {best['moves']} moves the player had" in texts(at)
+    table = next(d.value for d in at.dataframe if "given_away" in d.value.columns)
+    assert table["given_away"].tolist() == pytest.approx((dec["given_away"] * 100).to_list(), nan_ok=True)
+    pid = worst["player_id"]
+    at = open_page(db, "players", monkeypatch, player=pid)
+    assert not at.exception
+    mine = dec.filter((pl.col("player_id") == pid) & (pl.col("moves") >= 2))
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Win chance given away per choice"] == f"{mine['given_away'].mean():.2%}"
+    assert metrics["Best move chosen"] == f"{(mine['given_away'] <= 0).mean():.0%}"
+    shown = next(d.value for d in at.dataframe if "best_words" in d.value.columns)
+    assert shown["best_words"].iloc[0] == worst["best_words"]
 
 
 @pytest.mark.parametrize(("title", "kinds"), [
