@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -407,6 +408,14 @@ def test_a_secret_starting_hand_does_not_move_the_public_chances(model: ValueMod
     known = Settings(method=VALUE, explain=0, at="decisions", hidden="known")
     ka, kb = analyse(short, known), analyse(changed, known)
     assert [p.chances for p in ka.positions] != [p.chances for p in kb.positions]  # it would matter, known
+
+    def choices_of(an: Any, player: str) -> list[tuple[int, int, float, float]]:
+        return [(c.move_seq, c.moves, c.played, c.best) for c in an.choices if c.player == player]
+
+    # p1's choices are judged from p1's view, which does not hold p2's hand; p2's own view does
+    assert choices_of(a, "p1") and choices_of(a, "p1") == choices_of(b, "p1")
+    assert choices_of(a, "p2") != choices_of(b, "p2")
+    assert choices_of(ka, "p1") != choices_of(kb, "p1")  # it would matter, known
 
 
 @pytest.mark.usefixtures("no_praga_model")
