@@ -71,6 +71,8 @@ def analyse(paths: tuple[str, ...], rollouts: int, at: str, agent: str, explain:
                   + (f" — the rules stop it at {d.stopped}" if d.stopped else "")
                   + (f" — {d.capped} rollout(s) did not end within {MAX_EVENTS:,} events and are left out of "
                      "their estimates" if d.capped else ""))
+        if d.choices:
+            out.print(f"  choices: {d.choices}")
         for v in d.verdicts:
             out.print(f"  {v}")
 

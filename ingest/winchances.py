@@ -198,6 +198,15 @@ class Done:
     method: str = VALUE
     note: str | None = None
     """Why the method is not the default (a title without a value model falls back to rollouts)."""
+    choices: str | None = None
+    """Each player's choices in words (the value method): how many, the chance given away, the best moves."""
+
+
+def choices_line(a: Analysis) -> str | None:
+    """``Ana 2.1% given away per choice, the best move in 64% of 25; Ben ...``, or ``None`` without choices."""
+    parts = [f"{a.names.get(p, p)} {away:.1%} given away per choice, the best move in {best:.0%} of {n}"
+             for p, n, away, best in a.choice_quality()]
+    return "; ".join(parts) or None
 
 
 @dataclass
@@ -305,7 +314,7 @@ def _analyse_one(rec: Record, db: str | Path, settings: Settings, mapper: Mapper
         database.write_analyses(analysis_tables(a, rec.sha256, seconds, _utcnow()), [rec.id])
     done = Done(rec.id, rec.game, len(a.positions), seconds,
                 [t.verdict(a.names) for t in a.turning_points if t.delta < 0][: a.settings.explain],
-                a.stopped, ingested, cpu, a.capped, str(a.settings.method), a.note)
+                a.stopped, ingested, cpu, a.capped, str(a.settings.method), a.note, choices_line(a))
     summary.done.append(done)
     if on_done:
         on_done(done)

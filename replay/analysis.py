@@ -724,6 +724,15 @@ class Analysis:
             out += sum(max(0, n - alt.estimate.rollouts) for alt in t.alternatives)
         return out
 
+    def choice_quality(self) -> list[tuple[str, int, float, float]]:
+        """Per player who had a choice of two moves or more: ``(player, how many such choices, the mean
+        chance they gave away, the share of best moves)``, in seat order (of the chart's movers)."""
+        by: dict[str, list[float]] = {}
+        for c in self.choices:
+            if c.moves >= 2:
+                by.setdefault(c.player, []).append(c.given_away)
+        return [(p, len(v), sum(v) / len(v), sum(x <= 0 for x in v) / len(v)) for p, v in by.items()]
+
     def chart(self) -> Iterator[tuple[int, str, Estimate]]:
         """``(seq, player, estimate)`` for every position and player, in order."""
         for pos in self.positions:

@@ -506,6 +506,10 @@ def test_the_commands_train_analyse_and_calibrate(tmp_path: Path, tiny: Trained,
         res = CliRunner().invoke(main, ["analyse", str(path), "--db", str(db), "--workers", "0"])
         assert res.exit_code == 0, res.output
         assert "value model" in res.output
+        a = analyse(_record(7), Settings(method=VALUE))
+        (p, n, away, best), *_ = a.choice_quality()
+        assert f"  choices: {a.names[p]} {away:.1%} given away per choice, the best move in {best:.0%} of {n}" \
+            in res.output
         res = CliRunner().invoke(main, ["calibrate", "--game", GAME, "--games", "1", "--every", "10", "--rollouts", "1",
                                         "--strength-games", "1", "--json"])
         assert res.exit_code == 0, res.output
@@ -515,12 +519,14 @@ def test_the_commands_train_analyse_and_calibrate(tmp_path: Path, tiny: Trained,
     con = duckdb.connect(str(db), read_only=True)
     assert con.execute("SELECT method, rollouts, agent FROM analyses").fetchall() == [("value", 0, None)]
     assert con.execute("SELECT DISTINCT rollouts FROM win_chances").fetchall() == [(0,)]
+    assert con.execute("SELECT count(*) FROM choices").fetchall() == [(len(a.choices),)]
     con.close()
     res = CliRunner().invoke(main, ["analyse", str(path), "--db", str(db), "--method", "rollouts", "--rollouts", "1",
                                     "--agent", "random", "--explain", "0", "--workers", "0"])
-    assert res.exit_code == 0 and "rollouts" in res.output
+    assert res.exit_code == 0 and "rollouts" in res.output and "choices:" not in res.output
     con = duckdb.connect(str(db), read_only=True)
     assert con.execute("SELECT method, rollouts FROM analyses").fetchall() == [("rollouts", 1)]
+    assert con.execute("SELECT count(*) FROM choices").fetchall() == [(0,)]  # replaced with the analysis
     con.close()
 
 
