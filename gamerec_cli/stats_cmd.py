@@ -90,19 +90,20 @@ def player_report(con: duckdb.DuckDBPyConnection, who: str, title: str | None, a
         if df.height:
             out.print(_frame_table(name, df))
     if dq["decisions"]:
-        out.print(f"decision quality: {dq['decisions']:,} analysed decisions in {dq['games']:,} games; "
+        shown = [(f"decision quality: {dq['decisions']:,} analysed decisions in {dq['games']:,} games; "
                   f"{dq['avg_lost']:.2%} win chance lost per decision on average "
-                  f"(average change {dq['avg_change']:+.2%})")
-        out.print(_frame_table("worst decisions (chance lost; open the link in the dashboard)",
-                               worst.select("game_id", "move_seq", "move_type", "chance_before", "chance_after",
-                                            "lost", "link")))
+                  f"(average change {dq['avg_change']:+.2%})",
+                  "worst decisions (chance lost; open the link in the dashboard)", worst,
+                  ("game_id", "move_seq", "move_type", "chance_before", "chance_after", "lost", "link"))]
         if dq["choices"]:
-            out.print(f"choices: {dq['choices']:,} judged against the other moves the player had; "
-                      f"{dq['avg_given_away']:.2%} win chance given away per choice on average, "
-                      f"the best move {dq['best_share']:.0%} of the time")
-            out.print(_frame_table("worst choices (chance given away against the best move)",
-                                   worst_choices.select("game_id", "move_seq", "move_type", "moves", "given_away",
-                                                        "best_words", "link")))
+            shown.append((f"choices: {dq['choices']:,} judged against the other moves the player had; "
+                          f"{dq['avg_given_away']:.2%} win chance given away per choice on average, "
+                          f"the best move {dq['best_share']:.0%} of the time",
+                          "worst choices (chance given away against the best move)", worst_choices,
+                          ("game_id", "move_seq", "move_type", "moves", "given_away", "best_words", "link")))
+        for line, name, df, columns in shown:
+            out.print(line)
+            out.print(_frame_table(name, df.select(*columns)))
     else:
         out.print("decision quality: no analysed game (run `gamerec analyse` on some of this player's games)")
     recent = prof["games"].head(RECENT_GAMES)
