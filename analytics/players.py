@@ -415,6 +415,19 @@ def decision_quality(dec: pl.DataFrame, worst: int = 10) -> dict[str, Any]:
     }
 
 
+def choices_by_game(dec: pl.DataFrame, played: pl.DataFrame) -> pl.DataFrame:
+    """From :func:`decisions` and :func:`games`: per game whose choices were judged, oldest first, its
+    title, when, the player's rank and whether they won, how many choices of two moves or more, the
+    mean chance they gave away and the share of best moves; ``game_no`` numbers those games."""
+    per = (dec.filter(pl.col("moves") >= 2).group_by("game_id")
+           .agg(pl.len().alias("choices"), pl.col("given_away").mean().alias("avg_given_away"),
+                (pl.col("given_away") <= 0).mean().alias("best_share")))
+    out = per.join(played.select("game_id", "title", "played_at", "rank", "won"), on="game_id", how="left")
+    return out.sort(["played_at", "game_id"], nulls_last=True).with_row_index("game_no", offset=1).select(
+        pl.col("game_no").cast(pl.Int64), "game_id", "title", "played_at", "rank", "won", "choices",
+        "avg_given_away", "best_share")
+
+
 # --------------------------------------------------------------------------
 # Everything about one player
 # --------------------------------------------------------------------------
@@ -442,6 +455,7 @@ def profile(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None = 
         if h is None:
             h = history if title == t else rating_history(con, t)
         per_title[t] = rating(h, player_id)
+    dec = decisions(con, player_id, title)
     mine = history.filter(pl.col("player_id") == player_id).select("game_no", "game_id", "title", "played_at",
                                                                     "rank", "mu", "sigma", "rated")
     return {
@@ -452,5 +466,6 @@ def profile(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None = 
         "rating": rating(history, player_id),
         "ratings_by_title": per_title,
         "rating_history": mine,
-        "decisions": decision_quality(decisions(con, player_id, title)),
+        "decisions": decision_quality(dec),
+        "choices_by_game": choices_by_game(dec, played),
     }

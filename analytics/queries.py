@@ -971,16 +971,20 @@ def player_resolve(con: duckdb.DuckDBPyConnection, text: str) -> dict[str, Any] 
 
 
 def player_profile(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None = None) -> dict[str, Any]:
-    """One player's record, games, points by category, opponents and decision quality, over one connection
+    """One player's record, games, points by category, opponents, decision quality and their choices game by
+    game, over one connection
     (the ratings come from :func:`rating_history`, cached on their own: every profile shares them)."""
     from analytics import players
 
+    played = players.games(con, player_id, title)
+    dec = players.decisions(con, player_id, title)
     return {
         "record": players.record(con, player_id, title),
-        "games": players.games(con, player_id, title),
+        "games": played,
         "categories": players.categories(con, player_id, title),
         "opponents": players.opponents(con, player_id, title, None),
-        "decisions": players.decision_quality(players.decisions(con, player_id, title)),
+        "decisions": players.decision_quality(dec),
+        "choices_by_game": players.choices_by_game(dec, played),
     }
 
 

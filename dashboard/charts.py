@@ -498,6 +498,20 @@ def rating_history(df: pl.DataFrame, title: str = "Rating after each game") -> a
     return cast(alt.LayerChart, alt.layer(band, line, cons))
 
 
+def choices_by_game(df: pl.DataFrame, title: str = "Win chance given away per choice, game by game") -> alt.Chart:
+    """One player's :func:`analytics.players.choices_by_game`: the mean chance their choices gave away in
+    each analysed game, in the order played (lower is better)."""
+    d = df.with_columns(pl.col("title").map_elements(title_label, return_dtype=pl.String).alias("game title"))
+    return alt.Chart(d, title=title).mark_line(color="#c0392b", point=True).encode(
+        x=alt.X("game_no:Q", title="the player's analysed game number", axis=alt.Axis(tickMinStep=1)),
+        y=alt.Y("avg_given_away:Q", title="given away per choice", axis=alt.Axis(format="%")),
+        tooltip=[alt.Tooltip("game_id:N", title="game"), alt.Tooltip("game title:N"),
+                 alt.Tooltip("played_at:N", title="played"), alt.Tooltip("rank:Q", title="final rank"),
+                 alt.Tooltip("choices:Q", title="choices"),
+                 alt.Tooltip("avg_given_away:Q", title="given away per choice", format=".2%"),
+                 alt.Tooltip("best_share:Q", title="best move chosen", format=".0%")])
+
+
 def components(df: pl.DataFrame, baseline: float | None,
                title: str = "Win rate against how often taken") -> alt.LayerChart:
     """Each component taken at least once: how often (share of player-games) against its takers' win rate,

@@ -60,7 +60,8 @@ def player_report(con: duckdb.DuckDBPyConnection, who: str, title: str | None, a
             "decision_quality": {"decisions": dq["decisions"], "games": dq["games"], "avg_lost": dq["avg_lost"],
                                  "avg_change": dq["avg_change"], "worst": _rows(worst),
                                  "choices": dq["choices"], "avg_given_away": dq["avg_given_away"],
-                                 "best_share": dq["best_share"], "worst_choices": _rows(worst_choices)},
+                                 "best_share": dq["best_share"], "worst_choices": _rows(worst_choices),
+                                 "choices_by_game": _rows(prof["choices_by_game"])},
             "recent_games": _rows(prof["games"].head(RECENT_GAMES)),
         }
         click.echo(_json(obj))

@@ -171,6 +171,9 @@ if dq["decisions"]:
             "given_away": ui.percent_column("given away"),
             "best_words": st.column_config.TextColumn("the best move"),
             "review": st.column_config.LinkColumn("review", display_text="open at the move")})
+        by_game = prof["choices_by_game"]
+        if by_game.height >= 2:
+            st.altair_chart(charts.choices_by_game(by_game), width="stretch")
     ui.games_caption(dq["games"], "analysed games")
 else:
     st.caption("None of this player's games has been analysed: `gamerec analyse PATH --id GAME --db "

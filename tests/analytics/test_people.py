@@ -219,6 +219,10 @@ def test_choice_quality_from_the_value_models_judgement(corpus: dict[str, Any]) 
         assert dq["best_share"] == pytest.approx(sum(x <= 0 for x in mine) / len(mine))
         assert dq["worst_choices"].get_column("given_away").to_list() == \
             pytest.approx(sorted(mine, reverse=True)[:10])
+        by_game = players.choices_by_game(players.decisions(con, pid), players.games(con, pid))
+        assert by_game.select("game_no", "game_id", "choices").rows() == [(1, BY_VALUE, len(mine))]
+        assert by_game["avg_given_away"][0] == pytest.approx(dq["avg_given_away"])
+        assert by_game["best_share"][0] == pytest.approx(dq["best_share"])
     con.close()
 
 
@@ -360,6 +364,7 @@ def test_stats_player_text(corpus: dict[str, Any]) -> None:
     obj = orjson.loads(_cli("--db", str(corpus["db"]), "--player", pid, "--json").output)["decision_quality"]
     assert obj["choices"] == dq["choices"] and obj["avg_given_away"] == pytest.approx(dq["avg_given_away"])
     assert obj["worst_choices"][0]["given_away"] == pytest.approx(dq["worst_choices"]["given_away"][0])
+    assert [g["game_id"] for g in obj["choices_by_game"]] == [BY_VALUE]
 
 
 def test_stats_components_json(corpus: dict[str, Any]) -> None:

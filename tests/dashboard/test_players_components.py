@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import json
 from pathlib import Path
 
 import duckdb
@@ -129,12 +130,14 @@ def test_review_shows_each_decisions_win_chance_loss(analysed_db: tuple[Path, st
 
 @pytest.fixture(scope="module")
 def value_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    """One Coal Baron game, the value agent against a random one, analysed by the value model."""
+    """Two Coal Baron games, the value agent against a random one, analysed by the value model."""
     root = tmp_path_factory.mktemp("choices")
-    rec = simulate_one(get_game("coal_baron"), 2, 5, 0, agents=["value", "random"])
+    recs = [simulate_one(get_game("coal_baron"), 2, 5, i, agents=["value", "random"]) for i in range(2)]
+    rec = recs[0]
     path = root / "cb.jsonl.gz"
     with gzip.open(path, "wb") as fh:
-        fh.write(dumps(rec) + b"\n")
+        for r in recs:
+            fh.write(dumps(r) + b"\n")
     db = root / "cb.duckdb"
     ingest([str(path)], db, workers=0, publish_every=0)
     stored = [item.record for item in iter_records([str(path)]) if item.record is not None]  # its sha256 known
@@ -161,12 +164,16 @@ def test_review_and_player_page_show_what_each_choice_gave_away(value_db: tuple[
     pid = worst["player_id"]
     at = open_page(db, "players", monkeypatch, player=pid)
     assert not at.exception
-    mine = dec.filter((pl.col("player_id") == pid) & (pl.col("moves") >= 2))
+    prof = run(db, q.player_profile, player_id=pid)
+    both = prof["decisions"]  # the player's choices in both games
     metrics = {m.label: m.value for m in at.metric}
-    assert metrics["Win chance given away per choice"] == f"{mine['given_away'].mean():.2%}"
-    assert metrics["Best move chosen"] == f"{(mine['given_away'] <= 0).mean():.0%}"
+    assert metrics["Win chance given away per choice"] == f"{both['avg_given_away']:.2%}"
+    assert metrics["Best move chosen"] == f"{both['best_share']:.0%}"
     shown = next(d.value for d in at.dataframe if "best_words" in d.value.columns)
-    assert shown["best_words"].iloc[0] == worst["best_words"]
+    assert shown["best_words"].tolist() == both["worst_choices"]["best_words"].to_list()
+    specs = [json.loads(el.proto.spec) for el in at.main if el.type.endswith("vega_lite_chart")]
+    chart = next(sp for sp in specs if "given away per choice, game by game" in json.dumps(sp.get("title")))
+    assert prof["choices_by_game"].height == 2 and chart["encoding"]["y"]["field"] == "avg_given_away"
 
 
 @pytest.mark.parametrize(("title", "kinds"), [
