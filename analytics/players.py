@@ -346,7 +346,8 @@ def _has_analyses(con: duckdb.DuckDBPyConnection) -> bool:
 _DECISION_SCHEMA = {"game_id": pl.String, "seq": pl.Int64, "move_seq": pl.Int64, "player_id": pl.String,
                     "next_seq": pl.Int64, "chance_before": pl.Float64, "chance_after": pl.Float64,
                     "lost": pl.Float64, "rollouts": pl.Int64, "move_type": pl.String, "move": pl.String,
-                    "moves": pl.Int64, "given_away": pl.Float64, "best_words": pl.String}
+                    "moves": pl.Int64, "given_away": pl.Float64, "best_words": pl.String,
+                    "played_words": pl.String}
 
 
 def _with_moves(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any]) -> pl.DataFrame:
@@ -354,14 +355,14 @@ def _with_moves(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any]
     judged = ("LEFT JOIN choices c ON c.game_id = d.game_id AND c.move_seq = d.move_seq"
               if "choices" in _tables(con) else
               "LEFT JOIN (SELECT NULL::INTEGER AS moves, NULL::DOUBLE AS given_away, "
-              "NULL::VARCHAR AS best_words) c ON false")
+              "NULL::VARCHAR AS best_words, NULL::VARCHAR AS played_words) c ON false")
     return polars(con.sql(f"""
         WITH d AS ({sql})
         SELECT d.game_id, d.seq::BIGINT AS seq, d.move_seq::BIGINT AS move_seq, d.player_id,
                d.next_seq::BIGINT AS next_seq, d.chance_before, d.chance_after, d.lost,
                d.rollouts::BIGINT AS rollouts, e.move_type,
                CAST(json_extract(e.payload, '$.move') AS VARCHAR) AS move,
-               c.moves::BIGINT AS moves, c.given_away, c.best_words
+               c.moves::BIGINT AS moves, c.given_away, c.best_words, c.played_words
         FROM d LEFT JOIN events e ON e.game_id = d.game_id AND e.seq = d.move_seq
         {judged}
         ORDER BY d.game_id, d.seq
@@ -372,8 +373,8 @@ def game_decisions(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame
     """Each analysed decision of one game: who decided, the move (``move_seq``), the mover's chance
     before it and at the next analysed position, and the chance lost (negative: gained); where the
     value method judged the choice (table ``choices``), how many moves the player had (``moves``),
-    the chance the move played gave away against the best of them (``given_away``) and that move
-    in words (``best_words``)."""
+    the chance the move played gave away against the best of them (``given_away``), and both moves
+    in words (``played_words``, ``best_words``)."""
     if not _has_analyses(con):
         return pl.DataFrame(schema=_DECISION_SCHEMA)
     return _with_moves(con, _decisions_sql("a.game_id = $g"), {"g": game_id})

@@ -101,7 +101,7 @@ def player_report(con: duckdb.DuckDBPyConnection, who: str, title: str | None, a
                           f"{dq['avg_given_away']:.2%} win chance given away per choice on average, "
                           f"the best move {dq['best_share']:.0%} of the time",
                           "worst choices (chance given away against the best move)", worst_choices,
-                          ("game_id", "move_seq", "move_type", "moves", "given_away", "best_words", "link")))
+                          ("game_id", "move_seq", "moves", "played_words", "given_away", "best_words", "link")))
         for line, name, df, columns in shown:
             out.print(line)
             out.print(_frame_table(name, df.select(*columns)))

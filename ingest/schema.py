@@ -142,7 +142,7 @@ TURNING_POINT_ALTERNATIVES = Table("turning_point_alternatives", (
 CHOICES = Table("choices", (
     ("game_id", "VARCHAR"), ("seq", "INTEGER"), ("move_seq", "INTEGER"), ("player_id", "VARCHAR"),
     ("moves", "INTEGER"), ("chance_played", "DOUBLE"), ("chance_best", "DOUBLE"), ("given_away", "DOUBLE"),
-    ("best_move", "JSON"), ("best_words", "VARCHAR"),
+    ("best_move", "JSON"), ("best_words", "VARCHAR"), ("played_words", "VARCHAR"),
 ), ("game_id", "move_seq"))
 
 ANALYSIS_TABLES = (ANALYSES, WIN_CHANCES, TURNING_POINTS, TURNING_POINT_ALTERNATIVES, CHOICES)

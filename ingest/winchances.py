@@ -73,7 +73,8 @@ def analysis_tables(a: Analysis, record_sha256: str, seconds: float, at: datetim
     for c in a.choices:
         add("choices", game_id=a.record_id, seq=c.seq, move_seq=c.move_seq, player_id=c.player, moves=c.moves,
             chance_played=c.played, chance_best=c.best, given_away=c.given_away,
-            best_move=orjson.dumps(c.best_move.to_dict()).decode(), best_words=c.best_words)
+            best_move=orjson.dumps(c.best_move.to_dict()).decode(), best_words=c.best_words,
+            played_words=c.played_words)
     out = {}
     for table in schema.ANALYSIS_TABLES:
         sch = table.arrow_schema()

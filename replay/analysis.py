@@ -647,6 +647,7 @@ class Choice:
     best: float
     best_move: Move
     best_words: str
+    played_words: str
 
     @property
     def given_away(self) -> float:
@@ -662,7 +663,7 @@ def choice(pos: Position, state: State, judged: list[tuple[Move, float]], names:
         if c > best:
             best_move, best = m, c
     return Choice(pos.seq, pos.move_seq, pos.mover, len(judged), judged[0][1], best, best_move,
-                  _words(state, pos.mover, best_move, names))
+                  _words(state, pos.mover, best_move, names), _words(state, pos.mover, judged[0][0], names))
 
 
 def movers_views(record: Record, chart: Sequence[Position], hidden: str) -> dict[int, State]:

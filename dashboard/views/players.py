@@ -164,10 +164,11 @@ if dq["decisions"]:
                        "players' moves that follow do not count)")
         c2.metric("Best move chosen", f"{dq['best_share']:.0%}", help="the share of those choices of the best move")
         wc = dq["worst_choices"].with_columns(pl.format("/review?game={}&seq={}", "game_id", "move_seq").alias("review"))
-        ui.dataframe(ui.as_percent(wc.select("game_id", "move_seq", "move_type", "moves", "given_away", "best_words",
-                                             "review"), "given_away"), hide_index=True, column_config={
+        ui.dataframe(ui.as_percent(wc.select("game_id", "move_seq", "moves", "played_words", "given_away",
+                                             "best_words", "review"), "given_away"), hide_index=True, column_config={
             "move_seq": st.column_config.NumberColumn("event"),
             "moves": st.column_config.NumberColumn("moves to choose from"),
+            "played_words": st.column_config.TextColumn("the move played"),
             "given_away": ui.percent_column("given away"),
             "best_words": st.column_config.TextColumn("the best move"),
             "review": st.column_config.LinkColumn("review", display_text="open at the move")})

@@ -27,7 +27,7 @@ from replay.analysis import (
     state_before,
     turning_points,
 )
-from replay.engine import OVER, ChanceRequest
+from replay.engine import OVER, ChanceRequest, with_names
 from replay.evaluator import (
     DRAWS,
     META_FILE,
@@ -348,6 +348,7 @@ def test_every_decision_is_judged_against_the_moves_its_player_had(model: ValueM
         assert c.played == pytest.approx(mine) and c.best == pytest.approx(max(reads))
         assert c.given_away == pytest.approx(max(reads) - mine) and c.given_away >= 0
         assert reads[moves.index(c.best_move)] == pytest.approx(c.best) and c.best_words
+        assert c.played_words == with_names(view.describe_move(c.player, played), a.names)
         if c.given_away == 0:
             assert c.best_move == played  # of moves judged equal, the played one is the best
 

@@ -206,9 +206,10 @@ def test_choice_quality_from_the_value_models_judgement(corpus: dict[str, Any]) 
     a = analyse(corpus["by_value"], Settings(method="value", explain=0))
     con = connect_readonly(corpus["db"])
     got = players.game_decisions(con, BY_VALUE)
-    assert [(r["move_seq"], r["player_id"], r["moves"], pytest.approx(r["given_away"]), r["best_words"])
-            for r in got.iter_rows(named=True)] == \
-        [(c.move_seq, c.player, c.moves, pytest.approx(c.given_away), c.best_words) for c in a.choices]
+    assert [(r["move_seq"], r["player_id"], r["moves"], pytest.approx(r["given_away"]), r["best_words"],
+             r["played_words"]) for r in got.iter_rows(named=True)] == \
+        [(c.move_seq, c.player, c.moves, pytest.approx(c.given_away), c.best_words, c.played_words)
+         for c in a.choices]
     assert players.game_decisions(con, ANALYSED).get_column("moves").null_count() == \
         players.game_decisions(con, ANALYSED).height  # rollouts judge no choice
     for pid in corpus["by_value"].player_ids:
