@@ -727,7 +727,7 @@ class Analysis:
 
     def choice_quality(self) -> list[tuple[str, int, float, float]]:
         """Per player who had a choice of two moves or more: ``(player, how many such choices, the mean
-        chance they gave away, the share of best moves)``, in seat order (of the chart's movers)."""
+        chance they gave away, the share of best moves)``, in the order the players first chose."""
         by: dict[str, list[float]] = {}
         for c in self.choices:
             if c.moves >= 2:
