@@ -23,6 +23,21 @@ def turning_jumps(game_id: str) -> list[tuple[int, str]]:
             for r in tps.iter_rows(named=True)]
 
 
+COSTLY = 0.10
+"""A choice that gave away at least this much win chance is listed in Jump to (as much as a value turning
+point's change, ``replay.analysis.VALUE_TURN``)."""
+
+
+def costly_jumps(game_id: str, names: dict[str, str], limit: int = 3) -> list[tuple[int, str]]:
+    """``(seq, label)`` of the game's ``limit`` costliest choices (those that gave away at least
+    :data:`COSTLY` against the best move), for the Jump to list."""
+    dec = data.q("game_decisions", game_id=game_id)
+    worst = dec.filter((pl.col("moves") >= 2) & (pl.col("given_away") >= COSTLY)).sort(
+        ["given_away", "move_seq"], descending=[True, False]).head(limit)
+    return [(int(r["move_seq"]), f"costly choice by {names.get(r['player_id'], r['player_id'])} "
+             f"(gave away {r['given_away']:.0%})") for r in worst.iter_rows(named=True)]
+
+
 def section(game_id: str, seq: int, x_max: int, names: dict[str, str], goto: Callable[[int], None]) -> None:
     """The win chances of one game at step ``seq`` (the state after event ``seq``)."""
     st.subheader("Win chances")

@@ -146,7 +146,7 @@ deps = data.q("game_departures", game_id=game_id)
 # left out when looking for the biggest gain during play
 end_seq = next((i for i in range(last, -1, -1) if stepper.record.events[i].kind != "observe"), last)
 decisive = decisive_events(data.q("game_timeline", game_id=game_id), names, last_seq=end_seq)
-turning = winchances.turning_jumps(game_id)
+turning = winchances.turning_jumps(game_id) + winchances.costly_jumps(game_id, names)
 
 # ---- header ---------------------------------------------------------------
 # the title as a heading, not a metric: a metric's value is cut to its column ("Pax Pamir (2…")

@@ -161,6 +161,15 @@ def test_review_and_player_page_show_what_each_choice_gave_away(value_db: tuple[
     assert f"It was the best of the {best['moves']} moves the player had" in texts(at)
     table = next(d.value for d in at.dataframe if "given_away" in d.value.columns)
     assert table["given_away"].tolist() == pytest.approx((dec["given_away"] * 100).to_list(), nan_ok=True)
+    # Jump to lists the three costliest choices of 10 points or more
+    costly = dec.filter((pl.col("moves") >= 2) & (pl.col("given_away") >= 0.10)).sort(
+        "given_away", descending=True).head(3)
+    assert costly.height == 3
+    options = at.selectbox(key="review_jump").options
+    for r in costly.iter_rows(named=True):
+        assert any(o.startswith(f"event {r['move_seq']}: ") and f"(gave away {r['given_away']:.0%})" in o
+                   for o in options), options
+    assert sum("costly choice" in o for o in options) == 3
     pid = worst["player_id"]
     at = open_page(db, "players", monkeypatch, player=pid)
     assert not at.exception
