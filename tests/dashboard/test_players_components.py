@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
 import json
 from pathlib import Path
 
@@ -12,16 +11,13 @@ import pytest
 
 from analytics import queries as q
 from analytics.queries import run
-from ingest.pipeline import ingest
-from ingest.winchances import run as analyse_into
 from replay.analysis import Settings
 from replay.games import get_game
-from replay.record import dumps, iter_records
 from replay.simulate import simulate_one
 
 from .conftest import TITLES
 from .test_pages import open_page, texts
-from .test_win_chances import analysed_db  # noqa: F401  (the fixture)
+from .test_win_chances import analysed_db, ingested_and_analysed  # noqa: F401  (the fixture)
 
 
 def _sql(db: Path, sql: str, *params: object) -> list[tuple[object, ...]]:
@@ -131,18 +127,9 @@ def test_review_shows_each_decisions_win_chance_loss(analysed_db: tuple[Path, st
 @pytest.fixture(scope="module")
 def value_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """Two Coal Baron games, the value agent against a random one, analysed by the value model."""
-    root = tmp_path_factory.mktemp("choices")
     recs = [simulate_one(get_game("coal_baron"), 2, 5, i, agents=["value", "random"]) for i in range(2)]
-    rec = recs[0]
-    path = root / "cb.jsonl.gz"
-    with gzip.open(path, "wb") as fh:
-        for r in recs:
-            fh.write(dumps(r) + b"\n")
-    db = root / "cb.duckdb"
-    ingest([str(path)], db, workers=0, publish_every=0)
-    stored = [item.record for item in iter_records([str(path)]) if item.record is not None]  # its sha256 known
-    assert not analyse_into(stored, db, Settings(method="value", explain=0), workers=0).errors
-    return db, rec.id
+    db = ingested_and_analysed(tmp_path_factory.mktemp("choices"), recs, Settings(method="value", explain=0), 2)
+    return db, recs[0].id
 
 
 def test_review_and_player_page_show_what_each_choice_gave_away(value_db: tuple[Path, str],

@@ -23,20 +23,25 @@ from .browser import exceptions, wait_title
 from .test_pages import open_page, texts
 
 
-@pytest.fixture(scope="module")
-def analysed_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
-    root = tmp_path_factory.mktemp("wc")
-    game = get_game("copenhagen")
-    recs = [simulate_one(game, 2, 21, i) for i in range(2)]
-    path = root / "cph.jsonl.gz"
+def ingested_and_analysed(root: Path, recs: list[Any], settings: Settings, analysed: int) -> Path:
+    """A database of ``recs`` (ingested from one file, as a user would) with the first ``analysed`` of
+    them analysed with ``settings``."""
+    path = root / "games.jsonl.gz"
     with gzip.open(path, "wb") as fh:
         for r in recs:
             fh.write(dumps(r) + b"\n")
-    db = root / "wc.duckdb"
+    db = root / "games.duckdb"
     ingest([str(path)], db, workers=0, publish_every=0)
-    first = [item.record for item in iter_records([str(path)]) if item.record is not None][:1]
-    analyse_into(first, db, Settings(rollouts=8, agent="random", explain=2, alternatives=4, method="rollouts"),
-                 workers=0)
+    stored = [item.record for item in iter_records([str(path)]) if item.record is not None]  # their sha256 known
+    assert not analyse_into(stored[:analysed], db, settings, workers=0).errors
+    return db
+
+
+@pytest.fixture(scope="module")
+def analysed_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
+    recs = [simulate_one(get_game("copenhagen"), 2, 21, i) for i in range(2)]
+    db = ingested_and_analysed(tmp_path_factory.mktemp("wc"), recs, Settings(
+        rollouts=8, agent="random", explain=2, alternatives=4, method="rollouts"), 1)
     return db, recs[0].id, recs[1].id
 
 
