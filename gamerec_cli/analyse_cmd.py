@@ -28,6 +28,9 @@ from gamerec_cli.options import VIEWER_OPTION
 @click.option("--method", type=click.Choice(["value", "rollouts"]), default=None,
               help="Chances by the title's value model or by rollouts (default: the value model where the "
                    "title has one, else rollouts).")
+@click.option("--choices/--no-choices", default=None,
+              help="With the value model, judge every decision against the player's other moves (default: for "
+                   "the titles whose model judges them well, docs/analysis.md).")
 @click.option("--id", "ids", multiple=True, help="Only the record(s) with this id (repeatable).")
 @VIEWER_OPTION
 @DB_OPTION
@@ -35,7 +38,7 @@ from gamerec_cli.options import VIEWER_OPTION
               help="Local processes (default: one per core; 0 or 1: this process).")
 @click.option("--scheduler", default=None, help="A Dask scheduler (tcp://host:8786) to run the rollouts on.")
 def analyse(paths: tuple[str, ...], rollouts: int, at: str, agent: str, explain: int, alternatives: int, hidden: str,
-            method: str | None, ids: tuple[str, ...], viewer: str | None, db: str, workers: int | None,
+            method: str | None, choices: bool | None, ids: tuple[str, ...], viewer: str | None, db: str, workers: int | None,
             scheduler: str | None) -> None:
     """Estimate every player's win chance at every position of each record, find the turning points and
     the alternatives at the worst falls, and store them (tables win_chances, turning_points, ...).
@@ -51,7 +54,7 @@ def analyse(paths: tuple[str, ...], rollouts: int, at: str, agent: str, explain:
 
     try:
         settings = Settings(rollouts=rollouts, at=at, agent=agent, explain=explain, alternatives=alternatives,
-                            hidden=hidden, method=method)
+                            hidden=hidden, method=method, choices=choices)
     except AnalysisError as exc:
         _fail(str(exc))
     records, errors, units = plan(paths, settings, ids, viewer)

@@ -111,6 +111,10 @@ class Settings:
     method: str | None = None
     """``"value"`` (the title's value model), ``"rollouts"``, or ``None``: the value model when the
     title has one, else rollouts (:meth:`for_game`)."""
+    choices: bool | None = None
+    """With the value method, whether every decision is judged against the player's other moves
+    (:class:`Choice`); ``None``: where the title's features say its model judges them well
+    (``CHOICES`` in its ``features.py``, :meth:`for_game`)."""
 
     def __post_init__(self) -> None:
         if self.method is not None and self.method not in METHODS:
@@ -142,7 +146,8 @@ class Settings:
         except ModelError as exc:
             raise AnalysisError(str(exc)) from None
         if model is not None:
-            return replace(self, method=VALUE), None
+            judge = model.features.choices if self.choices is None else self.choices
+            return replace(self, method=VALUE, choices=judge), None
         if self.method == VALUE:
             raise AnalysisError(f"{game_id} has no value model yet: train one (gamerec train --game {game_id}) "
                                 "or analyse it with --method rollouts")
@@ -798,19 +803,22 @@ def _analyse_by_value(record: Record, settings: Settings, progress: Callable[[in
     if progress:
         progress(len(chart))
     names = _names(record)
-    views = movers_views(record, chart, settings.hidden)
+    points = turning_points(chart, record, limit=max(settings.explain, 3), threshold=VALUE_TURN)
+    falls = sorted((t for t in points if t.delta < 0), key=lambda t: (t.delta, t.seq))[: settings.explain]
+    fallen = {t.seq for t in falls}
+    decided = [pos for pos in chart if settings.choices or pos.move_seq in fallen]
+    views = movers_views(record, decided, settings.hidden)
     judged: dict[int, list[tuple[Move, float]]] = {}
     choices = []
-    for pos in chart:
+    for pos in decided:
         if pos.mover is None or pos.move_seq is None or pos.move_seq not in views:
             continue
         ev = record.events[pos.move_seq]
         assert isinstance(ev, MoveEvent)
         view = views[pos.move_seq]
         judged[pos.move_seq] = judged_moves(view, pos.mover, ev.move, model)
-        choices.append(choice(pos, view, judged[pos.move_seq], names))
-    points = turning_points(chart, record, limit=max(settings.explain, 3), threshold=VALUE_TURN)
-    falls = sorted((t for t in points if t.delta < 0), key=lambda t: (t.delta, t.seq))[: settings.explain]
+        if settings.choices:
+            choices.append(choice(pos, view, judged[pos.move_seq], names))
     for t in falls:
         ev = record.events[t.seq]
         assert isinstance(ev, MoveEvent)

@@ -90,6 +90,9 @@ class FeatureSet:
     """An analysis reads a position's chances this many changes of the player to move later, as the
     mean over :data:`DRAWS` continuations played by the value agent (:meth:`ValueModel.read`); 0: where
     it stands."""
+    choices: bool = False
+    """An analysis judges every choice by default (:class:`replay.analysis.Choice`): set by a title
+    whose model's preferred moves are better when played out (``python -m benchmarks.choice_check``)."""
     every_player: Callable[[State], list[list[float]]] | None = None
     """Every player's features at once, in seat order (``features_of_all`` in the title's
     ``features.py``): for a title whose features share work across the players; ``None``: one
@@ -134,7 +137,8 @@ def feature_set(game_id: str) -> FeatureSet | None:
     return FeatureSet(game_id, names, global_names, mod.features, game_features, getattr(mod, "mid_action", None),
                       getattr(mod, "progress", None), bool(getattr(mod, "WHOLE_TURN", False)),
                       getattr(mod, "SHORTLIST", None), int(getattr(mod, "LOOKAHEAD", 0)),
-                      getattr(mod, "features_of_all", None))
+                      every_player=getattr(mod, "features_of_all", None),
+                      choices=bool(getattr(mod, "CHOICES", False)))
 
 
 FOLLOW_UP_SEED = "follow-up"

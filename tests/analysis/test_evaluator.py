@@ -334,7 +334,7 @@ def test_every_decision_is_judged_against_the_moves_its_player_had(model: ValueM
     """A choice is the model's chance after the best move the mover had minus after the move played,
     each move applied from the mover's own view: the alternatives' reading, at every decision."""
     rec = _record(4)
-    a = analyse(rec, Settings(method=VALUE, explain=0, at=at))
+    a = analyse(rec, Settings(method=VALUE, explain=0, at=at, choices=True))
     deciding = [pos for pos in a.positions if pos.mover is not None]
     assert [c.move_seq for c in a.choices] == [pos.move_seq for pos in deciding]
     assert any(c.given_away > 0.01 for c in a.choices) and any(c.given_away == 0 for c in a.choices)
@@ -357,11 +357,24 @@ def test_the_value_agent_gives_away_less_than_a_random_player() -> None:
     """Coal Baron's shipped model: the value agent plays the moves the model likes, a random agent any
     move, so over a game the random player's choices give away far more chance."""
     rec = simulate_one(get_game("coal_baron"), 2, 5, 0, observe_every=0, agents=["value", "random"])
-    a = analyse(rec, Settings(method=VALUE, explain=0))
+    a = analyse(rec, Settings(method=VALUE, explain=0, choices=True))
     away = {p: [c.given_away for c in a.choices if c.player == p and c.moves > 1] for p in rec.player_ids}
     mean = {p: sum(v) / len(v) for p, v in away.items()}
     assert all(len(v) > 10 for v in away.values())
     assert mean["p2"] > 0.05 and mean["p1"] < mean["p2"] / 3, mean
+
+
+def test_choices_are_judged_by_default_where_the_title_says_so() -> None:
+    """Pax Pamir's features set CHOICES (its model's preferred moves proved better when played out),
+    Coal Baron's do not; either way --choices / --no-choices decides."""
+    pax = simulate_one(get_game("pax_pamir"), 2, 1, 0, observe_every=0, agents=["greedy", "greedy"])
+    cb = simulate_one(get_game("coal_baron"), 2, 1, 0, observe_every=0, agents=["greedy", "greedy"])
+    assert analyse(pax, Settings(explain=0)).choices and not analyse(pax, Settings(explain=0, choices=False)).choices
+    assert not analyse(cb, Settings(explain=0)).choices and analyse(cb, Settings(explain=0, choices=True)).choices
+    # without choices, the turning points' alternatives are the same
+    with_all, without = analyse(cb, Settings(choices=True)), analyse(cb, Settings())
+    assert [t.verdict() for t in with_all.turning_points] == [t.verdict() for t in without.turning_points]
+    assert any(t.alternatives for t in without.turning_points)
 
 
 def test_rollouts_judge_no_choice() -> None:
@@ -402,11 +415,11 @@ def test_a_secret_starting_hand_does_not_move_the_public_chances(model: ValueMod
                      [*rec.events[:k], ChanceEvent({**ev.outcome, "items": [swap, *items[1:]]})] + list(rec.events[k + 1:k + 8]),
                      dict(rec.options))
     short = Record(rec.game, rec.id, rec.players, list(rec.events[:k + 8]), dict(rec.options))
-    settings = Settings(method=VALUE, explain=0, at="decisions")
+    settings = Settings(method=VALUE, explain=0, at="decisions", choices=True)
     a, b = analyse(short, settings), analyse(changed, settings)
     shared = [p.seq for p in b.positions]
     assert shared and [p.chances for p in a.positions if p.seq in shared] == [p.chances for p in b.positions]
-    known = Settings(method=VALUE, explain=0, at="decisions", hidden="known")
+    known = Settings(method=VALUE, explain=0, at="decisions", hidden="known", choices=True)
     ka, kb = analyse(short, known), analyse(changed, known)
     assert [p.chances for p in ka.positions] != [p.chances for p in kb.positions]  # it would matter, known
 
@@ -504,10 +517,10 @@ def test_the_commands_train_analyse_and_calibrate(tmp_path: Path, tiny: Trained,
     path.write_bytes(dumps(_record(7)) + b"\n")
     db = tmp_path / "a.duckdb"
     with installed(tiny.model):
-        res = CliRunner().invoke(main, ["analyse", str(path), "--db", str(db), "--workers", "0"])
+        res = CliRunner().invoke(main, ["analyse", str(path), "--db", str(db), "--workers", "0", "--choices"])
         assert res.exit_code == 0, res.output
         assert "value model" in res.output
-        a = analyse(_record(7), Settings(method=VALUE))
+        a = analyse(_record(7), Settings(method=VALUE, choices=True))
         (p, n, away, best), *_ = a.choice_quality()
         assert f"  choices: {a.names[p]} {away:.1%} given away per choice, the best move in {best:.0%} of {n}" \
             in res.output

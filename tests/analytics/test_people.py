@@ -61,7 +61,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
                           workers=0)
     assert not summary.errors
     by_value = next(r for r in records if r.id == BY_VALUE)
-    assert not analyse_run([by_value], db, Settings(method="value", explain=0), workers=0).errors
+    assert not analyse_run([by_value], db, Settings(method="value", explain=0, choices=True), workers=0).errors
     return {"db": db, "records": records, "replays": replays, "by_value": by_value}
 
 
@@ -203,7 +203,7 @@ def test_choice_quality_from_the_value_models_judgement(corpus: dict[str, Any]) 
     """Each decision of the game analysed by the value model carries its choice, as the analysis judged
     it; a player's choice figures are over their choices of at least two moves, and the game analysed
     by rollouts (no choice judged) adds decisions, not choices."""
-    a = analyse(corpus["by_value"], Settings(method="value", explain=0))
+    a = analyse(corpus["by_value"], Settings(method="value", explain=0, choices=True))
     con = connect_readonly(corpus["db"])
     got = players.game_decisions(con, BY_VALUE)
     assert [(r["move_seq"], r["player_id"], r["moves"], pytest.approx(r["given_away"]), r["best_words"],

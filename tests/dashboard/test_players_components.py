@@ -128,7 +128,7 @@ def test_review_shows_each_decisions_win_chance_loss(analysed_db: tuple[Path, st
 def value_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """Two Coal Baron games, the value agent against a random one, analysed by the value model."""
     recs = [simulate_one(get_game("coal_baron"), 2, 5, i, agents=["value", "random"]) for i in range(2)]
-    db = ingested_and_analysed(tmp_path_factory.mktemp("choices"), recs, Settings(method="value", explain=0), 2)
+    db = ingested_and_analysed(tmp_path_factory.mktemp("choices"), recs, Settings(method="value", explain=0, choices=True), 2)
     return db, recs[0].id
 
 

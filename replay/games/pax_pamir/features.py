@@ -38,6 +38,9 @@ SHORTLIST = 3
 WHOLE_TURN = True
 """...each judged at the end of the mover's turn, two actions and what they lead to (see
 :class:`replay.simulate.ValueAgent`)."""
+CHOICES = True
+"""An analysis judges every choice: the model's preferred moves proved better when played out
+(``python -m benchmarks.choice_check pax_pamir``, docs/analysis.md)."""
 GLOBAL_NAMES: tuple[str, ...] = (
     "checks_resolved", "deck_size", "checks_in_market", "check_column", "turn", "best_block_lead", "dominant_now",
     "actions_left", "in_action", "final_check_next",
