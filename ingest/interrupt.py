@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType, TracebackType
@@ -98,9 +99,30 @@ def ignore_in_worker() -> None:
     """A pool worker's initializer: Ctrl-C reaches the whole process group, and is the parent's business.
 
     A worker that died of it would take its task with it, and a parent
-    waiting for that task's result would wait for ever.
+    waiting for that task's result would wait for ever.  The worker also
+    leaves when its parent is gone (:func:`exit_with_parent`).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    exit_with_parent()
+
+
+PARENT_POLL = 0.5
+"""How often (seconds) a pool worker looks whether its parent is still there."""
+
+
+def exit_with_parent() -> None:
+    """Make this process exit once its parent is gone: a parent killed outright (``kill -9``, or the
+    system's out-of-memory killer) never sends its workers another task nor tells them to stop, and
+    they would wait for ever.  A daemon thread watches for the process being handed to another
+    parent."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="gamerec-parent-watch", daemon=True).start()
 
 
 @contextmanager
@@ -124,4 +146,4 @@ def _main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-__all__ = ["Interrupt", "ignore_in_worker", "ignored_by_children"]
+__all__ = ["Interrupt", "exit_with_parent", "ignore_in_worker", "ignored_by_children"]

@@ -78,6 +78,20 @@ def assert_whole(db: Path) -> None:
         con.close()
 
 
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux)."""
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(x) for x in path.read_text().split()] if path.exists() else []
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
+
+
 def test_kill_9_in_the_middle_then_rerun_loses_and_doubles_nothing(tmp_path: Path, big: Path) -> None:
     total = N_FILES * PER_FILE
     reference = tmp_path / "ref.duckdb"
@@ -94,10 +108,17 @@ def test_kill_9_in_the_middle_then_rerun_loses_and_doubles_nothing(tmp_path: Pat
             assert proc.poll() is None, f"the ingest ended before it could be killed: {proc.stderr.read()!r}"
             assert time.monotonic() < deadline
             time.sleep(0.05)
+        workers = _children(proc.pid)
+        assert workers, "the ingest runs no worker process"
     finally:
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
     assert proc.returncode == -signal.SIGKILL
+    # its workers, whom nobody will send a task again, leave too
+    deadline = time.monotonic() + 20
+    while (left := [w for w in workers if _alive(w)]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not left, f"worker processes {left} outlived their killed parent"
 
     assert_whole(db)
     partial = table_counts(db)["games"]
