@@ -390,20 +390,24 @@ def decisions(con: duckdb.DuckDBPyConnection, player_id: str, title: str | None 
         pl.col("player_id") == player_id)
 
 
+JUDGED = pl.col("moves") >= 2
+"""A decision whose choice was judged with at least two moves to choose from (one with a single move
+gives nothing away and is left out of the choice figures)."""
+CHOICE_FIGURES = (pl.len().alias("choices"), pl.col("given_away").mean().alias("avg_given_away"),
+                  (pl.col("given_away") <= 0).mean().alias("best_share"))
+"""Over such choices: how many, the mean chance given away, the share of best moves."""
+
+
 def decision_quality(dec: pl.DataFrame, worst: int = 10) -> dict[str, Any]:
     """From :func:`decisions`: how many decisions and games, the average win chance lost per decision
     (a gain counts as nothing lost), the average change (gains and losses), and the ``worst`` ones;
     and, over the decisions whose choice was judged with at least two moves to choose from
     (``choices``), the average chance the choice gave away (``avg_given_away``), the share of
     choices of the best move (``best_share``) and the ``worst`` choices (``worst_choices``)."""
-    judged = dec.filter(pl.col("moves") >= 2)
-    out: dict[str, Any] = {"choices": judged.height, "avg_given_away": None, "best_share": None,
+    judged = dec.filter(JUDGED)
+    out: dict[str, Any] = {**judged.select(*CHOICE_FIGURES).row(0, named=True),
                            "worst_choices": judged.sort(["given_away", "game_id", "seq"],
                                                         descending=[True, False, False]).head(worst)}
-    if judged.height:
-        away = judged.get_column("given_away")
-        out["avg_given_away"] = float(cast(float, away.mean()))
-        out["best_share"] = float((away <= 0).sum()) / judged.height
     if dec.is_empty():
         return {"decisions": 0, "games": 0, "avg_lost": None, "avg_change": None, "worst": dec, **out}
     return {
@@ -420,9 +424,7 @@ def choices_by_game(dec: pl.DataFrame, played: pl.DataFrame) -> pl.DataFrame:
     """From :func:`decisions` and :func:`games`: per game whose choices were judged, oldest first, its
     title, when, the player's rank and whether they won, how many choices of two moves or more, the
     mean chance they gave away and the share of best moves; ``game_no`` numbers those games."""
-    per = (dec.filter(pl.col("moves") >= 2).group_by("game_id")
-           .agg(pl.len().alias("choices"), pl.col("given_away").mean().alias("avg_given_away"),
-                (pl.col("given_away") <= 0).mean().alias("best_share")))
+    per = dec.filter(JUDGED).group_by("game_id").agg(*CHOICE_FIGURES)
     out = per.join(played.select("game_id", "title", "played_at", "rank", "won"), on="game_id", how="left")
     return out.sort(["played_at", "game_id"], nulls_last=True).with_row_index("game_no", offset=1).select(
         pl.col("game_no").cast(pl.Int64), "game_id", "title", "played_at", "rank", "won", "choices",

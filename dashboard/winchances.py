@@ -13,6 +13,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
+from analytics import players
 from dashboard import charts, data, ui
 
 
@@ -32,7 +33,7 @@ def costly_jumps(game_id: str, names: dict[str, str], limit: int = 3) -> list[tu
     """``(seq, label)`` of the game's ``limit`` costliest choices (those that gave away at least
     :data:`COSTLY` against the best move), for the Jump to list."""
     dec = data.q("game_decisions", game_id=game_id)
-    worst = dec.filter((pl.col("moves") >= 2) & (pl.col("given_away") >= COSTLY)).sort(
+    worst = dec.filter(players.JUDGED & (pl.col("given_away") >= COSTLY)).sort(
         ["given_away", "move_seq"], descending=[True, False]).head(limit)
     return [(int(r["move_seq"]), f"costly choice by {names.get(r['player_id'], r['player_id'])} "
              f"(gave away {r['given_away']:.0%})") for r in worst.iter_rows(named=True)]
