@@ -20,7 +20,7 @@ import click
 
 from replay.analysis import RESAMPLE, Settings, analyse, determinise, play_out, state_before
 from replay.engine import Move, State
-from replay.evaluator import after_move, load_model, win_shares
+from replay.evaluator import ValueModel, after_move, installed, load_model, win_shares
 from replay.games import get_game
 from replay.record import MoveEvent
 from replay.simulate import simulate_one
@@ -47,7 +47,7 @@ def choice_check(game_id: str, games: int, seed: int, threshold: float, playouts
     out = []
     for g in range(games):
         rec = simulate_one(game, 2, seed, g, observe_every=0, agents=["greedy", "greedy"])
-        for c in analyse(rec, Settings(method="value", explain=0)).choices:
+        for c in analyse(rec, Settings(method="value", explain=0, choices=True)).choices:
             if c.moves < 2 or c.given_away < threshold:
                 continue
             ev = rec.events[c.move_seq]
@@ -68,8 +68,14 @@ def choice_check(game_id: str, games: int, seed: int, threshold: float, playouts
 @click.option("--seed", default=31, show_default=True)
 @click.option("--threshold", default=0.05, show_default=True, help="The least chance given away looked at.")
 @click.option("--playouts", default=16, show_default=True)
-def main(game_id: str, games: int, seed: int, threshold: float, playouts: int) -> None:
-    rows = choice_check(game_id, games, seed, threshold, playouts)
+@click.option("--model", "folder", type=click.Path(exists=True, file_okay=False),
+              help="Judge with the value model in this folder (gamerec train --out), not the shipped one.")
+def main(game_id: str, games: int, seed: int, threshold: float, playouts: int, folder: str | None) -> None:
+    if folder is None:
+        rows = choice_check(game_id, games, seed, threshold, playouts)
+    else:
+        with installed(ValueModel.from_files(game_id, folder)):
+            rows = choice_check(game_id, games, seed, threshold, playouts)
     if not rows:
         click.echo("no choice gave away that much")
         return

@@ -225,8 +225,12 @@ def calibrate_cmd(game_id: str, method: str | None, games: int, players: int | N
               help="Folder for value-model.txt and value-model.json (default: the title's package data).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Local processes that play each iteration's games (the model does not depend on it).")
+@click.option("--explore", type=click.FloatRange(0.0, 1.0), default=0.0, show_default=True,
+              help="The share of games after the first iteration played by exploring agents (the value "
+                   "agent, with a random move at one decision in ten): the model learns positions after "
+                   "moves its agent would not play, as the judging of choices reads them.")
 def train_cmd(game_id: str, games: int, seed: int, iterations: int, players: int | None, out: str | None,
-              workers: int) -> None:
+              workers: int, explore: float) -> None:
     """Train a title's value model (the win chances of `analyse --method value`) from self-play.
 
     Deterministic: the same command gives a byte-identical model (docs/analysis.md)."""
@@ -238,11 +242,13 @@ def train_cmd(game_id: str, games: int, seed: int, iterations: int, players: int
     from replay.training import TrainingError, train, write
 
     command = f"gamerec train --game {game_id} --games {games} --seed {seed} --iterations {iterations}" \
-              + (f" --players {players}" if players is not None else "")
+              + (f" --players {players}" if players is not None else "") \
+              + (f" --explore {explore:g}" if explore else "")
     c0 = time.process_time()
     try:
         trained = train(game_id, games, seed, iterations, players, command=command,
-                        progress=lambda line: click.echo(line, err=True), workers=workers)
+                        progress=lambda line: click.echo(line, err=True), workers=workers,
+                        explore=explore)
         folder = write(trained, out)
     except (UnknownGame, TrainingError, ModelError, SimulationError) as exc:
         _fail(str(exc))

@@ -287,8 +287,26 @@ class ValueAgent(GreedyAgent):
         return onward or everything
 
 
+class ExploringAgent(ValueAgent):
+    """The value agent, except that at :attr:`RATE` of its decisions with more than one legal move it
+    plays a uniformly random one (seeded).  Its games show the value model positions that follow the
+    moves its own agent would never play: the ones :class:`replay.analysis.Choice` reads when it judges
+    every move a player had (``gamerec train --explore``)."""
+
+    name = "exploring"
+
+    RATE = 0.1
+
+    def choose(self, state: State, player: str) -> Move:
+        if self.rng.random() < self.RATE:
+            moves = list(state.legal_moves())
+            if len(moves) > 1:
+                return moves[self.rng.randrange(len(moves))]
+        return super().choose(state, player)
+
+
 AGENTS: dict[str, Any] = {"random": RandomAgent, "greedy": GreedyAgent, "passing": PassingAgent,
-                          "value": ValueAgent}
+                          "value": ValueAgent, "exploring": ExploringAgent}
 
 
 def player_counts(game: Game, players: int | None) -> list[int]:

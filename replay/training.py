@@ -149,11 +149,20 @@ def brier(booster: Any, rows: Rows, players: list[int]) -> float:
     return err / len(rows.x)
 
 
-def line_up(iteration: int, index: int, n_players: int) -> list[str]:
-    """Who plays game ``index`` of ``iteration``: greedy agents first; then, by turns, the value agent at
-    every seat, or one value agent (its seat rotating) against greedy ones."""
+def exploring(index: int, explore: float) -> bool:
+    """Whether game ``index`` of an iteration after the first is one of the ``explore`` share of
+    exploring games (spread evenly over the iteration)."""
+    return int((index + 1) * explore) > int(index * explore)
+
+
+def line_up(iteration: int, index: int, n_players: int, explore: float = 0.0) -> list[str]:
+    """Who plays game ``index`` of ``iteration``: greedy agents first; then the ``explore`` share of
+    games the exploring agent at every seat (:class:`replay.simulate.ExploringAgent`); the others, by
+    turns, the value agent at every seat, or one value agent (its seat rotating) against greedy ones."""
     if iteration == 0:
         return ["greedy"] * n_players
+    if exploring(index, explore):
+        return ["exploring"] * n_players
     if index % 2 == 0:
         return ["value"] * n_players
     seat = (index // 2) % n_players
@@ -189,8 +198,10 @@ def _rows_task(job: tuple[Task, str | None, dict[str, Any] | None]) -> Rows:
 
 
 def train(game_id: str, games: int, seed: int, iterations: int, players: int | None = None,
-          command: str = "", progress: Callable[[str], None] | None = None, workers: int = 1) -> Trained:
-    """Train ``game_id``'s value model by ``iterations`` rounds of self-play of ``games`` games each.
+          command: str = "", progress: Callable[[str], None] | None = None, workers: int = 1,
+          explore: float = 0.0) -> Trained:
+    """Train ``game_id``'s value model by ``iterations`` rounds of self-play of ``games`` games each,
+    the ``explore`` share of them after the first iteration played by exploring agents.
     ``workers`` local processes play an iteration's games; the model does not depend on how many.
     They start from a fork server (:func:`replay.evaluator.worker_context`), so a script that calls
     this with ``workers > 1`` keeps its own work under ``if __name__ == "__main__":``."""
@@ -202,6 +213,8 @@ def train(game_id: str, games: int, seed: int, iterations: int, players: int | N
         raise TrainingError(f"{game_id} has no features yet (replay/games/{game_id}/features.py)")
     if games < 2 or iterations < 1:
         raise TrainingError("training needs at least 2 games and 1 iteration")
+    if not 0.0 <= explore <= 1.0:
+        raise TrainingError(f"the share of exploring games is between 0 and 1, not {explore}")
     if players is not None and not game.min_players <= players <= game.max_players:
         raise TrainingError(f"{game.title} is played by {game.min_players} to {game.max_players} players, "
                             f"not {players}")
@@ -220,7 +233,7 @@ def train(game_id: str, games: int, seed: int, iterations: int, players: int | N
         for k in range(games):
             index = FIRST_INDEX + it * games + k
             n = counts[k % len(counts)]
-            tasks.append((game_id, n, seed, index, line_up(it, k, n), f"{game_id}:{seed}:{index}:positions"))
+            tasks.append((game_id, n, seed, index, line_up(it, k, n, explore), f"{game_id}:{seed}:{index}:positions"))
         for (_, n, *_), r in zip(tasks, _play(tasks, model, workers)):
             new.extend(r)
             new_sizes += [n] * (len(r.x) // n)
@@ -234,8 +247,11 @@ def train(game_id: str, games: int, seed: int, iterations: int, players: int | N
                 "trained": {"command": command, "games": games, "seed": seed, "iterations": iterations,
                             "players": players, "rows": len(data.x), "rounds": ROUNDS,
                             "lightgbm": lightgbm.__version__}}
+        if explore:
+            meta["trained"]["explore"] = explore
         model = ValueModel(game_id, booster, fs, meta)
-        line = (f"iteration {it}: {games} games ({'greedy' if it == 0 else 'value agent'}), "
+        kind = "greedy" if it == 0 else "value agent" + (f", {explore:.0%} exploring" if explore else "")
+        line = (f"iteration {it}: {games} games ({kind}), "
                 f"{len(new.x)} rows, {len(data.x)} in all{check}")
         log.append(line)
         if progress:

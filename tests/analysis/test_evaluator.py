@@ -44,9 +44,9 @@ from replay.evaluator import (
 )
 from replay.games import get_game
 from replay.games.copenhagen import features as F
-from replay.record import ChanceEvent, Record
+from replay.record import ChanceEvent, MoveEvent, Record
 from replay.simulate import AGENTS, ValueAgent, simulate_one
-from replay.training import Trained, train, write
+from replay.training import Trained, TrainingError, train, write
 
 GAME = "copenhagen"
 
@@ -96,6 +96,51 @@ def test_the_same_command_gives_a_byte_identical_model(tiny: Trained) -> None:
     assert spread.text == tiny.text and spread.meta == tiny.meta  # the games played in two processes
     other = train(GAME, games=6, seed=4, iterations=1, players=2, command="test")
     assert other.text != tiny.text
+
+
+def test_exploring_games_are_the_asked_share_of_the_later_iterations() -> None:
+    from replay.training import line_up
+
+    assert [line_up(0, k, 2, 0.5) for k in range(2)] == [["greedy", "greedy"]] * 2  # the first: greedy only
+    ups = [line_up(1, k, 3, 0.25) for k in range(8)]
+    assert [u for u in ups if u == ["exploring"] * 3] == [["exploring"] * 3] * 2
+    assert ups[3] == ups[7] == ["exploring"] * 3  # spread over the iteration
+    assert all(line_up(1, k, 2, 0.0) != ["exploring"] * 2 for k in range(20))
+    assert all(line_up(2, k, 2, 1.0) == ["exploring"] * 2 for k in range(5))
+
+
+def test_the_exploring_agent_plays_a_random_move_at_one_decision_in_ten(model: ValueModel,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from replay.simulate import ExploringAgent
+
+    rec = simulate_one(get_game(GAME), 2, 11, 3, observe_every=0, agents=["exploring", "value"])
+    assert rec.result is not None  # a whole legal game
+    seq = next(i for i, ev in enumerate(rec.events) if i >= 40 and isinstance(ev, MoveEvent)
+               and len(list(state_before(rec, i, RESAMPLE, ev.player).legal_moves())) > 4)
+    mover = rec.events[seq].player  # type: ignore[union-attr]
+    state = state_before(rec, seq, RESAMPLE, mover)
+    legal = list(state.legal_moves())
+    picks = [ExploringAgent(random.Random(k)).choose(state.copy(), mover) for k in range(200)]
+    assert all(m in legal for m in picks)
+    valued = "the value agent's move"
+    monkeypatch.setattr(ValueAgent, "choose", lambda self, state, player: valued)
+    picks = [ExploringAgent(random.Random(k)).choose(state.copy(), mover) for k in range(200)]
+    off = [m for m in picks if m != valued]
+    assert 8 <= len(off) <= 35 and all(m in legal for m in off)  # about one in ten: 20
+    assert len({repr(m) for m in off}) > 3  # any legal move, at random
+    monkeypatch.setattr(ExploringAgent, "RATE", 0.0)
+    assert all(ExploringAgent(random.Random(k)).choose(state.copy(), mover) == valued for k in range(20))
+
+
+def test_training_with_exploring_games_says_so_and_stays_deterministic() -> None:
+    a = train(GAME, games=4, seed=3, iterations=2, players=2, command="test", explore=0.5)
+    assert a.meta["trained"]["explore"] == 0.5 and "50% exploring" in a.log[1]
+    b = train(GAME, games=4, seed=3, iterations=2, players=2, command="test", explore=0.5, workers=2)
+    assert a.text == b.text and a.meta == b.meta
+    plain = train(GAME, games=4, seed=3, iterations=2, players=2, command="test")
+    assert "explore" not in plain.meta["trained"] and plain.text != a.text
+    with pytest.raises(TrainingError, match="between 0 and 1"):
+        train(GAME, games=4, seed=3, iterations=2, players=2, explore=1.5)
 
 
 WORKERS_AFTER_A_LOADED_MODEL = """
@@ -377,6 +422,23 @@ def test_choices_are_judged_by_default_where_the_title_says_so() -> None:
     assert any(t.alternatives for t in without.turning_points)
 
 
+def test_the_choice_check_plays_out_the_choices_of_a_title_that_does_not_judge_them_by_default(
+        tiny: Trained, tmp_path: Path) -> None:
+    """``benchmarks.choice_check`` measures the titles whose choices are off by default (Copenhagen's):
+    it judges them itself, and reads the model it is given."""
+    from click.testing import CliRunner
+
+    from benchmarks.choice_check import choice_check, main
+
+    assert feature_set(GAME) is not None and not feature_set(GAME).choices  # type: ignore[union-attr]
+    with installed(tiny.model):
+        rows = choice_check(GAME, games=1, seed=31, threshold=0.05, playouts=1)
+    assert rows and all(model_says >= 0.05 and -1 <= played <= 1 for model_says, played in rows)
+    res = CliRunner().invoke(main, [GAME, "--games", "1", "--playouts", "1", "--model", str(write(tiny, tmp_path))])
+    assert res.exit_code == 0, res.output
+    assert f"{GAME}: {len(rows)} choices of 1 greedy games" in res.output
+
+
 def test_rollouts_judge_no_choice() -> None:
     a = analyse(_record(4), Settings(method=ROLLOUTS, rollouts=2, agent="random", explain=0))
     assert a.choices == []
@@ -508,6 +570,13 @@ def test_the_commands_train_analyse_and_calibrate(tmp_path: Path, tiny: Trained,
     assert res.exit_code == 0, res.output
     meta = json.loads((out / META_FILE).read_text())
     assert meta["trained"]["command"] == f"gamerec train --game {GAME} --games 2 --seed 1 --iterations 1 --players 2"
+    res = CliRunner().invoke(main, ["train", "--game", GAME, "--games", "2", "--iterations", "2", "--players", "2",
+                                    "--explore", "0.5", "--out", str(tmp_path / "explored")])
+    assert res.exit_code == 0, res.output
+    trained = json.loads((tmp_path / "explored" / META_FILE).read_text())["trained"]
+    assert trained["command"].endswith("--iterations 2 --players 2 --explore 0.5") and trained["explore"] == 0.5
+    res = CliRunner().invoke(main, ["train", "--game", GAME, "--explore", "2", "--out", str(out)])
+    assert res.exit_code == 2 and "--explore" in res.output and "Traceback" not in res.output
     with monkeypatch.context() as m:  # Praga as a title without features
         m.setattr("replay.training.feature_set", lambda game_id: None)
         res = CliRunner().invoke(main, ["train", "--game", "praga", "--games", "2", "--out", str(out)])
