@@ -1,8 +1,8 @@
 """Whether the moves the value model prefers at a choice are better when the game is played out.
 
 A choice (:class:`replay.analysis.Choice`) compares the model's readings of the moves a player had.
-This takes games of two greedy agents (players who choose as a simple heuristic does, not as the
-model would), finds every choice the model says gave away at least ``--threshold`` of win chance,
+This takes games of greedy agents (two, or the title's least count, or ``--players``: players who
+choose as a simple heuristic does, not as the model would), finds every choice the model says gave away at least ``--threshold`` of win chance,
 and plays the position on after the move played and after the model's best move, ``--playouts``
 times each with the value agent at every seat (what the model estimates), from the mover's view
 with the hidden items dealt afresh each time.  It prints each such choice and, over all of them,
@@ -10,6 +10,7 @@ the mean chance given away by the model and by the playouts, and how often the p
 model's best move better, worse or level::
 
     python -m benchmarks.choice_check pax_pamir --games 8
+    python -m benchmarks.choice_check coal_baron --games 3 --model /tmp/explored   # a model of gamerec train --out
 """
 
 from __future__ import annotations
@@ -38,15 +39,18 @@ def played_out(view: State, player: str, move: Move, playouts: int, seed: str) -
     return total / playouts
 
 
-def choice_check(game_id: str, games: int, seed: int, threshold: float, playouts: int) -> list[tuple[float, float]]:
+def choice_check(game_id: str, games: int, seed: int, threshold: float, playouts: int,
+                 players: int | None = None) -> list[tuple[float, float]]:
     """``(chance given away by the model, by the playouts)`` for every choice of ``games`` greedy games
-    that the model says gave away at least ``threshold``; each is printed as it is measured."""
+    of ``players`` (default: two, or the title's least count) that the model says gave away at least
+    ``threshold``; each is printed as it is measured."""
     if load_model(game_id) is None:
         raise click.ClickException(f"{game_id} has no value model")
     game = get_game(game_id)
+    n = players or max(2, game.min_players)
     out = []
     for g in range(games):
-        rec = simulate_one(game, 2, seed, g, observe_every=0, agents=["greedy", "greedy"])
+        rec = simulate_one(game, n, seed, g, observe_every=0, agents=["greedy"] * n)
         for c in analyse(rec, Settings(method="value", explain=0, choices=True)).choices:
             if c.moves < 2 or c.given_away < threshold:
                 continue
@@ -68,14 +72,16 @@ def choice_check(game_id: str, games: int, seed: int, threshold: float, playouts
 @click.option("--seed", default=31, show_default=True)
 @click.option("--threshold", default=0.05, show_default=True, help="The least chance given away looked at.")
 @click.option("--playouts", default=16, show_default=True)
+@click.option("--players", type=int, help="Player count (default: two, or the title's least count).")
 @click.option("--model", "folder", type=click.Path(exists=True, file_okay=False),
               help="Judge with the value model in this folder (gamerec train --out), not the shipped one.")
-def main(game_id: str, games: int, seed: int, threshold: float, playouts: int, folder: str | None) -> None:
+def main(game_id: str, games: int, seed: int, threshold: float, playouts: int, players: int | None,
+         folder: str | None) -> None:
     if folder is None:
-        rows = choice_check(game_id, games, seed, threshold, playouts)
+        rows = choice_check(game_id, games, seed, threshold, playouts, players)
     else:
         with installed(ValueModel.from_files(game_id, folder)):
-            rows = choice_check(game_id, games, seed, threshold, playouts)
+            rows = choice_check(game_id, games, seed, threshold, playouts, players)
     if not rows:
         click.echo("no choice gave away that much")
         return
