@@ -425,15 +425,25 @@ def game_breakdown(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame
 
 
 def game_analysis(con: duckdb.DuckDBPyConnection, game_id: str) -> dict[str, Any] | None:
-    """How one game's win chances were made (rollouts, agent, positions...), and whether they were made
-    from the record now in the database (``current``), or ``None`` if it was never analysed."""
+    """How one game's win chances were made (rollouts, agent, positions...), whether they were made
+    from the record now in the database (``current``) and whether the title's value model is trusted
+    to judge one move against another (``moves_confirmed``: its preferred moves proved better when
+    played out, ``CHOICES`` in the title's features), or ``None`` if it was never analysed."""
+    from replay.evaluator import feature_set
+    from replay.games import available
+
     if not {"analyses", "games"} <= _tables(con):
         return None
     rows = _df(con, """
         SELECT a.*, (a.record_sha256 = g.record_sha256) AS current
         FROM analyses a LEFT JOIN games g USING (game_id) WHERE a.game_id = ?
     """, [game_id]).to_dicts()
-    return rows[0] if rows else None
+    if not rows:
+        return None
+    row = rows[0]
+    features = feature_set(row["title"]) if row["title"] in available() else None
+    row["moves_confirmed"] = features is not None and features.choices
+    return row
 
 
 def game_win_chances(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:

@@ -29,6 +29,12 @@ COSTLY = 0.10
 point's change, ``replay.analysis.VALUE_TURN``)."""
 
 
+UNCONFIRMED = ("In this title the moves the value model prefers proved better, when played on, by much less than "
+               "it says (docs/analysis.md, Choices): read the differences between moves as the model's opinion.")
+"""Said beside a title's alternatives and choices when its model's readings of one move against another were
+not borne out by play-outs (the title does not judge choices by default)."""
+
+
 def costly_jumps(game_id: str, names: dict[str, str], limit: int = 3) -> list[tuple[int, str]]:
     """``(seq, label)`` of the game's ``limit`` costliest choices (those that gave away at least
     :data:`COSTLY` against the best move), for the Jump to list."""
@@ -79,7 +85,7 @@ def section(game_id: str, seq: int, x_max: int, names: dict[str, str], goto: Cal
                      help=f"the value model's chance after event {at}" if by_value else
                      f"95% interval {r['ci_low']:.0%}–{r['ci_high']:.0%}, {r['rollouts']} rollouts, "
                      f"estimated after event {at}")
-    _decisions(game_id, seq, names)
+    _decisions(game_id, seq, names, by_value and bool(info.get("moves_confirmed")))
     tps = data.q("game_turning_points", game_id=game_id)
     alts = data.q("game_alternatives", game_id=game_id)
     if tps.is_empty():
@@ -98,6 +104,8 @@ def section(game_id: str, seq: int, x_max: int, names: dict[str, str], goto: Cal
                     "read by the value model)" if by_value else
                     f"**The alternatives at event {seq}** (each rolled out {int(mine['rollouts'][0])} times "
                     "with the same draws; the agent plays on after the move)")
+        if by_value and not info.get("moves_confirmed"):
+            st.caption(UNCONFIRMED)
         table = mine.select(
             pl.col("words").alias("move"),
             pl.col("chance").map_elements(lambda v: f"{v:.0%}", return_dtype=pl.String).alias("win chance"),
@@ -110,8 +118,10 @@ def section(game_id: str, seq: int, x_max: int, names: dict[str, str], goto: Cal
         st.caption("Alternatives were rolled out at the worst falls: go to one with its button above.")
 
 
-def _decisions(game_id: str, seq: int, names: dict[str, str]) -> None:
-    """Each analysed decision's win-chance loss: the one at this step said in words, all of them in a table."""
+def _decisions(game_id: str, seq: int, names: dict[str, str], confirmed: bool) -> None:
+    """Each analysed decision's win-chance loss: the one at this step said in words (with
+    :data:`UNCONFIRMED` after its choice unless the title's readings of moves are ``confirmed``), all of
+    them in a table."""
     dec = data.q("game_decisions", game_id=game_id)
     if dec.is_empty():
         return
@@ -125,6 +135,8 @@ def _decisions(game_id: str, seq: int, names: dict[str, str]) -> None:
                     f"the next estimate after event {r['next_seq']}).")
         if r["moves"] is not None:
             st.markdown(_choice_words(r))
+            if r["moves"] > 1 and not confirmed:
+                st.caption(UNCONFIRMED)
     with st.expander(f"Every decision's win-chance loss ({dec.height} analysed decisions)"):
         table = dec.with_columns(who.alias("player"),
                                  pl.format("/review?game={}&seq={}", "game_id", "move_seq").alias("open")).select(

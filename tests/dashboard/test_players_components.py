@@ -8,6 +8,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 import pytest
+import streamlit as st
 
 from analytics import queries as q
 from analytics.queries import run
@@ -143,6 +144,21 @@ def test_review_and_player_page_show_what_each_choice_gave_away(value_db: tuple[
     page = texts(at)
     assert (f"It gave away {worst['given_away']:.2%} of win chance against the best of the {worst['moves']} moves"
             in page) and worst["best_words"] in page
+    # Coal Baron's readings of one move against another were not borne out when played on: the page says so
+    import dataclasses
+
+    from dashboard.winchances import UNCONFIRMED
+    from replay import evaluator
+
+    assert UNCONFIRMED in page
+    assert run(db, q.game_analysis, game_id=game_id)["moves_confirmed"] is False
+    features = evaluator.feature_set("coal_baron")
+    monkeypatch.setattr(evaluator, "feature_set", lambda game_id: dataclasses.replace(features, choices=True))
+    assert run(db, q.game_analysis, game_id=game_id)["moves_confirmed"] is True
+    st.cache_data.clear()  # the page's queries are cached
+    assert UNCONFIRMED not in texts(open_page(db, "game_review", monkeypatch, game=game_id,
+                                              seq=str(worst["move_seq"])))
+    monkeypatch.undo()
     best = dec.filter((pl.col("moves") >= 2) & (pl.col("given_away") <= 0)).row(0, named=True)
     at = open_page(db, "game_review", monkeypatch, game=game_id, seq=str(best["move_seq"]))
     assert f"It was the best of the {best['moves']} moves the player had" in texts(at)
