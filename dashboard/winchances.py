@@ -106,11 +106,13 @@ def section(game_id: str, seq: int, x_max: int, names: dict[str, str], goto: Cal
                     "with the same draws; the agent plays on after the move)")
         if by_value and not info.get("moves_confirmed"):
             st.caption(UNCONFIRMED)
+        interval = [] if by_value else [  # a model's reading has no sampling interval
+            pl.format("{}–{}", (pl.col("ci_low") * 100).round(0).cast(pl.Int64),
+                      (pl.col("ci_high") * 100).round(0).cast(pl.Int64)).alias("95% interval (%)")]
         table = mine.select(
             pl.col("words").alias("move"),
             pl.col("chance").map_elements(lambda v: f"{v:.0%}", return_dtype=pl.String).alias("win chance"),
-            pl.format("{}–{}", (pl.col("ci_low") * 100).round(0).cast(pl.Int64),
-                      (pl.col("ci_high") * 100).round(0).cast(pl.Int64)).alias("95% interval (%)"),
+            *interval,
             pl.when(pl.col("played")).then(pl.lit("played")).otherwise(pl.lit("")).alias(""),
         )
         st.table(table.to_pandas().set_index("move"))

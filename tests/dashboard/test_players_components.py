@@ -129,7 +129,7 @@ def test_review_shows_each_decisions_win_chance_loss(analysed_db: tuple[Path, st
 def value_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """Two Coal Baron games, the value agent against a random one, analysed by the value model."""
     recs = [simulate_one(get_game("coal_baron"), 2, 5, i, agents=["value", "random"]) for i in range(2)]
-    db = ingested_and_analysed(tmp_path_factory.mktemp("choices"), recs, Settings(method="value", explain=0, choices=True), 2)
+    db = ingested_and_analysed(tmp_path_factory.mktemp("choices"), recs, Settings(method="value", explain=2, choices=True), 2)
     return db, recs[0].id
 
 
@@ -152,6 +152,11 @@ def test_review_and_player_page_show_what_each_choice_gave_away(value_db: tuple[
 
     assert UNCONFIRMED in page
     assert run(db, q.game_analysis, game_id=game_id)["moves_confirmed"] is False
+    alts = run(db, q.game_alternatives, game_id=game_id)
+    at = open_page(db, "game_review", monkeypatch, game=game_id, seq=str(int(alts["seq"][0])))
+    table = at.table[-1].value  # the alternatives: a model's readings, with no sampling interval
+    assert list(table.columns) == ["win chance", ""] and "played" in table[""].tolist()
+    assert texts(at).count(UNCONFIRMED) >= 1
     features = evaluator.feature_set("coal_baron")
     monkeypatch.setattr(evaluator, "feature_set", lambda game_id: dataclasses.replace(features, choices=True))
     assert run(db, q.game_analysis, game_id=game_id)["moves_confirmed"] is True

@@ -58,6 +58,7 @@ def test_review_shows_chances_turning_points_and_alternatives(analysed_db: tuple
     assert f"The alternatives at event {seq}" in page
     table = at.table[-1].value
     assert "played" in table[""].tolist() and len(table) == alts.filter(alts["seq"] == seq).height
+    assert "95% interval (%)" in table.columns  # rollouts: a sampled estimate
     assert any(m.value.endswith("%") for m in at.metric)  # the chances at this step
     buttons = [b for b in at.button if (b.key or "").startswith("review_tp_")]
     assert buttons
