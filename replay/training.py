@@ -158,7 +158,9 @@ def exploring(index: int, explore: float) -> bool:
 def line_up(iteration: int, index: int, n_players: int, explore: float = 0.0) -> list[str]:
     """Who plays game ``index`` of ``iteration``: greedy agents first; then the ``explore`` share of
     games the exploring agent at every seat (:class:`replay.simulate.ExploringAgent`); the others, by
-    turns, the value agent at every seat, or one value agent (its seat rotating) against greedy ones."""
+    their index, the value agent at every seat (even) or one value agent, its seat rotating, against
+    greedy ones (odd).  With ``explore`` 0.5 the exploring games are the odd ones, so every other game
+    is the value agent's at every seat."""
     if iteration == 0:
         return ["greedy"] * n_players
     if exploring(index, explore):
