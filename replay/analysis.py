@@ -663,10 +663,7 @@ def choice(pos: Position, state: State, judged: list[tuple[Move, float]], names:
     """The :class:`Choice` at ``pos`` from its :func:`judged_moves` (``state``: the mover's view); of
     moves judged equal, the played one counts as the best."""
     assert pos.mover is not None and pos.move_seq is not None
-    best_move, best = judged[0]
-    for m, c in judged[1:]:
-        if c > best:
-            best_move, best = m, c
+    best_move, best = max(judged, key=lambda judged_move: judged_move[1])  # the first of equals: the played one
     return Choice(pos.seq, pos.move_seq, pos.mover, len(judged), judged[0][1], best, best_move,
                   _words(state, pos.mover, best_move, names), _words(state, pos.mover, judged[0][0], names))
 
