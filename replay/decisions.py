@@ -67,7 +67,6 @@ rule, then what follows), from which the core derives ``accepts``,
 
 from __future__ import annotations
 
-import copy as _copy
 import dataclasses
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -447,12 +446,37 @@ class TaskState(State, Generic[T]):
 
 def clone_task(t: T) -> T:
     """A copy of ``t`` that shares nothing it may change (its lists are copied)."""
-    new = _copy.copy(t)
-    for name in _field_names(type(t)):
-        v = getattr(t, name)
-        if isinstance(v, list):
-            setattr(new, name, list(v))
+    cls = type(t)
+    plan = _CLONING.get(cls)
+    if plan is None:
+        plan = _CLONING[cls] = _cloning(cls)
+    slots, fields = plan
+    new = object.__new__(cls)
+    for name in slots:
+        try:
+            v = getattr(t, name)
+        except AttributeError:  # a slot never set
+            continue
+        object.__setattr__(new, name, list(v) if name in fields and isinstance(v, list) else v)
+    if hasattr(t, "__dict__"):
+        for name, v in t.__dict__.items():
+            new.__dict__[name] = list(v) if name in fields and isinstance(v, list) else v
     return new
+
+
+_CLONING: dict[type, tuple[tuple[str, ...], frozenset[str]]] = {}
+
+
+def _cloning(cls: type) -> tuple[tuple[str, ...], frozenset[str]]:
+    """What :func:`clone_task` copies of a task class: every slot of its classes, and which of
+    its attributes are dataclass fields (a list there is copied, not shared)."""
+    slots: dict[str, None] = {}
+    for k in reversed(cls.__mro__):
+        declared = k.__dict__.get("__slots__", ())
+        for name in (declared,) if isinstance(declared, str) else declared:
+            if name not in ("__dict__", "__weakref__"):
+                slots[name] = None
+    return tuple(slots), frozenset(_field_names(cls))
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}

@@ -39,6 +39,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from replay.engine import OVER, ChanceRequest, Move, State
 from replay.games import optional_module
 from replay.simulate import GreedyAgent, ValueAgent, sample_outcome
@@ -105,23 +107,37 @@ class FeatureSet:
                 *(f"mean_{n}" for n in self.names), *SHARED_NAMES]
 
     def rows(self, state: State) -> list[list[float]]:
-        """One row per player of ``state``, in seat order."""
-        players = state.players
-        per = (self.every_player(state) if self.every_player is not None
-               else [self.player_features(state, p) for p in players])
-        head = self.game_features(state)
-        turn = state.turn()
-        n = len(players)
-        width = len(self.names)
-        out = []
-        for i, p in enumerate(players):
-            others = [per[j] for j in range(n) if j != i]
-            if others:
-                best = [max(col) for col in zip(*others)]
-                mean = [sum(col) / len(others) for col in zip(*others)]
-            else:
-                best = mean = [0.0] * width
-            out.append([*head, *per[i], *best, *mean, float(n), float(i), 1.0 if turn == p else 0.0])
+        """One row per player of ``state``, in seat order (:meth:`matrix` of that one state)."""
+        rows: list[list[float]] = self.matrix([state]).tolist()
+        return rows
+
+    def matrix(self, states: Sequence[State]) -> np.ndarray:
+        """The rows of every player of every state, state after state, each in seat order: one array.
+
+        The opponents' maximum and mean are taken for all the states of one player count at once
+        (the mean adds the opponents in seat order, as a row of one state alone would)."""
+        counts = [len(s.players) for s in states]
+        heads, width = len(self.global_names), len(self.names)
+        out = np.empty((sum(counts), heads + 3 * width + len(SHARED_NAMES)))
+        firsts = np.cumsum([0, *counts[:-1]], dtype=np.intp)
+        for n in sorted(set(counts)):
+            which = [k for k, c in enumerate(counts) if c == n]
+            group = [states[k] for k in which]
+            per = np.array([self.every_player(s) if self.every_player is not None
+                            else [self.player_features(s, p) for p in s.players] for s in group],
+                           dtype=float).reshape(len(group), n, width)
+            rows = np.empty((len(group), n, out.shape[1]))
+            rows[:, :, :heads] = np.array([self.game_features(s) for s in group],
+                                          dtype=float).reshape(len(group), 1, heads)
+            rows[:, :, heads:heads + width] = per
+            for i in range(n):
+                others = per[:, [j for j in range(n) if j != i], :]
+                rows[:, i, heads + width:heads + 2 * width] = others.max(axis=1) if n > 1 else 0.0
+                rows[:, i, heads + 2 * width:heads + 3 * width] = others.sum(axis=1) / (n - 1) if n > 1 else 0.0
+            rows[:, :, -3] = n
+            rows[:, :, -2] = np.arange(n)
+            rows[:, :, -1] = [[1.0 if s.turn() == p else 0.0 for p in s.players] for s in group]
+            out[(firsts[which][:, None] + np.arange(n)).ravel()] = rows.reshape(-1, out.shape[1])
         return out
 
 
@@ -317,23 +333,14 @@ class ValueModel:
 
     def chances_many(self, states: Sequence[State]) -> list[dict[str, float]]:
         """:meth:`chances` of several states, with one prediction call for all of them."""
-        rows: list[list[float]] = []
-        spans: list[tuple[int, int] | None] = []
+        live = [s for s in states if s.turn() is not OVER]
+        raw = iter(self.booster.predict(self.features.matrix(live), num_threads=1) if live else ())
+        out = []
         for s in states:
             if s.turn() is OVER:
-                spans.append(None)
-                continue
-            r = self.features.rows(s)
-            spans.append((len(rows), len(r)))
-            rows.extend(r)
-        raw = self.booster.predict(rows, num_threads=1) if rows else []
-        out = []
-        for s, span in zip(states, spans):
-            if span is None:
                 out.append(win_shares(s))
                 continue
-            start, n = span
-            values = [min(1.0, max(1e-6, float(v))) for v in raw[start:start + n]]
+            values = [min(1.0, max(1e-6, float(next(raw)))) for _ in s.players]
             total = sum(values)
             out.append({p: v / total for p, v in zip(s.players, values)})
         return out

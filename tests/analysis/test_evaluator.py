@@ -42,7 +42,7 @@ from replay.evaluator import (
     settled,
     win_shares,
 )
-from replay.games import get_game
+from replay.games import GAME_IDS, get_game
 from replay.games.copenhagen import features as F
 from replay.record import ChanceEvent, MoveEvent, Record
 from replay.simulate import AGENTS, ValueAgent, simulate_one
@@ -642,3 +642,29 @@ def test_the_bench_times_a_whole_analysis_by_the_value_model(model: ValueModel) 
     assert got["method"] == VALUE and got["positions"] > 10 and got["cpu_s"] > 0
     rows = [r for r in run(True, [GAME]) if "value model" in r["metric"]]
     assert len(rows) == 1 and rows[0]["unit"] == "s CPU" and "target ≤ 10 s" in rows[0]["detail"]
+
+
+@pytest.mark.parametrize("game_id", [g for g in GAME_IDS if feature_set(g) is not None])
+def test_the_rows_of_many_states_are_each_states_own(game_id: str) -> None:
+    """:meth:`FeatureSet.matrix` builds the rows of states of every player count at once: each row is
+    the player's own features beside the opponents' maximum and mean (in seat order), whatever
+    the other states of the batch."""
+    fs = feature_set(game_id)
+    assert fs is not None
+    game = get_game(game_id)
+    states = []
+    for n in range(game.min_players, game.max_players + 1):
+        chart, _ = positions(simulate_one(game, n, 5, 0), "turns", "known")
+        states += [p.state for p in chart[3:-1:7]]
+    random.Random(1).shuffle(states)  # counts interleaved
+    expected = []
+    for s in states:
+        own = [fs.player_features(s, p) for p in s.players]
+        for i, p in enumerate(s.players):
+            others = [own[j] for j in range(len(own)) if j != i] or [[0.0] * len(fs.names)]
+            expected.append([*fs.game_features(s), *own[i], *(max(col) for col in zip(*others)),
+                             *(sum(col) / len(others) for col in zip(*others)),
+                             float(len(own)), float(i), 1.0 if s.turn() == p else 0.0])
+    assert len({len(s.players) for s in states}) == game.max_players - game.min_players + 1
+    assert fs.matrix(states).tolist() == expected
+    assert [row for s in states for row in fs.rows(s)] == expected

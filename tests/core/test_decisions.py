@@ -12,6 +12,7 @@ table (the decision stays open) or pass; three stones taken earn a bonus take.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -209,10 +210,23 @@ def test_a_copied_task_shares_no_list_and_a_view_shows_public_fields() -> None:
         marks: list[int]
         _hidden: int = 0
 
-    t = Marks("a", [1])
+    t = Marks("a", [1], 5)
     c = clone_task(t)
+    assert c == t and type(c) is Marks and c._hidden == 5
     c.marks.append(2)
     assert t.marks == [1]
+
+    @dataclass  # no slots of its own: its fields live in a __dict__
+    class Notes(Marks):
+        notes: list[str] = dataclasses.field(default_factory=list)
+
+    n = Notes("b", [3], 0, ["x"])
+    n.aside = [7]  # type: ignore[attr-defined]  # not a field: shared, as copy.copy would
+    m = clone_task(n)
+    assert m == n and m.aside is n.aside  # type: ignore[attr-defined]
+    m.notes.append("y")
+    m.marks.append(4)
+    assert (n.notes, n.marks) == (["x"], [3])
     assert task_view(t) == {"task": "Marks", "player": "a", "marks": [1]}
     assert Roll.awaits_chance and Roll.reveals_at_once and not TakeStones.awaits_chance
 
