@@ -113,11 +113,10 @@ def game_rows(game: Game, record_players: int, seed: int, index: int, agents: li
         return out
     stride = max(1, len(chart) // POSITIONS_PER_GAME)
     start = random.Random(stride_seed).randrange(stride)
-    for pos in chart[start::stride]:
-        for p, row in zip(pos.state.players, fs.rows(pos.state)):
-            out.x.append(row)
-            out.y.append(share[p])
-            out.games.append(index)
+    picked = [pos.state for pos in chart[start::stride]]
+    out.x = fs.matrix(picked).tolist()
+    out.y = [share[p] for s in picked for p in s.players]
+    out.games = [index] * len(out.y)
     return out
 
 

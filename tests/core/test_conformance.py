@@ -86,6 +86,37 @@ def test_every_legal_move_is_accepted_by_the_checked_path(corpus: tuple[Game, li
     assert state.turn() is OVER and checked > 0
 
 
+def _fingerprint(state: State) -> tuple[str, bytes]:
+    return state.state_hash(), orjson.dumps(state.snapshot(), option=orjson.OPT_SORT_KEYS)
+
+
+def test_a_copy_and_its_original_go_their_own_ways(corpus: tuple[Game, list[Record]]) -> None:
+    """A copy shares nothing that play changes, whichever of the two is played on: at every
+    fourth decision, each of a few legal moves played on a copy leaves the original as it was, and
+    a move played on the original leaves its copy as it was."""
+    game, recs = corpus
+    tried = decisions = 0
+    for seq, state in enumerate(every_state(recs[0])):
+        t = state.turn()
+        if not isinstance(t, str):
+            continue
+        decisions += 1
+        if decisions % 4:
+            continue
+        before = _fingerprint(state)
+        for move in list(state.legal_moves())[:8]:
+            trial = state.copy()
+            trial.play(t, move)
+            assert _fingerprint(state) == before, f"{game.id} seq {seq}: {move} on a copy changed the original"
+            tried += 1
+        original = state.copy()  # (``state`` goes on with the record)
+        kept = original.copy()
+        for move in list(original.legal_moves())[:1]:
+            original.play(t, move)
+            assert _fingerprint(kept) == before, f"{game.id} seq {seq}: {move} on the original changed a copy"
+    assert tried >= 5
+
+
 def test_a_chance_outcome_has_one_effect_whichever_path_checks_it(corpus: tuple[Game, list[Record]]) -> None:
     """Each chance outcome of the records, applied to the state as it comes (a title's fast path
     may take it without making the request) and to a copy the long way (the request made, the

@@ -23,15 +23,17 @@ class Facade:
         self.covered = 0
         self.windows = 0
         self.by_color: dict[str, int] = {c: 0 for c in (*comp.colors, comp.white)}
-        self.cells: list[str | None] = [None] * (comp.width * comp.height)
+        """Each colour's cells as a mask; replaced, never changed, by :meth:`place` (copies share it)."""
+        self.cells: tuple[str | None, ...] = (None,) * (comp.width * comp.height)
+        """The colour of every cell (``None``: empty), row by row from street level."""
         self._rows: list[list[dict[str, Any] | None]] | None = None
 
     def copy(self) -> Facade:
         f = Facade.__new__(Facade)
         f.covered = self.covered
         f.windows = self.windows
-        f.by_color = dict(self.by_color)
-        f.cells = list(self.cells)
+        f.by_color = self.by_color
+        f.cells = self.cells
         f._rows = self._rows
         return f
 
@@ -46,9 +48,11 @@ class Facade:
     def place(self, p: Placement, color: str) -> None:
         self.covered |= p.mask
         self.windows |= p.windows
-        self.by_color[color] |= p.mask
+        self.by_color = {**self.by_color, color: self.by_color[color] | p.mask}
+        cells = list(self.cells)
         for i in p.cells:
-            self.cells[i] = color
+            cells[i] = color
+        self.cells = tuple(cells)
         self._rows = None
 
     def covered_count(self) -> int:
@@ -91,8 +95,9 @@ class Player:
         self.id = pid
         self.facade = Facade()
         self.hand: dict[str | None, int] = {}
-        # owned ability tiles: id -> used?  (in the components' order)
         self.abilities: dict[str, bool] = {a.id: False for a in comp.abilities if a.starts_owned}
+        """Owned ability tiles: id -> used?, in the components' order; replaced, never changed
+        (copies share it)."""
         self.score: dict[str, int] = {c: 0 for c in categories}
 
     def copy(self) -> Player:
@@ -100,7 +105,7 @@ class Player:
         p.id = self.id
         p.facade = self.facade.copy()
         p.hand = dict(self.hand)
-        p.abilities = dict(self.abilities)
+        p.abilities = self.abilities
         p.score = self.score  # replaced, never mutated
         return p
 
@@ -131,12 +136,11 @@ class Player:
         return self.abilities.get(ability) is False
 
     def use(self, ability: str) -> None:
-        self.abilities[ability] = True
+        self.abilities = {**self.abilities, ability: True}
 
     def any_used(self) -> bool:
         return any(self.abilities.values())
 
     def gain_ability(self, ability: str) -> None:
-        order = components().ability_ids
-        self.abilities[ability] = False
-        self.abilities = {a: self.abilities[a] for a in order if a in self.abilities}
+        owned = {**self.abilities, ability: False}
+        self.abilities = {a: owned[a] for a in components().ability_ids if a in owned}
