@@ -19,11 +19,23 @@ from .tasks import DealInfluenceTiles, RevealCounters
 
 
 def _clone(value: Any) -> Any:
+    """``value`` with every dict and list in it copied (anything else is shared: never changed in place)."""
     if isinstance(value, dict):
-        return {k: _clone(v) for k, v in value.items()}
+        return {k: _clone(v) if isinstance(v, (dict, list)) else v for k, v in value.items()}
     if isinstance(value, list):
-        return [_clone(v) for v in value]
+        return [_clone(v) if isinstance(v, (dict, list)) else v for v in value]
     return value
+
+
+FLAT = frozenset({
+    "alpha", "beta", "leader", "defeats", "persian_leaders", "display", "spent", "locations", "dealt_locations",
+    "location_vp", "unclaimed", "special", "special_used", "unit_at", "unit_holder", "unit_location", "unit_side",
+    "unit_main", "away", "turn_sent", "relations", "tokens", "window",
+})
+"""The state's dicts and lists that never hold a dict or a list: a copy copies them one level deep
+(``tests/games/perikles/test_tasks.py`` checks it at every state of simulated games)."""
+SHALLOW = FLAT | {"milestones", "departures", "taken"}
+"""Copied one level deep: :data:`FLAT`, and the records' lists (their items are never changed)."""
 
 
 class PeriklesState(Board):
@@ -115,8 +127,8 @@ class PeriklesState(Board):
 
     def copy(self) -> PeriklesState:
         new = object.__new__(type(self))
-        d = {k: (list(v) if k in ("milestones", "departures", "taken") else _clone(v)) for k, v in self.__dict__.items()}
-        new.__dict__.update(d)
+        new.__dict__.update({k: v.copy() if k in SHALLOW else _clone(v) for k, v in self.__dict__.items()
+                             if k != "stack"})
         new.stack = self.copied_stack()
         new._memo = None
         return new

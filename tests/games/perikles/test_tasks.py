@@ -6,7 +6,7 @@ import pytest
 from perikles_helpers import at_battle, commit, fight, give_units, request
 
 from replay.games.perikles import GAME, tasks
-from replay.games.perikles.state import PeriklesState
+from replay.games.perikles.state import FLAT, PeriklesState
 from replay.simulate import simulate_one
 from tests.states import every_state
 
@@ -64,6 +64,22 @@ def test_a_copy_shares_no_task_with_its_original() -> None:
     assert request(st).name == "attacker" and st.pending() is not trial.pending()
     st.apply_chance({"roll": [1, 2]})
     assert request(st).name == "defender" and st.pending_roll == 3
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_what_a_copy_copies_one_level_deep_holds_nothing_deeper(players: int) -> None:
+    """A copy copies :data:`FLAT`'s dicts and lists one level deep: at every state of a game they hold
+    no dict or list (one that did would be shared between a state and its copies)."""
+    seen = 0
+    for rec in (simulate_one(GAME, players, 11, 0), simulate_one(GAME, players, 11, 1, agents=["random"] * players)):
+        for st in every_state(rec):
+            for name in FLAT:
+                value = getattr(st, name)
+                assert isinstance(value, (dict, list)), name
+                inner = value.values() if isinstance(value, dict) else value
+                assert not any(isinstance(v, (dict, list)) for v in inner), name
+            seen += 1
+    assert seen > 500
 
 
 def test_a_listing_left_unfinished_keeps_no_unit_lookups() -> None:
