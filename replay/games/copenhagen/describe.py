@@ -22,6 +22,7 @@ from replay.games.copenhagen.moves import (
 from replay.games.copenhagen.rules.harbour import slot_name
 
 if TYPE_CHECKING:
+    from replay.games.copenhagen.board import Player
     from replay.games.copenhagen.state import CopenhagenState
 
 
@@ -63,13 +64,11 @@ def describe(s: CopenhagenState, player: str, move: Move) -> str:
     return f"{player}: {move.type}"
 
 
-def _progress(s: CopenhagenState, pid: str) -> float:
+def _progress(p: Player, hand_limit: int) -> float:
     """Partial credit for lines close to completion (more for clean windows), cards and unused abilities."""
-    comp = components()
-    p = s.seats[pid]
     v = _lines_progress(p.facade.covered, p.facade.windows)
-    v += 0.12 * min(p.hand_size, comp.hand_limit)
-    v += 0.25 * sum(1 for used in p.abilities.values() if not used)
+    v += 0.12 * min(p.hand_size, hand_limit)
+    v += 0.25 * list(p.abilities.values()).count(False)
     return v
 
 
@@ -95,8 +94,10 @@ def _lines_progress(covered: int, windows: int) -> float:
 
 def evaluate(s: CopenhagenState, player: str) -> float:
     """Own points and progress, minus half the best opponent's; a won game is worth everything."""
-    own = s.seats[player].total + _progress(s, player)
-    others = [s.seats[q].total + _progress(s, q) for q in s.players if q != player]
+    limit = components().hand_limit
+    seats = s.seats
+    own = seats[player].total + _progress(seats[player], limit)
+    others = [seats[q].total + _progress(seats[q], limit) for q in s.players if q != player]
     v = own - 0.5 * (max(others) if others else 0.0)
     if s.step == "over" and s.ranking()[player] == 1:
         v += 100.0

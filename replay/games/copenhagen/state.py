@@ -15,6 +15,7 @@ from replay.engine import IllegalMove, ImpossibleChance, Move
 from replay.games.copenhagen import legal
 from replay.games.copenhagen.board import Player
 from replay.games.copenhagen.components import components
+from replay.games.copenhagen.describe import evaluate
 from replay.games.copenhagen.rules import harbour
 from replay.games.copenhagen.scoring import CATEGORIES
 from replay.games.copenhagen.steps import END_POINTS, DealHarbour, zombie_pass
@@ -179,8 +180,6 @@ class CopenhagenState(TaskState[Step]):
         return describe(self, player, move)
 
     def evaluate(self, player: str) -> float:
-        from replay.games.copenhagen.describe import evaluate
-
         return evaluate(self, player)
 
     def copy(self) -> CopenhagenState:
