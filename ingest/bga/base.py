@@ -519,10 +519,9 @@ class GameImporter:
             pid = str(row.get("player"))
             if pid not in self.players:
                 continue
-            s = _as_int(row.get("score"))
+            s, r = self._result_number(row, "score"), self._result_number(row, "rank")
             if s is not None:
                 score[pid] = s
-            r = _as_int(row.get("rank"))
             if r is not None:
                 rank[pid] = r
             if _truthy(row.get("concede")):
@@ -539,6 +538,19 @@ class GameImporter:
             out["rank"] = rank
         out["end"] = end
         return out
+
+
+    def _result_number(self, row: dict[str, Any], key: str) -> int | None:
+        """A player's final ``score`` or ``rank`` in the end-of-game packet: ``None`` when BGA gives
+        none (empty); anything else that is not a whole number refuses the log there."""
+        v = row.get(key)
+        if v is None or v == "":
+            return None
+        number = _as_int(v)
+        if number is None:
+            self.current = self.ended
+            self.fail(f"BGA's final {key} of player {row.get('player')} is {v!r}, not a whole number")
+        return number
 
 
 # ---- what BGA's framework sends for every game, and the importers read ----------------------

@@ -21,6 +21,7 @@ import pytest
 from bgatest import import_edited
 
 from ingest.bga import import_log, read_log
+from ingest.bga.errors import BgaImportError
 from ingest.bga.base import FRAMEWORK_TYPES
 from replay.record import dumps
 
@@ -70,3 +71,17 @@ def test_a_log_with_numbers_written_otherwise_gives_the_same_record(path: Path, 
         for n in packet["data"]:
             EDITS[edit](n)
     assert dumps(import_edited(changed, path).record) == dumps(import_log(read_log(path)).record)
+
+
+@pytest.mark.parametrize("value", [[], {}, "x", 2.5, True])
+def test_a_final_score_that_is_no_number_is_refused_at_the_end_of_game(value: Any) -> None:
+    """The end-of-game packet's score of a player must be a whole number (as text or a number): anything
+    else refuses the log there, instead of leaving that player's score out of the record."""
+    path = next(p for p in PINNED if p.parent.name == "copenhagen")
+    raw = json.loads(gzip.decompress(path.read_bytes()))
+    ends = [n for p in raw["data"]["logs"] for n in p["data"]
+            if n["type"] == "gameStateChange" and isinstance(n["args"], dict) and n["args"].get("id") == 99]
+    assert ends
+    ends[-1]["args"]["args"]["result"][0]["score"] = value
+    with pytest.raises(BgaImportError, match=r"packet \d+ \(gameStateChange\): BGA's final score of player \d+ is "):
+        import_edited(raw, path)
