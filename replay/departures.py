@@ -40,6 +40,19 @@ class UnknownDeparture(KeyError):
     """An engine named a departure its title does not declare."""
 
 
+def older_code_flag(options: Mapping[str, Any], name: str, ruleset: str, until: str) -> bool:
+    """A boolean record option that says the game was played by a rule of BGA's code before ``until``
+    (a date): ``false`` by default, ``true`` only under the ``bga`` ruleset; anything else is an
+    illegal setup (:class:`replay.engine.IllegalMove`)."""
+    on = options.get(name, False)
+    if on is False or (on is True and ruleset == "bga"):
+        return bool(on)
+    from replay.engine import IllegalMove
+
+    raise IllegalMove(f"{name} must be true or false, and true only under the bga ruleset "
+                      f"(BGA's code before {until}), not {on!r}")
+
+
 def load_departures(package: str) -> dict[str, Departure]:
     """The departures a game package declares in its ``data/departures.json`` (in file order)."""
     text = resources.files(package).joinpath("data", "departures.json").read_text(encoding="utf-8")

@@ -69,6 +69,7 @@ from replay.games.pax_pamir.components import (
     DC_LEAD,
     DC_LEAD_FATIGUE,
     EVENTS,
+    RULER_AGAINST_PLAYERS_ONLY,
     WAKHAN_CARDS,
     card_name,
 )
@@ -191,21 +192,26 @@ class PaxImporter(GameImporter):
     def variants(cls, log: BgaLog, players: list[str]) -> list[Mapping[str, Any]]:
         """Against the Wakhan without a table file, her loyalty variant is not in the log: first the
         rulebook's, then the steadfast one (the first whose every pragmatic loyalty BGA announces
-        is ours is the record)."""
-        if WAKHAN_ID in players and log.table is None:
-            return [{}, {"wakhan_steadfast": True}]
-        return [{}]
+        is ours is the record).  A log of BGA's code before 11 October 2023 (:func:`has_log_tokens`)
+        is read by today's rulership first, then by that code's, which compared a player with the
+        other players only until 19 October 2023 (option ``ruler_against_players_only``)."""
+        readings: list[Mapping[str, Any]] = [{}, {"wakhan_steadfast": True}] if (
+            WAKHAN_ID in players and log.table is None) else [{}]
+        if has_log_tokens(log):  # BGA's code before October 2023: its rulership too, where today's fails
+            readings += [{**r, RULER_AGAINST_PLAYERS_ONLY: True} for r in readings]
+        return readings
 
     def options(self) -> dict[str, Any]:
         """``bga``; with the Wakhan, her seat and her loyalty variant (the table's options, else the
         reading tried: :meth:`variants`)."""
+        older = {RULER_AGAINST_PLAYERS_ONLY: True} if self.variant.get(RULER_AGAINST_PLAYERS_ONLY) else {}
         if WAKHAN_ID not in self.players:
-            return {"ruleset": "bga"}
+            return {"ruleset": "bga", **older}
         table = self.log.table
         opts = table.options if table is not None else {}
         steadfast = (str(opts.get(WAKHAN_OPTION)) == WAKHAN_IMPROVED or str(opts.get(STEADFAST_OPTION)) == "1"
                      or bool(self.variant.get("wakhan_steadfast")))
-        return {"ruleset": "bga", "wakhan": WAKHAN_ID, **({"wakhan_steadfast": True} if steadfast else {})}
+        return {"ruleset": "bga", "wakhan": WAKHAN_ID, **({"wakhan_steadfast": True} if steadfast else {}), **older}
 
     def cancelled(self) -> set[str]:
         """Undo: the uids the ``clearTurn`` notifications list (each lists all cancelled so far),
@@ -246,7 +252,9 @@ class PaxImporter(GameImporter):
         return out
 
     def prepare(self) -> None:
-        """Deal the opening market with the identities the log fixes later (unknown otherwise)."""
+        """Read the log tokens of BGA's code before October 2023 as today's (:func:`read_log_tokens`);
+        deal the opening market with the identities the log fixes later (unknown otherwise)."""
+        read_log_tokens(self, self.log)
         known = opening_market(self.log, self.cancelled_uids)
         for r, c in MARKET_CELLS:
             card, where = known.get((r, c), (None, None))
@@ -256,7 +264,11 @@ class PaxImporter(GameImporter):
 
     def finish(self) -> None:
         """The last ruler claims are checked; BGA's end of game must be ours too (in a solo game,
-        with the person's margin over the Wakhan)."""
+        with the person's margin over the Wakhan).  The reading of BGA's older rulership is said in a note."""
+        if self.variant.get(RULER_AGAINST_PLAYERS_ONLY):
+            self.notes.append("a player rules where one coalition's armies are as many as their ruling pieces, as "
+                              "BGA's code allowed before 19 October 2023: the record follows that rule "
+                              "(option ruler_against_players_only)")
         if self.rulers_claimed:
             self.check_rulers()
         if self.ended is not None and self.is_over() and self.players == [self.players[0], WAKHAN_ID]:
@@ -820,6 +832,46 @@ def court_side(imp: PaxImporter, player: str, card: CardRef, word: Any) -> str:
     return side
 
 
+# ---- the log tokens of the code before October 2023 --------------------------------
+
+LOG_TOKENS: dict[str, tuple[str, str]] = {
+    "logTokenLargeCard": ("tkn_largeCard", "largeCard"),
+    "logTokenLocation": ("tkn_regionName", "regionName"),
+}
+"""BGA's code before ``d68382c`` (2023-10-11) sent the card or region a notification is about as a
+log token, ``"kind:value"`` (``logTokenLargeCard: "largeCard:card_53"``), where today's sends the
+value under a ``tkn_`` name (``tkn_largeCard: "card_53"``): old name -> (today's name, its kind)."""
+TOKEN_TYPES = ("tax", "move", "battle", "payRupeesToMarket", "startBribeNegotiation")
+"""The notifications whose card or region this importer reads from a token."""
+
+
+def has_log_tokens(log: BgaLog) -> bool:
+    """Whether the log comes from BGA's code before 11 October 2023: a notification of
+    :data:`TOKEN_TYPES` names its card or region by an old log token."""
+    by_type = log.by_type()
+    first = [ns[0] for t in TOKEN_TYPES if (ns := by_type.get(t))]
+    return any(isinstance(n.args, dict) and not LOG_TOKENS.keys().isdisjoint(n.args) for n in first)
+
+
+def read_log_tokens(imp: PaxImporter, log: BgaLog) -> None:
+    """Give each notification of :data:`TOKEN_TYPES` that carries an old log token (:data:`LOG_TOKENS`)
+    today's argument, unless it has one; a token of another kind refuses the log."""
+    by_type = log.by_type()
+    for n in (n for t in TOKEN_TYPES for n in by_type.get(t, ())):
+        a = n.args
+        if not isinstance(a, dict):
+            continue
+        for old, (name, kind) in LOG_TOKENS.items():
+            token = a.get(old)
+            if token is None or name in a:
+                continue
+            found, _, value = str(token).partition(":")
+            if found != kind or not value:
+                imp.current = n
+                imp.fail(f"{old} is {token!r}, not a {kind} token")
+            a[name] = value
+
+
 def pass_(imp: PaxImporter, n: Notif) -> None:
     """``end_turn``: the action phase ends, cleanup follows."""
     imp.decide(n.args_as(ByPlayer).playerId, "end_turn")
@@ -846,7 +898,11 @@ def tax_player(imp: PaxImporter, n: Notif) -> None:
 
 
 def purchase_gift(imp: PaxImporter, n: Notif) -> None:
-    imp.decide(n.args["playerId"], "gift", card=card_id(n.args["tkn_largeCard"]), value=int(n.args["value"]))
+    """A gift bought with a court card's action: BGA's code before October 2023 does not name the
+    card (found as for a battle: :meth:`PaxImporter.used_card`)."""
+    a = n.args
+    card = card_id(a["tkn_largeCard"]) if "tkn_largeCard" in a else imp.used_card(n, "gift")
+    imp.decide(a["playerId"], "gift", card=card, value=int(a["value"]))
 
 
 _BETWEEN_BLOCKS = FRAMEWORK_TYPES | {"changeRuler", "returnCylinder", "returnCoalitionBlock"}

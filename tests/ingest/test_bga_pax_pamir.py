@@ -7,8 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bgatest import import_edited
 
 from ingest.bga import BgaImportError, import_file
+from ingest.bga.pax_pamir import has_log_tokens
+from replay.games.pax_pamir.components import COURT
+from replay.record import MoveEvent
 from replay.replayer import COMPLETE, replay
 
 LOGS = Path(__file__).resolve().parents[3] / "shared" / "bga-logs" / "pax_pamir"
@@ -645,3 +649,39 @@ def test_a_player_renamed_since_the_game_is_still_found_by_the_name_the_log_give
     ours = import_log(renamed).record
     assert ours.events == import_file(path).record.events
     assert "Renamed" in [p["name"] for p in ours.players]
+
+
+OLD_TOKENS = FIXTURES / "paxpamir_2p_seed41003_2023-10.log.json.gz"
+"""A harness log of BGA's code of 10 October 2023 (``3cb9352``, run with ``b9282fe``'s PHP 8 fixes, which
+change no rule; its table file names ``3cb9352``): cards
+and regions named by log tokens (``logTokenLargeCard: "largeCard:card_42"``), gifts without their card,
+and a player who rules Kandahar where two British armies stand and nobody is British."""
+
+
+def test_a_log_of_bga_s_code_before_october_2023_imports_with_that_code_s_rulership() -> None:
+    imp = import_file(OLD_TOKENS)
+    rec = imp.record
+    assert has_log_tokens(imp.log)
+    assert rec.options == {"ruleset": "bga", "ruler_against_players_only": True}
+    assert any("before 19 October 2023" in note for note in rec.source["notes"])
+    r = replay(rec)
+    assert r.status == COMPLETE and not imp.mismatches
+    assert any(d["rule"] == "ruler_against_players_only" for d in r.state.departures)
+    moves = [e.move for e in rec.events if isinstance(e, MoveEvent)]
+    gifts = [m for m in moves if m.type == "gift"]
+    taxes = [m for m in moves if m.type == "tax"]
+    assert len(gifts) == 2 and taxes  # each gift's card found as a battle's is, each tax's read from its token
+    assert all(m.card in COURT for m in gifts + taxes)
+
+
+def test_today_s_logs_have_no_log_tokens() -> None:
+    assert not any(has_log_tokens(import_file(p).log) for p in _files(FIXTURES)[:6] if p != OLD_TOKENS)
+
+
+def test_an_old_log_token_of_another_kind_is_refused_where_it_is() -> None:
+    raw = json.loads(gzip.decompress(OLD_TOKENS.read_bytes()))
+    tax = next(n for p in raw["data"]["logs"] for n in p["data"] if n["type"] == "tax")
+    tax["args"]["logTokenLargeCard"] = "cardName:card_31"
+    with pytest.raises(BgaImportError, match=r"packet \d+ \(tax\): logTokenLargeCard is 'cardName:card_31', "
+                                             "not a largeCard token"):
+        import_edited(raw, OLD_TOKENS)

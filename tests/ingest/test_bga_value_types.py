@@ -21,8 +21,8 @@ import pytest
 from bgatest import import_edited
 
 from ingest.bga import import_log, read_log
-from ingest.bga.errors import BgaImportError
 from ingest.bga.base import FRAMEWORK_TYPES
+from ingest.bga.errors import BgaImportError
 from replay.record import dumps
 
 PINNED = sorted((Path(__file__).resolve().parent / "bga_logs").glob("*/*.log.json.gz"))

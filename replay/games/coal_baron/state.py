@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from replay.decisions import LeaveTable, TaskState
-from replay.departures import load_departures
+from replay.departures import load_departures, older_code_flag
 from replay.engine import ChanceRequest, IllegalMove, ImpossibleChance, Move
 from replay.hidden import HiddenPool, PartlyKnownDeck
 
@@ -62,16 +62,6 @@ def cage_capacity(options: dict[str, Any], ruleset: str) -> int:
                       f"bga ruleset (BGA's code before 27 May 2024), not {n!r}")
 
 
-def two_way_tie_second(options: dict[str, Any], ruleset: str) -> bool:
-    """The option ``second_place_after_two_way_tie``: ``true`` only under ``bga``, for a game BGA's code
-    played before 7 July 2024, which awarded second place after a tie of two for first."""
-    on = options.get("second_place_after_two_way_tie", False)
-    if on is False or (on is True and ruleset == "bga"):
-        return on
-    raise IllegalMove("second_place_after_two_way_tie must be true or false, and true only under the bga ruleset "
-                      f"(BGA's code before 7 July 2024), not {on!r}")
-
-
 class CoalBaronState(TaskState[Task]):
     game_id = "coal_baron"
     departure_rules = load_departures("replay.games.coal_baron")
@@ -83,7 +73,8 @@ class CoalBaronState(TaskState[Task]):
         self.cage_capacity: int = cage_capacity(options, self.ruleset)
         """How many cubes the pit cage carries: 5, or 6 under ``bga`` where the record says BGA's
         code of before 27 May 2024 played it (option ``cage_capacity``)."""
-        self.two_way_tie_second: bool = two_way_tie_second(options, self.ruleset)
+        self.two_way_tie_second: bool = older_code_flag(options, "second_place_after_two_way_tie", self.ruleset,
+                                                        "7 July 2024")
         """Under ``bga``: whether a tie of two for first still leaves second place to award, as BGA's
         code did before 7 July 2024 (option ``second_place_after_two_way_tie``)."""
         self.usable: tuple[str, ...] = usable_spaces(n)

@@ -33,6 +33,9 @@ def recheck_rulers(s: PaxState, regions: Iterable[str] = REGIONS) -> None:
         new = s.compute_ruler(r)
         old = s.rulers[r]
         if new != old:
+            if s.ruler_against_players_only and new is not None and s.compute_ruler(r, against_armies=True) != new:
+                s.depart("ruler_against_players_only", f"{new} rules {r.title()}, where one coalition has as many "
+                                                     "armies as their ruling pieces (rulebook: nobody rules it)")
             s.rulers[r] = new
             s.add_milestone("rulership_change", region=r, old_ruler=old, new_ruler=new)
 

@@ -74,6 +74,9 @@ CYLINDERS_PER_PLAYER: int = _MAP["cylinders_per_player"]
 STARTING_RUPEES: int = _MAP["starting_rupees"]
 GIFT_VALUES: tuple[int, ...] = tuple(_MAP["gift_values"])
 FAVORED_AT_START: str = _MAP["favored_suit_at_start"]
+RULER_AGAINST_PLAYERS_ONLY = "ruler_against_players_only"
+"""The record option (and departure) of a game BGA's code of before 19 October 2023 played: rulership
+compares a player's ruling pieces with the other players' only (:meth:`PaxState.compute_ruler`)."""
 PILES: tuple[tuple[int, int], ...] = tuple((p["events"], p["dominance_checks"]) for p in _MAP["deck"]["piles"])
 _DC = _MAP["dominance_check"]
 DC_LEAD: int = _DC["lead_needed"]

@@ -15,7 +15,7 @@ from operator import attrgetter
 from typing import Any
 
 from replay.decisions import TaskState, task_view
-from replay.departures import load_departures
+from replay.departures import load_departures, older_code_flag
 from replay.engine import ChanceRequest, IllegalMove, Move, Outcome
 from replay.games.pax_pamir import turns, wakhan, zombie
 from replay.games.pax_pamir.components import (
@@ -33,6 +33,7 @@ from replay.games.pax_pamir.components import (
     NEW_TACTICS,
     PILES,
     REGIONS,
+    RULER_AGAINST_PLAYERS_ONLY,
     RUMOR,
     STARTING_RUPEES,
     WAKHAN_CARDS,
@@ -71,6 +72,10 @@ class PaxState(TaskState[Task]):
         """The Wakhan's player id (option ``wakhan``), ``None`` in a game without her."""
         self.wakhan_steadfast: bool = bool(options.get("wakhan_steadfast", False))
         """The steadfast pragmatic loyalty variant (option ``wakhan_steadfast``)."""
+        self.ruler_against_players_only: bool = older_code_flag(options, RULER_AGAINST_PLAYERS_ONLY, self.ruleset,
+                                                                "19 October 2023")
+        """Under ``bga``: rulership compares a player with the other players only, as BGA's code did
+        before 19 October 2023 (option and departure ``ruler_against_players_only``)."""
         self.ai_deck: list[int] = sorted(WAKHAN_CARDS) if self.wakhan else []
         """The Wakhan's AI cards still in her deck (its order is chance)."""
         self.ai_discard: list[int] = []
@@ -368,10 +373,13 @@ class PaxState(TaskState[Task]):
             return self.tribes[region][player] + max(self.armies[region].values())
         return self.tribes[region][player] + (self.armies[region][loyal] if loyal else 0)
 
-    def compute_ruler(self, region: str) -> str | None:
+    def compute_ruler(self, region: str, against_armies: bool | None = None) -> str | None:
         """The rulership test of the rules: a tribe there, and more ruling pieces than every
-        other player and than the armies of every single coalition."""
-        most_armies = max(self.armies[region].values())
+        other player and (``against_armies``; by default unless :attr:`ruler_against_players_only`)
+        than the armies of every single coalition."""
+        if against_armies is None:
+            against_armies = not self.ruler_against_players_only
+        most_armies = max(self.armies[region].values()) if against_armies else -1
         best: str | None = None
         best_n = -1
         tie = False

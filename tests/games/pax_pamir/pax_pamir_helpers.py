@@ -18,9 +18,10 @@ MARKET = [9, 13, 29, 44, 48, 61, 62, 63, 65, 67, 96, 95]
 
 
 def setup(n: int = 2, ruleset: str = "official", loyalties: tuple[str, ...] = ("afghan", "british", "russian",
-          "afghan", "british"), market: list[int] | None = None) -> PaxState:
-    """A game whose opening market is ``market`` and where p1 chose loyalty last (so p1 starts)."""
-    s = GAME.initial_state(list(PIDS[:n]), {"ruleset": ruleset})
+          "afghan", "british"), market: list[int] | None = None, **options: object) -> PaxState:
+    """A game whose opening market is ``market`` and where p1 chose loyalty last (so p1 starts);
+    ``options``: more record options."""
+    s = GAME.initial_state(list(PIDS[:n]), {"ruleset": ruleset, **options})
     assert isinstance(s, PaxState)
     for card in market or MARKET:
         s.apply_chance({"draw": "deck", "items": [card]})

@@ -4,8 +4,9 @@ for each rule a step where it applies and one where it does not."""
 from __future__ import annotations
 
 import pytest
-from pax_pamir_helpers import MARKET, legal, play, roads, setup, spies, to_court, tribes
+from pax_pamir_helpers import MARKET, armies, legal, play, roads, setup, spies, to_court, tribes
 
+from replay.engine import IllegalMove
 from replay.games.pax_pamir import GAME
 from replay.games.pax_pamir.components import NATIONALISM, PUBLIC_WITHDRAWAL
 from replay.games.pax_pamir.market import shift_market
@@ -146,3 +147,26 @@ def test_a_last_tribe_that_leaves_and_comes_back_within_the_move(ruleset: str, b
     assert rules(s)[1 if ruleset == "bga" else 0:] == (["overthrow_after_the_move"] if departs else [])
     assert (5 in s.courts[s.current]) is (ruleset == "bga" and back)  # type: ignore[attr-defined]
     assert legal(s) is not None
+
+
+@pytest.mark.parametrize("older", [False, True])
+def test_rulership_against_the_players_only_under_bga_s_code_before_october_2023(older: bool) -> None:
+    """A tribe of p1 (Afghan) where two British armies stand and nobody is British: the rulebook gives
+    nobody the region; BGA's code before 19 October 2023 compared p1 with the other players only
+    (option ``ruler_against_players_only``), and p1 rules, a departure."""
+    s = setup(2, "bga", loyalties=("afghan", "russian"), ruler_against_players_only=older)
+    armies(s, "kandahar", "british", 2)
+    tribes(s, "kandahar", "p1")
+    assert s.rulers["kandahar"] == ("p1" if older else None)
+    assert rules(s).count("ruler_against_players_only") == (1 if older else 0)
+    tribes(s, "kandahar", "p2", 2)  # p2 (Russian) has more pieces than p1, as many as the British armies
+    assert s.rulers["kandahar"] == ("p2" if older else None)
+    assert rules(s).count("ruler_against_players_only") == (2 if older else 0)
+    tribes(s, "kandahar", "p2")  # three against two armies: p2's by either rule, no departure
+    assert s.rulers["kandahar"] == "p2" and rules(s).count("ruler_against_players_only") == (2 if older else 0)
+
+
+def test_rulership_against_the_players_only_needs_the_bga_ruleset() -> None:
+    with pytest.raises(IllegalMove, match="ruler_against_players_only must be true or false, and true only under "
+                                          r"the bga ruleset \(BGA's code before 19 October 2023\)"):
+        setup(2, "official", ruler_against_players_only=True)
