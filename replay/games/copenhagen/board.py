@@ -16,17 +16,20 @@ from replay.games.copenhagen.geometry import Placement
 class Facade:
     """One player's facade board."""
 
-    __slots__ = ("covered", "windows", "by_color", "cells", "_rows")
+    __slots__ = ("covered", "windows", "by_color", "cells", "_rows", "_shared")
 
     def __init__(self) -> None:
         comp = components()
         self.covered = 0
         self.windows = 0
         self.by_color: dict[str, int] = {c: 0 for c in (*comp.colors, comp.white)}
-        """Each colour's cells as a mask; replaced, never changed, by :meth:`place` (copies share it)."""
-        self.cells: tuple[str | None, ...] = (None,) * (comp.width * comp.height)
+        """Each colour's cells as a mask."""
+        self.cells: list[str | None] = [None] * (comp.width * comp.height)
         """The colour of every cell (``None``: empty), row by row from street level."""
         self._rows: list[list[dict[str, Any] | None]] | None = None
+        self._shared = False
+        """Whether :attr:`by_color` and :attr:`cells` may be another facade's too (a copy shares
+        them until one of the two places a tile: :meth:`place` copies them first)."""
 
     def copy(self) -> Facade:
         f = Facade.__new__(Facade)
@@ -35,6 +38,7 @@ class Facade:
         f.by_color = self.by_color
         f.cells = self.cells
         f._rows = self._rows
+        f._shared = self._shared = True
         return f
 
     def fits(self, p: Placement) -> bool:
@@ -46,13 +50,13 @@ class Facade:
         return bool(p.neighbours & self.by_color[color])
 
     def place(self, p: Placement, color: str) -> None:
+        if self._shared:
+            self.by_color, self.cells, self._shared = dict(self.by_color), list(self.cells), False
         self.covered |= p.mask
         self.windows |= p.windows
-        self.by_color = {**self.by_color, color: self.by_color[color] | p.mask}
-        cells = list(self.cells)
+        self.by_color[color] |= p.mask
         for i in p.cells:
-            cells[i] = color
-        self.cells = tuple(cells)
+            self.cells[i] = color
         self._rows = None
 
     def covered_count(self) -> int:
@@ -96,8 +100,7 @@ class Player:
         self.facade = Facade()
         self.hand: dict[str | None, int] = {}
         self.abilities: dict[str, bool] = {a.id: False for a in comp.abilities if a.starts_owned}
-        """Owned ability tiles: id -> used?, in the components' order; replaced, never changed
-        (copies share it)."""
+        """Owned ability tiles: id -> used?, in the components' order."""
         self.score: dict[str, int] = {c: 0 for c in categories}
 
     def copy(self) -> Player:
@@ -105,7 +108,7 @@ class Player:
         p.id = self.id
         p.facade = self.facade.copy()
         p.hand = dict(self.hand)
-        p.abilities = self.abilities
+        p.abilities = dict(self.abilities)
         p.score = self.score  # replaced, never mutated
         return p
 
@@ -136,7 +139,7 @@ class Player:
         return self.abilities.get(ability) is False
 
     def use(self, ability: str) -> None:
-        self.abilities = {**self.abilities, ability: True}
+        self.abilities[ability] = True
 
     def any_used(self) -> bool:
         return any(self.abilities.values())

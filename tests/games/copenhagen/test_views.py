@@ -58,7 +58,7 @@ def test_a_copy_is_independent() -> None:
     assert s.seats["p1"].hand_view() == {"red": 2, "yellow": 0, "green": 0, "blue": 0, "purple": 0}
     assert c.seats["p1"].facade.covered_count() == 3 and c.turn() == "p2"
     assert s.state_hash() != c.state_hash()
-    assert s.seats["p1"].facade.cells == (None,) * 45 and not any(s.seats["p1"].facade.by_color.values())
+    assert s.seats["p1"].facade.cells == [None] * 45 and not any(s.seats["p1"].facade.by_color.values())
     owned = dict(s.seats["p1"].abilities)
     ability = next(iter(owned))
     c.seats["p1"].use(ability)
