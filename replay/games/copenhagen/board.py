@@ -99,8 +99,8 @@ class Player:
         self.id = pid
         self.facade = Facade()
         self.hand: dict[str | None, int] = {}
+        # owned ability tiles: id -> used?  (in the components' order)
         self.abilities: dict[str, bool] = {a.id: False for a in comp.abilities if a.starts_owned}
-        """Owned ability tiles: id -> used?, in the components' order."""
         self.score: dict[str, int] = {c: 0 for c in categories}
 
     def copy(self) -> Player:
@@ -145,5 +145,6 @@ class Player:
         return any(self.abilities.values())
 
     def gain_ability(self, ability: str) -> None:
-        owned = {**self.abilities, ability: False}
-        self.abilities = {a: owned[a] for a in components().ability_ids if a in owned}
+        order = components().ability_ids
+        self.abilities[ability] = False
+        self.abilities = {a: self.abilities[a] for a in order if a in self.abilities}

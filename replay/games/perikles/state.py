@@ -19,11 +19,10 @@ from .tasks import DealInfluenceTiles, RevealCounters
 
 
 def _clone(value: Any) -> Any:
-    """``value`` with every dict and list in it copied (anything else is shared: never changed in place)."""
     if isinstance(value, dict):
-        return {k: _clone(v) if isinstance(v, (dict, list)) else v for k, v in value.items()}
+        return {k: _clone(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_clone(v) if isinstance(v, (dict, list)) else v for v in value]
+        return [_clone(v) for v in value]
     return value
 
 
