@@ -539,7 +539,6 @@ class GameImporter:
         out["end"] = end
         return out
 
-
     def _result_number(self, row: dict[str, Any], key: str) -> int | None:
         """A player's final ``score`` or ``rank`` in the end-of-game packet: ``None`` when BGA gives
         none (empty); anything else that is not a whole number refuses the log there."""
