@@ -69,6 +69,7 @@ from replay.games.pax_pamir.components import (
     DC_LEAD,
     DC_LEAD_FATIGUE,
     EVENTS,
+    PUBLIC_WITHDRAWAL_HOLDS_RUPEES,
     RULER_AGAINST_PLAYERS_ONLY,
     WAKHAN_CARDS,
     card_name,
@@ -193,18 +194,21 @@ class PaxImporter(GameImporter):
         """Against the Wakhan without a table file, her loyalty variant is not in the log: first the
         rulebook's, then the steadfast one (the first whose every pragmatic loyalty BGA announces
         is ours is the record).  A log of BGA's code before 11 October 2023 (:func:`has_log_tokens`)
-        is read by today's rulership first, then by that code's, which compared a player with the
-        other players only until 19 October 2023 (option ``ruler_against_players_only``)."""
+        is read by today's rules first, then by that code's: its rulership compared a player with
+        the other players only until 19 October 2023, and before 1 October 2023 Public Withdrawal
+        held the rupees paid onto it too (:data:`OLDER_CODE`)."""
         readings: list[Mapping[str, Any]] = [{}, {"wakhan_steadfast": True}] if (
             WAKHAN_ID in players and log.table is None) else [{}]
-        if has_log_tokens(log):  # BGA's code before October 2023: its rulership too, where today's fails
-            readings += [{**r, RULER_AGAINST_PLAYERS_ONLY: True} for r in readings]
+        if has_log_tokens(log):
+            first = list(readings)
+            for era in OLDER_ERAS:
+                readings += [{**r, **era} for r in first]
         return readings
 
     def options(self) -> dict[str, Any]:
         """``bga``; with the Wakhan, her seat and her loyalty variant (the table's options, else the
         reading tried: :meth:`variants`)."""
-        older = {RULER_AGAINST_PLAYERS_ONLY: True} if self.variant.get(RULER_AGAINST_PLAYERS_ONLY) else {}
+        older = {option: True for option in OLDER_CODE if self.variant.get(option)}
         if WAKHAN_ID not in self.players:
             return {"ruleset": "bga", **older}
         table = self.log.table
@@ -264,11 +268,9 @@ class PaxImporter(GameImporter):
 
     def finish(self) -> None:
         """The last ruler claims are checked; BGA's end of game must be ours too (in a solo game,
-        with the person's margin over the Wakhan).  The reading of BGA's older rulership is said in a note."""
-        if self.variant.get(RULER_AGAINST_PLAYERS_ONLY):
-            self.notes.append("a player rules where one coalition's armies are as many as their ruling pieces, as "
-                              "BGA's code allowed before 19 October 2023: the record follows that rule "
-                              "(option ruler_against_players_only)")
+        with the person's margin over the Wakhan).  A reading of BGA's older code is said in a note
+        (:data:`OLDER_CODE`)."""
+        self.notes += [note for option, note in OLDER_CODE.items() if self.variant.get(option)]
         if self.rulers_claimed:
             self.check_rulers()
         if self.ended is not None and self.is_over() and self.players == [self.players[0], WAKHAN_ID]:
@@ -843,6 +845,21 @@ log token, ``"kind:value"`` (``logTokenLargeCard: "largeCard:card_53"``), where 
 value under a ``tkn_`` name (``tkn_largeCard: "card_53"``): old name -> (today's name, its kind)."""
 TOKEN_TYPES = ("tax", "move", "battle", "payRupeesToMarket", "startBribeNegotiation")
 """The notifications whose card or region this importer reads from a token."""
+
+
+OLDER_CODE = {
+    RULER_AGAINST_PLAYERS_ONLY: "read by the rulership of BGA's code before 19 October 2023, which compared a "
+                                "player's ruling pieces with the other players' only (option "
+                                "ruler_against_players_only)",
+    PUBLIC_WITHDRAWAL_HOLDS_RUPEES: "read with Public Withdrawal holding the rupees paid onto it, as in BGA's "
+                                    "code before 1 October 2023 (option public_withdrawal_holds_rupees)",
+}
+"""The note of each reading of BGA's older code (:meth:`PaxImporter.variants`)."""
+OLDER_ERAS: tuple[dict[str, bool], ...] = (
+    {RULER_AGAINST_PLAYERS_ONLY: True},
+    {RULER_AGAINST_PLAYERS_ONLY: True, PUBLIC_WITHDRAWAL_HOLDS_RUPEES: True},
+)
+"""The rules of BGA's code from 1 to 19 October 2023, then of before 1 October, in the order tried."""
 
 
 def has_log_tokens(log: BgaLog) -> bool:

@@ -663,7 +663,7 @@ def test_a_log_of_bga_s_code_before_october_2023_imports_with_that_code_s_rulers
     rec = imp.record
     assert has_log_tokens(imp.log)
     assert rec.options == {"ruleset": "bga", "ruler_against_players_only": True}
-    assert any("before 19 October 2023" in note for note in rec.source["notes"])
+    assert any("rulership of BGA's code before 19 October 2023" in note for note in rec.source["notes"])
     r = replay(rec)
     assert r.status == COMPLETE and not imp.mismatches
     assert any(d["rule"] == "ruler_against_players_only" for d in r.state.departures)
@@ -685,3 +685,20 @@ def test_an_old_log_token_of_another_kind_is_refused_where_it_is() -> None:
     with pytest.raises(BgaImportError, match=r"packet \d+ \(tax\): logTokenLargeCard is 'cardName:card_31', "
                                              "not a largeCard token"):
         import_edited(raw, OLD_TOKENS)
+
+
+OLD_WITHDRAWAL = FIXTURES / "paxpamir_3p_seed41110_2023-09.log.json.gz"
+"""A harness log of BGA's code of 30 September 2023 (``34392c5``, run with ``b9282fe``'s PHP 8 fixes;
+its table file names ``34392c5``): a player taxes a rupee that an action's cost put on Public
+Withdrawal, which that code left there."""
+
+
+def test_a_log_of_bga_s_code_before_1_october_2023_reads_public_withdrawal_as_that_code_did() -> None:
+    imp = import_file(OLD_WITHDRAWAL)
+    rec = imp.record
+    assert rec.options == {"ruleset": "bga", "ruler_against_players_only": True,
+                           "public_withdrawal_holds_rupees": True}
+    assert any("Public Withdrawal holding the rupees" in note for note in rec.source["notes"])
+    r = replay(rec)
+    assert r.status == COMPLETE and not imp.mismatches and r.totals == rec.result["score"]
+    assert any(d["rule"] == "public_withdrawal_holds_rupees" for d in r.state.departures)

@@ -26,7 +26,8 @@ GAME = Game(
     moves=MOVES,
     state_class=PaxState,
     observable_keys=OBSERVABLE_KEYS,
-    option_keys=("ruleset", "wakhan", "wakhan_steadfast", "ruler_against_players_only"),
+    option_keys=("ruleset", "wakhan", "wakhan_steadfast", "ruler_against_players_only",
+                 "public_withdrawal_holds_rupees"),
     milestone_tables=(
         MilestoneTable("dominance_check", "pax_pamir_dominance_checks", (
             ("check_no", "INTEGER"), ("is_final", "BOOLEAN"), ("threshold", "INTEGER"),

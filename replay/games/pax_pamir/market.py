@@ -120,9 +120,14 @@ def buy(s: PaxState, player: str, row: int, col: int) -> None:
 
 
 def put_rupees(s: PaxState, row: int, col: int, n: int) -> None:
-    """Rupees onto a market card (they leave the game on Public Withdrawal)."""
+    """Rupees onto a market card (they leave the game on Public Withdrawal, except in a game of BGA's
+    code before October 2023: :attr:`PaxState.public_withdrawal_holds_rupees`)."""
     if s.market[row][col] == PUBLIC_WITHDRAWAL:
-        return
+        if not s.public_withdrawal_holds_rupees:
+            return
+        s.depart("public_withdrawal_holds_rupees",
+                 f"{n} rupee{'s' if n != 1 else ''} paid onto Public Withdrawal in {cell_name(row, col)} stay on it; "
+                 "the rulebook removes them from the game")
     s.market_rupees[row][col] += n
     s.received[row][col] = True
     s.any_received = True
@@ -239,7 +244,7 @@ def shift_market(s: PaxState) -> None:
             new_cards[i] = card
             arriving = loose[i]
             if card == PUBLIC_WITHDRAWAL and arriving:
-                if s.ruleset != "bga" or (i == 0 and col != 0):
+                if s.ruleset != "bga" or (i == 0 and col != 0 and not s.public_withdrawal_holds_rupees):
                     arriving = 0
                 else:
                     s.depart("public_withdrawal_rupees",

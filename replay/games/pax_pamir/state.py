@@ -32,6 +32,7 @@ from replay.games.pax_pamir.components import (
     KOH_I_NOOR,
     NEW_TACTICS,
     PILES,
+    PUBLIC_WITHDRAWAL_HOLDS_RUPEES,
     REGIONS,
     RULER_AGAINST_PLAYERS_ONLY,
     RUMOR,
@@ -76,6 +77,10 @@ class PaxState(TaskState[Task]):
                                                                 "19 October 2023")
         """Under ``bga``: rulership compares a player with the other players only, as BGA's code did
         before 19 October 2023 (option and departure ``ruler_against_players_only``)."""
+        self.public_withdrawal_holds_rupees: bool = older_code_flag(options, PUBLIC_WITHDRAWAL_HOLDS_RUPEES,
+                                                                    self.ruleset, "1 October 2023")
+        """Under ``bga``: rupees paid onto Public Withdrawal stay on it, as BGA's code had it before
+        1 October 2023 (option and departure ``public_withdrawal_holds_rupees``)."""
         self.ai_deck: list[int] = sorted(WAKHAN_CARDS) if self.wakhan else []
         """The Wakhan's AI cards still in her deck (its order is chance)."""
         self.ai_discard: list[int] = []

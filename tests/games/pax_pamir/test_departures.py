@@ -9,7 +9,7 @@ from pax_pamir_helpers import MARKET, armies, legal, play, roads, setup, spies, 
 from replay.engine import IllegalMove
 from replay.games.pax_pamir import GAME
 from replay.games.pax_pamir.components import NATIONALISM, PUBLIC_WITHDRAWAL
-from replay.games.pax_pamir.market import shift_market
+from replay.games.pax_pamir.market import pay_to_market, shift_market
 from replay.games.pax_pamir.moves import (
     Battle,
     Discard,
@@ -170,3 +170,27 @@ def test_rulership_against_the_players_only_needs_the_bga_ruleset() -> None:
     with pytest.raises(IllegalMove, match="ruler_against_players_only must be true or false, and true only under "
                                           r"the bga ruleset \(BGA's code before 19 October 2023\)"):
         setup(2, "official", ruler_against_players_only=True)
+
+
+@pytest.mark.parametrize("older", [False, True])
+def test_rupees_paid_onto_public_withdrawal_under_bga_s_code_before_october_2023(older: bool) -> None:
+    """An action's cost paid onto the market: the rupee due to Public Withdrawal leaves the game; BGA's
+    code before 1 October 2023 left it on the card (option ``public_withdrawal_holds_rupees``), a
+    departure, and it shifts with the card like any rupee."""
+    s = setup(ruleset="bga", public_withdrawal_holds_rupees=older)
+    s.market[1][5] = PUBLIC_WITHDRAWAL
+    s.market_rupees[1][5] = 0
+    me = s.current
+    assert isinstance(me, str)
+    pay_to_market(s, me, 2)  # one rupee to each row's rightmost card
+    assert s.market_rupees[1][5] == (1 if older else 0) and s.market_rupees[0][5] == 1
+    assert rules(s).count("public_withdrawal_holds_rupees") == (1 if older else 0)
+    s.market[1][4] = None
+    shift_market(s)
+    assert s.market[1][4] == PUBLIC_WITHDRAWAL and s.market_rupees[1][4] == (1 if older else 0)
+
+
+def test_public_withdrawal_holds_rupees_only_under_the_bga_ruleset() -> None:
+    with pytest.raises(IllegalMove, match="public_withdrawal_holds_rupees must be true or false, and true only "
+                                          r"under the bga ruleset \(BGA's code before 1 October 2023\)"):
+        setup(2, "official", public_withdrawal_holds_rupees=True)
