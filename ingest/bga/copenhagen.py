@@ -162,13 +162,22 @@ def _refill(layouts: list[_Layout], dealt: list[tuple[int, int]], mermaid: bool)
     return out
 
 
+class HarbourContradiction(ValueError):
+    """The log contradicts itself about the first harbour, at notification ``notif``."""
+
+    def __init__(self, notif: Notif, reason: str) -> None:
+        super().__init__(f"packet {notif.packet_id} ({notif.type}): {reason}")
+        self.notif = notif
+        self.reason = reason
+
+
 def place_first_harbour(log: BgaLog, n_players: int, undone: Set[str] = frozenset()
                         ) -> tuple[list[str | None], list[int]]:
     """The first harbour's colours by slot (``None``: never shown) and the slot of every
     ``takeCard`` of the log, in order, as far as every layout the log allows agrees (``undone``:
     the uids of notifications an undo took back, which are left out).
 
-    Raises ``ValueError`` when the log contradicts itself.  When layouts remain that would
+    Raises :class:`HarbourContradiction` when the log contradicts itself.  When layouts remain that would
     write different records, the slots stop before the first ``takeCard`` they disagree on
     (the caller refuses a finished game, and imports an unfinished one up to there).
     """
@@ -191,8 +200,8 @@ def place_first_harbour(log: BgaLog, n_players: int, undone: Set[str] = frozense
             dealt = [(int(c["id"]), int(c["location_arg"])) for c in a["harbor"]]
             layouts = _refill(layouts, dealt, any(card == MERMAID_ID for card, _ in dealt))
         if not layouts:
-            raise ValueError(f"packet {n.packet_id} ({n.type}): no layout of the first harbour fits the log "
-                             "up to here (cards taken, their neighbours and the slots refilled disagree)")
+            raise HarbourContradiction(n, "no layout of the first harbour fits the log up to here (cards taken, "
+                                          "their neighbours and the slots refilled disagree)")
     colours: list[list[str | None]] = []
     for lay in layouts:
         row: list[str | None] = [None] * SLOTS
@@ -262,8 +271,9 @@ class CopenhagenImporter(GameImporter):
         self._check_numbering()
         try:
             first, self.take_slots = place_first_harbour(self.log, n, self.cancelled_uids)
-        except ValueError as exc:
-            self.fail(str(exc))
+        except HarbourContradiction as exc:
+            self.current = exc.notif
+            self.fail(exc.reason)
         takes = [t for t in self.log.by_type().get("takeCard", []) if t.uid not in self.cancelled_uids]
         if len(self.take_slots) < len(takes):
             self._stop_before(takes[len(self.take_slots)])

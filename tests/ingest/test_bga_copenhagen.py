@@ -306,6 +306,9 @@ def test_first_harbour_contradicted_by_the_log_is_refused() -> None:
                  note("refillHarbor", **refill_args((44, "blue", 5), (58, "purple", 6), deck=56)))
     with pytest.raises(ValueError, match="no layout of the first harbour fits"):
         place_first_harbour(log, 2)
+    with pytest.raises(BgaImportError) as refused:  # one line, naming the packet that contradicts
+        import_log(log)
+    assert refused.value.located_reason().startswith("packet 4 (refillHarbor): no layout of the first harbour fits")
 
 
 # ---- the shared logs --------------------------------------------------------------
