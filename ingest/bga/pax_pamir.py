@@ -69,6 +69,7 @@ from replay.games.pax_pamir.components import (
     DC_LEAD,
     DC_LEAD_FATIGUE,
     EVENTS,
+    NO_OVERTHROW_FOR_TAKEN_TRIBES,
     PUBLIC_WITHDRAWAL_HOLDS_RUPEES,
     RULER_AGAINST_PLAYERS_ONLY,
     WAKHAN_CARDS,
@@ -194,15 +195,11 @@ class PaxImporter(GameImporter):
         """Against the Wakhan without a table file, her loyalty variant is not in the log: first the
         rulebook's, then the steadfast one (the first whose every pragmatic loyalty BGA announces
         is ours is the record).  A log of BGA's code before 11 October 2023 (:func:`has_log_tokens`)
-        is read by today's rules first, then by that code's: its rulership compared a player with
-        the other players only until 19 October 2023, and before 1 October 2023 Public Withdrawal
-        held the rupees paid onto it too (:data:`OLDER_CODE`)."""
+        is read by the rules of that code (:data:`OLDER_ERAS`)."""
         readings: list[Mapping[str, Any]] = [{}, {"wakhan_steadfast": True}] if (
             WAKHAN_ID in players and log.table is None) else [{}]
         if has_log_tokens(log):
-            first = list(readings)
-            for era in OLDER_ERAS:
-                readings += [{**r, **era} for r in first]
+            readings = [{**r, **era} for era in OLDER_ERAS for r in readings]
         return readings
 
     def options(self) -> dict[str, Any]:
@@ -851,15 +848,17 @@ OLDER_CODE = {
     RULER_AGAINST_PLAYERS_ONLY: "read by the rulership of BGA's code before 19 October 2023, which compared a "
                                 "player's ruling pieces with the other players' only (option "
                                 "ruler_against_players_only)",
+    NO_OVERTHROW_FOR_TAKEN_TRIBES: "read without Overthrow where a last tribe is taken for a piece placed "
+                                   "elsewhere, as in BGA's code before 16 October 2023 (option "
+                                   "no_overthrow_for_taken_tribes)",
     PUBLIC_WITHDRAWAL_HOLDS_RUPEES: "read with Public Withdrawal holding the rupees paid onto it, as in BGA's "
                                     "code before 1 October 2023 (option public_withdrawal_holds_rupees)",
 }
 """The note of each reading of BGA's older code (:meth:`PaxImporter.variants`)."""
-OLDER_ERAS: tuple[dict[str, bool], ...] = (
-    {RULER_AGAINST_PLAYERS_ONLY: True},
-    {RULER_AGAINST_PLAYERS_ONLY: True, PUBLIC_WITHDRAWAL_HOLDS_RUPEES: True},
-)
-"""The rules of BGA's code from 1 to 19 October 2023, then of before 1 October, in the order tried."""
+_OCTOBER_2023 = {RULER_AGAINST_PLAYERS_ONLY: True, NO_OVERTHROW_FOR_TAKEN_TRIBES: True}
+OLDER_ERAS: tuple[dict[str, bool], ...] = (_OCTOBER_2023, {**_OCTOBER_2023, PUBLIC_WITHDRAWAL_HOLDS_RUPEES: True})
+"""The rules a log with log tokens is read by, in turn: BGA's code from 1 to 11 October 2023 (its
+rulership and Overthrow, fixed on 19 and 16 October), then of before 1 October (Public Withdrawal)."""
 
 
 def has_log_tokens(log: BgaLog) -> bool:

@@ -662,7 +662,7 @@ def test_a_log_of_bga_s_code_before_october_2023_imports_with_that_code_s_rulers
     imp = import_file(OLD_TOKENS)
     rec = imp.record
     assert has_log_tokens(imp.log)
-    assert rec.options == {"ruleset": "bga", "ruler_against_players_only": True}
+    assert rec.options == {"ruleset": "bga", "ruler_against_players_only": True, "no_overthrow_for_taken_tribes": True}
     assert any("rulership of BGA's code before 19 October 2023" in note for note in rec.source["notes"])
     r = replay(rec)
     assert r.status == COMPLETE and not imp.mismatches
@@ -672,6 +672,15 @@ def test_a_log_of_bga_s_code_before_october_2023_imports_with_that_code_s_rulers
     taxes = [m for m in moves if m.type == "tax"]
     assert len(gifts) == 2 and taxes  # each gift's card found as a battle's is, each tax's read from its token
     assert all(m.card in COURT for m in gifts + taxes)
+
+
+def test_a_last_tribe_taken_elsewhere_overthrows_nothing_in_a_log_of_bga_s_code_before_october_2023() -> None:
+    """A log of ``3cb9352`` where p2's last Persian tribe becomes a spy elsewhere: BGA keeps Fath-Ali Shah
+    (Persia) in p2's court, which a cleanup later shows (seven cards, no discard)."""
+    imp = import_file(FIXTURES / "paxpamir_2p_seed41002_2023-10.log.json.gz")
+    r = replay(imp.record)
+    assert r.status == COMPLETE and not imp.mismatches
+    assert [d["rule"] for d in r.state.departures].count("no_overthrow_for_taken_tribes") == 1
 
 
 def test_today_s_logs_have_no_log_tokens() -> None:
@@ -697,7 +706,7 @@ def test_a_log_of_bga_s_code_before_1_october_2023_reads_public_withdrawal_as_th
     imp = import_file(OLD_WITHDRAWAL)
     rec = imp.record
     assert rec.options == {"ruleset": "bga", "ruler_against_players_only": True,
-                           "public_withdrawal_holds_rupees": True}
+                           "no_overthrow_for_taken_tribes": True, "public_withdrawal_holds_rupees": True}
     assert any("Public Withdrawal holding the rupees" in note for note in rec.source["notes"])
     r = replay(rec)
     assert r.status == COMPLETE and not imp.mismatches and r.totals == rec.result["score"]

@@ -27,7 +27,7 @@ GAME = Game(
     state_class=PaxState,
     observable_keys=OBSERVABLE_KEYS,
     option_keys=("ruleset", "wakhan", "wakhan_steadfast", "ruler_against_players_only",
-                 "public_withdrawal_holds_rupees"),
+                 "no_overthrow_for_taken_tribes", "public_withdrawal_holds_rupees"),
     milestone_tables=(
         MilestoneTable("dominance_check", "pax_pamir_dominance_checks", (
             ("check_no", "INTEGER"), ("is_final", "BOOLEAN"), ("threshold", "INTEGER"),

@@ -450,6 +450,12 @@ class TakePieceTask(Task):
             take_tribe(s, player, where)  # (a spy it becomes on a card the overthrow discards goes home)
             recheck_rulers(s, (where,))  # the region it left first, then where it goes (as BGA)
             put(s, player, self.kind, self.where, self.coalition)
+            if s.no_overthrow_for_taken_tribes and s.tribes[where][player] == 0:
+                if overthrown_cards(s, player, where):
+                    s.depart("no_overthrow_for_taken_tribes",
+                             f"{player}'s last tribe in {where.title()} is taken for a piece placed elsewhere and "
+                             f"{player} keeps its political cards (rulebook: Overthrow discards them)")
+                return
             if not defer_wakhan_overthrow(s, player, where) and s.tribes[where][player] == 0:
                 overthrow_after_last_tribe(s, player, where)
             return

@@ -77,6 +77,9 @@ FAVORED_AT_START: str = _MAP["favored_suit_at_start"]
 RULER_AGAINST_PLAYERS_ONLY = "ruler_against_players_only"
 """The record option (and departure) of a game BGA's code of before 19 October 2023 played: rulership
 compares a player's ruling pieces with the other players' only (:meth:`PaxState.compute_ruler`)."""
+NO_OVERTHROW_FOR_TAKEN_TRIBES = "no_overthrow_for_taken_tribes"
+"""The record option (and departure) of a game BGA's code of before 16 October 2023 played: a player's
+last tribe taken from a region to be placed elsewhere (component limit) overthrows nothing there."""
 PUBLIC_WITHDRAWAL_HOLDS_RUPEES = "public_withdrawal_holds_rupees"
 """The record option (and departure) of a game BGA's code of before 1 October 2023 played: rupees paid
 onto Public Withdrawal stay on it, as on any market card, until it is discarded (:func:`market.put_rupees`)."""

@@ -31,6 +31,7 @@ from replay.games.pax_pamir.components import (
     FAVORED_AT_START,
     KOH_I_NOOR,
     NEW_TACTICS,
+    NO_OVERTHROW_FOR_TAKEN_TRIBES,
     PILES,
     PUBLIC_WITHDRAWAL_HOLDS_RUPEES,
     REGIONS,
@@ -77,6 +78,10 @@ class PaxState(TaskState[Task]):
                                                                 "19 October 2023")
         """Under ``bga``: rulership compares a player with the other players only, as BGA's code did
         before 19 October 2023 (option and departure ``ruler_against_players_only``)."""
+        self.no_overthrow_for_taken_tribes: bool = older_code_flag(options, NO_OVERTHROW_FOR_TAKEN_TRIBES,
+                                                                   self.ruleset, "16 October 2023")
+        """Under ``bga``: a last tribe taken from a region for a piece placed elsewhere overthrows nothing
+        there, as in BGA's code before 16 October 2023 (option and departure ``no_overthrow_for_taken_tribes``)."""
         self.public_withdrawal_holds_rupees: bool = older_code_flag(options, PUBLIC_WITHDRAWAL_HOLDS_RUPEES,
                                                                     self.ruleset, "1 October 2023")
         """Under ``bga``: rupees paid onto Public Withdrawal stay on it, as BGA's code had it before

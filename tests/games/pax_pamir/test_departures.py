@@ -4,7 +4,7 @@ for each rule a step where it applies and one where it does not."""
 from __future__ import annotations
 
 import pytest
-from pax_pamir_helpers import MARKET, armies, legal, play, roads, setup, spies, to_court, tribes
+from pax_pamir_helpers import MARKET, armies, legal, play, roads, setup, spies, to_court, to_hand, tribes
 
 from replay.engine import IllegalMove
 from replay.games.pax_pamir import GAME
@@ -19,7 +19,9 @@ from replay.games.pax_pamir.moves import (
     MoveSpy,
     MoveTribe,
     PlaceSpy,
+    Play,
     RemoveTribe,
+    TakePiece,
     Tax,
     TaxPlayer,
 )
@@ -194,3 +196,29 @@ def test_public_withdrawal_holds_rupees_only_under_the_bga_ruleset() -> None:
     with pytest.raises(IllegalMove, match="public_withdrawal_holds_rupees must be true or false, and true only "
                                           r"under the bga ruleset \(BGA's code before 1 October 2023\)"):
         setup(2, "official", public_withdrawal_holds_rupees=True)
+
+
+@pytest.mark.parametrize("older", [False, True])
+def test_a_last_tribe_taken_for_a_piece_elsewhere_under_bga_s_code_before_october_2023(older: bool) -> None:
+    """p1's last Herat tribe is taken for the tribe Shah Shujah Durrani places in Kabul: Overthrow
+    discards the Herat political card; BGA's code before 16 October 2023 kept it (option
+    ``no_overthrow_for_taken_tribes``), a departure."""
+    s = setup(ruleset="bga", **({"no_overthrow_for_taken_tribes": True} if older else {}))
+    me = s.current
+    assert isinstance(me, str)
+    to_court(s, me, 57)  # Exiled Durrani Nobility: political, Herat
+    tribes(s, "herat", me, 1)
+    spies(s, 57, me, 9)
+    assert s.cyl_supply[me] == 0
+    to_hand(s, me, 5)  # Shah Shujah Durrani (Kabul): tribe
+    play(s, Play(card=5, side="left"))
+    play(s, TakePiece(piece="tribe:herat"))
+    assert s.tribes["kabul"][me] == 1 and s.tribes["herat"][me] == 0
+    assert (57 in s.courts[me]) is older
+    assert rules(s).count("no_overthrow_for_taken_tribes") == (1 if older else 0)
+
+
+def test_no_overthrow_for_taken_tribes_only_under_the_bga_ruleset() -> None:
+    with pytest.raises(IllegalMove, match="no_overthrow_for_taken_tribes must be true or false, and true only "
+                                          r"under the bga ruleset \(BGA's code before 16 October 2023\)"):
+        setup(2, "official", no_overthrow_for_taken_tribes=True)
