@@ -168,12 +168,6 @@ def test_rulership_against_the_players_only_under_bga_s_code_before_october_2023
     assert s.rulers["kandahar"] == "p2" and rules(s).count("ruler_against_players_only") == (2 if older else 0)
 
 
-def test_rulership_against_the_players_only_needs_the_bga_ruleset() -> None:
-    with pytest.raises(IllegalMove, match="ruler_against_players_only must be true or false, and true only under "
-                                          r"the bga ruleset \(BGA's code before 19 October 2023\)"):
-        setup(2, "official", ruler_against_players_only=True)
-
-
 @pytest.mark.parametrize("older", [False, True])
 def test_rupees_paid_onto_public_withdrawal_under_bga_s_code_before_october_2023(older: bool) -> None:
     """An action's cost paid onto the market: the rupee due to Public Withdrawal leaves the game; BGA's
@@ -190,12 +184,6 @@ def test_rupees_paid_onto_public_withdrawal_under_bga_s_code_before_october_2023
     s.market[1][4] = None
     shift_market(s)
     assert s.market[1][4] == PUBLIC_WITHDRAWAL and s.market_rupees[1][4] == (1 if older else 0)
-
-
-def test_public_withdrawal_holds_rupees_only_under_the_bga_ruleset() -> None:
-    with pytest.raises(IllegalMove, match="public_withdrawal_holds_rupees must be true or false, and true only "
-                                          r"under the bga ruleset \(BGA's code before 1 October 2023\)"):
-        setup(2, "official", public_withdrawal_holds_rupees=True)
 
 
 @pytest.mark.parametrize("older", [False, True])
@@ -218,7 +206,13 @@ def test_a_last_tribe_taken_for_a_piece_elsewhere_under_bga_s_code_before_octobe
     assert rules(s).count("no_overthrow_for_taken_tribes") == (1 if older else 0)
 
 
-def test_no_overthrow_for_taken_tribes_only_under_the_bga_ruleset() -> None:
-    with pytest.raises(IllegalMove, match="no_overthrow_for_taken_tribes must be true or false, and true only "
-                                          r"under the bga ruleset \(BGA's code before 16 October 2023\)"):
-        setup(2, "official", no_overthrow_for_taken_tribes=True)
+@pytest.mark.parametrize("option, until", [("ruler_against_players_only", "19 October 2023"),
+                                           ("no_overthrow_for_taken_tribes", "16 October 2023"),
+                                           ("public_withdrawal_holds_rupees", "1 October 2023")])
+def test_an_option_of_bga_s_older_code_needs_the_bga_ruleset(option: str, until: str) -> None:
+    with pytest.raises(IllegalMove, match=f"{option} must be true or false, and true only under the bga ruleset "
+                                          rf"\(BGA's code before {until}\)"):
+        setup(2, "official", **{option: True})
+    for bad in ("yes", 1):
+        with pytest.raises(IllegalMove, match=f"{option} must be true or false"):
+            setup(2, "bga", **{option: bad})
