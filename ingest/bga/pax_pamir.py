@@ -194,12 +194,13 @@ class PaxImporter(GameImporter):
     def variants(cls, log: BgaLog, players: list[str]) -> list[Mapping[str, Any]]:
         """Against the Wakhan without a table file, her loyalty variant is not in the log: first the
         rulebook's, then the steadfast one (the first whose every pragmatic loyalty BGA announces
-        is ours is the record).  A log of BGA's code before 11 October 2023 (:func:`has_log_tokens`)
-        is read by the rules of that code (:data:`OLDER_ERAS`)."""
+        is ours is the record).  A log of BGA's code before 17 October 2023 is read by the rules of
+        that code (:func:`older_eras`)."""
         readings: list[Mapping[str, Any]] = [{}, {"wakhan_steadfast": True}] if (
             WAKHAN_ID in players and log.table is None) else [{}]
-        if has_log_tokens(log):
-            readings = [{**r, **era} for era in OLDER_ERAS for r in readings]
+        eras = older_eras(log)
+        if eras:
+            readings = [{**r, **era} for era in eras for r in readings]
         return readings
 
     def options(self) -> dict[str, Any]:
@@ -855,10 +856,26 @@ OLDER_CODE = {
                                     "code before 1 October 2023 (option public_withdrawal_holds_rupees)",
 }
 """The note of each reading of BGA's older code (:meth:`PaxImporter.variants`)."""
-_OCTOBER_2023 = {RULER_AGAINST_PLAYERS_ONLY: True, NO_OVERTHROW_FOR_TAKEN_TRIBES: True}
-OLDER_ERAS: tuple[dict[str, bool], ...] = (_OCTOBER_2023, {**_OCTOBER_2023, PUBLIC_WITHDRAWAL_HOLDS_RUPEES: True})
-"""The rules a log with log tokens is read by, in turn: BGA's code from 1 to 11 October 2023 (its
-rulership and Overthrow, fixed on 19 and 16 October), then of before 1 October (Public Withdrawal)."""
+_RULERSHIP = {RULER_AGAINST_PLAYERS_ONLY: True}
+_OVERTHROW = {**_RULERSHIP, NO_OVERTHROW_FOR_TAKEN_TRIBES: True}
+TOKEN_ERAS: tuple[dict[str, bool], ...] = (_OVERTHROW, {**_OVERTHROW, PUBLIC_WITHDRAWAL_HOLDS_RUPEES: True})
+"""The rules a log with log tokens (BGA's code before 11 October 2023) is read by, in turn: those of
+1 to 11 October (rulership and Overthrow, fixed on 19 and 16 October), then of before 1 October
+(Public Withdrawal as well)."""
+GIFT_ERAS: tuple[dict[str, bool], ...] = (_RULERSHIP, _OVERTHROW)
+"""The rules a log of BGA's code of 11 to 17 October 2023 (no log tokens, a gift without its card) is
+read by, in turn: those of 16 to 17 October (rulership), then of before 16 October (Overthrow too)."""
+
+
+def older_eras(log: BgaLog) -> tuple[dict[str, bool], ...]:
+    """The rules of BGA's older code a log is read by, in turn (none: today's rules only).  The log
+    tells its code apart by its log tokens (:func:`has_log_tokens`, before 11 October 2023) or by a
+    ``purchaseGift`` without its card (before ``a7b3cfd``, 17 October 2023)."""
+    if has_log_tokens(log):
+        return TOKEN_ERAS
+    if any(isinstance(n.args, dict) and "tkn_largeCard" not in n.args for n in log.by_type().get("purchaseGift", ())):
+        return GIFT_ERAS
+    return ()
 
 
 def has_log_tokens(log: BgaLog) -> bool:

@@ -10,7 +10,7 @@ import pytest
 from bgatest import import_edited
 
 from ingest.bga import BgaImportError, import_file
-from ingest.bga.pax_pamir import has_log_tokens
+from ingest.bga.pax_pamir import GIFT_ERAS, has_log_tokens, older_eras
 from replay.games.pax_pamir.components import COURT
 from replay.record import MoveEvent
 from replay.replayer import COMPLETE, replay
@@ -683,8 +683,21 @@ def test_a_last_tribe_taken_elsewhere_overthrows_nothing_in_a_log_of_bga_s_code_
     assert [d["rule"] for d in r.state.departures].count("no_overthrow_for_taken_tribes") == 1
 
 
-def test_today_s_logs_have_no_log_tokens() -> None:
-    assert not any(has_log_tokens(import_file(p).log) for p in _files(FIXTURES)[:6] if p != OLD_TOKENS)
+def test_a_log_of_bga_s_code_of_11_to_17_october_2023_is_told_by_its_gifts() -> None:
+    """A log of ``d68382c`` (11 October 2023): no log tokens, but its gifts do not name their card, which
+    BGA's code did until ``a7b3cfd`` (17 October): read by that code's rulership (a player rules
+    Punjab where the rulebook gives nobody), and its Overthrow if that fails."""
+    imp = import_file(FIXTURES / "paxpamir_4p_seed41514_2023-10b.log.json.gz")
+    assert not has_log_tokens(imp.log) and older_eras(imp.log) == GIFT_ERAS
+    assert imp.record.options == {"ruleset": "bga", "ruler_against_players_only": True}
+    r = replay(imp.record)
+    assert r.status == COMPLETE and not imp.mismatches
+    assert any(d["rule"] == "ruler_against_players_only" and "Punjab" in d["happened"] for d in r.state.departures)
+
+
+def test_today_s_logs_are_read_by_today_s_rules_only() -> None:
+    today = [p for p in _files(FIXTURES) if "_2023-" not in p.name][:8]
+    assert len(today) == 8 and not any(older_eras(import_file(p).log) for p in today)
 
 
 def test_an_old_log_token_of_another_kind_is_refused_where_it_is() -> None:

@@ -32,10 +32,13 @@ def recheck_rulers(s: PaxState, regions: Iterable[str] = REGIONS) -> None:
             continue
         new = s.compute_ruler(r)
         old = s.rulers[r]
+        if s.ruler_against_players_only:
+            book = s.compute_ruler(r, against_armies=True)
+            if book != new and (new != old or book != old):  # here one rule moves the token, the other not
+                s.depart("ruler_against_players_only",
+                         f"{r.title()}: BGA's rule of the time gives {new or 'nobody'} the rule, the rulebook's "
+                         f"{book or 'nobody'} (a coalition has as many armies as the ruling pieces)")
         if new != old:
-            if s.ruler_against_players_only and new is not None and s.compute_ruler(r, against_armies=True) != new:
-                s.depart("ruler_against_players_only", f"{new} rules {r.title()}, where one coalition has as many "
-                                                     "armies as their ruling pieces (rulebook: nobody rules it)")
             s.rulers[r] = new
             s.add_milestone("rulership_change", region=r, old_ruler=old, new_ruler=new)
 

@@ -216,3 +216,16 @@ def test_an_option_of_bga_s_older_code_needs_the_bga_ruleset(option: str, until:
     for bad in ("yes", 1):
         with pytest.raises(IllegalMove, match=f"{option} must be true or false"):
             setup(2, "bga", **{option: bad})
+
+
+@pytest.mark.parametrize("older", [False, True])
+def test_a_ruler_kept_by_bga_s_rulership_of_before_october_2023_is_a_departure(older: bool) -> None:
+    """p1 rules Kandahar with a tribe; a British army arrives, and nobody is British: the rulebook takes
+    the rule away, BGA's code before 19 October 2023 left it with p1 (a departure where the token
+    would have moved)."""
+    s = setup(2, "bga", loyalties=("afghan", "russian"), ruler_against_players_only=older)
+    tribes(s, "kandahar", "p1")
+    assert s.rulers["kandahar"] == "p1" and rules(s).count("ruler_against_players_only") == 0
+    armies(s, "kandahar", "british", 1)
+    assert s.rulers["kandahar"] == ("p1" if older else None)
+    assert rules(s).count("ruler_against_players_only") == (1 if older else 0)
