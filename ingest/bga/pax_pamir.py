@@ -164,6 +164,9 @@ class PaxImporter(GameImporter):
         super().__init__(log, players, names, variant)
         self.rulers_claimed: dict[str, tuple[str | None, Notif]] = {}
         """BGA's ruler changes inside a Move or Battle, checked once our rules settle rulers (after it)."""
+        self.cardless_gifts = False
+        """A log of BGA's code before 17 October 2023, whose ``purchaseGift`` does not name its card
+        (set by :meth:`prepare`)."""
         self.bribe: int | None = None
         """The bribe BGA shows paid (``payBribe``) for the play or action that follows."""
         self.by_name: dict[str, str] = {n: p for p, n in names.items() if n}
@@ -256,7 +259,9 @@ class PaxImporter(GameImporter):
     def prepare(self) -> None:
         """Read the log tokens of BGA's code before October 2023 as today's (:func:`read_log_tokens`);
         deal the opening market with the identities the log fixes later (unknown otherwise)."""
-        read_log_tokens(self, self.log)
+        if has_log_tokens(self.log):
+            read_log_tokens(self, self.log)
+        self.cardless_gifts = bool(older_eras(self.log))
         known = opening_market(self.log, self.cancelled_uids)
         for r, c in MARKET_CELLS:
             card, where = known.get((r, c), (None, None))
@@ -870,10 +875,11 @@ read by, in turn: those of 16 to 17 October (rulership), then of before 16 Octob
 def older_eras(log: BgaLog) -> tuple[dict[str, bool], ...]:
     """The rules of BGA's older code a log is read by, in turn (none: today's rules only).  The log
     tells its code apart by its log tokens (:func:`has_log_tokens`, before 11 October 2023) or by a
-    ``purchaseGift`` without its card (before ``a7b3cfd``, 17 October 2023)."""
+    ``purchaseGift`` that never names its card (before ``a7b3cfd``, 17 October 2023)."""
     if has_log_tokens(log):
         return TOKEN_ERAS
-    if any(isinstance(n.args, dict) and "tkn_largeCard" not in n.args for n in log.by_type().get("purchaseGift", ())):
+    gifts = log.by_type().get("purchaseGift", ())
+    if gifts and all(isinstance(n.args, dict) and "tkn_largeCard" not in n.args for n in gifts):
         return GIFT_ERAS
     return ()
 
@@ -931,10 +937,10 @@ def tax_player(imp: PaxImporter, n: Notif) -> None:
 
 
 def purchase_gift(imp: PaxImporter, n: Notif) -> None:
-    """A gift bought with a court card's action: BGA's code before October 2023 does not name the
-    card (found as for a battle: :meth:`PaxImporter.used_card`)."""
+    """A gift bought with a court card's action: BGA's code before 17 October 2023 does not name the
+    card (found as for a battle: :meth:`PaxImporter.used_card`); later code must."""
     a = n.args
-    card = card_id(a["tkn_largeCard"]) if "tkn_largeCard" in a else imp.used_card(n, "gift")
+    card = imp.used_card(n, "gift") if imp.cardless_gifts else card_id(a["tkn_largeCard"])
     imp.decide(a["playerId"], "gift", card=card, value=int(a["value"]))
 
 

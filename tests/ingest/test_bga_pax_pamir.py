@@ -724,3 +724,15 @@ def test_a_log_of_bga_s_code_before_1_october_2023_reads_public_withdrawal_as_th
     r = replay(rec)
     assert r.status == COMPLETE and not imp.mismatches and r.totals == rec.result["score"]
     assert any(d["rule"] == "public_withdrawal_holds_rupees" for d in r.state.departures)
+
+
+def test_a_gift_of_today_s_code_without_its_card_is_refused_not_read_as_older_code() -> None:
+    """Only a log whose every gift leaves out its card is of the code of before 17 October 2023: one gift
+    edited so in a later log refuses that log at that gift."""
+    path = FIXTURES / "paxpamir_2p_seed7008.log.json.gz"
+    raw = json.loads(gzip.decompress(path.read_bytes()))
+    gifts = [n for p in raw["data"]["logs"] for n in p["data"] if n["type"] == "purchaseGift"]
+    assert len(gifts) >= 2
+    del gifts[0]["args"]["tkn_largeCard"]
+    with pytest.raises(BgaImportError, match=r"packet \d+ \(purchaseGift\): unexpected arguments \(KeyError"):
+        import_edited(raw, path)
